@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The one database handle every domain function takes, whichever engine is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** PGlite instance, for the job queue adapter and tests */
+  pglite?: PGlite;
+  /** postgres-js client, when on PostgreSQL */
+  sql?: postgres.Sql;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL connection string; when absent PGlite is used */
+  url?: string;
+  /** directory for PGlite's files; absent means in memory */
+  pgliteDir?: string;
+  /** pool size for PostgreSQL */
+  max?: number;
+}
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
+// arbitrary constant: serialises migrations of several instances starting together
+const MIGRATION_LOCK_ID = 727_001;
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url) {
+    await migrateWithLock(opts.url);
+    const sql = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {} });
+    return { db: drizzlePostgres(sql, { schema }) as unknown as Db, kind: 'postgres', sql, close: () => sql.end() };
+  }
+  if (opts.pgliteDir) mkdirSync(opts.pgliteDir, { recursive: true });
+  const pglite = await PGlite.create({ dataDir: opts.pgliteDir, extensions: { pg_trgm } });
+  const db = drizzlePglite(pglite, { schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+async function migrateWithLock(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migratePostgres(drizzlePostgres(sql), { migrationsFolder: MIGRATIONS_FOLDER });
+    await sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+  } finally {
+    await sql.end();
+  }
+}

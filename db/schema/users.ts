@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** The four Tree of Life projects a user can belong to or manage samples of. */
+export const TOL_PROJECTS = ['asg', 'dtol', 'dtolenv', 'erga'] as const;
+export type TolProject = (typeof TOL_PROJECTS)[number];
+
+export const PROJECT_ROLES = ['member', 'sample_manager'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  username: text('username').notNull().unique(),
+  email: text('email').notNull().default(''),
+  passwordHash: text('password_hash').notNull(),
+  isAdmin: boolean('is_admin').notNull().default(false),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Membership of, and the sample-manager role in, a Tree of Life project. */
+export const userProjectRoles = pgTable(
+  'user_project_roles',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    project: text('project').$type<TolProject>().notNull(),
+    role: text('role').$type<ProjectRole>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.project, t.role] }),
+    check('user_project_roles_project', sql`${t.project} in ('asg', 'dtol', 'dtolenv', 'erga')`),
+    check('user_project_roles_role', sql`${t.role} in ('member', 'sample_manager')`),
+    index('user_project_roles_project_idx').on(t.project, t.role),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the whole key, hex; the key itself is never stored */
+    keyHash: text('key_hash').notNull().unique(),
+    /** the first characters of the key, shown in the portal so people can tell keys apart */
+    prefix: text('prefix').notNull(),
+    name: text('name').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId)],
+);

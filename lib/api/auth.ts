@@ -1,0 +1,51 @@
+import { createMiddleware } from 'hono/factory';
+import { resolveApiKey, looksLikeApiKey } from '@/lib/auth/api-keys';
+import { sessionUserId } from '@/lib/auth/session';
+import { AppError, NotFound, Unauthorized } from '@/lib/errors';
+import { getUser } from '@/lib/users/users';
+import type { AppEnv } from './context';
+
+/**
+ * The key from an Authorization header. Accepts `token <key>` (any case), `Bearer <key>`, the reference system's
+ * doubled `token Token <key>` (a client prefixing the `Token <key>` value that the reference's apiKey returned),
+ * and a bare key of our own recognisable form. Throws 401 with the reference's sentences otherwise.
+ */
+export function keyFromAuthorization(header: string): string {
+  const value = header.trim();
+  if (looksLikeApiKey(value)) return value;
+  const m = /^(token|bearer)(?:\s+(.*))?$/i.exec(value);
+  if (!m) throw Unauthorized('Authentication credentials were not provided.');
+  let rest = (m[2] ?? '').trim();
+  const doubled = /^token\s+(.*)$/i.exec(rest);
+  if (doubled) rest = (doubled[1] ?? '').trim();
+  if (!rest) throw Unauthorized('Invalid token header. No credentials provided.');
+  if (/\s/.test(rest)) throw Unauthorized('Invalid token header. Token string should not contain spaces.');
+  return rest;
+}
+
+/** Resolves the caller from an API key or, when no Authorization header is sent, the portal's session cookie. */
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const { db, config } = c.get('deps');
+  const header = c.req.header('authorization');
+  let userId: number | null;
+  if (header !== undefined) {
+    userId = await resolveApiKey(db, keyFromAuthorization(header));
+    if (userId === null) throw Unauthorized('Invalid token.');
+  } else {
+    userId = await sessionUserId(c.req.header('cookie'), config.authSecret);
+    if (userId === null) throw Unauthorized('Authentication credentials were not provided.');
+  }
+  const user = await getUser(db, userId).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === 'not_found') return null;
+    throw err;
+  });
+  if (!user || !user.isActive) throw Unauthorized('User inactive or deleted.');
+  c.set('user', user);
+  await next();
+});
+
+/** After requireAuth. Admin-only areas answer 404 to others, so their existence is not advertised. */
+export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.get('user').isAdmin) throw NotFound(`No route for ${c.req.method} ${c.req.path}`);
+  await next();
+});

@@ -1,0 +1,23 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Logger } from 'pino';
+import type { Db } from '@/db/client';
+import type { Config } from '@/lib/config';
+import type { UserRecord } from '@/lib/users/users';
+
+/** What the API needs from the outside world; tests build their own. */
+export interface ApiDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: ApiDeps;
+    requestId: string;
+    /** set by requireAuth */
+    user: UserRecord;
+  };
+}
+
+export type ApiApp = OpenAPIHono<AppEnv>;

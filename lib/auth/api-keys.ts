@@ -1,0 +1,63 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { apiKeys } from '@/db/schema';
+import { NotFound } from '@/lib/errors';
+
+/** Recognisable in logs, secret scanners and support tickets. */
+export const API_KEY_PREFIX = 'rmb_';
+const KEY_PATTERN = /^rmb_[A-Za-z0-9_-]{43}$/;
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export const looksLikeApiKey = (value: string) => KEY_PATTERN.test(value);
+
+export interface ApiKeyInfo {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Creates a key; the only moment the key itself exists outside the client. */
+export async function createApiKey(db: Db, userId: number, name = ''): Promise<{ key: string; info: ApiKeyInfo }> {
+  const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ userId, keyHash: hashApiKey(key), prefix: key.slice(0, API_KEY_PREFIX.length + 6), name })
+    .returning();
+  if (!row) throw new Error('api key insert returned nothing');
+  return { key, info: toInfo(row) };
+}
+
+export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyInfo[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id));
+  return rows.map(toInfo);
+}
+
+export async function revokeApiKey(db: Db, userId: number, keyId: number): Promise<ApiKeyInfo> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    .returning();
+  if (!row) throw NotFound('No such API key');
+  return toInfo(row);
+}
+
+/** The user id a live key belongs to, or null; records the use. */
+export async function resolveApiKey(db: Db, key: string): Promise<number | null> {
+  if (!looksLikeApiKey(key)) return null;
+  const [row] = await db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)))
+    .returning({ userId: apiKeys.userId });
+  return row?.userId ?? null;
+}
+
+function toInfo(row: typeof apiKeys.$inferSelect): ApiKeyInfo {
+  const { id, name, prefix, createdAt, lastUsedAt, revokedAt } = row;
+  return { id, name, prefix, createdAt, lastUsedAt, revokedAt };
+}

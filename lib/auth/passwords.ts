@@ -1,0 +1,36 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+// OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB); the parameters are stored with each hash so they can grow later.
+const PARAMS = { N: 2 ** 17, r: 8, p: 1, keylen: 64 };
+const MAXMEM = 256 * 1024 * 1024;
+
+function scryptAsync(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/** `scrypt$N$r$p$salt$hash` with base64url parts */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const { N, r, p, keylen } = PARAMS;
+  const key = await scryptAsync(password, salt, keylen, { N, r, p, maxmem: MAXMEM });
+  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: MAXMEM,
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A password hash no password matches; used so an unknown username costs as much as a known one. */
+export const DUMMY_HASH =
+  'scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + Buffer.alloc(64).toString('base64url');

@@ -1,0 +1,67 @@
+import type { AuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { decode } from 'next-auth/jwt';
+import type { Db } from '@/db/client';
+import { authenticate } from '@/lib/users/users';
+
+// next-auth v4 names its cookie by whether the site is served over https; large tokens are split into .0, .1 …
+const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
+const SESSION_MAX_AGE = 8 * 60 * 60;
+
+function readSessionCookie(cookieHeader: string): string | null {
+  const jar = new Map<string, string>();
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), decodeURIComponent(part.slice(eq + 1).trim()));
+  }
+  for (const name of SESSION_COOKIES) {
+    const whole = jar.get(name);
+    if (whole) return whole;
+    const chunks: string[] = [];
+    for (let i = 0; jar.has(`${name}.${i}`); i++) chunks.push(jar.get(`${name}.${i}`)!);
+    if (chunks.length) return chunks.join('');
+  }
+  return null;
+}
+
+/** The user id carried by a valid next-auth session cookie, or null. */
+export async function sessionUserId(cookieHeader: string | undefined, secret: string): Promise<number | null> {
+  if (!cookieHeader) return null;
+  const token = readSessionCookie(cookieHeader);
+  if (!token) return null;
+  try {
+    const jwt = await decode({ token, secret });
+    const id = Number(jwt?.sub);
+    return Number.isInteger(id) && id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+export function buildAuthOptions(getDb: () => Promise<Db>, secret: string): AuthOptions {
+  return {
+    secret,
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE },
+    pages: { signIn: '/signin' },
+    providers: [
+      CredentialsProvider({
+        name: 'Username and password',
+        credentials: {
+          username: { label: 'Username', type: 'text' },
+          password: { label: 'Password', type: 'password' },
+        },
+        async authorize(credentials) {
+          if (!credentials?.username || !credentials.password) return null;
+          const user = await authenticate(await getDb(), credentials.username, credentials.password);
+          if (!user) return null;
+          return { id: String(user.id), name: user.username, email: user.email || null };
+        },
+      }),
+    ],
+    callbacks: {
+      // the JWT carries the id only: roles are read fresh from the database on every request
+      jwt: ({ token, user }) => (user ? { ...token, sub: user.id } : token),
+      session: ({ session, token }) => ({ ...session, userId: token.sub }),
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { openDatabase, type Database } from '@/db/client';
+import { createApiApp } from '@/lib/api/app';
+import type { ApiApp } from '@/lib/api/context';
+import { config, type Config } from '@/lib/config';
+import { createLogger } from '@/lib/logger';
+import { ensureFirstAdmin } from '@/lib/users/users';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  api: ApiApp;
+}
+
+// Next.js bundles each route separately, so a module-level singleton would exist once per bundle and open the
+// embedded database twice; one per process lives on globalThis instead.
+const KEY = Symbol.for('rmb.runtime');
+type Holder = { [KEY]?: Promise<Runtime> };
+
+export function getRuntime(): Promise<Runtime> {
+  const g = globalThis as Holder;
+  g[KEY] ??= start().catch((err: unknown) => {
+    delete g[KEY];
+    throw err;
+  });
+  return g[KEY];
+}
+
+async function start(): Promise<Runtime> {
+  const cfg = config();
+  const logger = createLogger(cfg.LOG_LEVEL);
+  const database = await openDatabase({
+    url: cfg.DATABASE_URL,
+    pgliteDir: cfg.DATABASE_URL ? undefined : path.join(cfg.dataDir, 'pglite'),
+  });
+  logger.info({ database: database.kind, data_dir: cfg.dataDir }, 'database ready, migrations applied');
+  const admin = await ensureFirstAdmin(database.db, { username: cfg.ADMIN_USERNAME, password: cfg.ADMIN_PASSWORD });
+  if (admin?.generatedPassword) {
+    // printed once, on the first start only: the hash is all that is kept
+    logger.warn(
+      { username: admin.username },
+      `first admin created: username "${admin.username}", password "${admin.generatedPassword}" (shown once; change it)`,
+    );
+  } else if (admin) {
+    logger.info({ username: admin.username }, 'first admin created from ADMIN_USERNAME/ADMIN_PASSWORD');
+  }
+  const api = createApiApp({ db: database.db, config: cfg, logger });
+  return { config: cfg, logger, database, api };
+}
+
+export const getDb = async () => (await getRuntime()).database.db;

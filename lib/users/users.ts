@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '@/db/client';
+import { TOL_PROJECTS, userProjectRoles, users, type TolProject } from '@/db/schema';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '@/lib/auth/passwords';
+import { Conflict, Invalid, NotFound } from '@/lib/errors';
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  email: string;
+  isAdmin: boolean;
+  isActive: boolean;
+  createdAt: Date;
+  /** Tree of Life projects the user belongs to */
+  memberOf: TolProject[];
+  /** Tree of Life projects whose samples the user approves */
+  managerOf: TolProject[];
+}
+
+const projectList = z.array(z.enum(TOL_PROJECTS)).default([]);
+
+export const NewUserSchema = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(1, 'username is required')
+    .max(150)
+    .regex(/^[\w.@+-]+$/, 'username may hold letters, digits and @ . + - _ only'),
+  password: z.string().min(8, 'password must have at least 8 characters').max(1024),
+  email: z.union([z.literal(''), z.email('email is not a valid address')]).default(''),
+  isAdmin: z.boolean().default(false),
+  memberOf: projectList,
+  managerOf: projectList,
+});
+export type NewUser = z.input<typeof NewUserSchema>;
+
+export const UserUpdateSchema = z.object({
+  email: z.union([z.literal(''), z.email('email is not a valid address')]).optional(),
+  password: z.string().min(8, 'password must have at least 8 characters').max(1024).optional(),
+  isAdmin: z.boolean().optional(),
+  isActive: z.boolean().optional(),
+  memberOf: z.array(z.enum(TOL_PROJECTS)).optional(),
+  managerOf: z.array(z.enum(TOL_PROJECTS)).optional(),
+});
+export type UserUpdate = z.input<typeof UserUpdateSchema>;
+
+export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
+  const u = NewUserSchema.parse(input);
+  const passwordHash = await hashPassword(u.password);
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({ username: u.username, email: u.email, passwordHash, isAdmin: u.isAdmin })
+      .onConflictDoNothing({ target: users.username })
+      .returning({ id: users.id });
+    if (!row) throw Conflict(`A user named '${u.username}' already exists`);
+    await writeRoles(tx, row.id, u.memberOf, u.managerOf);
+    return row.id;
+  });
+  return getUser(db, id);
+}
+
+export async function updateUser(db: Db, id: number, input: UserUpdate): Promise<UserRecord> {
+  const u = UserUpdateSchema.parse(input);
+  const passwordHash = u.password ? await hashPassword(u.password) : undefined;
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+    if (!current) throw NotFound('No such user');
+    const set = {
+      ...(u.email !== undefined && { email: u.email }),
+      ...(u.isAdmin !== undefined && { isAdmin: u.isAdmin }),
+      ...(u.isActive !== undefined && { isActive: u.isActive }),
+      ...(passwordHash && { passwordHash }),
+    };
+    if (Object.keys(set).length) await tx.update(users).set(set).where(eq(users.id, id));
+    if (u.memberOf || u.managerOf) {
+      const roles = await rolesOf(tx, [id]);
+      const now = roles.get(id) ?? { memberOf: [], managerOf: [] };
+      await tx.delete(userProjectRoles).where(eq(userProjectRoles.userId, id));
+      await writeRoles(tx, id, u.memberOf ?? now.memberOf, u.managerOf ?? now.managerOf);
+    }
+  });
+  return getUser(db, id);
+}
+
+async function writeRoles(db: Db, userId: number, memberOf: TolProject[], managerOf: TolProject[]) {
+  const rows = [
+    ...[...new Set(memberOf)].map((project) => ({ userId, project, role: 'member' as const })),
+    ...[...new Set(managerOf)].map((project) => ({ userId, project, role: 'sample_manager' as const })),
+  ];
+  if (rows.length) await db.insert(userProjectRoles).values(rows);
+}
+
+async function rolesOf(db: Db, ids: number[]) {
+  const out = new Map<number, { memberOf: TolProject[]; managerOf: TolProject[] }>();
+  if (!ids.length) return out;
+  const rows = await db
+    .select()
+    .from(userProjectRoles)
+    .where(sql`${userProjectRoles.userId} = any(${sql.param(ids)}::int[])`)
+    .orderBy(asc(userProjectRoles.project));
+  for (const r of rows) {
+    const entry = out.get(r.userId) ?? { memberOf: [], managerOf: [] };
+    (r.role === 'member' ? entry.memberOf : entry.managerOf).push(r.project);
+    out.set(r.userId, entry);
+  }
+  return out;
+}
+
+export async function getUser(db: Db, id: number): Promise<UserRecord> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  if (!row) throw NotFound('No such user');
+  const roles = await rolesOf(db, [id]);
+  return toRecord(row, roles.get(id));
+}
+
+export async function listUsers(db: Db): Promise<UserRecord[]> {
+  const rows = await db.select().from(users).orderBy(asc(users.username));
+  const roles = await rolesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toRecord(r, roles.get(r.id)));
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  return row?.n ?? 0;
+}
+
+/** The active user with these credentials, or null; same cost whether or not the username exists. */
+export async function authenticate(db: Db, username: string, password: string): Promise<UserRecord | null> {
+  const [row] = await db.select().from(users).where(eq(users.username, username.trim()));
+  const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
+  if (!row || !ok || !row.isActive) return null;
+  return getUser(db, row.id);
+}
+
+/**
+ * On first start with no users, creates the first admin from ADMIN_USERNAME/ADMIN_PASSWORD, or with a random
+ * password that the caller prints once. Returns what it created, or null when users already exist.
+ */
+export async function ensureFirstAdmin(
+  db: Db,
+  opts: { username?: string; password?: string },
+): Promise<{ username: string; generatedPassword?: string } | null> {
+  if ((await countUsers(db)) > 0) return null;
+  const username = opts.username ?? 'admin';
+  const generatedPassword = opts.password ? undefined : randomBytes(12).toString('base64url');
+  try {
+    await createUser(db, {
+      username,
+      password: opts.password ?? generatedPassword!,
+      isAdmin: true,
+      memberOf: [...TOL_PROJECTS],
+      managerOf: [...TOL_PROJECTS],
+    });
+  } catch (err) {
+    // a second instance starting at the same moment created it first
+    if (err instanceof Error && err.message.includes('already exists')) return null;
+    if (err instanceof z.ZodError) throw Invalid(`ADMIN_USERNAME/ADMIN_PASSWORD: ${err.issues[0]?.message}`);
+    throw err;
+  }
+  return { username, generatedPassword };
+}
+
+function toRecord(
+  row: typeof users.$inferSelect,
+  roles: { memberOf: TolProject[]; managerOf: TolProject[] } = { memberOf: [], managerOf: [] },
+): UserRecord {
+  const { id, username, email, isAdmin, isActive, createdAt } = row;
+  return { id, username, email, isAdmin, isActive, createdAt, ...roles };
+}
+
+/** Whether the user may create and use profiles of a Tree of Life project. */
+export const isMemberOf = (u: UserRecord, project: TolProject) => u.isAdmin || u.memberOf.includes(project);
+export const managesProject = (u: UserRecord, project: TolProject) => u.isAdmin || u.managerOf.includes(project);
