@@ -28,7 +28,6 @@ const UserPatchBody = z
   })
   .openapi('UserPatch');
 
-const adminOnly = [requireAuth, requireAdmin] as const;
 const ok = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
 
 const list = createRoute({
@@ -37,7 +36,7 @@ const list = createRoute({
   tags: ['Admin'],
   summary: 'All users with their project memberships and manager roles',
   security,
-  middleware: adminOnly,
+  middleware: [requireAuth, requireAdmin] as const,
   responses: { 200: ok('Users', z.array(UserSchema)), ...pick(401, 404) },
 });
 
@@ -47,7 +46,7 @@ const create = createRoute({
   tags: ['Admin'],
   summary: 'Create a user',
   security,
-  middleware: adminOnly,
+  middleware: [requireAuth, requireAdmin] as const,
   request: { body: { required: true, content: { 'application/json': { schema: NewUserBody } } } },
   responses: { 201: ok('The new user', UserSchema), ...pick(400, 401, 404, 409) },
 });
@@ -58,7 +57,7 @@ const patch = createRoute({
   tags: ['Admin'],
   summary: 'Change a user’s email, password, admin flag, activity, memberships or manager roles',
   security,
-  middleware: adminOnly,
+  middleware: [requireAuth, requireAdmin] as const,
   request: {
     params: z.object({ id: z.coerce.number().int().positive() }),
     body: { required: true, content: { 'application/json': { schema: UserPatchBody } } },

@@ -1,0 +1,14 @@
+import type { NavItem } from './nav';
+
+/** The portal's areas; `ready: false` marks areas whose pages come with later work. */
+export const NAV_ITEMS: NavItem[] = [
+  { href: '/', label: 'Home', ready: true },
+  { href: '/profiles', label: 'Profiles', ready: false },
+  { href: '/manifests', label: 'Manifests', ready: false },
+  { href: '/samples', label: 'Samples', ready: false },
+  { href: '/studies', label: 'Studies', ready: false },
+  { href: '/submissions', label: 'Submissions', ready: false },
+  { href: '/account/keys', label: 'API keys', ready: true },
+  { href: '/admin/stats', label: 'Stats', ready: false, adminOnly: true },
+  { href: '/admin/users', label: 'Users', ready: true, adminOnly: true },
+];

@@ -1,0 +1,227 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '@/db/client';
+import { keyFromAuthorization } from '@/lib/api/auth';
+import { parseConfig } from '@/lib/config';
+import { AppError } from '@/lib/errors';
+import { authenticate, createUser, ensureFirstAdmin, getUser, listUsers } from '@/lib/users/users';
+import { createHarness, type Harness } from './support/harness';
+
+let h: Harness;
+let admin: Awaited<ReturnType<Harness['user']>>;
+let plain: Awaited<ReturnType<Harness['user']>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  admin = await h.user({ username: 'root', isAdmin: true });
+  plain = await h.user({ username: 'plain', memberOf: ['dtol'] });
+});
+afterAll(() => h.close());
+
+const post = (body: unknown, key: string) =>
+  h.request('/api/admin/users', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+describe('admin users API', () => {
+  it('is invisible to non-admins (404) and refuses anonymous callers (401)', async () => {
+    expect((await h.request('/api/admin/users', { key: plain.key })).status).toBe(404);
+    expect((await h.request('/api/admin/users')).status).toBe(401);
+    expect((await post({ username: 'x', password: 'longenough' }, plain.key)).status).toBe(404);
+  });
+
+  it('creates a user with memberships and manager roles, who can then get a key', async () => {
+    const res = await post(
+      { username: 'erga-lead', password: 'erga-lead-pw', email: 'lead@example.org', member_of: ['erga'], manager_of: ['erga'] },
+      admin.key,
+    );
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ username: 'erga-lead', member_of: ['erga'], manager_of: ['erga'], is_admin: false });
+    const key = await h.request('/api/apiKey', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=erga-lead&password=erga-lead-pw',
+    });
+    expect(key.status).toBe(200);
+  });
+
+  it('refuses a duplicate username with 409 and bad input with 400, writing nothing', async () => {
+    const before = (await listUsers(h.database.db)).length;
+    expect((await post({ username: 'plain', password: 'whatever-pw' }, admin.key)).status).toBe(409);
+    const short = await post({ username: 'newbie', password: 'short' }, admin.key);
+    expect(short.status).toBe(400);
+    expect(((await short.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe('password');
+    expect((await post({ username: 'newbie', password: 'long-enough', member_of: ['nope'] }, admin.key)).status).toBe(400);
+    expect((await listUsers(h.database.db)).length).toBe(before);
+  });
+
+  it('changes memberships, manager roles and activity; an inactive user cannot sign in or use keys', async () => {
+    const res = await h.request(`/api/admin/users/${plain.user.id}`, {
+      method: 'PATCH',
+      key: admin.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ member_of: ['asg', 'erga'], manager_of: ['asg'] }),
+    });
+    expect(res.status).toBe(200);
+    const u = await getUser(h.database.db, plain.user.id);
+    expect(u.memberOf).toEqual(['asg', 'erga']);
+    expect(u.managerOf).toEqual(['asg']);
+
+    await h.request(`/api/admin/users/${plain.user.id}`, {
+      method: 'PATCH',
+      key: admin.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ is_active: false }),
+    });
+    expect((await h.request('/api/account', { key: plain.key })).status).toBe(401);
+    expect(await authenticate(h.database.db, 'plain', plain.password)).toBeNull();
+  });
+
+  it('answers 404 for an unknown user id', async () => {
+    const res = await h.request('/api/admin/users/999999', {
+      method: 'PATCH',
+      key: admin.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ is_admin: true }),
+    });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('passwords', () => {
+  it('are stored as scrypt hashes, never in clear', async () => {
+    const rows = await h.database.db.query.users.findMany();
+    for (const r of rows) expect(r.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(JSON.stringify(rows)).not.toContain(plain.password);
+  });
+});
+
+describe('first admin', () => {
+  it('is created once on an empty users table, with a random password when none is configured', async () => {
+    const database = await openDatabase({});
+    try {
+      const first = await ensureFirstAdmin(database.db, {});
+      expect(first?.username).toBe('admin');
+      expect(first?.generatedPassword).toMatch(/^[\w-]{16}$/);
+      const user = await authenticate(database.db, 'admin', first!.generatedPassword!);
+      expect(user?.isAdmin).toBe(true);
+      expect(await ensureFirstAdmin(database.db, {})).toBeNull();
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('takes ADMIN_USERNAME and ADMIN_PASSWORD when set', async () => {
+    const database = await openDatabase({});
+    try {
+      const first = await ensureFirstAdmin(database.db, { username: 'boss', password: 'boss-password' });
+      expect(first).toEqual({ username: 'boss', generatedPassword: undefined });
+      expect(await authenticate(database.db, 'boss', 'boss-password')).not.toBeNull();
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('embedded database', () => {
+  it('keeps data across a restart', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rmb-persist-'));
+    try {
+      const first = await openDatabase({ pgliteDir: dir });
+      await createUser(first.db, { username: 'survivor', password: 'survivor-pw' });
+      await first.close();
+      const second = await openDatabase({ pgliteDir: dir });
+      expect((await listUsers(second.db)).map((u) => u.username)).toEqual(['survivor']);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('config', () => {
+  it('has defaults that work on a fresh machine', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rmb-cfg-'));
+    const cfg = parseConfig({ DATA_DIR: dir });
+    expect(cfg.PORT).toBe(3000);
+    expect(cfg.DATABASE_URL).toBeUndefined();
+    expect(cfg.baseUrl).toBe('http://localhost:3000');
+    expect(cfg.UPLOAD_MAX_BYTES).toBe(100 * 1024 * 1024);
+    // the generated session secret is kept, so sessions survive a restart
+    expect(parseConfig({ DATA_DIR: dir }).authSecret).toBe(cfg.authSecret);
+    expect(parseConfig({ DATA_DIR: dir, PORT: '3001' }).baseUrl).toBe('http://localhost:3001');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the setting that is wrong', () => {
+    expect(() => parseConfig({ PORT: 'eighty', DATA_DIR: tmpdir() })).toThrow(/PORT/);
+    expect(() => parseConfig({ LOG_LEVEL: 'loud', DATA_DIR: tmpdir() })).toThrow(/LOG_LEVEL/);
+  });
+});
+
+describe('Authorization header parsing', () => {
+  const keyChars = fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/);
+  it('finds the key behind any accepted keyword and spacing', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('token', 'Token', 'TOKEN', 'Bearer', 'bearer', 'token Token', 'Bearer token'),
+        fc.stringMatching(/^[ \t]{1,3}$/),
+        keyChars,
+        (keyword, space, key) => {
+          expect(keyFromAuthorization(`${keyword}${space}${key}`)).toBe(key);
+        },
+      ),
+    );
+  });
+
+  it('refuses every header that is not one of the accepted forms with a 401 AppError', () => {
+    fc.assert(
+      fc.property(fc.string(), (value) => {
+        try {
+          const key = keyFromAuthorization(value);
+          // whatever was accepted is a single word after a known keyword, or one of our bare keys
+          expect(key).not.toMatch(/\s/);
+          expect(key.length).toBeGreaterThan(0);
+        } catch (err) {
+          expect(err).toBeInstanceOf(AppError);
+          expect((err as AppError).code).toBe('unauthorized');
+        }
+      }),
+    );
+  });
+});
+
+describe('npm run user:create', () => {
+  it('creates a user with roles in the configured database', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rmb-cli-'));
+    try {
+      const run = promisify(execFile);
+      const { stdout } = await run(
+        process.execPath,
+        [
+          path.join('node_modules', 'tsx', 'dist', 'cli.mjs'),
+          'scripts/user-create.ts',
+          '--username', 'cli-user', '--password', 'cli-password', '--email', 'cli@example.org',
+          '--member', 'dtol,erga', '--manager', 'erga',
+        ],
+        { env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' } },
+      );
+      expect(stdout).toContain('created user cli-user');
+      const database = await openDatabase({ pgliteDir: path.join(dir, 'pglite') });
+      const [u] = await listUsers(database.db);
+      expect(u).toMatchObject({ username: 'cli-user', email: 'cli@example.org', memberOf: ['dtol', 'erga'], managerOf: ['erga'] });
+      await database.close();
+      await expect(run(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/user-create.ts', '--username', 'x'], { env: { ...process.env, DATA_DIR: dir } })).rejects.toThrow(/usage/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
