@@ -3,7 +3,7 @@ import type { NavItem } from './nav';
 /** The portal's areas; `ready: false` marks areas whose pages come with later work. */
 export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home', ready: true },
-  { href: '/profiles', label: 'Profiles', ready: false },
+  { href: '/profiles', label: 'Profiles', ready: true },
   { href: '/manifests', label: 'Manifests', ready: false },
   { href: '/samples', label: 'Samples', ready: false },
   { href: '/studies', label: 'Studies', ready: false },

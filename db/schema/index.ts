@@ -1,1 +1,3 @@
 export * from './users';
+export * from './profiles';
+export * from './checklists';

@@ -6,8 +6,11 @@ import { errorToResponse, problem, zodProblem } from './errors';
 import { registerAccountRoutes } from './routes/account';
 import { registerAdminUserRoutes } from './routes/admin-users';
 import { registerApiKeyRoutes } from './routes/api-key';
+import { registerChecklistRoutes } from './routes/checklists';
 import { registerDocsRoutes } from './routes/docs';
+import { registerFileRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
+import { registerProfileRoutes } from './routes/profiles';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -54,6 +57,9 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerApiKeyRoutes(app);
   registerAccountRoutes(app);
   registerAdminUserRoutes(app);
+  registerChecklistRoutes(app);
+  registerProfileRoutes(app);
+  registerFileRoutes(app);
   registerDocsRoutes(app);
 
   app.onError((err, c) => errorToResponse(err, c));

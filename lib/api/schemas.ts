@@ -16,8 +16,10 @@ const problemContent = { 'application/problem+json': { schema: ProblemSchema } }
 export const problemResponses = {
   400: { description: 'Bad request', content: problemContent },
   401: { description: 'Missing, malformed, unknown or revoked API key', content: problemContent },
+  403: { description: 'Not allowed (e.g. not a member of the Tree of Life project)', content: problemContent },
   404: { description: 'Unknown, or not the caller’s', content: problemContent },
   409: { description: 'Conflicts with the current state', content: problemContent },
+  413: { description: 'Larger than the upload limit', content: problemContent },
 } as const;
 
 export const pick = <K extends keyof typeof problemResponses>(...codes: K[]) =>

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { openDatabase, type Database } from '@/db/client';
+import { seedReferenceData } from '@/db/seed';
 import { createApiApp } from '@/lib/api/app';
 import type { ApiApp } from '@/lib/api/context';
 import { config, type Config } from '@/lib/config';
@@ -35,7 +36,8 @@ async function start(): Promise<Runtime> {
     url: cfg.DATABASE_URL,
     pgliteDir: cfg.DATABASE_URL ? undefined : path.join(cfg.dataDir, 'pglite'),
   });
-  logger.info({ database: database.kind, data_dir: cfg.dataDir }, 'database ready, migrations applied');
+  await seedReferenceData(database.db);
+  logger.info({ database: database.kind, data_dir: cfg.dataDir }, 'database ready: migrations applied, reference data loaded');
   const admin = await ensureFirstAdmin(database.db, { username: cfg.ADMIN_USERNAME, password: cfg.ADMIN_PASSWORD });
   if (admin?.generatedPassword) {
     // printed once, on the first start only: the hash is all that is kept

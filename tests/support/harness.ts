@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '@/db/client';
+import { seedReferenceData } from '@/db/seed';
 import { createApiApp } from '@/lib/api/app';
 import type { ApiApp, ApiDeps } from '@/lib/api/context';
 import { createApiKey } from '@/lib/auth/api-keys';
@@ -53,6 +54,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     };
   }
   const database = await openDatabase({ url, max: 4 });
+  await seedReferenceData(database.db);
   const deps: ApiDeps = { db: database.db, config, logger };
   const api = createApiApp(deps);
   let n = 0;

@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { ProfileForm } from '@/components/profiles/profile-form';
+import { currentUser } from '@/lib/server/auth-options';
+import { profileFormOptions } from '@/lib/server/profile-options';
+
+export const metadata: Metadata = { title: 'New profile' };
+
+export default async function NewProfilePage() {
+  const user = await currentUser();
+  if (!user) redirect('/signin');
+  return (
+    <>
+      <h1>New profile</h1>
+      <p className="muted">The type cannot be changed once the profile exists.</p>
+      <ProfileForm options={profileFormOptions(user)} />
+    </>
+  );
+}

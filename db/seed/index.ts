@@ -1,0 +1,7 @@
+import type { Db } from '@/db/client';
+import { seedChecklists } from './checklists';
+
+/** Reference data every instance needs; idempotent, so it runs on every start after the migrations. */
+export async function seedReferenceData(db: Db): Promise<void> {
+  await seedChecklists(db);
+}

@@ -1,0 +1,43 @@
+import { Invalid, type FieldError } from '@/lib/errors';
+
+export const FILE_NAME_MAX_BYTES = 255;
+
+// C0 and C1 controls and DEL: they break logs, shells and the signed message (fields are newline-separated)
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Why a data file name is refused, or null when it is fine. Names may hold sub-folders (`dir/b.fastq.gz`, as in the
+ * reference system) but every segment must be a real name: no empty segment (leading, trailing or doubled `/`), no
+ * `.` or `..`, no backslash; at most 255 bytes of UTF-8 in all.
+ */
+export function fileNameProblem(name: string): string | null {
+  if (name.length === 0) return 'File name is empty';
+  if (Buffer.byteLength(name, 'utf8') > FILE_NAME_MAX_BYTES) {
+    return `File name is longer than ${FILE_NAME_MAX_BYTES} bytes`;
+  }
+  if (CONTROL.test(name)) return 'File name contains a control character';
+  if (name.includes('\\')) return 'File name contains a backslash';
+  if (name.startsWith('/')) return 'File name starts with /';
+  for (const segment of name.split('/')) {
+    if (segment === '') return 'File name has an empty folder segment';
+    if (segment === '.' || segment === '..') return `File name has a '${segment}' segment`;
+  }
+  return null;
+}
+
+/** The names, de-duplicated in order; any bad one makes the whole request 400, naming each problem. */
+export function checkFileNames(names: readonly string[]): string[] {
+  const errors: FieldError[] = [];
+  names.forEach((name, i) => {
+    const problem = fileNameProblem(name);
+    if (problem) errors.push({ path: `file_names.${i}`, message: `${problem}: ${JSON.stringify(name)}` });
+  });
+  if (errors.length) throw Invalid(errors.map((e) => e.message).join('; '), errors);
+  return [...new Set(names)];
+}
+
+export function assertFileName(name: string): string {
+  const problem = fileNameProblem(name);
+  if (problem) throw Invalid(`${problem}: ${JSON.stringify(name)}`, [{ path: 'file_name', message: problem }]);
+  return name;
+}

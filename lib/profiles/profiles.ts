@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { PROFILE_TYPES, profiles, type ProfileType } from '@/db/schema';
+import { AppError, Conflict, Forbidden, Invalid, NotFound, type FieldError } from '@/lib/errors';
+import { isMemberOf, type UserRecord } from '@/lib/users/users';
+import {
+  ASSOCIATED_TYPES,
+  PROFILE_TYPE_INFO,
+  SEQUENCING_CENTRES,
+  findAssociatedType,
+  findSequencingCentre,
+  profileTypeInfo,
+  tolProjectOf,
+  type ProfileTypeInfo,
+} from './enums';
+
+export interface ProfileRecord {
+  id: string;
+  ownerId: number;
+  title: string;
+  description: string;
+  type: ProfileType;
+  associatedTypes: string[];
+  sequencingCentres: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a client sends; loosely typed because the checks and their messages live here, not in the route. */
+export interface ProfileInput {
+  title?: string;
+  description?: string;
+  type?: string;
+  associatedTypes?: string[];
+  sequencingCentres?: string[];
+}
+
+export const PROFILE_ID = /^[0-9a-f]{24}$/;
+const TITLE_MAX = 255;
+const DESCRIPTION_MAX = 10_000;
+// one sentence for unknown and for someone else's profile, so ids cannot be probed
+const NOT_FOUND = 'Profile not found';
+
+export const newProfileId = () => randomBytes(12).toString('hex');
+
+const or = (names: readonly string[]) =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : (names[0] ?? '');
+const CREATABLE = PROFILE_TYPE_INFO.filter((t) => t.creatable).map((t) => t.type);
+
+/** The stored type named by `raw` (any case); missing, unknown and legacy types are 400. */
+export function parseProfileType(raw: string | undefined, { forCreate }: { forCreate: boolean }): ProfileType {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (!value) throw Invalid('Missing required field: Type type', [{ path: 'type', message: 'type is required' }]);
+  const type = PROFILE_TYPES.find((t) => t === value);
+  if (!type || (forCreate && !profileTypeInfo(type).creatable)) {
+    const message = `Invalid value for 'type'. Must be one of: ${or(CREATABLE)}`;
+    throw Invalid(message, [{ path: 'type', message }]);
+  }
+  return type;
+}
+
+/** Whether the user may create and use profiles of this type: ToL types need the project membership. */
+export const mayUseType = (user: UserRecord, type: ProfileType) => {
+  const project = tolProjectOf(type);
+  return project === null || isMemberOf(user, project);
+};
+
+function assertMayUseType(user: UserRecord, type: ProfileType) {
+  if (!mayUseType(user, type)) {
+    throw Forbidden(`You are not a member of the ${type.toUpperCase()} project; ask an administrator for access.`);
+  }
+}
+
+interface Associations {
+  associatedTypes: string[];
+  sequencingCentres: string[];
+}
+
+const inOrder = (names: Iterable<string>, order: readonly { name: string }[]) => {
+  const set = new Set(names);
+  return order.filter((o) => set.has(o.name)).map((o) => o.name);
+};
+
+/**
+ * The associated types and sequencing centres a profile of this type ends up with. Fixed types take theirs whatever
+ * is sent (sending the same value is accepted, as the reference's clients do); ERGA validates the user's picks and
+ * adds the name of every picked centre that needs approval. Absent fields keep `current` (on update).
+ */
+function resolveAssociations(
+  info: ProfileTypeInfo,
+  input: ProfileInput,
+  current: Associations | null,
+  errors: FieldError[],
+): Associations {
+  const sentTypes = input.associatedTypes?.map((s) => s.trim()).filter(Boolean);
+  const sentCentres = input.sequencingCentres?.map((s) => s.trim()).filter(Boolean);
+  if (!info.choosesAssociatedTypes) {
+    const fixed = new Set(info.fixedAssociatedTypes);
+    const wrong = (sentTypes ?? []).filter((v) => !fixed.has(findAssociatedType(v)?.name ?? ''));
+    if (wrong.length) {
+      errors.push({
+        path: 'associated_type',
+        message: fixed.size
+          ? `The associated type of ${info.type} profiles is ${[...fixed].join(', ')}; ${wrong.join(', ')} is not allowed`
+          : `${info.type} profiles have no associated types`,
+      });
+    }
+    if (sentCentres?.length) {
+      errors.push({ path: 'sequencing_centre', message: `Sequencing centres apply to erga profiles only` });
+    }
+    return { associatedTypes: [...info.fixedAssociatedTypes], sequencingCentres: [] };
+  }
+
+  const centres = new Set<string>();
+  for (const v of sentCentres ?? current?.sequencingCentres ?? []) {
+    const c = findSequencingCentre(v);
+    if (c) centres.add(c.name);
+    else errors.push({ path: 'sequencing_centre', message: `Invalid value for 'sequencing_centre': ${v}` });
+  }
+  const types = new Set<string>();
+  const selectable = ASSOCIATED_TYPES.filter((a) => a.selectable).map((a) => a.name);
+  for (const v of sentTypes ?? current?.associatedTypes ?? []) {
+    const a = findAssociatedType(v);
+    if (a && (a.selectable || current?.associatedTypes.includes(a.name))) types.add(a.name);
+    else {
+      errors.push({
+        path: 'associated_type',
+        message: `Invalid value for 'associated_type': ${v}. Must be one of: ${or(selectable)}`,
+      });
+    }
+  }
+  for (const c of SEQUENCING_CENTRES) if (c.approvalRequired && centres.has(c.name)) types.add(c.name);
+  if (!centres.size && !errors.some((e) => e.path === 'sequencing_centre')) {
+    errors.push({ path: 'sequencing_centre', message: 'Missing required field: Sequencing Centre sequencing_centre' });
+  }
+  if (!types.size && !errors.some((e) => e.path === 'associated_type')) {
+    errors.push({ path: 'associated_type', message: 'Missing required field: Associated Profile Type associated_type' });
+  }
+  return {
+    associatedTypes: inOrder(types, ASSOCIATED_TYPES),
+    sequencingCentres: inOrder(centres, SEQUENCING_CENTRES),
+  };
+}
+
+function checkText(input: ProfileInput, errors: FieldError[], { required }: { required: boolean }) {
+  const title = input.title?.trim();
+  if (title === undefined ? required : !title) {
+    errors.push({ path: 'title', message: 'Missing required field: Title title' });
+  } else if (title && title.length > TITLE_MAX) {
+    errors.push({ path: 'title', message: `title must have at most ${TITLE_MAX} characters` });
+  }
+  if (input.description !== undefined && input.description.length > DESCRIPTION_MAX) {
+    errors.push({ path: 'description', message: `description must have at most ${DESCRIPTION_MAX} characters` });
+  }
+  return { title, description: input.description?.trim() };
+}
+
+function throwIfAny(errors: FieldError[]) {
+  if (errors.length) throw Invalid(errors.map((e) => e.message).join('; '), errors);
+}
+
+const duplicateTitle = (title: string) => Conflict(`Record already exist with title: ${title}`);
+
+/** Creates a profile owned by `user`. Titles are unique per owner. */
+export async function createProfile(db: Db, user: UserRecord, input: ProfileInput): Promise<ProfileRecord> {
+  const type = parseProfileType(input.type, { forCreate: true });
+  assertMayUseType(user, type);
+  const errors: FieldError[] = [];
+  const { title, description } = checkText(input, errors, { required: true });
+  const assoc = resolveAssociations(profileTypeInfo(type), input, null, errors);
+  throwIfAny(errors);
+  const [row] = await db
+    .insert(profiles)
+    .values({ id: newProfileId(), ownerId: user.id, title: title!, description: description ?? '', type, ...assoc })
+    .onConflictDoNothing({ target: [profiles.ownerId, profiles.title] })
+    .returning();
+  if (!row) throw duplicateTitle(title!);
+  return row;
+}
+
+/** The caller's profiles, most recently changed first; an admin sees everyone's. */
+export async function listProfiles(db: Db, user: UserRecord): Promise<ProfileRecord[]> {
+  const q = db.select().from(profiles);
+  const scoped = user.isAdmin ? q : q.where(eq(profiles.ownerId, user.id));
+  return scoped.orderBy(desc(profiles.updatedAt), desc(profiles.id));
+}
+
+/**
+ * The profile if the caller may use it: its owner (while still a member of its ToL project) or an admin. Anything
+ * else is the same 404 as an unknown id.
+ */
+export function assertProfileAccess(row: ProfileRecord | undefined, user: UserRecord): ProfileRecord {
+  if (!row || (row.ownerId !== user.id && !user.isAdmin)) throw NotFound(NOT_FOUND);
+  assertMayUseType(user, row.type);
+  return row;
+}
+
+export async function getProfile(db: Db, user: UserRecord, id: string): Promise<ProfileRecord> {
+  if (!PROFILE_ID.test(id)) throw NotFound(NOT_FOUND);
+  const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
+  return assertProfileAccess(row, user);
+}
+
+/**
+ * Updates title, description and (ERGA) associated types and sequencing centres. The type must be sent and must be
+ * the profile's own: a different one is 409 and nothing changes.
+ */
+export async function updateProfile(db: Db, user: UserRecord, id: string, input: ProfileInput): Promise<ProfileRecord> {
+  if (!PROFILE_ID.test(id)) throw NotFound(NOT_FOUND);
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
+      const current = assertProfileAccess(row, user);
+      const type = input.type?.trim().toLowerCase();
+      if (!type) throw Invalid('Missing required field: Type type', [{ path: 'type', message: 'type is required' }]);
+      if (type !== current.type) throw Conflict('It is not possible to modify the profile type');
+      const errors: FieldError[] = [];
+      const { title, description } = checkText(input, errors, { required: false });
+      const assoc = resolveAssociations(profileTypeInfo(current.type), input, current, errors);
+      throwIfAny(errors);
+      if (title && title !== current.title) {
+        const [clash] = await tx
+          .select({ id: profiles.id })
+          .from(profiles)
+          .where(and(eq(profiles.ownerId, current.ownerId), eq(profiles.title, title), ne(profiles.id, id)));
+        if (clash) throw duplicateTitle(title);
+      }
+      const [updated] = await tx
+        .update(profiles)
+        .set({
+          ...(title && { title }),
+          ...(description !== undefined && { description }),
+          ...assoc,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(profiles.id, id))
+        .returning();
+      return updated!;
+    });
+  } catch (err) {
+    // two renames racing to the same title: the unique constraint decides
+    if (!(err instanceof AppError) && isUniqueViolation(err) && input.title) throw duplicateTitle(input.title.trim());
+    throw err;
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export interface ProfileTypeOption extends ProfileTypeInfo {
+  /** whether this caller may create profiles of the type */
+  allowed: boolean;
+}
+
+/** The types offered for new profiles, marked with whether the caller may use each. */
+export const profileTypeOptions = (user: UserRecord): ProfileTypeOption[] =>
+  PROFILE_TYPE_INFO.filter((t) => t.creatable).map((t) => ({ ...t, allowed: mayUseType(user, t.type) }));
