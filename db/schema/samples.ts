@@ -1,0 +1,139 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { manifests } from './manifests';
+import { profiles } from './profiles';
+import { users, type TolProject } from './users';
+
+export const SAMPLE_STATUSES = ['pending', 'private', 'processing', 'sending', 'accepted', 'rejected'] as const;
+export type SampleStatus = (typeof SAMPLE_STATUSES)[number];
+
+/**
+ * A Tree of Life sample record: every manifest field in `fields`, and typed, indexed copies of the fields the query
+ * API filters on. The typed columns are written by the same code that writes `fields`, never separately.
+ */
+export const samples = pgTable(
+  'samples',
+  {
+    /** svc_id: 24 lower-case hex; also the sample's alias at ENA */
+    id: text('id').primaryKey(),
+    manifestId: uuid('manifest_id')
+      .notNull()
+      .references(() => manifests.id),
+    profileId: text('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    /** sample_type: asg, dtol, dtolenv, erga */
+    project: text('project').$type<TolProject>().notNull(),
+    manifestVersion: text('manifest_version').notNull(),
+    status: text('status').$type<SampleStatus>().notNull().default('pending'),
+    /** every manifest field of the row, by its manifest name */
+    fields: jsonb('fields').$type<Record<string, string>>().notNull(),
+    specimenId: text('specimen_id'),
+    rackOrPlateId: text('rack_or_plate_id'),
+    tubeOrWellId: text('tube_or_well_id'),
+    taxonId: text('taxon_id'),
+    scientificName: text('scientific_name'),
+    /** TARGET or SYMBIONT */
+    symbiont: text('symbiont'),
+    publicName: text('public_name'),
+    biosampleAccession: text('biosample_accession'),
+    sraAccession: text('sra_accession'),
+    submissionAccession: text('submission_accession'),
+    sampleDerivedFrom: text('sample_derived_from'),
+    sampleSameAs: text('sample_same_as'),
+    sampleSymbiontOf: text('sample_symbiont_of'),
+    /** profile's sequencing centres and associated project types when the sample was last written */
+    sequencingCentres: text('sequencing_centres').array().notNull().default(sql`'{}'::text[]`),
+    associatedTolProjects: text('associated_tol_projects').array().notNull().default(sql`'{}'::text[]`),
+    /** approvals per associated type: {"DTOL": {"user_id": 3, "date": "…"}} */
+    approvals: jsonb('approvals').notNull().default(sql`'{}'::jsonb`),
+    /** rejection reason: never leaves the service */
+    rejectionReason: text('rejection_reason'),
+    lastBioimageSubmitted: timestamp('last_bioimage_submitted', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id),
+    timeCreated: timestamp('time_created', { withTimezone: true }).notNull().defaultNow(),
+    timeUpdated: timestamp('time_updated', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('samples_id_shape', sql`${t.id} ~ '^[0-9a-f]{24}$'`),
+    index('samples_manifest_idx').on(t.manifestId),
+    index('samples_profile_idx').on(t.profileId),
+    index('samples_project_created_idx').on(t.project, t.timeCreated),
+    index('samples_created_idx').on(t.timeCreated),
+    index('samples_status_idx').on(t.status, t.project),
+    index('samples_taxon_idx').on(t.taxonId),
+    index('samples_specimen_idx').on(t.specimenId),
+    index('samples_rack_tube_idx').on(t.rackOrPlateId, t.tubeOrWellId),
+    index('samples_tube_idx').on(t.tubeOrWellId),
+    index('samples_biosample_idx').on(t.biosampleAccession),
+    index('samples_sra_idx').on(t.sraAccession),
+    index('samples_public_name_idx').on(t.publicName),
+    index('samples_centres_idx').using('gin', t.sequencingCentres),
+    index('samples_associated_idx').using('gin', t.associatedTolProjects),
+  ],
+);
+
+export const UPDATE_TYPES = ['system', 'user'] as const;
+export type UpdateType = (typeof UPDATE_TYPES)[number];
+
+/** The audit trail: one row per changed field of a sample, written in the transaction that changed it. */
+export const sampleUpdates = pgTable(
+  'sample_updates',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sampleId: text('sample_id')
+      .notNull()
+      .references(() => samples.id),
+    manifestId: uuid('manifest_id').notNull(),
+    project: text('project').$type<TolProject>().notNull(),
+    updateType: text('update_type').$type<UpdateType>().notNull(),
+    field: text('field').notNull(),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    /** the user who caused a `user` update; never returned by the API */
+    actorId: integer('actor_id').references(() => users.id),
+    timeUpdated: timestamp('time_updated', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('sample_updates_type', sql`${t.updateType} in ('system', 'user')`),
+    index('sample_updates_sample_idx').on(t.sampleId, t.timeUpdated),
+    index('sample_updates_manifest_idx').on(t.manifestId),
+    index('sample_updates_time_idx').on(t.timeUpdated),
+    index('sample_updates_type_idx').on(t.updateType, t.project, t.timeUpdated),
+    index('sample_updates_field_idx').on(t.field, t.project),
+  ],
+);
+
+/**
+ * A specimen (source) registered at ENA once per SPECIMEN_ID and project; the samples taken from it point at its
+ * accession (sampleDerivedFrom / sampleSameAs / sampleSymbiontOf).
+ */
+export const specimens = pgTable(
+  'specimens',
+  {
+    id: text('id').primaryKey(),
+    project: text('project').$type<TolProject>().notNull(),
+    specimenId: text('specimen_id').notNull(),
+    profileId: text('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    taxonId: text('taxon_id'),
+    fields: jsonb('fields').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    publicName: text('public_name'),
+    biosampleAccession: text('biosample_accession'),
+    sraAccession: text('sra_accession'),
+    submissionAccession: text('submission_accession'),
+    timeCreated: timestamp('time_created', { withTimezone: true }).notNull().defaultNow(),
+    timeUpdated: timestamp('time_updated', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique('specimens_project_specimen_key').on(t.project, t.specimenId)],
+);
+
+/** ENA taxonomy answers, so validation asks ENA once per taxon. */
+export const taxonomyCache = pgTable('taxonomy_cache', {
+  /** `tax-id:<id>` or `scientific-name:<lower-case name>` */
+  key: text('key').primaryKey(),
+  /** the ENA JSON answer; [] when ENA knows nothing */
+  response: jsonb('response').notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { profiles } from './profiles';
+import { studies } from './studies';
+import { users } from './users';
+
+export const SUBMISSION_STATUSES = ['pending', 'processing', 'accepted', 'rejected', 'published'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+export const REPOSITORIES = ['ena', 'zenodo'] as const;
+export type Repository = (typeof REPOSITORIES)[number];
+
+/** One brokering job to a public repository: a study, or a batch of accepted ToL samples. */
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** study | samples */
+    kind: text('kind').notNull(),
+    repository: text('repository').$type<Repository>().notNull(),
+    /** submit | publish */
+    action: text('action').notNull().default('submit'),
+    profileId: text('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    studyRowId: uuid('study_row_id').references(() => studies.id, { onDelete: 'cascade' }),
+    sampleIds: text('sample_ids').array().notNull().default(sql`'{}'::text[]`),
+    status: text('status').$type<SubmissionStatus>().notNull().default('pending'),
+    /** accessions returned: {"study": "PRJEB1", "samples": {"<svc_id>": {...}}, "doi": "10.5072/zenodo.1"} */
+    accessions: jsonb('accessions').notNull().default(sql`'{}'::jsonb`),
+    /** state a resumed job needs, e.g. the Zenodo deposition id once created */
+    progress: jsonb('progress').notNull().default(sql`'{}'::jsonb`),
+    /** receipts and repository answers, oldest first */
+    receipts: jsonb('receipts').notNull().default(sql`'[]'::jsonb`),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('submissions_profile_idx').on(t.profileId, t.createdAt),
+    index('submissions_study_idx').on(t.studyRowId, t.repository),
+    index('submissions_status_idx').on(t.status),
+    // at most one running submission per study and repository
+    uniqueIndex('submissions_one_active_per_study')
+      .on(t.studyRowId, t.repository)
+      .where(sql`${t.status} in ('pending', 'processing') and ${t.studyRowId} is not null`),
+  ],
+);
