@@ -30,8 +30,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    // a fresh embedded database for every run, on its own port and data directory
-    command: 'rm -rf .data/e2e && node scripts/start.mjs',
+    // a fresh embedded database for every run, on its own port and data directory, with local ENA/Zenodo servers
+    command: 'node node_modules/tsx/dist/cli.mjs e2e/serve.ts',
     url: `http://localhost:${PORT}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,

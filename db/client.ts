@@ -19,8 +19,9 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** PGlite instance, for the job queue adapter and tests */
   pglite?: PGlite;
-  /** postgres-js client, when on PostgreSQL */
+  /** postgres-js client and its connection string, when on PostgreSQL */
   sql?: postgres.Sql;
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -41,7 +42,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     await migrateWithLock(opts.url);
     const sql = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {} });
-    return { db: drizzlePostgres(sql, { schema }) as unknown as Db, kind: 'postgres', sql, close: () => sql.end() };
+    return { db: drizzlePostgres(sql, { schema }) as unknown as Db, kind: 'postgres', sql, url: opts.url, close: () => sql.end() };
   }
   if (opts.pgliteDir) mkdirSync(opts.pgliteDir, { recursive: true });
   const pglite = await PGlite.create({ dataDir: opts.pgliteDir, extensions: { pg_trgm } });

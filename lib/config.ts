@@ -17,7 +17,7 @@ const ConfigSchema = z.object({
   NEXTAUTH_URL: optionalString,
   ADMIN_USERNAME: optionalString,
   ADMIN_PASSWORD: optionalString,
-  ENA_WEBIN_URL: z.string().url().default('https://wwwdev.ebi.ac.uk/ena/submit/drop-box'),
+  ENA_WEBIN_URL: z.string().url().default('https://wwwdev.ebi.ac.uk/ena/submit'),
   ENA_USERNAME: optionalString,
   ENA_PASSWORD: optionalString,
   ENA_TAXONOMY_URL: z.string().url().default('https://www.ebi.ac.uk/ena/taxonomy/rest'),

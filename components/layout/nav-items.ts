@@ -4,7 +4,7 @@ import type { NavItem } from './nav';
 export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home', ready: true },
   { href: '/profiles', label: 'Profiles', ready: true },
-  { href: '/manifests', label: 'Manifests', ready: false },
+  { href: '/manifests', label: 'Manifests', ready: true },
   { href: '/samples', label: 'Samples', ready: false },
   { href: '/studies', label: 'Studies', ready: false },
   { href: '/submissions', label: 'Submissions', ready: false },

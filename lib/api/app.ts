@@ -10,6 +10,8 @@ import { registerChecklistRoutes } from './routes/checklists';
 import { registerDocsRoutes } from './routes/docs';
 import { registerFileRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
+import { registerManifestValidationRoutes } from './routes/manifest-validation';
+import { registerSampleDecisionRoutes } from './routes/sample-decisions';
 import { registerProfileRoutes } from './routes/profiles';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -60,6 +62,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerChecklistRoutes(app);
   registerProfileRoutes(app);
   registerFileRoutes(app);
+  registerManifestValidationRoutes(app);
+  registerSampleDecisionRoutes(app);
   registerDocsRoutes(app);
 
   app.onError((err, c) => errorToResponse(err, c));

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import type { Config } from '@/lib/config';
+import type { JobQueue } from '@/lib/jobs/queue';
 import type { UserRecord } from '@/lib/users/users';
 
 /** What the API needs from the outside world; tests build their own. */
@@ -9,6 +10,8 @@ export interface ApiDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  /** enqueues background jobs (validation, submissions) */
+  jobs: JobQueue;
 }
 
 export interface AppEnv {

@@ -5,13 +5,17 @@ import { seedReferenceData } from '@/db/seed';
 import { createApiApp } from '@/lib/api/app';
 import type { ApiApp } from '@/lib/api/context';
 import { config, type Config } from '@/lib/config';
+import { jobHandlers } from '@/lib/jobs/handlers';
+import { startJobQueue, type RunningQueue } from '@/lib/jobs/queue';
 import { createLogger } from '@/lib/logger';
+import { createTaxonomyClient } from '@/lib/repositories/taxonomy';
 import { ensureFirstAdmin } from '@/lib/users/users';
 
 export interface Runtime {
   config: Config;
   logger: Logger;
   database: Database;
+  jobs: RunningQueue;
   api: ApiApp;
 }
 
@@ -48,8 +52,10 @@ async function start(): Promise<Runtime> {
   } else if (admin) {
     logger.info({ username: admin.username }, 'first admin created from ADMIN_USERNAME/ADMIN_PASSWORD');
   }
-  const api = createApiApp({ db: database.db, config: cfg, logger });
-  return { config: cfg, logger, database, api };
+  const taxonomy = createTaxonomyClient({ baseUrl: cfg.ENA_TAXONOMY_URL, db: database.db, logger });
+  const jobs = await startJobQueue(database, logger, jobHandlers({ db: database.db, config: cfg, logger, taxonomy }));
+  const api = createApiApp({ db: database.db, config: cfg, logger, jobs: jobs.queue });
+  return { config: cfg, logger, database, jobs, api };
 }
 
 export const getDb = async () => (await getRuntime()).database.db;

@@ -9,7 +9,10 @@ import { createApiApp } from '@/lib/api/app';
 import type { ApiApp, ApiDeps } from '@/lib/api/context';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { parseConfig, type Config } from '@/lib/config';
+import { jobHandlers, type JobDeps } from '@/lib/jobs/handlers';
+import { startJobQueue, type RunningQueue } from '@/lib/jobs/queue';
 import { createLogger } from '@/lib/logger';
+import type { TaxonomyLookup } from '@/lib/manifests';
 import { createUser, type NewUser, type UserRecord } from '@/lib/users/users';
 
 export interface Harness {
@@ -23,14 +26,30 @@ export interface Harness {
   request(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
   /** a user with a fresh API key */
   user(input?: Partial<NewUser>): Promise<{ user: UserRecord; key: string; password: string }>;
+  /** the job handlers on this harness's database, to run a job by hand */
+  jobs: ReturnType<typeof jobHandlers>;
   close(): Promise<void>;
 }
+
+export interface HarnessOptions {
+  /** run the pg-boss workers, as the service does (off: jobs are only enqueued) */
+  workers?: boolean;
+  /** the taxonomy look-up the validation job uses (default: none answers, so taxonomy checks fail loudly) */
+  taxonomy?: TaxonomyLookup;
+  /** replaces parts of what jobs get (e.g. repository clients) */
+  jobDeps?: Partial<JobDeps>;
+}
+
+const NO_TAXONOMY: TaxonomyLookup = {
+  byTaxId: () => Promise.reject(new Error('no taxonomy service in this test')),
+  byScientificName: () => Promise.reject(new Error('no taxonomy service in this test')),
+};
 
 /**
  * A fresh database per suite: in-memory PGlite by default, or a new database on the PostgreSQL server named by
  * TEST_DATABASE_URL (dropped afterwards), with the real migrations and the real app on top.
  */
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-test-'));
   const config = parseConfig({ DATA_DIR: dataDir, NEXTAUTH_SECRET: 'test-secret-' + randomBytes(8).toString('hex'), ...env });
   const logs: Record<string, unknown>[] = [];
@@ -55,13 +74,20 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   }
   const database = await openDatabase({ url, max: 4 });
   await seedReferenceData(database.db);
-  const deps: ApiDeps = { db: database.db, config, logger };
+  const jobDeps: JobDeps = { db: database.db, config, logger, taxonomy: opts.taxonomy ?? NO_TAXONOMY, ...opts.jobDeps };
+  const handlers = jobHandlers(jobDeps);
+  const queue: RunningQueue = await startJobQueue(database, logger, handlers, {
+    workers: opts.workers ?? false,
+    pollingIntervalSeconds: 0.5,
+  });
+  const deps: ApiDeps = { db: database.db, config, logger, jobs: queue.queue };
   const api = createApiApp(deps);
   let n = 0;
 
   return {
     api,
     deps,
+    jobs: handlers,
     database,
     config,
     logs,
@@ -79,6 +105,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
       return { user, key, password };
     },
     async close() {
+      await queue.stop();
       await database.close();
       await dropDatabase();
       rmSync(dataDir, { recursive: true, force: true });

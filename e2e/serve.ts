@@ -1,0 +1,37 @@
+// The browser tests' server: a local ENA/Zenodo/taxonomy test server, then the real service (`npm start`) pointed at
+// it, on a fresh embedded database. Playwright starts this as its webServer and stops it afterwards.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
+import { startRepositoryServer } from '../tests/support/repository-server';
+
+const dataDir = process.env.DATA_DIR ?? '.data/e2e';
+rmSync(dataDir, { recursive: true, force: true });
+
+const fixtureTaxa = buildTaxonRecords();
+const repositories = await startRepositoryServer({
+  taxa: fixtureTaxa.records,
+  synonyms: Object.fromEntries([...fixtureTaxa.synonyms].map(([name, record]) => [name, record.taxId])),
+});
+console.log(`repository test server on ${repositories.url}`);
+
+const app = spawn(process.execPath, ['scripts/start.mjs'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    ENA_TAXONOMY_URL: repositories.taxonomyUrl,
+    ENA_WEBIN_URL: repositories.enaUrl,
+    ENA_USERNAME: repositories.credentials.ena.username,
+    ENA_PASSWORD: repositories.credentials.ena.password,
+    ZENODO_URL: repositories.zenodoUrl,
+    ZENODO_TOKEN: repositories.credentials.zenodo.token,
+  },
+});
+const stop = async () => {
+  app.kill('SIGTERM');
+  await repositories.close();
+};
+process.on('SIGINT', () => void stop().then(() => process.exit(0)));
+process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
+app.on('exit', (code) => void repositories.close().then(() => process.exit(code ?? 1)));

@@ -1,0 +1,100 @@
+import type { FieldDefinition, Issue, ManifestDefinition, ValidationContext } from '../types';
+import type { RuleCode } from './catalogue';
+import { patternSubject, vocabularyKey } from '../values';
+
+/** One data row while rules run: cleaned values by field name (NA spellings already blank) and the cell text as read. */
+export interface WorkRow {
+  rowNumber: number;
+  values: Record<string, string>;
+  raw: Record<string, string>;
+}
+
+/** A field with its checks precompiled once per definition: a RegExp, a Set, a Map of normalised spellings. */
+export interface CompiledField {
+  def: FieldDefinition;
+  regex: RegExp | null;
+  allowed: ReadonlySet<string> | null;
+  /** vocabularyKey(value) → canonical value, for fields that accept case/format variants */
+  canonicalByKey: ReadonlyMap<string, string> | null;
+  /** tokens this field accepts as values */
+  tokens: ReadonlySet<string>;
+}
+
+export interface IssueInput {
+  row: number | null;
+  field: string | null;
+  value?: string | null;
+  message: string;
+  /** a header not tied to a field (unknown columns) */
+  header?: string;
+}
+
+/** Collects issues, filling in the spreadsheet column of the field's header. */
+export class Reporter {
+  readonly errors: Issue[] = [];
+  readonly warnings: Issue[] = [];
+
+  constructor(
+    private readonly columnOfField: ReadonlyMap<string, string>,
+    private readonly columnOfHeader: ReadonlyMap<string, string>,
+  ) {}
+
+  private issue(rule: RuleCode, i: IssueInput): Issue {
+    const column = i.header !== undefined ? this.columnOfHeader.get(i.header) : i.field ? this.columnOfField.get(i.field) : undefined;
+    return { row: i.row, column: column ?? null, field: i.field, value: i.value ?? null, rule, message: i.message };
+  }
+
+  error(rule: RuleCode, i: IssueInput): void {
+    this.errors.push(this.issue(rule, i));
+  }
+
+  warn(rule: RuleCode, i: IssueInput): void {
+    this.warnings.push(this.issue(rule, i));
+  }
+}
+
+/** Everything a rule may read; rules mutate `rows[].values` only to apply announced auto-corrections. */
+export interface RuleState {
+  definition: ManifestDefinition;
+  fields: ReadonlyMap<string, CompiledField>;
+  /** fields whose column is in the sheet (or that a rule filled in) */
+  present: Set<string>;
+  rows: WorkRow[];
+  report: Reporter;
+  ctx: ValidationContext;
+  now: Date;
+  /** ERGA profile whose only associated type is POP_GENOMICS (tol-manifests.md §1.6) */
+  popGenomicsOnly: boolean;
+  /** cells that already have an error, `${row}:${field}`, so later rules do not pile on */
+  failed: Set<string>;
+}
+
+export const cellKey = (row: number, field: string): string => `${row}:${field}`;
+
+const compiledCache = new WeakMap<ManifestDefinition, Map<string, CompiledField>>();
+
+/** Precompiled checks of a definition, built once per definition object. */
+export function compileDefinition(definition: ManifestDefinition): Map<string, CompiledField> {
+  const cached = compiledCache.get(definition);
+  if (cached) return cached;
+  const out = new Map<string, CompiledField>();
+  for (const def of definition.fields) {
+    const allowed = def.allowedValues ? new Set(def.allowedValues) : null;
+    const canonicalByKey = def.normaliseValues && def.allowedValues
+      ? new Map(def.allowedValues.map((v) => [vocabularyKey(v), v]))
+      : null;
+    out.set(def.name, {
+      def,
+      regex: def.pattern ? new RegExp(def.pattern, 'i') : null,
+      allowed,
+      canonicalByKey,
+      tokens: new Set(def.missingValueTokens),
+    });
+  }
+  compiledCache.set(definition, out);
+  return out;
+}
+
+/** The reference's regex test: `_` read as space, case ignored. */
+export const matchesPattern = (field: CompiledField, value: string): boolean =>
+  field.regex === null || field.regex.test(patternSubject(value));

@@ -1,0 +1,82 @@
+import ExcelJS from 'exceljs';
+import { columnLetter } from './columns';
+import { DEFAULT_MAX_ROWS } from './validate';
+import { METADATA_SHEET } from './parse/xlsx';
+import type { FieldDefinition, ManifestDefinition } from './types';
+
+/** Hidden sheet holding the vocabularies that are too long (or contain commas) for an inline list. */
+export const LISTS_SHEET = 'Allowed Values';
+/** Excel refuses inline list validations longer than this. */
+const INLINE_LIST_LIMIT = 255;
+
+/**
+ * exceljs implements range data validations (`dataValidations.add('B2:B1001', …)`) but its typings omit the
+ * member; one range per column keeps the file small, where per-cell validations would write a cell per row.
+ */
+interface WithDataValidations {
+  dataValidations: { add(address: string, validation: ExcelJS.DataValidation): void };
+}
+
+const quoteSheet = (name: string): string => `'${name.replaceAll("'", "''")}'`;
+
+function headerNote(f: FieldDefinition): string {
+  const parts = [f.label, f.required ? 'Required.' : 'Optional.'];
+  if (f.kind === 'enum_list') parts.push("One or more of the listed values, separated by '|'.");
+  else if (f.allowedValues && f.kind === 'enum') parts.push('Choose a value from the list.');
+  if (f.patternDescription) parts.push(`Format: ${f.patternDescription}.`);
+  if (f.kind === 'location') parts.push("Country | region | locality, e.g. 'United Kingdom | Oxfordshire | Wytham Woods'.");
+  if (f.unit) parts.push(`Unit: ${f.unit}.`);
+  return parts.join(' ');
+}
+
+/**
+ * A blank manifest for a definition: the `Metadata Entry` sheet with the header row in definition order, a
+ * drop-down on every vocabulary column for the first 1000 data rows, and nothing else; it round-trips through
+ * parseManifest as a manifest with no rows.
+ */
+export async function buildTemplate(definition: ManifestDefinition): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Research Metadata Broker';
+  const sheet = workbook.addWorksheet(METADATA_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const lists = workbook.addWorksheet(LISTS_SHEET, { state: 'hidden' });
+  const validations = (sheet as unknown as WithDataValidations).dataValidations;
+
+  sheet.columns = definition.fields.map((f) => ({ header: f.name, key: f.name, width: Math.max(14, f.name.length + 3) }));
+  const header = sheet.getRow(1);
+  header.font = { bold: true };
+  definition.fields.forEach((f, i) => {
+    const cell = header.getCell(i + 1);
+    cell.note = headerNote(f);
+    if (f.required) cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF2CC' } };
+  });
+
+  let listColumn = 0;
+  definition.fields.forEach((f, i) => {
+    if ((f.kind !== 'enum' && f.kind !== 'enum_list') || !f.allowedValues?.length) return;
+    const values = f.allowedValues;
+    const inline = values.join(',');
+    let formula: string;
+    if (inline.length + 2 <= INLINE_LIST_LIMIT && !values.some((v) => v.includes(',') || v.includes('"'))) {
+      formula = `"${inline}"`;
+    } else {
+      listColumn += 1;
+      const col = columnLetter(listColumn);
+      lists.getCell(`${col}1`).value = f.name;
+      values.forEach((v, j) => (lists.getCell(`${col}${j + 2}`).value = v));
+      formula = `${quoteSheet(LISTS_SHEET)}!$${col}$2:$${col}$${values.length + 1}`;
+    }
+    const col = columnLetter(i + 1);
+    validations.add(`${col}2:${col}${DEFAULT_MAX_ROWS + 1}`, {
+      type: 'list',
+      allowBlank: true,
+      formulae: [formula],
+      // several ORGANISM_PART terms joined by '|' are valid, so the list only suggests there
+      showErrorMessage: true,
+      errorStyle: f.kind === 'enum_list' ? 'information' : 'stop',
+      errorTitle: f.name,
+      error: `Choose a value allowed for ${f.name}.`,
+    });
+  });
+
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

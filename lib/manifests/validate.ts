@@ -1,0 +1,109 @@
+import { messages, rowRanges } from './messages';
+import { checkCells } from './rules/cells';
+import { mapColumns } from './rules/columns';
+import { compileDefinition, Reporter, type RuleState } from './rules/context';
+import { checkBiobankingVouchers, checkOriginalLocation } from './rules/cross-field';
+import { checkErgaCoordinates, checkPermits, checkPopGenomics } from './rules/erga';
+import { checkStoredTubes } from './rules/existing';
+import {
+  applyPopGenomicsDefaults,
+  cutTimeSeconds,
+  defaultSymbiont,
+  overwriteBarcoding,
+  POP_GENOMICS_DEFAULTS,
+} from './rules/normalise';
+import { checkRackTube, checkTargetsAndSymbionts, copyTargetIntoSymbionts } from './rules/rack-tube';
+import { buildRows } from './rules/rows';
+import { checkSpecimens, checkSpecimenTaxa } from './rules/specimen';
+import { checkTaxonomy } from './rules/taxonomy';
+import type { Issue, ManifestDefinition, ParsedManifest, ValidationContext, ValidationResult } from './types';
+
+/** The reference refuses larger manifests (tol-manifests.md §1.3.3). */
+export const DEFAULT_MAX_ROWS = 1000;
+
+/**
+ * Validates a parsed manifest against one manifest definition: every check of tol-manifests.md §2 (and the ERGA
+ * rules of §1.5–1.8), with the "Sensible" corrections taken. Never throws for bad content; throws
+ * TaxonomyUnavailableError when the taxonomy service fails, so the caller can retry.
+ */
+export async function validateManifest(
+  parsed: ParsedManifest,
+  definition: ManifestDefinition,
+  ctx: ValidationContext,
+): Promise<ValidationResult> {
+  const types = ctx.associatedProjectTypes;
+  const popGenomicsOnly = definition.project === 'erga' && types?.length === 1 && types[0] === 'POP_GENOMICS';
+  const columns = mapColumns(parsed, definition, popGenomicsOnly ? new Set(Object.keys(POP_GENOMICS_DEFAULTS)) : new Set());
+  const report = new Reporter(columns.columnOfField, columns.columnOfHeader);
+  report.errors.push(...columns.errors);
+  report.warnings.push(...columns.warnings);
+
+  const { rows, prefill } = buildRows(parsed.rows, columns.fieldOfHeader);
+  const result = (extra: Partial<ValidationResult> = {}): ValidationResult => ({
+    errors: sortIssues(report.errors),
+    warnings: sortIssues(report.warnings),
+    rows: rows.length,
+    // rows hold only the definition's fields (unknown columns are dropped, tol-manifests.md §1.3.7)
+    normalised: rows.map((r) => ({ rowNumber: r.rowNumber, values: r.values })),
+    mode: 'create',
+    matches: [],
+    ...extra,
+  });
+  if (prefill.length) {
+    const message = messages.templatePrefill(rowRanges(prefill));
+    report.warn('template_prefill', { row: prefill[0] ?? null, field: null, message });
+  }
+  if (!rows.length) {
+    report.error('empty', { row: null, field: null, message: messages.empty() });
+    return result();
+  }
+  const maxRows = ctx.maxRows ?? DEFAULT_MAX_ROWS;
+  if (rows.length > maxRows) {
+    report.error('too_many_rows', { row: null, field: null, message: messages.tooManyRows(maxRows) });
+    return result();
+  }
+
+  const s: RuleState = {
+    definition,
+    fields: compileDefinition(definition),
+    present: new Set(columns.fieldOfHeader.values()),
+    rows,
+    report,
+    ctx,
+    now: ctx.now ?? new Date(),
+    popGenomicsOnly,
+    failed: new Set(),
+  };
+
+  // auto-corrections first, so the checks judge what would be stored
+  applyPopGenomicsDefaults(s);
+  defaultSymbiont(s);
+  cutTimeSeconds(s);
+  overwriteBarcoding(s);
+
+  checkCells(s);
+  const groups = checkRackTube(s);
+  checkTargetsAndSymbionts(s, groups);
+  checkSpecimens(s);
+  checkOriginalLocation(s);
+  if (definition.project === 'erga') {
+    checkErgaCoordinates(s);
+    checkPermits(s);
+    checkBiobankingVouchers(s);
+    checkPopGenomics(s);
+  }
+  const stored = await checkStoredTubes(s, groups);
+  await checkTaxonomy(s);
+  await checkSpecimenTaxa(s, stored.sampleOfRow);
+  copyTargetIntoSymbionts(s, groups);
+
+  return result({ mode: stored.mode, matches: stored.matches });
+}
+
+/** Sheet-level issues first, then by row; within a row the order the rules found them (stable sort). */
+function sortIssues(issues: Issue[]): Issue[] {
+  return issues
+    .map((issue, i) => ({ issue, i }))
+    .sort((a, b) => (a.issue.row ?? 0) - (b.issue.row ?? 0) || a.i - b.i)
+    .map((x) => x.issue);
+}

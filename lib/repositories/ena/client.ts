@@ -1,0 +1,263 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { Conflict } from '@/lib/errors';
+import { RepositoryError, RepositoryHttpError, RepositoryProtocolError } from '../errors';
+import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
+import { buildWebinXml } from './build';
+import { parseReceipt, type EnaReceipt } from './receipt';
+import type { BrokerDefaults, WebinDocument } from './types';
+
+/**
+ * Webin REST v2 (anchors.md §B.1): one multipart part `file` holding a `<WEBIN>` document, sent to `…/submit`
+ * (synchronous, answers the RECEIPT) or `…/submit/queue` (answers a submission id and poll links; `…/submit/poll/{id}`
+ * then answers 202 while queued and 200 with the RECEIPT when done). HTTP Basic auth with the Webin account.
+ */
+
+export interface EnaClientOptions extends Omit<HttpOptions, 'service'>, BrokerDefaults {
+  /** the Webin REST root, e.g. https://wwwdev.ebi.ac.uk/ena/submit (a …/drop-box or …/webin-v2 suffix is tolerated) */
+  baseUrl: string;
+  username: string;
+  password: string;
+  /** for the synchronous submit, which ENA itself aborts after one minute; default 90 s */
+  submitTimeoutMs?: number;
+}
+
+export interface QueuedSubmission {
+  /** ERA… */
+  submissionId: string;
+  /** where to poll; always on the configured Webin host */
+  pollUrl: string;
+  submissionAccountId?: string;
+}
+
+export type PollResult = { state: 'pending' } | { state: 'complete'; receipt: EnaReceipt };
+
+export interface WaitOptions {
+  /** between polls; default 5 s */
+  intervalMs?: number;
+  /** give up (EnaStillQueuedError) after this long; default 10 min, ENA's own limit for queued submissions */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface EnaClient {
+  readonly endpoints: { submit: string; queue: string; poll: (submissionId: string) => string };
+  /** synchronous submit; a refused submission is a receipt with `success: false`, not an exception */
+  submit(doc: WebinDocument | string, init?: { signal?: AbortSignal }): Promise<EnaReceipt>;
+  /** queued submit: keep the answer, then `poll` (from a later job run if need be) */
+  queue(doc: WebinDocument | string, init?: { signal?: AbortSignal }): Promise<QueuedSubmission>;
+  /** one poll, by the queue answer, a submission id (ERA…) or a poll URL */
+  poll(target: QueuedSubmission | string, init?: { signal?: AbortSignal }): Promise<PollResult>;
+  /** polls until the receipt arrives */
+  waitForReceipt(target: QueuedSubmission | string, options?: WaitOptions): Promise<EnaReceipt>;
+  /** the receipt of an earlier ADD of this alias or accession (the RECEIPT action) */
+  fetchReceipt(target: string): Promise<EnaReceipt>;
+  /** makes a held study public now (its runs and experiments follow) */
+  release(target: string): Promise<EnaReceipt>;
+  /** moves the release date of a private object; YYYY-MM-DD, at most two years ahead */
+  hold(target: string, holdUntilDate: string): Promise<EnaReceipt>;
+}
+
+/** Still queued at ENA when the wait ended: poll again later with the same submission id. */
+export class EnaStillQueuedError extends RepositoryError {
+  constructor(
+    readonly submissionId: string,
+    readonly pollUrl: string,
+  ) {
+    super('ena', `ENA submission ${submissionId} is still queued`);
+    this.name = 'EnaStillQueuedError';
+  }
+}
+
+/** The Webin REST root from whatever the setting names (the root, the v1 drop-box or the v2 service). */
+export function webinRoot(baseUrl: string): string {
+  return baseUrl
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/(drop-box(\/submit)?|webin-v2(\/submit(\/queue)?)?)$/, '');
+}
+
+const lastSegment = (url: string): string => {
+  try {
+    return decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? '');
+  } catch {
+    return url;
+  }
+};
+
+const QueueAnswer = z.object({
+  submissionId: z.string().min(1),
+  submissionAccountId: z.string().optional(),
+  links: z.array(z.object({ rel: z.string(), href: z.string() })).optional(),
+  _links: z.record(z.string(), z.union([z.object({ href: z.string() }), z.array(z.object({ href: z.string() }))])).optional(),
+});
+type QueueAnswer = z.infer<typeof QueueAnswer>;
+
+/** The poll link of a queue answer, in the documented `links[rel]` shape or the HAL `_links` shape. */
+export function pollLinkOf(answer: QueueAnswer): string | undefined {
+  const rel = (name: string) => answer.links?.find((l) => l.rel === name)?.href;
+  const hal = (name: string) => {
+    const v = answer._links?.[name];
+    return Array.isArray(v) ? v[0]?.href : v?.href;
+  };
+  return rel('poll-xml') ?? hal('poll-xml') ?? hal('poll') ?? rel('poll') ?? rel('poll-json') ?? hal('poll-json');
+}
+
+export function createEnaClient(options: EnaClientOptions): EnaClient {
+  const root = webinRoot(options.baseUrl);
+  const rootUrl = new URL(root);
+  const http = plumbingOf(options, 'ena');
+  const auth = basicAuth(options.username, options.password);
+  const defaults: BrokerDefaults = { centerName: options.centerName, brokerName: options.brokerName };
+  const endpoints = {
+    submit: joinUrl(root, 'webin-v2/submit'),
+    queue: joinUrl(root, 'webin-v2/submit/queue'),
+    poll: (id: string) => joinUrl(root, 'webin-v2/submit/poll', encodeURIComponent(id)),
+  };
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  const form = (doc: WebinDocument | string) => {
+    const xml = typeof doc === 'string' ? doc : buildWebinXml(doc, defaults);
+    return () => {
+      const body = new FormData();
+      body.append('file', new Blob([xml], { type: 'application/xml' }), 'webin.xml');
+      return body;
+    };
+  };
+
+  /**
+   * A poll link is followed only on the configured host (ENA's links say http:// for an https service): the
+   * Basic credentials must never go anywhere else. The query (`mediaType=…`, spelt with spaces in ENA's own
+   * docs) is dropped; the poll answers XML by default.
+   */
+  const safePollUrl = (href: string | undefined, submissionId: string): string => {
+    if (href) {
+      try {
+        const u = new URL(href, root);
+        if (u.hostname === rootUrl.hostname) {
+          u.protocol = rootUrl.protocol;
+          u.port = rootUrl.port;
+          u.username = '';
+          u.password = '';
+          u.search = '';
+          u.hash = '';
+          return u.toString();
+        }
+      } catch {
+        // fall through to the documented path
+      }
+    }
+    return endpoints.poll(submissionId);
+  };
+
+  // ENA may answer a refused document with 400 and a RECEIPT: that is an answer, not a transport failure
+  const receiptOrThrow = (res: { status: number; body: string }, method: string, url: string): EnaReceipt => {
+    try {
+      return parseReceipt(res.body);
+    } catch (err) {
+      if (res.status >= 400) throw new RepositoryHttpError('ena', method, url, res.status, res.body);
+      throw err;
+    }
+  };
+
+  const submitDocument = async (doc: WebinDocument | string, signal?: AbortSignal): Promise<EnaReceipt> => {
+    const res = await httpRequest(http, {
+      method: 'POST',
+      url: endpoints.submit,
+      headers: { authorization: auth, accept: 'application/xml' },
+      body: form(doc),
+      timeoutMs: options.submitTimeoutMs ?? Math.max(options.timeoutMs ?? 0, 90_000),
+      // aliases make a repeated ADD fail with "already exists" instead of duplicating, so retrying is safe
+      idempotent: true,
+      accept: [400, 422],
+      signal,
+    });
+    return receiptOrThrow(res, 'POST', endpoints.submit);
+  };
+
+  const client: EnaClient = {
+    endpoints,
+    submit: (doc, init) => submitDocument(doc, init?.signal),
+
+    async queue(doc, init) {
+      const res = await httpRequest(http, {
+        method: 'POST',
+        url: endpoints.queue,
+        headers: { authorization: auth, accept: 'application/json' },
+        body: form(doc),
+        idempotent: true,
+        signal: init?.signal,
+      });
+      let parsed: QueueAnswer;
+      try {
+        parsed = QueueAnswer.parse(JSON.parse(res.body));
+      } catch {
+        throw new RepositoryProtocolError('ena', 'ENA queue answer is not the expected JSON', res.body);
+      }
+      return {
+        submissionId: parsed.submissionId,
+        pollUrl: safePollUrl(pollLinkOf(parsed), parsed.submissionId),
+        ...(parsed.submissionAccountId ? { submissionAccountId: parsed.submissionAccountId } : {}),
+      };
+    },
+
+    async poll(target, init) {
+      const url =
+        typeof target === 'string'
+          ? /^https?:\/\//i.test(target)
+            ? safePollUrl(target, lastSegment(target))
+            : endpoints.poll(target)
+          : safePollUrl(target.pollUrl, target.submissionId);
+      const res = await httpRequest(http, {
+        method: 'GET',
+        url,
+        headers: { authorization: auth, accept: 'application/xml' },
+        signal: init?.signal,
+      });
+      if (res.status === 202 || !res.body.trim()) return { state: 'pending' };
+      return { state: 'complete', receipt: receiptOrThrow(res, 'GET', url) };
+    },
+
+    async waitForReceipt(target, wait = {}) {
+      const intervalMs = wait.intervalMs ?? 5_000;
+      const deadline = Date.now() + (wait.timeoutMs ?? 10 * 60_000);
+      for (;;) {
+        const result = await client.poll(target, { signal: wait.signal });
+        if (result.state === 'complete') return result.receipt;
+        if (Date.now() + intervalMs > deadline) {
+          const id = typeof target === 'string' ? target : target.submissionId;
+          throw new EnaStillQueuedError(id, typeof target === 'string' ? endpoints.poll(id) : target.pollUrl);
+        }
+        await sleep(intervalMs);
+      }
+    },
+
+    fetchReceipt: (target) => submitDocument({ submission: { actions: [{ type: 'RECEIPT', target }] } }),
+    release: (target) => submitDocument({ submission: { actions: [{ type: 'RELEASE', target }] } }),
+    hold: (target, holdUntilDate) => submitDocument({ submission: { actions: [{ type: 'HOLD', target, holdUntilDate }] } }),
+  };
+  return client;
+}
+
+/**
+ * Client options from the service settings. Without a Webin account nothing can be submitted: that is the 409
+ * the API answers, naming the missing setting.
+ */
+export function enaClientOptionsFromConfig(
+  config: { ENA_WEBIN_URL: string; ENA_USERNAME?: string; ENA_PASSWORD?: string },
+  logger: Logger,
+  extra: Partial<EnaClientOptions> = {},
+): EnaClientOptions {
+  const missing = [
+    config.ENA_USERNAME ? undefined : 'ENA_USERNAME',
+    config.ENA_PASSWORD ? undefined : 'ENA_PASSWORD',
+  ].filter((m): m is string => m !== undefined);
+  if (missing.length) throw Conflict(`ENA submission is not configured: set ${missing.join(' and ')}.`);
+  return {
+    baseUrl: config.ENA_WEBIN_URL,
+    username: config.ENA_USERNAME as string,
+    password: config.ENA_PASSWORD as string,
+    logger,
+    ...extra,
+  };
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { manifests, profiles, sampleUpdates, samples, validationReports, type SampleStatus, type TolProject } from '@/db/schema';
+import { Conflict, NotFound } from '@/lib/errors';
+import type { ParsedRow } from '@/lib/manifests';
+import { getReport } from '@/lib/reports/reports';
+import type { UserRecord } from '@/lib/users/users';
+import type { FieldChange } from './changes';
+import { newSampleId, typedColumns } from './columns';
+import { samplesFingerprint } from './existing';
+
+export interface ConfirmResult {
+  manifest_id: string;
+  created: number;
+  updated: number;
+}
+
+// Changing either identifies a different organism: the ToLID no longer applies (tol-manifests.md §2.6).
+const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);
+// approval of these associated types is not asked again for an updated manifest (tol-manifests.md §2.6)
+const APPROVAL_KEPT_ON_UPDATE = new Set(['SANGER']);
+const INSERT_BATCH = 500;
+
+/** An ERGA sample naming a traditional-knowledge project waits, private, until its rights are cleared. */
+function initialStatus(project: TolProject, fields: Record<string, string>): SampleStatus {
+  const applicable = (fields.ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE ?? '').trim().toUpperCase();
+  const tkProject = (fields.ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_PROJECT_ID ?? '').trim();
+  return project === 'erga' && applicable && applicable !== 'N' && tkProject ? 'private' : 'pending';
+}
+
+/**
+ * Turns a complete, error-free report into samples, in one transaction: a new manifest with its samples, or, for a
+ * re-upload, the field changes with one `user` audit row each. Exactly one confirmation of a report wins; a report
+ * whose profile's samples changed since it was validated must be validated again.
+ */
+export async function confirmReport(db: Db, user: UserRecord, reportId: string): Promise<ConfirmResult> {
+  const report = await getReport(db, user, reportId);
+  if (report.status !== 'complete') throw Conflict(`The report is ${report.status}: only a complete report can be confirmed.`);
+  if ((report.errors as unknown[]).length) throw Conflict('The report has errors: fix the manifest and validate it again.');
+  if (report.confirmedManifestId) throw Conflict(`This report was already confirmed (manifest ${report.confirmedManifestId}).`);
+  const stored = report.rows as { normalised: ParsedRow[]; matches: { row: number; sampleId: string }[] } | null;
+  if (!stored) throw Conflict('The report holds no rows to confirm: validate the manifest again.');
+
+  return db.transaction(async (tx) => {
+    // one confirmation per profile at a time: the fingerprint check and the writes see the same samples
+    const [profile] = await tx.select().from(profiles).where(eq(profiles.id, report.profileId)).for('update');
+    if (!profile) throw NotFound('Profile not found');
+    if ((await samplesFingerprint(tx, report.profileId)) !== report.samplesFingerprint) {
+      throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
+    }
+    const manifestId = report.mode === 'update' ? await manifestOfUpdate(tx, stored.matches) : randomUUID();
+    const [won] = await tx
+      .update(validationReports)
+      .set({ confirmedManifestId: manifestId, confirmedAt: sql`now()` })
+      .where(and(eq(validationReports.id, report.id), isNull(validationReports.confirmedManifestId)))
+      .returning({ id: validationReports.id });
+    if (!won) throw Conflict('This report was already confirmed.');
+
+    const context = {
+      sequencingCentres: profile.sequencingCentres,
+      associatedTolProjects: profile.associatedTypes,
+    };
+    if (report.mode === 'update') {
+      const updated = await applyChanges(tx, user, report.changes as FieldChange[], context);
+      await tx.update(manifests).set({ updatedAt: sql`now()` }).where(eq(manifests.id, manifestId));
+      return { manifest_id: manifestId, created: 0, updated };
+    }
+
+    const project = report.project as TolProject;
+    await tx.insert(manifests).values({
+      id: manifestId,
+      profileId: profile.id,
+      project,
+      version: report.version,
+      sequencingCentres: profile.sequencingCentres,
+      fileName: report.fileName,
+      reportId: report.id,
+      createdBy: user.id,
+    });
+    const rows = stored.normalised.map((r) => ({
+      id: newSampleId(),
+      manifestId,
+      profileId: profile.id,
+      project,
+      manifestVersion: report.version,
+      status: initialStatus(project, r.values),
+      fields: r.values,
+      ...typedColumns(r.values),
+      ...context,
+      createdBy: user.id,
+    }));
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(samples).values(rows.slice(i, i + INSERT_BATCH));
+    return { manifest_id: manifestId, created: rows.length, updated: 0 };
+  });
+}
+
+async function manifestOfUpdate(db: Db, matches: { sampleId: string }[]): Promise<string> {
+  const first = matches[0];
+  if (!first) throw Conflict('The report matches no stored sample: validate the manifest again.');
+  const [row] = await db.select({ manifestId: samples.manifestId }).from(samples).where(eq(samples.id, first.sampleId));
+  if (!row) throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
+  return row.manifestId;
+}
+
+/** Writes each changed field with its audit row; a changed sample goes back to review. Returns samples updated. */
+async function applyChanges(
+  db: Db,
+  user: UserRecord,
+  changes: FieldChange[],
+  context: { sequencingCentres: string[]; associatedTolProjects: string[] },
+): Promise<number> {
+  const bySample = new Map<string, FieldChange[]>();
+  for (const c of changes) bySample.set(c.sampleId, [...(bySample.get(c.sampleId) ?? []), c]);
+  for (const [sampleId, list] of bySample) {
+    const [sample] = await db.select().from(samples).where(eq(samples.id, sampleId)).for('update');
+    if (!sample) throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
+    const fields = { ...sample.fields };
+    for (const c of list) fields[c.field] = c.newValue;
+    const clearPublicName = list.some((c) => CLEARS_PUBLIC_NAME.has(c.field)) && sample.publicName;
+    const approvals = Object.fromEntries(
+      Object.entries(sample.approvals as Record<string, unknown>).filter(([type]) => APPROVAL_KEPT_ON_UPDATE.has(type)),
+    );
+    const status = sample.status === 'sending' ? sample.status : initialStatus(sample.project, fields);
+    await db
+      .update(samples)
+      .set({
+        fields,
+        ...typedColumns(fields),
+        ...context,
+        status,
+        approvals,
+        rejectionReason: null,
+        ...(clearPublicName && { publicName: null }),
+        timeUpdated: sql`now()`,
+      })
+      .where(eq(samples.id, sampleId));
+    const audit = list.map((c) => ({ field: c.field, oldValue: c.oldValue, newValue: c.newValue }));
+    if (clearPublicName) audit.push({ field: 'public_name', oldValue: sample.publicName ?? '', newValue: '' });
+    if (status !== sample.status) audit.push({ field: 'status', oldValue: sample.status, newValue: status });
+    await db.insert(sampleUpdates).values(
+      audit.map((a) => ({
+        sampleId,
+        manifestId: sample.manifestId,
+        project: sample.project,
+        updateType: 'user' as const,
+        actorId: user.id,
+        ...a,
+      })),
+    );
+  }
+  return bySample.size;
+}

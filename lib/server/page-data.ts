@@ -1,0 +1,18 @@
+import { notFound, redirect } from 'next/navigation';
+import { AppError } from '@/lib/errors';
+import type { UserRecord } from '@/lib/users/users';
+import type { Db } from '@/db/client';
+import { currentUser } from './auth-options';
+import { getDb } from './runtime';
+
+/** Runs a domain read for a signed-in page; not-found (including "not yours") becomes the page's 404. */
+export async function pageData<T>(read: (db: Db, user: UserRecord) => Promise<T>): Promise<T & { user: UserRecord }> {
+  const user = await currentUser();
+  if (!user) redirect('/signin');
+  try {
+    return { ...(await read(await getDb(), user)), user };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') notFound();
+    throw err;
+  }
+}

@@ -1,0 +1,190 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TaxonRecord } from '@/lib/manifests/types';
+import { EnaState, handleEna, type EnaSettings } from './ena';
+import { DEFAULT_CHECKLISTS } from './ena-validate';
+import { Faults, type ServiceName } from './faults';
+import { json, readIncoming, write, type Incoming, type Outgoing } from './http';
+import { handleTaxonomy, TaxonomyTable } from './taxonomy';
+import { handleZenodo, ZenodoState } from './zenodo';
+
+/**
+ * A local stand-in for ENA (Webin REST, taxonomy) and Zenodo, on a free loopback port, for tests and e2e runs:
+ *   ENA_WEBIN_URL=enaUrl ENA_USERNAME/ENA_PASSWORD=credentials.ena, ENA_TAXONOMY_URL=taxonomyUrl,
+ *   ZENODO_URL=zenodoUrl ZENODO_TOKEN=credentials.zenodo.token.
+ * Paths mirror the real services (`/ena/submit/webin-v2/…`, `/ena/taxonomy/rest/…`, `/api/deposit/…`).
+ */
+
+export { Faults } from './faults';
+export type { EnaSettings, EnaSubmissionRecord, StoredObject } from './ena';
+export { DEFAULT_TAXA } from './taxonomy';
+
+export interface RepositoryServerOptions {
+  /** Webin accounts, username → password */
+  enaAccounts?: Record<string, string>;
+  zenodoTokens?: string[];
+  /** taxa added to the built-in table (real taxa: 9606, 171585, 7227, 9913, genus 7215, unsubmittable 32644) */
+  taxa?: TaxonRecord[];
+  /** synonym → taxId, for any-name look-ups */
+  synonyms?: Record<string, string>;
+  ena?: Partial<EnaSettings>;
+  /** mandatory sample attributes per checklist */
+  checklists?: Record<string, string[]>;
+  /** a fixed port (for a long-running instance); tests leave it to the system */
+  port?: number;
+}
+
+export interface RecordedRequest {
+  service: ServiceName | 'unknown';
+  method: string;
+  path: string;
+  /** the query string, access tokens removed */
+  query: string;
+  /** the auth scheme used, never the secret */
+  auth?: 'basic' | 'bearer' | 'query-token';
+  contentType?: string;
+  /** the body as text (multipart included), for assertions on what was sent */
+  body: string;
+  /** 0 while unanswered (or never answered: a hang) */
+  status: number;
+  fault?: 'fail' | 'hang' | 'errorReceipt';
+  at: Date;
+}
+
+export interface RepositoryServer {
+  url: string;
+  /** the Webin REST root, as ENA_WEBIN_URL */
+  enaUrl: string;
+  /** the Zenodo API root, as ZENODO_URL */
+  zenodoUrl: string;
+  /** as ENA_TAXONOMY_URL */
+  taxonomyUrl: string;
+  credentials: { ena: { username: string; password: string }; zenodo: { token: string } };
+  faults: Faults;
+  requests: RecordedRequest[];
+  ena: EnaState;
+  zenodo: ZenodoState;
+  taxonomy: TaxonomyTable;
+  close(): Promise<void>;
+}
+
+const ENA_ROOT = '/ena/submit';
+const TAXONOMY_ROOT = '/ena/taxonomy/rest';
+const ZENODO_ROOT = '/api';
+
+function route(path: string): { service: ServiceName; rest: string } | undefined {
+  for (const [service, root] of [
+    ['ena', ENA_ROOT],
+    ['taxonomy', TAXONOMY_ROOT],
+    ['zenodo', ZENODO_ROOT],
+  ] as const) {
+    if (path === root || path.startsWith(`${root}/`)) return { service, rest: path.slice(root.length) };
+  }
+  return undefined;
+}
+
+function authScheme(incoming: Incoming): RecordedRequest['auth'] {
+  const h = incoming.headers.authorization ?? '';
+  if (/^basic /i.test(h)) return 'basic';
+  if (/^bearer /i.test(h)) return 'bearer';
+  return incoming.url.searchParams.has('access_token') ? 'query-token' : undefined;
+}
+
+export async function startRepositoryServer(options: RepositoryServerOptions = {}): Promise<RepositoryServer> {
+  const enaAccounts = options.enaAccounts ?? { 'Webin-00000': 'webin-test-password' };
+  const zenodoTokens = options.zenodoTokens ?? ['zenodo-test-token'];
+  const taxonomy = new TaxonomyTable(options.taxa, options.synonyms);
+  const faults = new Faults();
+  const requests: RecordedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const settings: EnaSettings = { pollLinkShape: 'links', pendingPolls: 1, aliasErrorWording: 'new', ...options.ena };
+  const ena = new EnaState(enaAccounts, taxonomy, settings, { ...DEFAULT_CHECKLISTS, ...options.checklists });
+  const zenodo = new ZenodoState(new Set(zenodoTokens));
+  let base = '';
+
+  const dispatch = async (incoming: Incoming, forcedErrors?: string[]): Promise<Outgoing> => {
+    const r = route(incoming.url.pathname);
+    if (!r) return json(404, { message: 'Not found' });
+    if (r.service === 'ena') return handleEna(ena, incoming, r.rest, `${base}${ENA_ROOT}`, forcedErrors);
+    if (r.service === 'taxonomy') return handleTaxonomy(taxonomy, incoming, r.rest);
+    return handleZenodo(zenodo, incoming, r.rest, `${base}${ZENODO_ROOT}`);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const incoming = await readIncoming(req, base);
+    const path = incoming.url.pathname;
+    const service = route(path)?.service ?? 'unknown';
+    const query = new URLSearchParams(incoming.url.search);
+    if (query.has('access_token')) query.set('access_token', 'redacted');
+    const entry: RecordedRequest = {
+      service,
+      method: incoming.method,
+      path,
+      query: query.toString(),
+      ...(authScheme(incoming) ? { auth: authScheme(incoming) } : {}),
+      ...(incoming.headers['content-type'] ? { contentType: incoming.headers['content-type'] } : {}),
+      body: incoming.body.toString('utf8'),
+      status: 0,
+      at: new Date(),
+    };
+    requests.push(entry);
+    const answer = (out: Outgoing) => {
+      entry.status = out.status;
+      write(res, out);
+    };
+
+    const enaSubmit = service === 'ena' && incoming.method === 'POST' && /\/(submit|queue)\/?$/.test(path);
+    const fault = service === 'unknown' ? undefined : faults.take({ service, method: incoming.method, path, enaSubmit });
+    if (fault?.kind === 'fail') {
+      entry.fault = 'fail';
+      answer({ status: fault.status, headers: { 'content-type': 'text/plain' }, body: fault.body });
+      return;
+    }
+    if (fault?.kind === 'hang') {
+      entry.fault = 'hang';
+      if (fault.ms !== undefined) {
+        // the request "reached the server": it is processed late, its answer lost if the client gave up
+        const t = setTimeout(() => {
+          timers.delete(t);
+          void dispatch(incoming).then(answer, () => answer({ status: 500 }));
+        }, fault.ms);
+        timers.add(t);
+      }
+      return;
+    }
+    if (fault?.kind === 'errorReceipt') entry.fault = 'errorReceipt';
+    answer(await dispatch(incoming, fault?.kind === 'errorReceipt' ? fault.messages : undefined));
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      write(res, json(500, { message: err instanceof Error ? err.message : String(err) }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
+  const [username, password] = Object.entries(enaAccounts)[0] ?? ['', ''];
+
+  return {
+    url: base,
+    enaUrl: `${base}${ENA_ROOT}`,
+    zenodoUrl: `${base}${ZENODO_ROOT}`,
+    taxonomyUrl: `${base}${TAXONOMY_ROOT}`,
+    credentials: { ena: { username, password }, zenodo: { token: zenodoTokens[0] ?? '' } },
+    faults,
+    requests,
+    ena,
+    zenodo,
+    taxonomy,
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
