@@ -12,6 +12,7 @@ import { registerFileRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
 import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
+import { registerSubmissionRoutes } from './routes/submissions';
 import { registerProfileRoutes } from './routes/profiles';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -64,6 +65,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerFileRoutes(app);
   registerManifestValidationRoutes(app);
   registerSampleDecisionRoutes(app);
+  registerSubmissionRoutes(app);
   registerDocsRoutes(app);
 
   app.onError((err, c) => errorToResponse(err, c));
