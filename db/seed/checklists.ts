@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Db } from '@/db/client';
 import { checklists, SCHEMA_NAMES, type SchemaName } from '@/db/schema';
+import { parseSchemaWorkbook, type SchemaDefinition, type WorkbookSheets } from '@/lib/checklists/schema-workbook';
+import type { ChecklistFields } from '@/lib/checklists/types';
 
 /** The workbook that configures each schema, as published in COPO-schemas (MIT; see NOTICE). */
 export const SCHEMA_WORKBOOKS: Record<SchemaName, { file: string; version: string }> = {
@@ -20,6 +22,8 @@ export interface ChecklistSeed {
   standard: string;
   technology: string;
   version: string;
+  /** the checklist's components, in schema order, with their terms */
+  fields: ChecklistFields;
 }
 
 /**
@@ -46,8 +50,11 @@ export function cellText(value: ExcelJS.CellValue | undefined): string {
 
 type NamedSheet = ExcelJS.stream.xlsx.WorksheetReader & { name?: string };
 
-/** Rows of one sheet, streamed so the large `data` sheets of the workbooks are skipped rather than parsed. */
-async function readSheet(file: string, sheet: string): Promise<string[][]> {
+/** The sheets a schema workbook is read for; the others (ontology_lookup, regex_to_formula, …) are skipped. */
+const SHEETS = ['data', 'allowed_values', 'checklists', 'components', 'term_mapping'];
+
+/** Trimmed text rows of the named sheets, streamed in one pass over the file. */
+async function readSheets(file: string, names: readonly string[]): Promise<WorkbookSheets> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -55,57 +62,71 @@ async function readSheet(file: string, sheet: string): Promise<string[][]> {
     styles: 'ignore',
     entries: 'ignore',
   });
+  const out: WorkbookSheets = {};
   for await (const ws of reader as AsyncIterable<NamedSheet>) {
-    if (ws.name !== sheet) continue;
+    const wanted = ws.name !== undefined && names.includes(ws.name);
     const rows: string[][] = [];
+    // every sheet is read to its end: exceljs buffers sheets that precede the shared strings in temporary files,
+    // and an unread one breaks the stream
     for await (const row of ws) {
+      if (!wanted) continue;
       const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-      rows.push(values.map((v) => cellText(v as ExcelJS.CellValue).trim()));
+      // row.values is sparse: holes are empty cells
+      rows.push(Array.from(values, (v) => cellText(v as ExcelJS.CellValue).trim()));
     }
-    return rows;
+    if (wanted) out[ws.name!] = rows;
   }
-  throw new Error(`${path.basename(file)} has no '${sheet}' sheet`);
+  if (!out.checklists) throw new Error(`${path.basename(file)} has no 'checklists' sheet`);
+  return out;
 }
 
-const cache = new Map<string, Promise<ChecklistSeed[]>>();
-
-/** The `checklists` sheet of every schema workbook; parsed once per process and folder. */
-export function readChecklists(dir: string = schemasDir()): Promise<ChecklistSeed[]> {
-  let rows = cache.get(dir);
-  if (!rows) {
-    rows = Promise.all(SCHEMA_NAMES.map((schema) => readSchemaChecklists(dir, schema))).then((all) => all.flat());
-    rows.catch(() => cache.delete(dir));
-    cache.set(dir, rows);
-  }
-  return rows;
+export interface SchemaSeed {
+  schemaName: SchemaName;
+  version: string;
+  definition: SchemaDefinition;
 }
 
-async function readSchemaChecklists(dir: string, schemaName: SchemaName): Promise<ChecklistSeed[]> {
+const cache = new Map<string, Promise<SchemaSeed[]>>();
+
+/** Every schema workbook of the folder, parsed and checked once per process and folder. */
+export function readSchemas(dir: string = schemasDir()): Promise<SchemaSeed[]> {
+  let all = cache.get(dir);
+  if (!all) {
+    all = Promise.all(SCHEMA_NAMES.map((schema) => readSchema(dir, schema)));
+    all.catch(() => cache.delete(dir));
+    cache.set(dir, all);
+  }
+  return all;
+}
+
+async function readSchema(dir: string, schemaName: SchemaName): Promise<SchemaSeed> {
   const { file, version } = SCHEMA_WORKBOOKS[schemaName];
-  const [header = [], ...rows] = await readSheet(path.join(dir, file), 'checklists');
-  const col = (name: string) => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`${file}: the 'checklists' sheet has no '${name}' column`);
-    return i;
-  };
-  const [key, name, description, standard, technology] = ['key', 'name', 'description', 'standard', 'technology'].map(
-    col,
-  ) as [number, number, number, number, number];
-  return rows
-    .filter((r) => r[key])
-    .map((r, position) => ({
-      schemaName,
-      checklistId: r[key]!,
-      position,
-      name: r[name] ?? '',
-      description: r[description] ?? '',
-      standard: r[standard] ?? '',
-      technology: r[technology] ?? '',
-      version,
-    }));
+  const sheets = await readSheets(path.join(dir, file), SHEETS);
+  return { schemaName, version, definition: parseSchemaWorkbook(file, sheets) };
 }
 
-/** Upserts the checklist rows; `fields` is left alone, it belongs to the studies loader. */
+/** One row per checklist of every schema workbook, with its field definitions. */
+export async function readChecklists(dir: string = schemasDir()): Promise<ChecklistSeed[]> {
+  return (await readSchemas(dir)).flatMap(({ schemaName, version, definition }) =>
+    definition.checklists.map((c) => ({
+      schemaName,
+      checklistId: c.checklistId,
+      position: c.position,
+      name: c.name,
+      description: c.description,
+      standard: c.standard,
+      technology: c.technology,
+      version,
+      fields: c.components,
+    })),
+  );
+}
+
+/**
+ * Upserts the checklist rows. Field definitions are written when a row has none yet or its workbook version
+ * changed; otherwise the stored definitions are kept, so a definition edited in the database (or by a newer
+ * loader) survives restarts. A workbook edited without a version change needs its rows' `fields` reset to `[]`.
+ */
 export async function seedChecklists(db: Db, dir: string = schemasDir()): Promise<number> {
   const rows = await readChecklists(dir);
   if (!rows.length) return 0;
@@ -121,6 +142,8 @@ export async function seedChecklists(db: Db, dir: string = schemasDir()): Promis
         standard: sql`excluded.standard`,
         technology: sql`excluded.technology`,
         version: sql`excluded.version`,
+        fields: sql`case when ${checklists.fields} = '[]'::jsonb or ${checklists.version} is distinct from excluded.version
+          then excluded.fields else ${checklists.fields} end`,
       },
     });
   return rows.length;

@@ -14,6 +14,7 @@ import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
 import { registerSubmissionRoutes } from './routes/submissions';
 import { registerProfileRoutes } from './routes/profiles';
+import { registerStudyRoutes } from './routes/studies';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -63,6 +64,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerChecklistRoutes(app);
   registerProfileRoutes(app);
   registerFileRoutes(app);
+  registerStudyRoutes(app);
   registerManifestValidationRoutes(app);
   registerSampleDecisionRoutes(app);
   registerSubmissionRoutes(app);

@@ -1,9 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { FilesTab } from '@/components/profiles/files-tab';
+import { StudiesTab } from '@/components/studies/studies-tab';
 import { loadProfilePage } from '@/lib/server/load-profile';
 
 export const metadata: Metadata = { title: 'Profile' };
+
+// single-cell and imaging studies belong to the non-Tree-of-Life profiles (the legacy genomics type included)
+const STUDY_PROFILE_TYPES = new Set(['biodata', 'genomics']);
 
 export default async function ProfilePage({ params }: { params: Promise<{ profileId: string }> }) {
   const { profileId } = await params;
@@ -51,6 +55,7 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
       </dl>
       {profile.description && <p>{profile.description}</p>}
       <FilesTab profileId={profile.id} />
+      {STUDY_PROFILE_TYPES.has(profile.type) && <StudiesTab profileId={profile.id} />}
     </>
   );
 }

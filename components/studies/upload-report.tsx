@@ -1,0 +1,40 @@
+/** One problem of an uploaded study spreadsheet, as the API reports it. */
+export interface ReportEntry {
+  sheet: string;
+  row: number | null;
+  column: string | null;
+  value: string | null;
+  message: string;
+  path?: string;
+}
+
+/** The report as a table a screen reader can walk: one row per problem, headed by sheet, row, column, value, message. */
+export function UploadReport({ caption, entries }: { caption: string; entries: ReportEntry[] }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption style={{ textAlign: 'left', fontWeight: 600, padding: '0.25rem 0' }}>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Sheet</th>
+            <th scope="col">Row</th>
+            <th scope="col">Column</th>
+            <th scope="col">Value</th>
+            <th scope="col">Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e, i) => (
+            <tr key={`${e.path ?? e.sheet}-${i}`}>
+              <td className="mono">{e.sheet}</td>
+              <td>{e.row ?? '—'}</td>
+              <td>{e.column ?? '—'}</td>
+              <td className="mono">{e.value ?? ''}</td>
+              <td>{e.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import type { FieldDefinition } from '@/lib/checklists/types';
+
+/** The layout shared by templates, exports and the upload parser (studies-and-checklists.md §9, §10). */
+export const FIRST_DATA_ROW = 5;
+export const SEPARATOR_TEXT = 'FILL OUT INFORMATION BELOW THIS LINE';
+export const OPTIONAL_SUFFIX = ' (optional)';
+/** hidden sheet holding long drop-down lists; ignored on upload */
+export const DATA_VALUES_SHEET = 'data_values';
+/** rows prepared with drop-downs and convenience formulas in a template */
+export const TEMPLATE_ROWS = 100;
+
+export const headerOf = (field: FieldDefinition) => (field.mandatory ? field.label : `${field.label}${OPTIONAL_SUFFIX}`);
+
+/** A header as the term it names: its label without the optional suffix, or the term name itself. */
+export function fieldForHeader(fields: readonly FieldDefinition[], header: string): FieldDefinition | undefined {
+  const bare = header.replace(/\s*\(optional\)\s*$/i, '').trim();
+  return fields.find((f) => f.label === bare) ?? fields.find((f) => f.termName === bare);
+}
+
+/** Excel column letters of a 1-based column number. */
+export function columnLetter(col: number): string {
+  let s = '';
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}

@@ -1,0 +1,134 @@
+import { matchesPattern } from '@/lib/checklists/patterns';
+import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/types';
+import { fieldForHeader } from './layout';
+import type { ParsedSheet } from './read';
+import { entry } from './report';
+import type { KnownSample, ReportEntry, SheetData, ValidationContext } from './types';
+
+/**
+ * The rules of one sheet: its columns (unknown, duplicate, mandatory ones missing), its cells (mandatory, allowed
+ * values, patterns, biosample accessions of the profile and their taxon and name) and identifier uniqueness.
+ */
+export function checkSheet(
+  sheet: ParsedSheet,
+  component: ComponentDefinition,
+  ctx: ValidationContext,
+  errors: ReportEntry[],
+): SheetData {
+  const c = component.key;
+  const columns = new Map<number, FieldDefinition>();
+  const headerOfTerm = new Map<string, string>();
+  for (const { col, header } of sheet.columns) {
+    const field = fieldForHeader(component.fields, header);
+    if (!field) {
+      errors.push(entry(c, 1, col, header, `Sheet ${c}: Invalid column '${header}'`, sheet));
+      continue;
+    }
+    if (headerOfTerm.has(field.termName)) {
+      errors.push(entry(c, 1, col, header, `Sheet ${c}: Duplicate column '${header}'`, sheet));
+      continue;
+    }
+    columns.set(col, field);
+    headerOfTerm.set(field.termName, header);
+  }
+  for (const f of component.fields) {
+    if (f.mandatory && !headerOfTerm.has(f.termName)) {
+      const message = `Sheet ${c}: Mandatory column '${f.termName}' is missing`;
+      errors.push({ ...entry(c, null, null, null, message), column: f.label });
+    }
+  }
+
+  const rows = sheet.rows.map((r) => {
+    const values: Record<string, string> = {};
+    const cols: Record<string, number> = {};
+    for (const [col, field] of columns) {
+      cols[field.termName] = col;
+      const v = r.cells.get(col);
+      if (v !== undefined) values[field.termName] = v;
+    }
+    return { rowNumber: r.rowNumber, values, cols };
+  });
+
+  for (const r of rows) {
+    for (const [col, f] of columns) {
+      const v = r.values[f.termName];
+      const at = (message: string) => errors.push(entry(c, r.rowNumber, col, v ?? null, message, sheet));
+      if (v === undefined) {
+        if (f.mandatory) at(`Sheet ${c}: Missing data detected in column ${f.label} at row ${r.rowNumber}.`);
+        continue;
+      }
+      const invalid = `Sheet ${c}: Invalid value ${v} in column ${f.label} at row ${r.rowNumber}.`;
+      if (f.type === 'enum' && f.allowedValues && !enumAccepts(f, v)) {
+        at(`${invalid} Valid values are: [${f.allowedValues.map((a) => `'${a}'`).join(', ')}]`);
+      } else if (f.type === 'string' && f.regex && !matchesPattern(f.regex, v)) {
+        at(`${invalid} ${f.errorMessage ?? `Expected a value matching the pattern: ${f.regex}`}`);
+      } else if (f.type === 'BIOSAMPLEACCESSION_FIELD' && !ctx.samples.has(v)) {
+        at(`${invalid} No sample with this biosample accession is registered in this profile.`);
+      }
+    }
+    checkBiosampleExtensions(c, sheet, columns, r, ctx, errors);
+  }
+
+  const id = component.fields.find((f) => f.identifier);
+  if (id && headerOfTerm.has(id.termName)) {
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const v = r.values[id.termName];
+      if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+    // every repeat after the first occurrence is reported where it stands
+    const seen = new Set<string>();
+    for (const r of rows) {
+      const v = r.values[id.termName];
+      if (v === undefined) continue;
+      if (seen.has(v)) {
+        const n = counts.get(v)!;
+        const times = n === 2 ? 'twice' : `${n} times`;
+        const message = `Sheet ${c}: Invalid value ${v} in column ${id.termName}: duplicated ${times}.`;
+        errors.push(entry(c, r.rowNumber, r.cols[id.termName]!, v, message, sheet));
+      }
+      seen.add(v);
+    }
+  }
+  return { sheet, component, columns, rows };
+}
+
+/** A multi-valued enum may list several allowed values separated by `|` or `,` (an exact value always counts). */
+function enumAccepts(f: FieldDefinition, v: string): boolean {
+  const allowed = f.allowedValues ?? [];
+  if (allowed.includes(v)) return true;
+  if (f.cardinality !== 'multiple') return false;
+  const parts = v.split(/[|,]/).map((p) => p.trim());
+  return parts.every((p) => p && allowed.includes(p));
+}
+
+/** Taxon and scientific name of a row must agree with the registered sample of its biosample accession. */
+function checkBiosampleExtensions(
+  c: string,
+  sheet: ParsedSheet,
+  columns: Map<number, FieldDefinition>,
+  r: { rowNumber: number; values: Record<string, string> },
+  ctx: ValidationContext,
+  errors: ReportEntry[],
+) {
+  const accessionField = [...columns.values()].find((f) => f.type === 'BIOSAMPLEACCESSION_FIELD');
+  const accession = accessionField && r.values[accessionField.termName];
+  const sample = accession ? ctx.samples.get(accession) : undefined;
+  if (!sample) return;
+  for (const [col, f] of columns) {
+    if (f.type !== 'BIOSAMPLEACCESSION_EXT_FIELD') continue;
+    const v = r.values[f.termName];
+    const stored = storedValue(sample, f);
+    if (v !== undefined && stored && v !== stored) {
+      const message = `Sheet ${c}: Invalid value ${v} not match with ${stored} in column ${f.termName} at row ${r.rowNumber}`;
+      errors.push(entry(c, r.rowNumber, col, v, message, sheet));
+    }
+  }
+}
+
+function storedValue(sample: KnownSample, f: FieldDefinition): string | null {
+  if (f.termName === 'taxon_id') return sample.taxonId;
+  if (f.termName === 'scientific_name') return sample.scientificName;
+  return sample.fields[f.enaName ?? f.termName] ?? sample.fields[f.termName] ?? null;
+}
+

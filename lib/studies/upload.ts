@@ -1,0 +1,200 @@
+import { isDeepStrictEqual } from 'node:util';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { samples, studies, submissions } from '@/db/schema';
+import { getChecklistDefinition, requireSchema, type ChecklistDefinition } from '@/lib/checklists/definitions';
+import type { Config } from '@/lib/config';
+import { AppError, Conflict, Invalid, TooLarge, Unprocessable } from '@/lib/errors';
+import { fileStore } from '@/lib/files/files';
+import { getProfile } from '@/lib/profiles/profiles';
+import type { UserRecord } from '@/lib/users/users';
+import { accessionedRows, asAccessions } from './accessions';
+import { fieldForHeader } from './layout';
+import { readStudyWorkbook, type ParsedWorkbook } from './read';
+import type { StudyRow, StudyScope } from './studies';
+import { validateStudy, type KnownSample, type ReportEntry, type StudyComponents } from './validate';
+
+export interface UploadInput extends StudyScope {
+  checklistId?: string;
+  file?: { name: string; bytes: Uint8Array };
+}
+
+export interface UploadResult {
+  studyId: string;
+  /** a new study, rather than a replaced one */
+  created: boolean;
+  /** false when the upload was identical to the stored study (nothing written) */
+  changed: boolean;
+  /** rows per component as stored */
+  counts: Record<string, number>;
+  warnings: ReportEntry[];
+  study: StudyRow;
+}
+
+export const INVALID_SPREADSHEET = 'Spreadsheet is not valid, please check the errors in the manifest.';
+/** the reference's success sentence, whatever the schema */
+export const SAVED_MESSAGE = 'Single Cell records saved successfully.';
+
+/**
+ * Validates an uploaded study spreadsheet against its checklist and stores it: a new study, or the replacement of
+ * the profile's study with the same study_id (studies-and-checklists.md §9). Invalid content is 422 with the whole
+ * report and nothing stored. A replacement keeps schema and checklist (409 otherwise), is refused while the study is
+ * being submitted (409), and may not drop a row that a repository has accessioned (409).
+ */
+export async function uploadStudy(
+  deps: { db: Db; config: Config },
+  user: UserRecord,
+  input: UploadInput,
+): Promise<UploadResult> {
+  const { db, config } = deps;
+  const profile = await getProfile(db, user, input.profileId);
+  const schema = requireSchema(input.schemaName);
+  const file = input.file;
+  if (!file || !file.bytes.byteLength) {
+    throw Invalid('Please upload a manifest file.', [{ path: 'file', message: 'Required' }]);
+  }
+  if (!/\.xlsx?$/i.test(file.name.trim())) {
+    throw new AppError('unsupported_media_type', 'Please make sure your manifest is in xlsx format', [
+      { path: 'file', message: 'An .xlsx workbook is expected' },
+    ]);
+  }
+  if (file.bytes.byteLength > config.UPLOAD_MAX_BYTES) {
+    throw TooLarge(`The file is larger than the upload limit of ${config.UPLOAD_MAX_BYTES} bytes.`);
+  }
+  const def = await getChecklistDefinition(db, schema, input.checklistId);
+  const parsed = await readStudyWorkbook(file.bytes);
+
+  const result = validateStudy(def, parsed, {
+    samples: await knownSamples(db, profile.id, biosampleAccessions(def, parsed)),
+    profileFiles: await profileFileNames(deps, profile.id),
+  });
+  if (result.errors.length || !result.studyId) {
+    throw Unprocessable(INVALID_SPREADSHEET, { errors: result.errors, warnings: result.warnings });
+  }
+  const saved = await saveStudy(db, user, {
+    profileId: profile.id,
+    def,
+    studyId: result.studyId,
+    components: result.components,
+  });
+  return {
+    ...saved,
+    studyId: result.studyId,
+    counts: Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.length])),
+    warnings: result.warnings,
+  };
+}
+
+/** Every biosample accession the workbook names, for one look-up. */
+function biosampleAccessions(def: ChecklistDefinition, wb: ParsedWorkbook): string[] {
+  const out = new Set<string>();
+  for (const sheet of wb.sheets) {
+    const component = def.components.find((c) => c.key === sheet.name.toLowerCase());
+    if (!component?.fields.some((f) => f.type === 'BIOSAMPLEACCESSION_FIELD')) continue;
+    for (const { col, header } of sheet.columns) {
+      if (fieldForHeader(component.fields, header)?.type !== 'BIOSAMPLEACCESSION_FIELD') continue;
+      for (const r of sheet.rows) {
+        const v = r.cells.get(col);
+        if (v) out.add(v);
+      }
+    }
+  }
+  return [...out];
+}
+
+async function knownSamples(db: Db, profileId: string, accessions: string[]): Promise<Map<string, KnownSample>> {
+  if (!accessions.length) return new Map();
+  const rows = await db
+    .select({
+      accession: samples.biosampleAccession,
+      taxonId: samples.taxonId,
+      scientificName: samples.scientificName,
+      fields: samples.fields,
+    })
+    .from(samples)
+    .where(and(eq(samples.profileId, profileId), inArray(samples.biosampleAccession, accessions)));
+  return new Map(
+    rows.map((r) => [r.accession!, { taxonId: r.taxonId, scientificName: r.scientificName, fields: r.fields }]),
+  );
+}
+
+/** Names of the profile's data files; undefined (no file warnings) when the store cannot be listed. */
+async function profileFileNames(deps: { db: Db; config: Config }, profileId: string): Promise<Set<string> | undefined> {
+  try {
+    return new Set((await fileStore(deps).list(profileId)).map((f) => f.fileName));
+  } catch {
+    // the check only produces warnings; an unreachable store must not block the upload
+    return undefined;
+  }
+}
+
+async function saveStudy(
+  db: Db,
+  user: UserRecord,
+  input: { profileId: string; def: ChecklistDefinition; studyId: string; components: StudyComponents },
+): Promise<{ created: boolean; changed: boolean; study: StudyRow }> {
+  const { profileId, def, studyId, components } = input;
+  return db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(studies)
+      .values({
+        profileId,
+        schemaName: def.schemaName,
+        checklistId: def.checklistId,
+        studyId,
+        components,
+        createdBy: user.id,
+      })
+      .onConflictDoNothing({ target: [studies.profileId, studies.studyId] })
+      .returning();
+    if (inserted) return { created: true, changed: true, study: inserted };
+
+    // the row lock makes a submission that starts now wait for this replacement, and vice versa
+    const [existing] = await tx
+      .select()
+      .from(studies)
+      .where(and(eq(studies.profileId, profileId), eq(studies.studyId, studyId)))
+      .for('update');
+    if (!existing) throw Conflict(`Study ${studyId} was changed by another request; try again.`);
+    if (existing.schemaName !== def.schemaName) {
+      throw Conflict(`Study already exists with different schema: ${existing.schemaName}`);
+    }
+    if (existing.checklistId !== def.checklistId) {
+      throw Conflict(`Study already exists with different checklist: ${existing.checklistId}`);
+    }
+    const [active] = await tx
+      .select({ repository: submissions.repository })
+      .from(submissions)
+      .where(and(eq(submissions.studyRowId, existing.id), inArray(submissions.status, ['pending', 'processing'])))
+      .limit(1);
+    if (active) {
+      throw Conflict(
+        `Study ${studyId} is being submitted to ${active.repository}; it cannot be changed until the submission has finished.`,
+      );
+    }
+    const dropped = droppedAccessionedRows(def, existing, components);
+    if (dropped.length) throw Conflict(dropped.join('\n'));
+    if (isDeepStrictEqual(existing.components, components)) return { created: false, changed: false, study: existing };
+    const [updated] = await tx
+      .update(studies)
+      // the database's clock, which also stamps submissions: the listing compares the two
+      .set({ components, updatedAt: sql`now()` })
+      .where(eq(studies.id, existing.id))
+      .returning();
+    return { created: false, changed: true, study: updated! };
+  });
+}
+
+/** `<component>: Cannot delete records with accession number : <ids>` for each component that would lose one. */
+function droppedAccessionedRows(def: ChecklistDefinition, existing: StudyRow, components: StudyComponents): string[] {
+  const accessions = asAccessions(existing.accessions);
+  const out: string[] = [];
+  for (const c of def.components) {
+    const id = c.fields.find((f) => f.identifier);
+    if (!id) continue;
+    const kept = new Set((components[c.key] ?? []).map((r) => r[id.termName]));
+    const lost = [...accessionedRows(accessions, c.key).keys()].filter((rowId) => !kept.has(rowId));
+    if (lost.length) out.push(`${c.key}: Cannot delete records with accession number : ${lost.join(', ')}`);
+  }
+  return out;
+}
