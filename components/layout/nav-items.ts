@@ -7,7 +7,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/manifests', label: 'Manifests', ready: true },
   { href: '/samples', label: 'Samples', ready: false },
   { href: '/studies', label: 'Studies', ready: false },
-  { href: '/submissions', label: 'Submissions', ready: false },
+  { href: '/submissions', label: 'Submissions', ready: true },
   { href: '/account/keys', label: 'API keys', ready: true },
   { href: '/admin/stats', label: 'Stats', ready: false, adminOnly: true },
   { href: '/admin/users', label: 'Users', ready: true, adminOnly: true },

@@ -39,6 +39,10 @@ export function ReviewQueue() {
       void qc.invalidateQueries({ queryKey: ['pending-samples'] });
     },
   });
+  const register = useMutation({
+    mutationFn: (svcIds: string[]) =>
+      apiFetch<{ submission_id: string; samples: number }[]>('/api/sample/register', { method: 'POST', json: { svc_ids: svcIds } }),
+  });
   const toggle = (id: string, on: boolean) =>
     setChosen((s) => {
       const next = new Set(s);
@@ -53,9 +57,20 @@ export function ReviewQueue() {
   return (
     <>
       {decide.isSuccess && (
-        <p role="status" className="notice success">
-          {decide.data.accepted.length ? `${decide.data.accepted.length} accepted.` : `${decide.data.rejected.length} rejected.`}
-        </p>
+        <div role="status" className="notice success">
+          <p>{decide.data.accepted.length ? `${decide.data.accepted.length} accepted.` : `${decide.data.rejected.length} rejected.`}</p>
+          {decide.data.accepted.length > 0 && !register.isSuccess && (
+            <button type="button" className="primary" disabled={register.isPending} onClick={() => register.mutate(decide.data.accepted)}>
+              {register.isPending ? 'Sending…' : `Register the ${decide.data.accepted.length} accepted samples at ENA`}
+            </button>
+          )}
+          {register.isSuccess && (
+            <p>
+              Registration queued. Follow it on the <Link href="/submissions">Submissions</Link> page.
+            </p>
+          )}
+          {register.isError && <p className="field-error">{register.error.message}</p>}
+        </div>
       )}
       {decide.isError && <p role="alert" className="notice error">{decide.error.message}</p>}
       {q.data.data.length === 0 ? (
