@@ -14,6 +14,7 @@ import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
 import { registerSubmissionRoutes } from './routes/submissions';
 import { registerProfileRoutes } from './routes/profiles';
+import { registerStudyActionRoutes } from './routes/study-actions';
 import { registerStudyRoutes } from './routes/studies';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -65,6 +66,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerProfileRoutes(app);
   registerFileRoutes(app);
   registerStudyRoutes(app);
+  registerStudyActionRoutes(app);
   registerManifestValidationRoutes(app);
   registerSampleDecisionRoutes(app);
   registerSubmissionRoutes(app);

@@ -22,7 +22,8 @@ import { pick, problemResponses, security } from '../schemas';
 import { ProfileIdParam } from './profiles';
 
 const tags = ['Studies'];
-const patterns = { profile_id: PATH_PATTERNS.profile_id, study_id: '[A-Za-z0-9._-]+' };
+export const studyPathPatterns = { profile_id: PATH_PATTERNS.profile_id, study_id: '[A-Za-z0-9._-]+' };
+const patterns = studyPathPatterns;
 
 const SchemaParams = ProfileIdParam.extend({
   schema_name: z
@@ -33,7 +34,7 @@ const SchemaParams = ProfileIdParam.extend({
       example: 'svc_single_cell',
     }),
 });
-const StudyParams = SchemaParams.extend({
+export const StudyParams = SchemaParams.extend({
   study_id: z
     .string()
     .regex(/^[A-Za-z0-9._-]+$/)
