@@ -113,4 +113,16 @@ test('create a biodata profile, download the single-cell template, upload a stud
   await expect(studies.getByText('Study E2ESTUDY1 unchanged from svc_single_cell_manifest_E2ESTUDY1.xlsx.')).toBeVisible({
     timeout: 30_000,
   });
+
+  // broker it: ENA gets the project (held private), Zenodo a deposition; then release and publish
+  await row.getByRole('button', { name: 'Submit E2ESTUDY1 to ENA' }).click();
+  await expect(row.getByText(/PRJEB\d+/)).toBeVisible({ timeout: 30_000 });
+  await row.getByRole('button', { name: 'Release E2ESTUDY1 at ENA' }).click();
+  await expect(row.getByText('(public)')).toBeVisible({ timeout: 30_000 });
+  await row.getByRole('button', { name: 'Submit E2ESTUDY1 to Zenodo' }).click();
+  await expect(row.getByRole('button', { name: 'Publish E2ESTUDY1 at Zenodo' })).toBeVisible({ timeout: 30_000 });
+  await row.getByRole('button', { name: 'Publish E2ESTUDY1 at Zenodo' }).click();
+  await expect(row.getByText('published', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('link', { name: 'Submissions' }).click();
+  await expect(page.getByRole('table', { name: 'Submissions to public repositories' })).toContainText('ZENODO');
 });

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { apiFetch } from '@/lib/client/api';
+import { RepositoryActions } from './repository-actions';
 import { UploadReport, type ReportEntry } from './upload-report';
 
 const SCHEMAS = [
@@ -89,6 +90,9 @@ export function StudiesTab({ profileId }: { profileId: string }) {
   const studies = useQuery({
     queryKey: ['studies', profileId, schema],
     queryFn: () => apiFetch<Study[]>(`${base}/studies`),
+    // follow running submissions until the repository has answered
+    refetchInterval: (q) =>
+      q.state.data?.some((s) => s.status_ena === 'processing' || s.status_zenodo === 'processing') ? 1500 : false,
   });
 
   const onDrop = useCallback(
@@ -270,8 +274,16 @@ function StudyRow({ study, base }: { study: Study; base: string }) {
             <span className={`badge${status === 'accepted' || status === 'published' ? ' ok' : status === 'rejected' ? ' danger' : ''}`}>
               {status}
             </span>
-            {accession && <span className="mono"> {accession}</span>}
             {error && <span className="field-error"> {error}</span>}
+            <RepositoryActions
+              href={href}
+              studyId={study.study_id}
+              repository={r.key}
+              label={r.label}
+              status={status}
+              accession={accession}
+              state={text(study[`state_${r.key}`])}
+            />
           </td>
         );
       })}

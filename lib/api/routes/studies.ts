@@ -272,6 +272,8 @@ export const studyJson = (s: StudySummary) => {
     repos[`accession_${repo}`] = state.accession;
     repos[`error_${repo}`] = state.error;
     if (state.doi) repos[`doi_${repo}`] = state.doi;
+    const stateAt = s.accessions[repo as keyof typeof s.accessions]?.state;
+    if (typeof stateAt === 'string' && stateAt) repos[`state_${repo}`] = stateAt;
   }
   return {
     ...s.values,
