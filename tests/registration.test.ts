@@ -7,6 +7,7 @@ import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
 import { startRepositoryServer, type RepositoryServer } from './support/repository-server';
+import { runReferenceClient } from './query-client';
 
 let server: RepositoryServer;
 let h: Harness;
@@ -154,5 +155,17 @@ describe('registering accepted ToL samples at ENA', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  it('serves the registered samples to a client written like the reference system’s clients', async () => {
+    const ids = await acceptedSamples(2);
+    expect((await registerAndWait(ids)).status).toBe('accepted');
+    const [first] = await h.database.db.select().from(samples).where(eq(samples.id, ids[0]!));
+    const report = await runReferenceClient(h, { biosampleAccession: first!.biosampleAccession!, taxonId: first!.taxonId! });
+    expect(report.manifestId).toBe(first!.manifestId);
+    const mine = report.samples.find((s) => s.svc_id === first!.id);
+    expect(mine).toMatchObject({ number_found: 1, TAXON_ID: first!.taxonId, tol_project: 'DTOL', status: 'accepted', biosampleAccession: first!.biosampleAccession });
+    const crateIds = report.crate['@graph'].map((e) => e['@id']);
+    expect(new Set(crateIds).size).toBe(crateIds.length);
   });
 });

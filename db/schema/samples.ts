@@ -59,7 +59,8 @@ export const samples = pgTable(
     index('samples_manifest_idx').on(t.manifestId),
     index('samples_profile_idx').on(t.profileId),
     index('samples_project_created_idx').on(t.project, t.timeCreated),
-    index('samples_created_idx').on(t.timeCreated),
+    // (time, id): the keyset order of date-range queries, newest first
+    index('samples_created_idx').on(t.timeCreated, t.id),
     index('samples_status_idx').on(t.status, t.project),
     index('samples_taxon_idx').on(t.taxonId),
     index('samples_specimen_idx').on(t.specimenId),
@@ -70,6 +71,18 @@ export const samples = pgTable(
     index('samples_public_name_idx').on(t.publicName),
     index('samples_centres_idx').using('gin', t.sequencingCentres),
     index('samples_associated_idx').using('gin', t.associatedTolProjects),
+    // sample/sequencing_centre and manifest/sequencing_centre match the centre's label on GAL
+    index('samples_gal_idx').on(sql`upper((${t.fields} ->> 'GAL'))`),
+    index('samples_bioimage_idx').on(t.lastBioimageSubmitted, t.id).where(sql`${t.lastBioimageSubmitted} is not null`),
+    // sample/sample_field: case-insensitive substring search (ILIKE '%v%') on the typed columns
+    index('samples_specimen_trgm_idx').using('gin', t.specimenId.op('gin_trgm_ops')),
+    index('samples_scientific_name_trgm_idx').using('gin', t.scientificName.op('gin_trgm_ops')),
+    index('samples_public_name_trgm_idx').using('gin', t.publicName.op('gin_trgm_ops')),
+    index('samples_tube_trgm_idx').using('gin', t.tubeOrWellId.op('gin_trgm_ops')),
+    index('samples_rack_trgm_idx').using('gin', t.rackOrPlateId.op('gin_trgm_ops')),
+    index('samples_taxon_trgm_idx').using('gin', t.taxonId.op('gin_trgm_ops')),
+    index('samples_biosample_trgm_idx').using('gin', t.biosampleAccession.op('gin_trgm_ops')),
+    index('samples_sra_trgm_idx').using('gin', t.sraAccession.op('gin_trgm_ops')),
   ],
 );
 
@@ -98,7 +111,8 @@ export const sampleUpdates = pgTable(
     check('sample_updates_type', sql`${t.updateType} in ('system', 'user')`),
     index('sample_updates_sample_idx').on(t.sampleId, t.timeUpdated),
     index('sample_updates_manifest_idx').on(t.manifestId),
-    index('sample_updates_time_idx').on(t.timeUpdated),
+    // (time, id): the keyset order of the audit queries, newest first
+    index('sample_updates_time_idx').on(t.timeUpdated, t.id),
     index('sample_updates_type_idx').on(t.updateType, t.project, t.timeUpdated),
     index('sample_updates_field_idx').on(t.field, t.project),
   ],

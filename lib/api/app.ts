@@ -14,6 +14,11 @@ import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
 import { registerSubmissionRoutes } from './routes/submissions';
 import { registerProfileRoutes } from './routes/profiles';
+import { registerManifestReadRoutes } from './routes/manifests-read';
+import { registerSampleRoutes } from './routes/samples';
+import { registerAuditRoutes } from './routes/audit';
+import { registerStatsRoutes } from './routes/stats';
+import { registerMappingRoutes } from './routes/mapping';
 import { registerStudyActionRoutes } from './routes/study-actions';
 import { registerStudyRoutes } from './routes/studies';
 
@@ -70,6 +75,11 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerManifestValidationRoutes(app);
   registerSampleDecisionRoutes(app);
   registerSubmissionRoutes(app);
+  registerManifestReadRoutes(app);
+  registerSampleRoutes(app);
+  registerAuditRoutes(app);
+  registerStatsRoutes(app);
+  registerMappingRoutes(app);
   registerDocsRoutes(app);
 
   app.onError((err, c) => errorToResponse(err, c));

@@ -1,0 +1,159 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { stringify } from 'csv-stringify/sync';
+import {
+  allManifestIds,
+  currentVersions,
+  manifestIdsBetween,
+  manifestIdsOfCentre,
+  manifestRoCrate,
+  manifestSamples,
+  manifestSampleStatus,
+} from '@/lib/query/manifests';
+import { parseReturnType } from '@/lib/query/params';
+import type { ApiApp } from '../context';
+import { listResponse, outputOptions, outputQuery, pathParam, QUERY_PATTERNS, sendRoCrate, sendRows } from '../formats';
+import { openapiConstrained } from '../openapi';
+import { pick } from '../schemas';
+
+const tags = ['Manifests'];
+const ids = listResponse('Manifest ids, newest manifest first', z.string().uuid());
+const q = z.object(outputQuery);
+
+const list = createRoute({
+  method: 'get',
+  path: '/manifest',
+  tags,
+  summary: 'Ids of every manifest that holds samples',
+  request: { query: q },
+  responses: { 200: ids, ...pick(400) },
+});
+
+const byCentre = createRoute({
+  method: 'get',
+  path: '/manifest/sequencing_centre',
+  tags,
+  summary: 'Ids of the manifests of a sequencing centre',
+  description:
+    'The centre is named by its label (`EARLHAM INSTITUTE`) or short name (`EI`), in any case. A manifest belongs to ' +
+    'the centre when its profile chose the centre, or when one of its samples names the centre as GAL.',
+  request: { query: q.extend({ sequencing_centre: z.string().optional().openapi({ example: 'EARLHAM INSTITUTE' }) }) },
+  responses: { 200: ids, ...pick(400) },
+});
+
+const versions = createRoute({
+  method: 'get',
+  path: '/manifest/current_version',
+  tags,
+  summary: 'The current manifest version of each project, or of one',
+  description: 'A one-element array, as the reference answers: `[{"ASG": "2.5", "DTOL": "2.5", …}]`. CSV columns: manifest_type, version.',
+  request: {
+    query: z.object({
+      manifest_type: z.string().optional().openapi({ example: 'DTOL' }),
+      return_type: outputQuery.return_type,
+    }),
+  },
+  responses: {
+    200: { description: 'Versions', content: { 'application/json': { schema: z.array(z.record(z.string(), z.string())) }, 'text/csv': { schema: z.string() } } },
+    ...pick(400),
+  },
+});
+
+const between = createRoute({
+  method: 'get',
+  path: '/manifest/{from}/{to}',
+  tags,
+  summary: 'Ids of the manifests recorded in [from, to)',
+  description: 'Dates are ISO 8601 (`2024-01-01T00:00:00+00:00`; `Z`, `+00:0`, a date alone are accepted).',
+  request: { params: z.object({ from: pathParam('from', '2024-01-01T00:00:00+00:00'), to: pathParam('to', '2025-01-01T00:00:00+00:00') }), query: q },
+  responses: { 200: ids, ...pick(400) },
+});
+
+const projectBetween = createRoute({
+  method: 'get',
+  path: '/manifest/{project}/{from}/{to}',
+  tags,
+  summary: 'Ids of the manifests of one or more projects recorded in [from, to)',
+  request: {
+    params: z.object({
+      project: pathParam('project', 'dtol,erga'),
+      from: pathParam('from', '2024-01-01T00:00:00+00:00'),
+      to: pathParam('to', '2025-01-01T00:00:00+00:00'),
+    }),
+    query: q,
+  },
+  responses: { 200: ids, ...pick(400) },
+});
+
+const manifestIdParam = z.object({ manifest_id: pathParam('manifest_id', 'f8e5c23d-f735-439f-bfaf-a6886e31741e') });
+
+const status = createRoute({
+  method: 'get',
+  path: '/manifest/{manifest_id}/sample_status',
+  tags,
+  summary: 'The status of each sample of a manifest',
+  request: { params: manifestIdParam, query: q },
+  responses: { 200: listResponse('svc_id, manifest_id, status, time_created, time_updated per sample'), ...pick(400) },
+});
+
+const byId = createRoute({
+  method: 'get',
+  path: '/manifest/{manifest_id}',
+  tags,
+  summary: 'The samples of a manifest (JSON, CSV or RO-Crate)',
+  description:
+    '`return_type=rocrate` answers an RO-Crate 1.2 metadata document (`application/ld+json`): the manifest as the root ' +
+    'dataset, one BioSample per sample, with its people, taxa and places.',
+  request: { params: manifestIdParam, query: q },
+  responses: {
+    200: { ...listResponse('Sample records'), content: { ...listResponse('').content, 'application/ld+json': { schema: z.object({}).passthrough() } } },
+    ...pick(400),
+  },
+});
+
+export function registerManifestReadRoutes(app: ApiApp) {
+  app.openapi(list, async (c) => {
+    const out = outputOptions(c.req.valid('query'));
+    return sendRows(c, await allManifestIds(c.get('deps').db, out), out);
+  });
+  app.openapi(byCentre, async (c) => {
+    const query = c.req.valid('query');
+    const out = outputOptions(query);
+    return sendRows(c, await manifestIdsOfCentre(c.get('deps').db, { centre: query.sequencing_centre, page: out.page }), out);
+  });
+  app.openapi(versions, (c) => {
+    const query = c.req.valid('query');
+    const returnType = parseReturnType(query.return_type, ['json', 'csv']);
+    const found = currentVersions({ manifestType: query.manifest_type });
+    if (returnType === 'csv') {
+      return c.body(stringify([['manifest_type', 'version'], ...Object.entries(found)]), 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': 'attachment; filename=tol_export.csv',
+      });
+    }
+    return c.json([found], 200);
+  });
+  openapiConstrained(app, projectBetween, { project: QUERY_PATTERNS.projects, from: QUERY_PATTERNS.date, to: QUERY_PATTERNS.date }, async (c) => {
+    const { project, from, to } = c.req.valid('param');
+    const out = outputOptions(c.req.valid('query'));
+    return sendRows(c, await manifestIdsBetween(c.get('deps').db, { projects: project, from, to, page: out.page }), out);
+  });
+  openapiConstrained(app, between, { from: QUERY_PATTERNS.date, to: QUERY_PATTERNS.date }, async (c) => {
+    const { from, to } = c.req.valid('param');
+    const out = outputOptions(c.req.valid('query'));
+    return sendRows(c, await manifestIdsBetween(c.get('deps').db, { from, to, page: out.page }), out);
+  });
+  openapiConstrained(app, status, { manifest_id: QUERY_PATTERNS.manifestId }, async (c) => {
+    const out = outputOptions(c.req.valid('query'));
+    const result = await manifestSampleStatus(c.get('deps').db, { manifestId: c.req.valid('param').manifest_id, page: out.page });
+    return sendRows(c, result, out);
+  });
+  openapiConstrained(app, byId, { manifest_id: QUERY_PATTERNS.manifestId }, async (c) => {
+    const { db, config } = c.get('deps');
+    const manifestId = c.req.valid('param').manifest_id;
+    const out = outputOptions(c.req.valid('query'), ['json', 'csv', 'rocrate']);
+    if (out.returnType === 'rocrate') {
+      return sendRoCrate(c, await manifestRoCrate(db, { manifestId, baseUrl: config.baseUrl }), manifestId.toLowerCase());
+    }
+    return sendRows(c, await manifestSamples(db, { manifestId, standard: out.standard, page: out.page }), out);
+  });
+}

@@ -1,0 +1,192 @@
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { profiles, sampleUpdates, samples, UPDATE_TYPES, type UpdateType } from '@/db/schema';
+import { Invalid } from '@/lib/errors';
+import { formatUtc, parseDateRange } from '@/lib/query/dates';
+import { humanList, isUuid, parseProjects, parseSvcIds, single, splitList, type Page, type Raw } from '@/lib/query/params';
+import { fromUtcText, utcText } from '@/lib/query/sql';
+import { keysetRows, mapRows, rowStream, type RowStream } from '@/lib/query/stream';
+import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
+
+/**
+ * The audit trail (api-behaviour.md §3.6, tol-manifests.md §4.4): one output row per changed field, with the
+ * sample's current identifiers. Never returned: who made the change (actor_id), and changes to fields that are not
+ * exported (sensitive or internal fields), which are filtered in SQL so that number_found counts what is sent.
+ */
+
+export type AuditRecord = Record<string, string>;
+
+export const AUDIT_COLUMNS = [
+  'field',
+  'outdated_value',
+  'updated_value',
+  'update_type',
+  'time_updated',
+  'RACK_OR_PLATE_ID',
+  'SPECIMEN_ID',
+  'TUBE_OR_WELL_ID',
+  'biosampleAccession',
+  'manifest_id',
+  'public_name',
+  'sraAccession',
+  'svc_audit_type',
+  'svc_id',
+  'svc_profile_title',
+  'tol_project',
+] as const;
+
+/** Sample fields an audit query can be narrowed by (the spec's audit field enumeration). */
+export const AUDIT_FIELDS = ['RACK_OR_PLATE_ID', 'SPECIMEN_ID', 'TUBE_OR_WELL_ID', 'biosampleAccession', 'public_name', 'sraAccession'] as const;
+const AUDIT_FIELD_COLUMNS = {
+  RACK_OR_PLATE_ID: samples.rackOrPlateId,
+  SPECIMEN_ID: samples.specimenId,
+  TUBE_OR_WELL_ID: samples.tubeOrWellId,
+  biosampleAccession: samples.biosampleAccession,
+  public_name: samples.publicName,
+  sraAccession: samples.sraAccession,
+} as const;
+
+const auditColumns = {
+  id: sampleUpdates.id,
+  field: sampleUpdates.field,
+  oldValue: sampleUpdates.oldValue,
+  newValue: sampleUpdates.newValue,
+  updateType: sampleUpdates.updateType,
+  time: utcText(sampleUpdates.timeUpdated),
+  manifestId: sampleUpdates.manifestId,
+  project: sampleUpdates.project,
+  sampleId: sampleUpdates.sampleId,
+  rack: samples.rackOrPlateId,
+  specimen: samples.specimenId,
+  tube: samples.tubeOrWellId,
+  biosample: samples.biosampleAccession,
+  publicName: samples.publicName,
+  sra: samples.sraAccession,
+  profileTitle: profiles.title,
+};
+
+type AuditRow = { [K in keyof typeof auditColumns]: unknown } & { id: number; time: string };
+
+const toRecord = (r: AuditRow): AuditRecord => {
+  const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  return {
+    field: s(r.field),
+    outdated_value: s(r.oldValue),
+    updated_value: s(r.newValue),
+    update_type: s(r.updateType),
+    time_updated: formatUtc(r.time),
+    RACK_OR_PLATE_ID: s(r.rack),
+    SPECIMEN_ID: s(r.specimen),
+    TUBE_OR_WELL_ID: s(r.tube),
+    biosampleAccession: s(r.biosample),
+    manifest_id: s(r.manifestId),
+    public_name: s(r.publicName),
+    sraAccession: s(r.sra),
+    // rows are field updates; the reference's removal and truncation logs have no counterpart here
+    svc_audit_type: 'update_log',
+    svc_id: s(r.sampleId),
+    svc_profile_title: s(r.profileTitle),
+    tol_project: s(r.project).toUpperCase(),
+  };
+};
+
+let exported: string[] | null = null;
+const exportedOnly = () => inArray(sampleUpdates.field, (exported ??= [...exportedFieldSet()]));
+
+/** Audit rows matching `where`, newest change first, streamed in keyset batches on (time_updated, id). */
+export async function auditStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<AuditRecord>> {
+  const condition = and(exportedOnly(), where);
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(sampleUpdates).where(condition);
+  type Key = { id: number; time: string };
+  const rows = keysetRows<AuditRow, Key>(
+    async ({ after, limit, offset }) =>
+      (await db
+        .select(auditColumns)
+        .from(sampleUpdates)
+        .leftJoin(samples, eq(samples.id, sampleUpdates.sampleId))
+        .leftJoin(profiles, eq(profiles.id, samples.profileId))
+        .where(
+          and(
+            condition,
+            after ? sql`(${sampleUpdates.timeUpdated}, ${sampleUpdates.id}) < (${fromUtcText(after.time)}, ${after.id})` : undefined,
+          ),
+        )
+        .orderBy(sql`${sampleUpdates.timeUpdated} desc`, sql`${sampleUpdates.id} desc`)
+        .limit(limit)
+        .offset(offset)) as AuditRow[],
+    (r) => ({ id: Number(r.id), time: r.time }),
+    page,
+  );
+  return rowStream(Number(count?.n ?? 0), [...AUDIT_COLUMNS], mapRows(rows, toRecord));
+}
+
+/** GET audit/samples?svc_id=&project=&updatable_field= */
+export function auditOfSamples(
+  db: Db,
+  input: { svcIds: Raw; project: Raw; updatableField: Raw; page: Page },
+): Promise<RowStream<AuditRecord>> {
+  const ids = splitList(input.svcIds).length ? parseSvcIds(input.svcIds, () => "Invalid 'svc_id'(s) provided!") : [];
+  const projects = parseProjects(input.project, 'project', { required: false });
+  const field = single(input.updatableField);
+  if (field !== undefined) {
+    // the reference took any string; a field that can never be updated is a mistake worth telling
+    const allowed = updatableFields(projects.length ? projects : ALL_PROJECTS, 'tol');
+    if (!allowed.includes(field)) {
+      throw Invalid(`Invalid value for 'updatable_field'. Must be one of: ${humanList(allowed, 'or')}`);
+    }
+  }
+  return auditStream(
+    db,
+    and(
+      ids.length ? inArray(sampleUpdates.sampleId, ids) : undefined,
+      projects.length ? inArray(sampleUpdates.project, projects) : undefined,
+      field !== undefined ? eq(sampleUpdates.field, field) : undefined,
+    ),
+    input.page,
+  );
+}
+
+/** GET audit/sample/{from}/{to}: only the changes made in [from, to) (the reference sent whole histories, §5.15). */
+export function auditBetween(db: Db, input: { from: string; to: string; page: Page }): Promise<RowStream<AuditRecord>> {
+  const range = parseDateRange(input.from, input.to, true);
+  return auditStream(db, and(gte(sampleUpdates.timeUpdated, range.from), lt(sampleUpdates.timeUpdated, range.to)), input.page);
+}
+
+/** GET audit/sample/manifest_id/{manifest_ids} */
+export function auditOfManifests(db: Db, input: { manifestIds: Raw; page: Page }): Promise<RowStream<AuditRecord>> {
+  const ids = splitList(input.manifestIds, { lower: true });
+  if (!ids.length || ids.some((id) => !isUuid(id))) throw Invalid("Invalid 'manifest_id'(s) provided!");
+  return auditStream(db, inArray(sampleUpdates.manifestId, ids), input.page);
+}
+
+/** GET audit/sample/update_type/{system|user}?project=… */
+export function auditOfUpdateType(
+  db: Db,
+  input: { updateType: string; project: Raw; page: Page },
+): Promise<RowStream<AuditRecord>> {
+  const type = input.updateType.trim().toLowerCase();
+  if (!(UPDATE_TYPES as readonly string[]).includes(type)) {
+    throw Invalid(`Invalid value for 'update_type'. Must be one of: ${humanList(UPDATE_TYPES, 'or')}`);
+  }
+  const projects = parseProjects(input.project, 'project', { required: false });
+  return auditStream(
+    db,
+    and(eq(sampleUpdates.updateType, type as UpdateType), projects.length ? inArray(sampleUpdates.project, projects) : undefined),
+    input.page,
+  );
+}
+
+/** GET audit/sample/{field}/{field_value}: exact match, every sample with that value (§5.15 Sensible). */
+export function auditOfFieldValue(
+  db: Db,
+  input: { field: string; value: string; page: Page },
+): Promise<RowStream<AuditRecord>> {
+  const field = AUDIT_FIELDS.find((f) => f.toLowerCase() === input.field.trim().toLowerCase());
+  if (!field) throw Invalid(`Invalid 'field' provided! Must be one of: ${humanList(AUDIT_FIELDS, 'or')}`);
+  const value = input.value.trim();
+  const column = AUDIT_FIELD_COLUMNS[field];
+  // accessions are stored upper case; a lower-case accession in the URL still finds them
+  const wanted = field === 'biosampleAccession' || field === 'sraAccession' ? value.toUpperCase() : value;
+  const ids = sql`select ${samples.id} from ${samples} where ${column} = ${wanted}`;
+  return auditStream(db, sql`${sampleUpdates.sampleId} in (${ids})`, input.page);
+}

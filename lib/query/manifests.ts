@@ -1,0 +1,126 @@
+import { and, arrayContains, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { manifests, profiles, samples } from '@/db/schema';
+import { Invalid } from '@/lib/errors';
+import { CURRENT_VERSIONS } from '@/lib/manifests';
+import { isEmbargoed, renderSample, type SampleRecord } from '@/lib/standards/render';
+import { buildRoCrate, type RoCrate } from '@/lib/standards/rocrate';
+import { formatUtc, parseDateRange } from './dates';
+import { humanList, parseManifestId, parseProjects, single, type Page, type Raw } from './params';
+import { countShapes, sampleRows, sampleStream } from './sample-rows';
+import { parseSequencingCentre, type SampleQuery } from './samples';
+import { fromUtcText, utcText } from './sql';
+import { keysetRows, mapRows, rowStream, type RowStream } from './stream';
+
+// A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
+const hasSamples = sql`exists (select 1 from ${samples} where ${samples.manifestId} = ${manifests.id})`;
+
+/** Manifest ids matching `where`, newest manifest first (§3.4.1 Sensible), streamed. */
+async function manifestIdStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<string>> {
+  const condition = and(hasSamples, where);
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(manifests).where(condition);
+  type Row = { id: string; t: string };
+  const rows = keysetRows<Row, Row>(
+    ({ after, limit, offset }) =>
+      db
+        .select({ id: manifests.id, t: utcText(manifests.createdAt) })
+        .from(manifests)
+        .where(and(condition, after ? sql`(${manifests.createdAt}, ${manifests.id}) < (${fromUtcText(after.t)}, ${after.id})` : undefined))
+        .orderBy(sql`${manifests.createdAt} desc`, sql`${manifests.id} desc`)
+        .limit(limit)
+        .offset(offset),
+    (r) => r,
+    page,
+  );
+  return rowStream(Number(count?.n ?? 0), ['manifest_id'], mapRows(rows, (r) => r.id));
+}
+
+/** GET manifest */
+export const allManifestIds = (db: Db, input: { page: Page }) => manifestIdStream(db, undefined, input.page);
+
+/** GET manifest/sequencing_centre: manifests of profiles that chose the centre, or holding samples of its GAL. */
+export function manifestIdsOfCentre(db: Db, input: { centre: Raw; page: Page }): Promise<RowStream<string>> {
+  const centre = parseSequencingCentre(input.centre);
+  const byGal = sql`${manifests.id} in (select ${samples.manifestId} from ${samples} where upper(${samples.fields}->>'GAL') = upper(${centre.label}))`;
+  return manifestIdStream(db, or(arrayContains(manifests.sequencingCentres, [centre.name]), byGal), input.page);
+}
+
+/** GET manifest/{from}/{to} and manifest/{project}/{from}/{to}: manifests recorded in [from, to). */
+export function manifestIdsBetween(
+  db: Db,
+  input: { from: string; to: string; projects?: Raw; page: Page },
+): Promise<RowStream<string>> {
+  const projects = input.projects === undefined ? [] : parseProjects(input.projects, 'project', { required: true });
+  const range = parseDateRange(input.from, input.to, true);
+  const where = and(
+    gte(manifests.createdAt, range.from),
+    lt(manifests.createdAt, range.to),
+    projects.length ? inArray(manifests.project, projects) : undefined,
+  );
+  return manifestIdStream(db, where, input.page);
+}
+
+const MANIFEST_TYPES = Object.keys(CURRENT_VERSIONS).map((p) => p.toUpperCase());
+
+/** GET manifest/current_version: `[{"ASG": "2.5", …}]`, or the one type asked for. */
+export function currentVersions(input: { manifestType: Raw }): Record<string, string> {
+  const type = single(input.manifestType)?.toUpperCase();
+  if (type !== undefined && !MANIFEST_TYPES.includes(type)) {
+    throw Invalid(`Invalid value for 'manifest_type'. Must be one of: ${humanList(MANIFEST_TYPES, 'or')}`);
+  }
+  return Object.fromEntries(
+    Object.entries(CURRENT_VERSIONS)
+      .map(([p, v]) => [p.toUpperCase(), v] as const)
+      .filter(([p]) => type === undefined || p === type),
+  );
+}
+
+export const manifestCondition = (manifestId: string): SQL => eq(samples.manifestId, parseManifestId(manifestId));
+
+/** GET manifest/{manifest_id}: the manifest's samples, every exported field. */
+export function manifestSamples(db: Db, input: SampleQuery & { manifestId: string }): Promise<RowStream<SampleRecord>> {
+  return sampleStream(db, manifestCondition(input.manifestId), input);
+}
+
+/** GET manifest/{manifest_id}/sample_status: the minimal status of each sample (§3.4.7). */
+export async function manifestSampleStatus(
+  db: Db,
+  input: { manifestId: string; page: Page },
+): Promise<RowStream<Record<string, string>>> {
+  const where = eq(samples.manifestId, parseManifestId(input.manifestId));
+  const { total } = await countShapes(db, where);
+  const rows = mapRows(sampleRows(db, where, 'id', input.page), (r) => ({
+    svc_id: r.id,
+    manifest_id: r.manifestId,
+    status: r.status,
+    time_created: formatUtc(r.timeCreated),
+    time_updated: formatUtc(r.timeUpdated),
+  }));
+  return rowStream(total, ['svc_id', 'manifest_id', 'status', 'time_created', 'time_updated'], rows);
+}
+
+/**
+ * GET manifest/{manifest_id}?return_type=rocrate. A manifest's samples are bounded (one upload), so the crate is
+ * built in memory. Embargoed samples are left out of it; a manifest without samples is the reference's 400.
+ */
+export async function manifestRoCrate(db: Db, input: { manifestId: string; baseUrl: string }): Promise<RoCrate> {
+  const manifestId = parseManifestId(input.manifestId);
+  const where = eq(samples.manifestId, manifestId);
+  const records: SampleRecord[] = [];
+  for await (const row of sampleRows(db, where, 'id', { offset: 0 })) {
+    if (!isEmbargoed(row)) records.push(renderSample(row, 'tol'));
+  }
+  if (!records.length) throw Invalid("Only one 'manifest_id' can be processed at a time.");
+  const [owner] = await db
+    .select({ title: profiles.title, description: profiles.description })
+    .from(manifests)
+    .innerJoin(profiles, eq(profiles.id, manifests.profileId))
+    .where(eq(manifests.id, manifestId));
+  return buildRoCrate({
+    manifestId,
+    title: owner?.title ?? '',
+    description: owner?.description ?? '',
+    baseUrl: input.baseUrl,
+    records,
+  });
+}

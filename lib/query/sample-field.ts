@@ -1,0 +1,79 @@
+import { gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '@/db/client';
+import { profiles, samples } from '@/db/schema';
+import { Invalid } from '@/lib/errors';
+import { invalidFieldMessage, sampleFieldNames } from '@/lib/standards/fields';
+import type { SampleRecord } from '@/lib/standards/render';
+import { parseDate } from './dates';
+import { splitList, type Raw } from './params';
+import { sampleStream } from './sample-rows';
+import type { SampleQuery } from './samples';
+import { containsPattern } from './sql';
+import type { RowStream } from './stream';
+
+/** Fields with a typed column: searched there, where a trigram index serves the substring match. */
+const COLUMNS: Record<string, AnyPgColumn | SQL> = {
+  SPECIMEN_ID: samples.specimenId,
+  RACK_OR_PLATE_ID: samples.rackOrPlateId,
+  TUBE_OR_WELL_ID: samples.tubeOrWellId,
+  TAXON_ID: samples.taxonId,
+  SCIENTIFIC_NAME: samples.scientificName,
+  SYMBIONT: samples.symbiont,
+  public_name: samples.publicName,
+  biosampleAccession: samples.biosampleAccession,
+  sraAccession: samples.sraAccession,
+  submissionAccession: samples.submissionAccession,
+  sampleDerivedFrom: samples.sampleDerivedFrom,
+  sampleSameAs: samples.sampleSameAs,
+  sampleSymbiontOf: samples.sampleSymbiontOf,
+  status: samples.status,
+  manifest_version: samples.manifestVersion,
+  tol_project: samples.project,
+  manifest_id: sql`${samples.manifestId}::text`,
+  associated_tol_project: sql`array_to_string(${samples.associatedTolProjects}, ' | ')`,
+};
+
+const DATES: Record<string, AnyPgColumn> = {
+  time_created: samples.timeCreated,
+  time_updated: samples.timeUpdated,
+  last_bioimage_submitted: samples.lastBioimageSubmitted,
+};
+
+const anyContains = (expr: AnyPgColumn | SQL, values: string[]): SQL =>
+  or(...values.map((v) => ilike(expr, containsPattern(v)))) as SQL;
+
+/**
+ * The condition for "field contains any of the values" (§3.5.7, Sensible): case-insensitive substring match with the
+ * values taken literally (no regex, no LIKE wildcards), svc_id exact, svc_profile_title on the profile's title, dates
+ * "on or after the earliest value" as the reference documents.
+ */
+export function fieldCondition(rawField: string, rawValues: Raw): SQL {
+  const field = sampleFieldNames().get(rawField.trim().toLowerCase());
+  if (!field) throw Invalid(invalidFieldMessage());
+  const values = splitList(rawValues);
+  if (!values.length) throw Invalid("'values' is required but not provided.");
+
+  if (field === 'svc_id') return inArray(samples.id, values.map((v) => v.toLowerCase()));
+  if (field === 'svc_profile_title') {
+    const owners = sql`select ${profiles.id} from ${profiles} where ${anyContains(profiles.title, values)}`;
+    return sql`${samples.profileId} in (${owners})`;
+  }
+  const dateColumn = DATES[field];
+  if (dateColumn) {
+    const dates = values.map((v) => {
+      const d = parseDate(v);
+      if (!d) throw Invalid(`Invalid date format provided. Error: Unknown string format: ${v}`);
+      return d;
+    });
+    return gte(dateColumn, new Date(Math.min(...dates.map((d) => d.getTime()))));
+  }
+  return anyContains(COLUMNS[field] ?? sql`${samples.fields}->>${field}`, values);
+}
+
+export function samplesByFieldValues(
+  db: Db,
+  input: SampleQuery & { field: string; values: Raw },
+): Promise<RowStream<SampleRecord>> {
+  return sampleStream(db, fieldCondition(input.field, input.values), input);
+}

@@ -1,0 +1,106 @@
+import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '@/db/client';
+import { profiles, samples } from '@/db/schema';
+import { recordColumns, renderSample, type RecordShape, type SampleRecord, type SampleRow } from '@/lib/standards/render';
+import type { Page, Standard } from './params';
+import { fromUtcText, utcText } from './sql';
+import { keysetRows, mapRows, rowStream, type PageRequest, type RowStream } from './stream';
+
+/** The columns every sample query selects: what rendering needs, and nothing that must not leave the service. */
+export const sampleRowColumns = {
+  id: samples.id,
+  manifestId: samples.manifestId,
+  project: samples.project,
+  manifestVersion: samples.manifestVersion,
+  status: samples.status,
+  fields: samples.fields,
+  publicName: samples.publicName,
+  biosampleAccession: samples.biosampleAccession,
+  sraAccession: samples.sraAccession,
+  submissionAccession: samples.submissionAccession,
+  sampleDerivedFrom: samples.sampleDerivedFrom,
+  sampleSameAs: samples.sampleSameAs,
+  sampleSymbiontOf: samples.sampleSymbiontOf,
+  associatedTolProjects: samples.associatedTolProjects,
+  lastBioimageSubmitted: sql<string | null>`${utcText(samples.lastBioimageSubmitted)}`,
+  timeCreated: utcText(samples.timeCreated),
+  timeUpdated: utcText(samples.timeUpdated),
+  profileTitle: profiles.title,
+};
+
+/**
+ * Batch order. `id`: by svc_id, the primary key. `newest`/`newestImage`: newest first on time_created or
+ * last_bioimage_submitted, svc_id breaking ties; each served by an index on (time, id).
+ */
+export type SampleOrder = 'id' | 'newest' | 'newestImage';
+
+export type SampleKey = { id: string; t: string | null };
+type Key = SampleKey;
+
+const TIME: Record<Exclude<SampleOrder, 'id'>, { column: AnyPgColumn; of: (r: SampleRow) => string | null }> = {
+  newest: { column: samples.timeCreated, of: (r) => r.timeCreated },
+  newestImage: { column: samples.lastBioimageSubmitted, of: (r) => r.lastBioimageSubmitted },
+};
+
+/** One batch of rows: exported so that tests and the benchmark can EXPLAIN exactly what the API runs. */
+export function sampleBatchQuery(db: Db, where: SQL | undefined, order: SampleOrder, { after, limit, offset }: PageRequest<Key>) {
+  let position: SQL | undefined;
+  let orderBy: SQL[];
+  if (order === 'id') {
+    position = after ? gt(samples.id, after.id) : undefined;
+    orderBy = [asc(samples.id)];
+  } else {
+    const { column } = TIME[order];
+    position = after?.t ? sql`(${column}, ${samples.id}) < (${fromUtcText(after.t)}, ${after.id})` : undefined;
+    orderBy = [desc(column), desc(samples.id)];
+  }
+  return db
+    .select(sampleRowColumns)
+    .from(samples)
+    .leftJoin(profiles, eq(profiles.id, samples.profileId))
+    .where(and(where, position))
+    .orderBy(...orderBy)
+    .limit(limit)
+    .offset(offset);
+}
+
+const fetchBatch = (db: Db, where: SQL | undefined, order: SampleOrder) => async (req: PageRequest<Key>) =>
+  (await sampleBatchQuery(db, where, order, req)) as SampleRow[];
+
+const keyOf = (order: SampleOrder) => (r: SampleRow): Key => ({ id: r.id, t: order === 'id' ? null : TIME[order].of(r) });
+
+/** How many samples match, and which (project, version) pairs they have: one grouped count. */
+export const shapeQuery = (db: Db, where: SQL | undefined) =>
+  db
+    .select({ project: samples.project, version: samples.manifestVersion, n: sql<number>`count(*)::int` })
+    .from(samples)
+    .where(where)
+    .groupBy(samples.project, samples.manifestVersion)
+    .orderBy(samples.project, samples.manifestVersion);
+
+export async function countShapes(db: Db, where: SQL | undefined): Promise<{ total: number; shapes: RecordShape[] }> {
+  const groups = await shapeQuery(db, where);
+  return {
+    total: groups.reduce((sum, g) => sum + Number(g.n), 0),
+    shapes: groups.map((g) => ({ project: g.project, version: g.version })),
+  };
+}
+
+/** Stored rows matching `where`, in batches (no rendering). */
+export function sampleRows(db: Db, where: SQL | undefined, order: SampleOrder, page: Page): AsyncGenerator<SampleRow> {
+  return keysetRows(fetchBatch(db, where, order), keyOf(order), page);
+}
+
+/** The samples matching `where`, rendered in `standard`, streamed. */
+export async function sampleStream(
+  db: Db,
+  where: SQL | undefined,
+  opts: { standard: Standard; page: Page; order?: SampleOrder },
+): Promise<RowStream<SampleRecord>> {
+  const { total, shapes } = await countShapes(db, where);
+  const rows = total ? sampleRows(db, where, opts.order ?? 'id', opts.page) : emptyRows<SampleRow>();
+  return rowStream(total, recordColumns(shapes, opts.standard), mapRows(rows, (r) => renderSample(r, opts.standard)));
+}
+
+export async function* emptyRows<T>(): AsyncGenerator<T> {}

@@ -1,0 +1,69 @@
+import type { Page } from './params';
+
+/**
+ * A query result that is read as it is sent: the count and the CSV columns are known up front (the JSON wrapper
+ * starts with `number_found`, the CSV with its header), the rows arrive in batches so memory stays flat however many
+ * match (ARCHITECTURE.md Decision 8).
+ */
+export interface RowStream<T> {
+  /** every match, whatever limit and offset say */
+  total: number;
+  /** CSV header; for a list of plain strings, its one column's name */
+  columns: string[];
+  rows: AsyncIterable<T>;
+}
+
+/** Rows per database round trip: large enough to amortise the round trip, small enough to keep memory flat. */
+export const BATCH_SIZE = 1000;
+
+export const rowStream = <T>(total: number, columns: string[], rows: AsyncIterable<T>): RowStream<T> => ({ total, columns, rows });
+
+export const fromArray = <T>(rows: T[], columns: string[], total = rows.length): RowStream<T> => ({
+  total,
+  columns,
+  rows: (async function* () {
+    yield* rows;
+  })(),
+});
+
+export interface PageRequest<K> {
+  /** the key of the last row of the previous batch; null for the first */
+  after: K | null;
+  limit: number;
+  /** only on the first batch */
+  offset: number;
+}
+
+/**
+ * Keyset pagination: each batch continues after the last key seen, so every batch is an index range scan (no
+ * OFFSET that rereads what was sent, no cursor that pins a connection or a transaction for the whole response).
+ */
+export async function* keysetRows<R, K>(
+  fetchBatch: (req: PageRequest<K>) => Promise<R[]>,
+  keyOf: (row: R) => K,
+  page: Page,
+  batchSize = BATCH_SIZE,
+): AsyncGenerator<R> {
+  let remaining = page.limit ?? Number.POSITIVE_INFINITY;
+  if (remaining <= 0) return;
+  const request = (after: K | null, offset: number) => {
+    const limit = Math.min(batchSize, remaining);
+    const rows = fetchBatch({ after, limit, offset });
+    // a client that goes away mid-stream leaves this batch unread: its failure is nobody's concern then
+    rows.catch(() => {});
+    return { rows, limit };
+  };
+  let next: { rows: Promise<R[]>; limit: number } | null = request(null, page.offset);
+  while (next) {
+    const rows: R[] = await next.rows;
+    const last = rows[rows.length - 1];
+    remaining -= rows.length;
+    // ask for the following batch before handing these out, so the database works while they are serialised
+    next = rows.length === next.limit && last !== undefined && remaining > 0 ? request(keyOf(last), 0) : null;
+    yield* rows;
+  }
+}
+
+export async function* mapRows<A, B>(rows: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
+  for await (const r of rows) yield fn(r);
+}

@@ -1,0 +1,119 @@
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '@/db/client';
+import { manifests, profileFiles, profiles, samples, submissions, users, type TolProject } from '@/db/schema';
+import { Invalid } from '@/lib/errors';
+import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
+import { parseDateRange } from '@/lib/query/dates';
+import { humanList, isProject } from '@/lib/query/params';
+
+const count = async (db: Db, table: PgTable, where?: SQL) => {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
+  return Number(row?.n ?? 0);
+};
+
+export const numberOfUsers = (db: Db) => count(db, users);
+export const numberOfProfiles = (db: Db) => count(db, profiles);
+export const numberOfDatafiles = (db: Db) => count(db, profileFiles);
+
+/**
+ * Samples of one project, or of all, created in [d_from, d_to) when the dates are given. Dates apply without a type
+ * too (the reference ignored them there, §5.17). A lone `,` is the Swagger UI's empty value: no type.
+ */
+export function numberOfSamples(db: Db, input: { sampleType?: string; from?: string; to?: string }): Promise<number> {
+  const raw = input.sampleType?.trim();
+  const type = raw && raw !== ',' ? raw.toLowerCase() : undefined;
+  if (type !== undefined && !isProject(type)) {
+    throw Invalid(`Invalid value for 'sample_type'. Must be one of: ${humanList(['ASG', 'DTOL', 'DTOLENV', 'ERGA'], 'or')}`);
+  }
+  const range = parseDateRange(input.from, input.to, false);
+  return count(
+    db,
+    samples,
+    and(
+      type ? eq(samples.project, type as TolProject) : undefined,
+      range ? gte(samples.timeCreated, range.from) : undefined,
+      range ? lt(samples.timeCreated, range.to) : undefined,
+    ),
+  );
+}
+
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Labels of the Tree of Life projects, sorted. */
+export const tolProjects = (): string[] => PROFILE_TYPE_INFO.filter((t) => t.tol).map((t) => t.label).sort(byCodePoint);
+
+/** Labels of the sub-projects that are neither a project nor a sequencing centre, sorted (§3.7). */
+export function associatedTolProjects(): string[] {
+  const excluded = new Set([
+    ...PROFILE_TYPE_INFO.filter((t) => t.tol).flatMap((t) => [t.type.toUpperCase(), ...t.fixedAssociatedTypes]),
+    ...SEQUENCING_CENTRES.map((c) => c.name),
+  ]);
+  return ASSOCIATED_TYPES.filter((a) => !excluded.has(a.name)).map((a) => a.label).sort(byCodePoint);
+}
+
+export interface StatsSummary {
+  users: number;
+  profiles: number;
+  datafiles: number;
+  samples: {
+    total: number;
+    by_project: Record<string, { total: number; by_status: Record<string, number> }>;
+    per_month: { month: string; count: number }[];
+  };
+  manifests: {
+    total: number;
+    per_sequencing_centre: { sequencing_centre: string; label: string; manifests: number }[];
+  };
+  submissions: { total: number; by_status: Record<string, number> };
+}
+
+/** Everything the admin dashboard charts, in one round of aggregate queries. */
+export async function statsSummary(db: Db): Promise<StatsSummary> {
+  const [userCount, profileCount, datafileCount, byProjectStatus, perMonth, manifestTotal, perCentre, bySubmission] = await Promise.all([
+    numberOfUsers(db),
+    numberOfProfiles(db),
+    numberOfDatafiles(db),
+    db
+      .select({ project: samples.project, status: samples.status, n: sql<number>`count(*)::int` })
+      .from(samples)
+      .groupBy(samples.project, samples.status),
+    db
+      .select({ month: sql<string>`to_char(${samples.timeCreated} at time zone 'UTC', 'YYYY-MM')`, n: sql<number>`count(*)::int` })
+      .from(samples)
+      .groupBy(sql`1`)
+      .orderBy(sql`1`),
+    count(db, manifests),
+    db
+      .select({ centre: sql<string>`unnest(${manifests.sequencingCentres})`, n: sql<number>`count(*)::int` })
+      .from(manifests)
+      .groupBy(sql`1`)
+      .orderBy(sql`1`),
+    db.select({ status: submissions.status, n: sql<number>`count(*)::int` }).from(submissions).groupBy(submissions.status),
+  ]);
+  const byProject: StatsSummary['samples']['by_project'] = {};
+  let total = 0;
+  for (const r of byProjectStatus) {
+    const p = (byProject[r.project] ??= { total: 0, by_status: {} });
+    p.total += Number(r.n);
+    p.by_status[r.status] = Number(r.n);
+    total += Number(r.n);
+  }
+  const label = new Map(SEQUENCING_CENTRES.map((c) => [c.name, c.label]));
+  const submissionStatus = Object.fromEntries(bySubmission.map((r) => [r.status, Number(r.n)]));
+  return {
+    users: userCount,
+    profiles: profileCount,
+    datafiles: datafileCount,
+    samples: { total, by_project: byProject, per_month: perMonth.map((r) => ({ month: r.month, count: Number(r.n) })) },
+    manifests: {
+      total: manifestTotal,
+      per_sequencing_centre: perCentre.map((r) => ({
+        sequencing_centre: r.centre,
+        label: label.get(r.centre) ?? r.centre,
+        manifests: Number(r.n),
+      })),
+    },
+    submissions: { total: Object.values(submissionStatus).reduce((a, b) => a + b, 0), by_status: submissionStatus },
+  };
+}

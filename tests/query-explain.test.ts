@@ -1,0 +1,130 @@
+import type { SQL } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manifestCondition } from '@/lib/query/manifests';
+import { fieldCondition } from '@/lib/query/sample-field';
+import { sampleBatchQuery, shapeQuery, type SampleOrder } from '@/lib/query/sample-rows';
+import { accessionCondition, createdCondition, sequencingCentreCondition, svcIdCondition, taxonCondition } from '@/lib/query/samples';
+import { execFor, seedBulkSamples, type BulkInfo, type Exec } from '../bench/query-seed';
+import { createHarness, type Harness } from './support/harness';
+import { queryClient } from './query-support';
+
+/**
+ * Enough samples for several keyset batches (1,000 rows each), and the query plans of the main look-ups. Tiny tables
+ * make the planner prefer sequential scans, so the plans are taken with enable_seqscan off: a sequential scan that
+ * remains means no index can serve the query.
+ */
+
+const N = 3_200;
+let h: Harness;
+let exec: Exec;
+let info: BulkInfo;
+const { wrapper, csv } = queryClient(() => h);
+
+beforeAll(async () => {
+  h = await createHarness();
+  exec = execFor(h.database);
+  info = await seedBulkSamples(exec, { samples: N, perManifest: 400, profiles: 8, taxa: 50, chunk: 1000 });
+}, 120_000);
+afterAll(() => h.close());
+
+const ALL = '/api/sample/2000-01-01T00:00:00+00:00/2100-01-01T00:00:00+00:00';
+
+describe('streaming in keyset batches', () => {
+  it('sends every match exactly once, newest first, across batches', async () => {
+    const res = await wrapper(ALL);
+    expect(res.number_found).toBe(N);
+    expect(res.data).toHaveLength(N);
+    expect(new Set(res.data.map((r) => r.svc_id)).size).toBe(N);
+    const times = res.data.map((r) => r.time_created as string);
+    expect(times).toEqual([...times].sort().reverse());
+  });
+
+  it('keeps ties on time_created in order by svc_id, and pages across batch boundaries', async () => {
+    await exec(`update samples set time_created = timestamptz '2019-06-01 12:00:00.123456+00' where taxon_id::int % 3 = 0`);
+    const res = await wrapper(ALL);
+    expect(new Set(res.data.map((r) => r.svc_id)).size).toBe(N);
+    const tied = res.data.filter((r) => r.time_created === '2019-06-01T12:00:00.123456+00:00').map((r) => r.svc_id as string);
+    expect(tied.length).toBeGreaterThan(1000);
+    expect(tied).toEqual([...tied].sort().reverse());
+    const page = await wrapper(`${ALL}?offset=900&limit=1300`);
+    expect(page.number_found).toBe(N);
+    expect(page.data.map((r) => r.svc_id)).toEqual(res.data.slice(900, 2200).map((r) => r.svc_id));
+  });
+
+  it('stops reading when the client goes away', async () => {
+    const res = await h.request(`${ALL}?return_type=csv`);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    await reader.cancel();
+    expect((await wrapper(`${ALL}?limit=5`)).data).toHaveLength(5);
+  });
+
+  it('streams svc_id lists and CSV of thousands of rows', async () => {
+    const ids = await wrapper<string>('/api/sample/asg,dtol,dtolenv,erga');
+    expect(ids.data).toHaveLength(N);
+    expect(ids.data).toEqual([...ids.data].sort());
+    const { rows } = await csv(`${ALL}?return_type=csv`);
+    expect(rows).toHaveLength(N);
+    const dtol = await wrapper('/api/sample/sample_field/tol_project/dtolenv?limit=500');
+    expect(dtol.number_found).toBe(N / 4);
+  });
+});
+
+/** Every plan node, depth first. */
+function nodes(plan: Record<string, unknown>): Record<string, unknown>[] {
+  const children = (plan.Plans as Record<string, unknown>[] | undefined) ?? [];
+  return [plan, ...children.flatMap(nodes)];
+}
+
+const planNodes = (row: Record<string, unknown> | undefined) => {
+  const value = Object.values(row ?? {})[0];
+  const json = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: Record<string, unknown> }[];
+  return nodes(json[0]!.Plan);
+};
+
+/** The plan of a Drizzle query as the API builds it, with sequential scans disabled on the connection that runs it. */
+async function planOf(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<Record<string, unknown>[]> {
+  const { sql, params } = query.toSQL();
+  const pg = h.database.sql;
+  if (pg) {
+    // a pool: the setting and the EXPLAIN must share one connection
+    return pg.begin(async (tx) => {
+      await tx.unsafe('set local enable_seqscan = off');
+      return planNodes((await tx.unsafe(`explain (format json) ${sql}`, params as never[]))[0]);
+    }) as Promise<Record<string, unknown>[]>;
+  }
+  await exec('set enable_seqscan = off');
+  try {
+    return planNodes((await exec(`explain (format json) ${sql}`, params))[0]);
+  } finally {
+    await exec('set enable_seqscan = on');
+  }
+}
+
+const seqScansOfSamples = (plan: Record<string, unknown>[]) =>
+  plan.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'samples');
+
+describe('query plans', () => {
+  const cases: [string, () => SQL, SampleOrder][] = [
+    ['svc_id', () => svcIdCondition([info.probe.svcId]), 'id'],
+    ['biosampleAccession', () => accessionCondition(info.probe.biosampleAccession), 'id'],
+    ['taxon_id', () => taxonCondition(info.probe.taxonId), 'id'],
+    ['manifest_id', () => manifestCondition(info.probe.manifestId), 'id'],
+    ['time_created range', () => createdCondition('2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'), 'newest'],
+    ['field substring (trigram)', () => fieldCondition('SCIENTIFIC_NAME', 'species17'), 'id'],
+    ['field substring on a typed column', () => fieldCondition('SPECIMEN_ID', 'SAN0000012'), 'id'],
+    ['sequencing centre', () => sequencingCentreCondition('SANGER INSTITUTE'), 'id'],
+  ];
+
+  it.each(cases)('serves %s from an index: the count and every batch', async (_name, where, order) => {
+    const db = h.deps.db;
+    const first = await planOf(sampleBatchQuery(db, where(), order, { after: null, limit: 1000, offset: 0 }));
+    const next = await planOf(sampleBatchQuery(db, where(), order, { after: { id: info.probe.svcId, t: '2020-01-02T12:00:00.000000' }, limit: 1000, offset: 0 }));
+    const count = await planOf(shapeQuery(db, where()));
+    for (const plan of [first, next, count]) {
+      expect(seqScansOfSamples(plan), JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]))).toEqual([]);
+    }
+    expect(first.some((n) => typeof n['Index Name'] === 'string' && String(n['Index Name']).startsWith('samples'))).toBe(true);
+  });
+});
