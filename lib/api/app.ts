@@ -19,6 +19,8 @@ import { registerSampleRoutes } from './routes/samples';
 import { registerAuditRoutes } from './routes/audit';
 import { registerStatsRoutes } from './routes/stats';
 import { registerMappingRoutes } from './routes/mapping';
+import { registerSampleBrowserRoutes } from './routes/sample-browser';
+import { registerAuditBrowserRoutes } from './routes/audit-browser';
 import { registerStudyActionRoutes } from './routes/study-actions';
 import { registerStudyRoutes } from './routes/studies';
 
@@ -80,6 +82,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerAuditRoutes(app);
   registerStatsRoutes(app);
   registerMappingRoutes(app);
+  registerSampleBrowserRoutes(app);
+  registerAuditBrowserRoutes(app);
   registerDocsRoutes(app);
 
   app.onError((err, c) => errorToResponse(err, c));

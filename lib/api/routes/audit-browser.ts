@@ -1,0 +1,30 @@
+import { createRoute } from '@hono/zod-openapi';
+import { browseAudit } from '@/lib/browse/audit';
+import { auditBrowseParams } from '@/lib/browse/params';
+import { requireAuth } from '../auth';
+import type { ApiApp } from '../context';
+import { listResponse, sendRows } from '../formats';
+import { pick, security } from '../schemas';
+
+const browse = createRoute({
+  method: 'get',
+  path: '/audit/browse',
+  tags: ['Portal'],
+  summary: 'Changes to samples, filtered and paged (the portal’s audit browser)',
+  description:
+    'Combines the filters of the audit endpoints: from (inclusive) and to (exclusive), either alone or both, as a date ' +
+    'or an ISO 8601 date-time; update_type user or system; project (comma list); field, the changed field. Newest ' +
+    'change first, the audit endpoints’ columns; JSON answers one page (limit, default 50, at most 500; offset), ' +
+    '`return_type=csv` streams every match.',
+  security,
+  middleware: [requireAuth] as const,
+  request: { query: auditBrowseParams },
+  responses: { 200: listResponse('Changes, newest first, as the audit endpoints list them'), ...pick(400, 401) },
+});
+
+export function registerAuditBrowserRoutes(app: ApiApp) {
+  app.openapi(browse, async (c) => {
+    const p = c.req.valid('query');
+    return sendRows(c, await browseAudit(c.get('deps').db, p), { returnType: p.return_type });
+  });
+}

@@ -1,0 +1,43 @@
+import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { sampleUpdates } from '@/db/schema';
+import { auditStream, type AuditRecord } from '@/lib/audit/audit';
+import { Invalid } from '@/lib/errors';
+import { parseDate } from '@/lib/query/dates';
+import type { RowStream } from '@/lib/query/stream';
+import { exportedFieldSet } from '@/lib/standards/fields';
+import { DEFAULT_PAGE, type AuditBrowseParams } from './params';
+
+/**
+ * The portal's audit browser (GET /api/audit/browse): the public audit endpoints each take one filter; the browser
+ * combines them (date range, update type, project, field) over the same audit stream, so the rows, their order
+ * (newest change first), what is never shown (actors, sensitive fields) and number_found are the audit API's.
+ */
+
+let fields: Map<string, string> | null = null;
+/** Audit rows only list exported fields: the names a filter may use, matched in any case. */
+const auditFieldNames = () => (fields ??= new Map([...exportedFieldSet()].map((f) => [f.toLowerCase(), f])));
+
+export function browseAudit(db: Db, p: AuditBrowseParams): Promise<RowStream<AuditRecord>> {
+  let field: string | undefined;
+  if (p.field !== undefined) {
+    field = auditFieldNames().get(p.field.toLowerCase());
+    if (!field) throw Invalid(`Unknown field: ${p.field}.`, [{ path: 'field', message: `Unknown field: ${p.field}.` }]);
+  }
+  // the schema has checked both dates
+  const from = p.from ? parseDate(p.from) : null;
+  const to = p.to ? parseDate(p.to) : null;
+  const where = and(
+    from ? gte(sampleUpdates.timeUpdated, from) : undefined,
+    to ? lt(sampleUpdates.timeUpdated, to) : undefined,
+    p.update_type ? eq(sampleUpdates.updateType, p.update_type) : undefined,
+    p.project?.length ? inArray(sampleUpdates.project, p.project) : undefined,
+    field ? eq(sampleUpdates.field, field) : undefined,
+  );
+  const page = { limit: p.limit ?? (p.return_type === 'csv' ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };
+  return auditStream(db, where, page);
+}
+
+/** Field names the audit browser's picker offers, sorted case-insensitively. */
+export const auditFieldChoices = (): string[] =>
+  [...auditFieldNames().values()].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));

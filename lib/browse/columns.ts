@@ -1,0 +1,103 @@
+import type { TolProject } from '@/db/schema';
+import { currentDefinition, findDefinition } from '@/lib/manifests';
+import type { Standard } from '@/lib/query/params';
+import { isEmbargoed, renderSample, type RecordShape, type SampleRow } from '@/lib/standards/render';
+import type { SampleSort } from './params';
+
+/**
+ * The sample browser shows a few columns of each record, headed by their names in the chosen standard. Those names
+ * come from the query API's own rendering (renderSample), not from a second copy of the standards map: a probe
+ * record whose every value names its source field is rendered, and each output key is traced back to the field
+ * whose marker it holds. So collisions (dwc materialSampleID), `svc_` prefixes and fields a standard leaves out
+ * come out exactly as in the records themselves.
+ */
+
+/** The columns the browser shows, by their ToL names, with the sort key each can be ordered by. */
+export const DISPLAY_FIELDS: readonly { field: string; label: string; sort?: SampleSort }[] = [
+  { field: 'svc_id', label: 'svc_id', sort: 'svc_id' },
+  { field: 'tol_project', label: 'Project', sort: 'project' },
+  { field: 'status', label: 'Status', sort: 'status' },
+  { field: 'SPECIMEN_ID', label: 'Specimen' },
+  { field: 'TUBE_OR_WELL_ID', label: 'Tube or well', sort: 'tube' },
+  { field: 'SCIENTIFIC_NAME', label: 'Scientific name', sort: 'scientific_name' },
+  { field: 'TAXON_ID', label: 'Taxon id', sort: 'taxon_id' },
+  { field: 'GAL', label: 'GAL' },
+  { field: 'time_created', label: 'Created', sort: 'time_created' },
+];
+
+export interface DisplayColumn {
+  /** the ToL name */
+  field: string;
+  /** its key in the records of this standard */
+  key: string;
+  label: string;
+  sort?: SampleSort;
+}
+
+const OPEN = '\u0001';
+const CLOSE = '\u0002';
+const mark = (name: string) => `${OPEN}${name}${CLOSE}`;
+const MARKED = new RegExp(`${OPEN}([^${CLOSE}]*)${CLOSE}`, 'g');
+
+function probeRow(shape: RecordShape): SampleRow {
+  const def = findDefinition(shape.project, shape.version) ?? currentDefinition(shape.project);
+  const fields = Object.fromEntries(def.fields.map((f) => [f.name, mark(f.name)]));
+  const row: SampleRow = {
+    id: mark('svc_id'),
+    manifestId: mark('manifest_id'),
+    project: shape.project,
+    manifestVersion: shape.version,
+    status: mark('status'),
+    fields,
+    publicName: mark('public_name'),
+    biosampleAccession: mark('biosampleAccession'),
+    sraAccession: mark('sraAccession'),
+    submissionAccession: mark('submissionAccession'),
+    sampleDerivedFrom: mark('sampleDerivedFrom'),
+    sampleSameAs: mark('sampleSameAs'),
+    sampleSymbiontOf: mark('sampleSymbiontOf'),
+    associatedTolProjects: [mark('associated_tol_project')],
+    lastBioimageSubmitted: mark('last_bioimage_submitted'),
+    timeCreated: mark('time_created'),
+    timeUpdated: mark('time_updated'),
+    profileTitle: mark('svc_profile_title'),
+  };
+  // a marked traditional-knowledge field would make the probe an embargoed record, which shows no fields at all
+  for (const name of Object.keys(fields)) if (isEmbargoed({ project: row.project, fields: { [name]: fields[name] ?? '' } })) fields[name] = '';
+  return row;
+}
+
+const plans = new Map<string, Map<string, string>>();
+
+/** ToL name → key in the records of one (project, version) in a standard; fields the standard leaves out are absent. */
+export function renderedKeys(shape: RecordShape, standard: Standard): Map<string, string> {
+  const cacheKey = `${shape.project}|${shape.version}|${standard}`;
+  let keys = plans.get(cacheKey);
+  if (keys) return keys;
+  keys = new Map();
+  const probe = probeRow(shape);
+  for (const [key, value] of Object.entries(renderSample(probe, standard))) {
+    const sources = [...value.matchAll(MARKED)].map((m) => m[1] ?? '');
+    // the project is printed upper-cased and cannot carry a marker
+    if (!sources.length && value === shape.project.toUpperCase()) sources.push('tol_project');
+    for (const source of sources) if (!keys.has(source)) keys.set(source, key);
+  }
+  plans.set(cacheKey, keys);
+  return keys;
+}
+
+/**
+ * The browser's columns for a result: each display field under its key in the standard, taken from the first shape
+ * of the result that has it; a field no shape of the result shows in that standard is left out, as in the records.
+ */
+export function displayColumns(shapes: readonly RecordShape[], standard: Standard): DisplayColumn[] {
+  const present: readonly RecordShape[] = shapes.length
+    ? shapes
+    : (['dtol', 'erga', 'asg', 'dtolenv'] as TolProject[]).map((project) => ({ project, version: currentDefinition(project).version }));
+  const out: DisplayColumn[] = [];
+  for (const d of DISPLAY_FIELDS) {
+    const key = present.map((s) => renderedKeys(s, standard).get(d.field)).find((k) => k !== undefined);
+    if (key !== undefined) out.push({ ...d, key });
+  }
+  return out;
+}
