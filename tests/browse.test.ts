@@ -287,13 +287,14 @@ describe('GET /api/samples/browse', () => {
 
   it('renames the records and the columns through the standard, as the query API renders them', async () => {
     const tol = await page('project=dtol&sort=svc_id&order=asc&limit=5');
-    expect(tol.columns.map((c) => c.key)).toEqual(['svc_id', 'tol_project', 'status', 'SPECIMEN_ID', 'TUBE_OR_WELL_ID', 'SCIENTIFIC_NAME', 'TAXON_ID', 'GAL', 'time_created']);
+    expect(tol.columns.map((c) => c.key)).toEqual(['svc_id', 'tol_project', 'status', 'SPECIMEN_ID', 'TUBE_OR_WELL_ID', 'SCIENTIFIC_NAME', 'TAXON_ID', 'biosampleAccession', 'GAL', 'time_created']);
     const dwc = await page('project=dtol&sort=svc_id&order=asc&limit=5&standard=dwc');
     const keyOf = (p: Page, field: string) => p.columns.find((c) => c.field === field)?.key;
     expect(keyOf(dwc, 'SCIENTIFIC_NAME')).toBe('scientificName');
     expect(keyOf(dwc, 'SPECIMEN_ID')).toBe('materialSampleID');
     expect(keyOf(dwc, 'TAXON_ID')).toBe('taxonID');
     expect(keyOf(dwc, 'tol_project')).toBe('svc_tol_project');
+    expect(keyOf(dwc, 'biosampleAccession')).toBe('svc_biosampleAccession');
     expect(keyOf(dwc, 'GAL')).toBeUndefined();
     const first = dwc.data[0]!;
     expect(first.scientificName).toBe(tol.data[0]!.SCIENTIFIC_NAME);

@@ -62,10 +62,13 @@ export const samples = pgTable(
     // (time, id): the keyset order of date-range queries, newest first
     index('samples_created_idx').on(t.timeCreated, t.id),
     index('samples_status_idx').on(t.status, t.project),
-    index('samples_taxon_idx').on(t.taxonId),
+    // (column, id) pairs: equality filters and the browser's keyset sorts walk the same index
+    index('samples_taxon_idx').on(t.taxonId, t.id),
+    index('samples_scientific_name_idx').on(t.scientificName, t.id),
+    index('samples_project_id_idx').on(t.project, t.id),
     index('samples_specimen_idx').on(t.specimenId),
     index('samples_rack_tube_idx').on(t.rackOrPlateId, t.tubeOrWellId),
-    index('samples_tube_idx').on(t.tubeOrWellId),
+    index('samples_tube_idx').on(t.tubeOrWellId, t.id),
     index('samples_biosample_idx').on(t.biosampleAccession),
     index('samples_sra_idx').on(t.sraAccession),
     index('samples_public_name_idx').on(t.publicName),

@@ -21,6 +21,7 @@ export const DISPLAY_FIELDS: readonly { field: string; label: string; sort?: Sam
   { field: 'TUBE_OR_WELL_ID', label: 'Tube or well', sort: 'tube' },
   { field: 'SCIENTIFIC_NAME', label: 'Scientific name', sort: 'scientific_name' },
   { field: 'TAXON_ID', label: 'Taxon id', sort: 'taxon_id' },
+  { field: 'biosampleAccession', label: 'BioSample' },
   { field: 'GAL', label: 'GAL' },
   { field: 'time_created', label: 'Created', sort: 'time_created' },
 ];

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { profiles, submissions } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
@@ -54,13 +54,13 @@ export async function finishSubmission(
     .where(eq(submissions.id, id));
 }
 
-/** The caller's submissions (all, for admins), newest first. */
+/** Submissions of the caller's profiles and those the caller started (a sample manager's), newest first; all for admins. */
 export async function listSubmissions(db: Db, user: UserRecord, opts: { limit?: number } = {}) {
   return db
     .select({ submission: submissions, profileTitle: profiles.title })
     .from(submissions)
     .innerJoin(profiles, eq(profiles.id, submissions.profileId))
-    .where(user.isAdmin ? undefined : eq(profiles.ownerId, user.id))
+    .where(user.isAdmin ? undefined : or(eq(profiles.ownerId, user.id), eq(submissions.createdBy, user.id)))
     .orderBy(desc(submissions.createdAt))
     .limit(opts.limit ?? 200);
 }
