@@ -161,6 +161,7 @@ test('every portal page passes axe (WCAG 2 A and AA) without serious or critical
         await expect(p.getByRole('table', { name: /Changes to samples/ })).toBeVisible();
       },
     ],
+    ['/studies', heading('Studies')],
     ['/submissions', heading('Submissions')],
     ['/account/keys', heading(/API keys/i)],
     ['/admin/users', heading('Users')],

@@ -17,7 +17,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
         <a className="brand" href="/">
           Research Metadata Broker
         </a>
-        <Nav items={[...items, { href: '/api/docs', label: 'API docs', ready: true }]} />
+        <Nav items={[...items, { href: '/api/docs', label: 'API docs' }]} />
         <div className="who">
           <p>
             Signed in as <strong>{user.username}</strong>

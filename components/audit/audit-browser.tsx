@@ -1,15 +1,11 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
 import { CsvExport } from '@/components/ui/csv-export';
 import { Pager } from '@/components/ui/pager';
+import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
-import { auditBrowseParams, BROWSE_PROJECTS, DEFAULT_PAGE, issuesByField } from '@/lib/browse/params';
-import { ApiError, apiFetch } from '@/lib/client/api';
-import { formValues, paramsObject, withParams } from '@/lib/client/search';
+import { auditBrowseParams, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/params';
 
 interface AuditRow {
   field: string;
@@ -35,55 +31,13 @@ const when = (v: string) => v.replace('T', ' ').replace(/(\.\d+)?\+00:00$/, ' UT
 const shown = (v: string) => (v ? v : <span className="muted">(empty)</span>);
 
 export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const search = useSearchParams();
-  const qs = search.toString();
-  const input = paramsObject(search, PARAMS);
-  const parsed = auditBrowseParams.safeParse(input);
-  const [formErrors, setFormErrors] = useState<Record<string, string>>({});
-
-  const q = useQuery({
-    queryKey: ['audit-browse', qs],
-    queryFn: () => apiFetch<AuditPage>(`/api/audit/browse${qs ? `?${qs}` : ''}`),
-    enabled: parsed.success,
-    placeholderData: keepPreviousData,
-  });
-
-  const urlErrors = parsed.success ? {} : issuesByField(parsed.error);
-  const serverError = q.error instanceof ApiError ? q.error : null;
-  const errorFor = (p: string) => formErrors[p] ?? urlErrors[p] ?? serverError?.forField(p);
-  const href = (changes: Record<string, string | undefined>) => withParams(pathname, search, changes);
-  const fieldProps = (name: string) => ({
-    name,
-    id: `audit-${name}`,
-    'aria-invalid': errorFor(name) ? true : undefined,
-    'aria-describedby': errorFor(name) ? `${name}-error` : undefined,
-  });
-  const problem = (name: string) =>
-    errorFor(name) ? (
-      <span id={`${name}-error`} className="field-error">
-        {errorFor(name)}
-      </span>
-    ) : null;
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const values = formValues(e.currentTarget, FORM);
-    const check = auditBrowseParams.safeParse(values);
-    if (!check.success) {
-      setFormErrors(issuesByField(check.error));
-      return;
-    }
-    setFormErrors({});
-    router.push(href({ ...Object.fromEntries(FORM.map((k) => [k, values[k]])), offset: undefined }));
-  }
+  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, onSubmit, exportQs } = useUrlFilter<
+    (typeof PARAMS)[number],
+    AuditPage,
+    typeof auditBrowseParams
+  >({ endpoint: '/api/audit/browse', queryKey: 'audit-browse', params: PARAMS, form: FORM, schema: auditBrowseParams, idPrefix: 'audit' });
 
   const projects = new Set((input.project ?? '').toLowerCase().split(',').map((s) => s.trim()));
-  const exportQs = new URLSearchParams(search);
-  exportQs.delete('limit');
-  exportQs.delete('offset');
-  exportQs.set('return_type', 'csv');
   const offset = parsed.success ? (parsed.data.offset ?? 0) : 0;
   const limit = parsed.success ? (parsed.data.limit ?? DEFAULT_PAGE) : DEFAULT_PAGE;
 

@@ -1,15 +1,15 @@
 import type { NavItem } from './nav';
 
-/** The portal's areas; `ready: false` marks areas whose pages come with later work. */
+/** The portal's areas. */
 export const NAV_ITEMS: NavItem[] = [
-  { href: '/', label: 'Home', ready: true },
-  { href: '/profiles', label: 'Profiles', ready: true },
-  { href: '/manifests', label: 'Manifests', ready: true },
-  { href: '/samples', label: 'Samples', ready: true },
-  { href: '/audit', label: 'Audit', ready: true },
-  { href: '/studies', label: 'Studies', ready: false },
-  { href: '/submissions', label: 'Submissions', ready: true },
-  { href: '/account/keys', label: 'API keys', ready: true },
-  { href: '/admin/stats', label: 'Stats', ready: true, adminOnly: true },
-  { href: '/admin/users', label: 'Users', ready: true, adminOnly: true },
+  { href: '/', label: 'Home' },
+  { href: '/profiles', label: 'Profiles' },
+  { href: '/manifests', label: 'Manifests' },
+  { href: '/samples', label: 'Samples' },
+  { href: '/audit', label: 'Audit' },
+  { href: '/studies', label: 'Studies' },
+  { href: '/submissions', label: 'Submissions' },
+  { href: '/account/keys', label: 'API keys' },
+  { href: '/admin/stats', label: 'Stats', adminOnly: true },
+  { href: '/admin/users', label: 'Users', adminOnly: true },
 ];

@@ -6,8 +6,6 @@ import { usePathname } from 'next/navigation';
 export interface NavItem {
   href: string;
   label: string;
-  /** areas whose pages are not built yet are listed but not linked */
-  ready: boolean;
   adminOnly?: boolean;
 }
 
@@ -20,15 +18,9 @@ export function Nav({ items }: { items: NavItem[] }) {
           const current = pathname === item.href || (item.href !== '/' && pathname.startsWith(item.href + '/'));
           return (
             <li key={item.href}>
-              {item.ready ? (
-                <Link href={item.href} aria-current={current ? 'page' : undefined}>
-                  {item.label}
-                </Link>
-              ) : (
-                <span aria-disabled="true" title="Not available yet">
-                  {item.label}
-                </span>
-              )}
+              <Link href={item.href} aria-current={current ? 'page' : undefined}>
+                {item.label}
+              </Link>
             </li>
           );
         })}

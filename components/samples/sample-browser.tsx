@@ -1,23 +1,20 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useState, type FormEvent, type MouseEvent } from 'react';
+import { useRouter } from 'next/navigation';
+import type { MouseEvent } from 'react';
 import { StatusBadge } from '@/components/manifests/status-badge';
 import { CsvExport } from '@/components/ui/csv-export';
 import { Pager } from '@/components/ui/pager';
+import { useUrlFilter } from '@/components/ui/use-url-filter';
 import {
   BROWSE_PROJECTS,
   BROWSE_STANDARDS,
   BROWSE_STATUSES,
   DEFAULT_PAGE,
-  issuesByField,
   sampleBrowseParams,
   type SampleSort,
 } from '@/lib/browse/params';
-import { ApiError, apiFetch } from '@/lib/client/api';
-import { formValues, paramsObject, withParams } from '@/lib/client/search';
 import { SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 
 interface Column {
@@ -76,57 +73,16 @@ function Cell({ column, value }: { column: Column; value: string | undefined }) 
 
 export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
   const router = useRouter();
-  const pathname = usePathname();
-  const search = useSearchParams();
-  const qs = search.toString();
-  const input = paramsObject(search, PARAMS);
-  const parsed = sampleBrowseParams.safeParse(input);
-  const [formErrors, setFormErrors] = useState<Record<string, string>>({});
-
-  const q = useQuery({
-    queryKey: ['sample-browse', qs],
-    queryFn: () => apiFetch<BrowsePage>(`/api/samples/browse${qs ? `?${qs}` : ''}`),
-    enabled: parsed.success,
-    placeholderData: keepPreviousData,
-  });
-
-  const urlErrors = parsed.success ? {} : issuesByField(parsed.error);
-  const serverError = q.error instanceof ApiError ? q.error : null;
-  const errorFor = (p: string) => formErrors[p] ?? urlErrors[p] ?? serverError?.forField(p);
-  const href = (changes: Record<string, string | undefined>) => withParams(pathname, search, changes);
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const values = formValues(e.currentTarget, FORM);
-    const check = sampleBrowseParams.safeParse(values);
-    if (!check.success) {
-      setFormErrors(issuesByField(check.error));
-      return;
-    }
-    setFormErrors({});
-    // every form field is set or cleared; a new filter starts again at its first page
-    router.push(href({ ...Object.fromEntries(FORM.map((k) => [k, values[k]])), offset: undefined }));
-  }
+  const { q, qs, input, parsed, pathname, search, errorFor, href, fieldProps, problem, onSubmit, exportQs } = useUrlFilter<
+    (typeof PARAMS)[number],
+    BrowsePage,
+    typeof sampleBrowseParams
+  >({ endpoint: '/api/samples/browse', queryKey: 'sample-browse', params: PARAMS, form: FORM, schema: sampleBrowseParams });
 
   const current = parsed.success ? parsed.data : null;
   const selected = (name: 'project' | 'status') => new Set((input[name] ?? '').toLowerCase().split(',').map((s) => s.trim()));
-  const exportQs = new URLSearchParams(search);
-  exportQs.delete('limit');
-  exportQs.delete('offset');
-  exportQs.set('return_type', 'csv');
-  const fieldProps = (name: string) => ({
-    name,
-    'aria-invalid': errorFor(name) ? true : undefined,
-    'aria-describedby': errorFor(name) ? `${name}-error` : undefined,
-  });
   // parameters the form does not show (they come from the table headers and the pager, or a hand-edited link)
   const otherErrors = ['sort', 'order', 'offset'].flatMap((p) => errorFor(p) ?? []);
-  const problem = (name: string) =>
-    errorFor(name) ? (
-      <span id={`${name}-error`} className="field-error">
-        {errorFor(name)}
-      </span>
-    ) : null;
 
   return (
     <>

@@ -1,0 +1,76 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import { issuesByField } from '@/lib/browse/params';
+import { ApiError, apiFetch } from '@/lib/client/api';
+import { formValues, paramsObject, withParams } from '@/lib/client/search';
+
+/**
+ * A browser whose filter lives in the page URL: the URL's parameters are checked with the same zod schema as the
+ * API endpoint, the page of results is fetched from that endpoint, and the filter form writes back to the URL.
+ * Errors from the URL, the form and the server's problem body are shown next to their field.
+ */
+export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
+  endpoint: string;
+  queryKey: string;
+  params: readonly P[];
+  /** the parameters the filter form sets (the others come from table headers and the pager) */
+  form: readonly P[];
+  schema: S;
+  idPrefix?: string;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const qs = search.toString();
+  const input = paramsObject(search, opts.params);
+  const parsed = opts.schema.safeParse(input) as z.ZodSafeParseResult<z.output<S>>;
+  const [formErrors, setFormErrors] = useState<Record<string, string>>({});
+
+  const q = useQuery({
+    queryKey: [opts.queryKey, qs],
+    queryFn: () => apiFetch<T>(`${opts.endpoint}${qs ? `?${qs}` : ''}`),
+    enabled: parsed.success,
+    placeholderData: keepPreviousData,
+  });
+
+  const urlErrors = parsed.success ? {} : issuesByField(parsed.error);
+  const serverError = q.error instanceof ApiError ? q.error : null;
+  const errorFor = (p: string): string | undefined => formErrors[p] ?? urlErrors[p] ?? serverError?.forField(p);
+  const href = (changes: Record<string, string | undefined>) => withParams(pathname, search, changes);
+  const fieldProps = (name: string) => ({
+    name,
+    ...(opts.idPrefix && { id: `${opts.idPrefix}-${name}` }),
+    'aria-invalid': errorFor(name) ? true : undefined,
+    'aria-describedby': errorFor(name) ? `${name}-error` : undefined,
+  });
+  const problem = (name: string) =>
+    errorFor(name) ? (
+      <span id={`${name}-error`} className="field-error">
+        {errorFor(name)}
+      </span>
+    ) : null;
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const values = formValues(e.currentTarget, opts.form);
+    const check = opts.schema.safeParse(values);
+    if (!check.success) {
+      setFormErrors(issuesByField(check.error));
+      return;
+    }
+    setFormErrors({});
+    // every form field is set or cleared; a new filter starts again at its first page
+    router.push(href({ ...Object.fromEntries(opts.form.map((k) => [k, values[k]])), offset: undefined }));
+  }
+
+  const exportQs = new URLSearchParams(search);
+  exportQs.delete('limit');
+  exportQs.delete('offset');
+  exportQs.set('return_type', 'csv');
+
+  return { q, qs, input, parsed, pathname, search, errorFor, href, fieldProps, problem, onSubmit, exportQs };
+}
