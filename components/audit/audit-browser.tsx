@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { CsvExport } from '@/components/ui/csv-export';
+import { CheckGroup, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
 import { Pager } from '@/components/ui/pager';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
@@ -75,36 +76,9 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
           </select>
           {problem('field')}
         </label>
-        <fieldset aria-describedby={errorFor('project') ? 'project-error' : undefined}>
-          <legend>Project</legend>
-          <div className="checks">
-            {BROWSE_PROJECTS.map((p) => (
-              <label key={p}>
-                <input type="checkbox" name="project" value={p} defaultChecked={projects.has(p)} />
-                {p.toUpperCase()}
-              </label>
-            ))}
-          </div>
-          {problem('project')}
-        </fieldset>
-        <label>
-          Rows per page
-          <select {...fieldProps('limit')} defaultValue={input.limit ?? String(DEFAULT_PAGE)}>
-            {['25', '50', '100', '200', '500'].map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-          {problem('limit')}
-        </label>
-        <div className="actions">
-          <button className="primary" type="submit">
-            Apply filter
-          </button>
-          <Link className="button" href={pathname}>
-            Clear
-          </Link>
-          {errorFor('offset') && <span className="field-error">{errorFor('offset')}</span>}
-        </div>
+        <CheckGroup legend="Project" name="project" values={BROWSE_PROJECTS} checked={projects} problem={problem('project')} label={(p) => p.toUpperCase()} />
+        <RowsPerPage fieldProps={fieldProps('limit')} value={input.limit} problem={problem('limit')} />
+        <FilterActions clearHref={pathname} errors={errorFor('offset') ? [errorFor('offset')!] : []} />
       </form>
 
       {!parsed.success ? (

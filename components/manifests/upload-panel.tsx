@@ -96,17 +96,9 @@ export function UploadPanel({ initialProfileId }: { initialProfileId?: string })
         )}
       </div>
       <div
-        {...getRootProps({ 'aria-label': 'Upload a manifest: drop an .xlsx or .csv file here or press to choose one' })}
+        {...getRootProps({ className: 'dropzone', 'aria-label': 'Upload a manifest: drop an .xlsx or .csv file here or press to choose one' })}
         data-testid="manifest-dropzone"
-        style={{
-          border: '2px dashed var(--border)',
-          borderRadius: 'var(--radius)',
-          padding: '1.5rem',
-          margin: '1rem 0',
-          textAlign: 'center',
-          background: isDragActive ? 'var(--panel)' : undefined,
-          cursor: 'pointer',
-        }}
+        data-active={isDragActive}
       >
         <input {...getInputProps()} data-testid="manifest-input" />
         {uploading ? 'Uploading…' : isDragActive ? 'Drop the manifest to validate it' : 'Drag a manifest (.xlsx or .csv) here, or click to choose one'}

@@ -107,14 +107,7 @@ export function FilesTab({ profileId }: { profileId: string }) {
           'aria-label': 'Upload files: drop them here or press to choose',
         })}
         data-testid="file-dropzone"
-        style={{
-          border: '2px dashed var(--border)',
-          borderRadius: 'var(--radius)',
-          padding: '1.5rem',
-          textAlign: 'center',
-          background: isDragActive ? 'var(--panel)' : undefined,
-          cursor: 'pointer',
-        }}
+        data-active={isDragActive}
       >
         <input {...getInputProps()} data-testid="file-input" />
         {isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose files to upload'}

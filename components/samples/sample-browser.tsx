@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import type { MouseEvent } from 'react';
 import { StatusBadge } from '@/components/manifests/status-badge';
 import { CsvExport } from '@/components/ui/csv-export';
+import { CheckGroup, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
 import { Pager } from '@/components/ui/pager';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import {
@@ -87,30 +88,8 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
   return (
     <>
       <form className="filters" onSubmit={onSubmit} aria-label="Filter samples" key={qs} noValidate>
-        <fieldset aria-describedby={errorFor('project') ? 'project-error' : undefined}>
-          <legend>Project</legend>
-          <div className="checks">
-            {BROWSE_PROJECTS.map((p) => (
-              <label key={p}>
-                <input type="checkbox" name="project" value={p} defaultChecked={selected('project').has(p)} />
-                {p.toUpperCase()}
-              </label>
-            ))}
-          </div>
-          {problem('project')}
-        </fieldset>
-        <fieldset aria-describedby={errorFor('status') ? 'status-error' : undefined}>
-          <legend>Status</legend>
-          <div className="checks">
-            {BROWSE_STATUSES.map((s) => (
-              <label key={s}>
-                <input type="checkbox" name="status" value={s} defaultChecked={selected('status').has(s)} />
-                {s}
-              </label>
-            ))}
-          </div>
-          {problem('status')}
-        </fieldset>
+        <CheckGroup legend="Project" name="project" values={BROWSE_PROJECTS} checked={selected('project')} problem={problem('project')} label={(p) => p.toUpperCase()} />
+        <CheckGroup legend="Status" name="status" values={BROWSE_STATUSES} checked={selected('status')} problem={problem('status')} />
         <label>
           Manifest id
           <input {...fieldProps('manifest_id')} defaultValue={input.manifest_id} placeholder="a UUID" spellCheck={false} />
@@ -166,24 +145,8 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
           </select>
           {problem('standard')}
         </label>
-        <label>
-          Rows per page
-          <select {...fieldProps('limit')} defaultValue={input.limit ?? String(DEFAULT_PAGE)}>
-            {['25', '50', '100', '200', '500'].map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-          {problem('limit')}
-        </label>
-        <div className="actions">
-          <button className="primary" type="submit">
-            Apply filter
-          </button>
-          <Link className="button" href={pathname}>
-            Clear
-          </Link>
-          {otherErrors.length > 0 && <span className="field-error">{otherErrors.join(' ')}</span>}
-        </div>
+        <RowsPerPage fieldProps={fieldProps('limit')} value={input.limit} problem={problem('limit')} />
+        <FilterActions clearHref={pathname} errors={otherErrors} />
       </form>
 
       {!parsed.success ? (

@@ -172,14 +172,8 @@ export function StudiesTab({ profileId }: { profileId: string }) {
           'aria-label': 'Upload a study spreadsheet: drop it here or press to choose',
         })}
         data-testid="study-dropzone"
-        style={{
-          border: '2px dashed var(--border)',
-          borderRadius: 'var(--radius)',
-          padding: '1.5rem',
-          textAlign: 'center',
-          background: isDragActive ? 'var(--panel)' : undefined,
-          cursor: checklist ? 'pointer' : 'not-allowed',
-        }}
+        data-active={isDragActive}
+        data-disabled={!checklist}
       >
         <input {...getInputProps()} data-testid="study-file-input" />
         {isDragActive

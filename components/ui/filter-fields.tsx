@@ -1,0 +1,58 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { DEFAULT_PAGE } from '@/lib/browse/params';
+
+/** A group of checkboxes sending one comma list (project=dtol,erga), with its error under the group. */
+export function CheckGroup(props: {
+  legend: string;
+  name: string;
+  values: readonly string[];
+  checked: ReadonlySet<string>;
+  problem: ReactNode;
+  label?: (value: string) => string;
+}) {
+  return (
+    <fieldset aria-describedby={props.problem ? `${props.name}-error` : undefined}>
+      <legend>{props.legend}</legend>
+      <div className="checks">
+        {props.values.map((v) => (
+          <label key={v}>
+            <input type="checkbox" name={props.name} value={v} defaultChecked={props.checked.has(v)} />
+            {props.label ? props.label(v) : v}
+          </label>
+        ))}
+      </div>
+      {props.problem}
+    </fieldset>
+  );
+}
+
+/** The page size picker every browser shows. */
+export function RowsPerPage(props: { fieldProps: Record<string, unknown>; value: string | undefined; problem: ReactNode }) {
+  return (
+    <label>
+      Rows per page
+      <select {...props.fieldProps} defaultValue={props.value ?? String(DEFAULT_PAGE)}>
+        {['25', '50', '100', '200', '500'].map((n) => (
+          <option key={n}>{n}</option>
+        ))}
+      </select>
+      {props.problem}
+    </label>
+  );
+}
+
+/** Apply and Clear, and the errors of parameters the form itself does not show. */
+export function FilterActions(props: { clearHref: string; errors: string[] }) {
+  return (
+    <div className="actions">
+      <button className="primary" type="submit">
+        Apply filter
+      </button>
+      <Link className="button" href={props.clearHref}>
+        Clear
+      </Link>
+      {props.errors.length > 0 && <span className="field-error">{props.errors.join(' ')}</span>}
+    </div>
+  );
+}
