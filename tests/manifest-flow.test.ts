@@ -189,12 +189,21 @@ describe('reports with errors and bad uploads', () => {
     expect(report).toMatchObject({ status: 'complete', summary: { rows: 2, errors: 0 } });
   });
 
-  it('fails the report, with a reason, for a file that is not a spreadsheet', async () => {
-    const res = await upload(Buffer.from('this is not a workbook'), 'manifest.xlsx');
-    expect(res.status).toBe(202);
-    const report = (await reportOf(((await res.json()) as { report_id: string }).report_id)) as Report & { failure: string };
-    expect(report.status).toBe('failed');
-    expect(report.failure).toBeTruthy();
+  it('refuses at once, with 422 and a reason, a file that is not a spreadsheet or has no Metadata Entry sheet', async () => {
+    const count = async () => (await h.database.db.select().from(validationReports)).length;
+    const before = await count();
+    const notXlsx = await upload(Buffer.from('this is not a workbook'), 'manifest.xlsx');
+    expect(notXlsx.status).toBe(422);
+    expect(await notXlsx.json()).toMatchObject({ reason: 'not_a_spreadsheet' });
+    const otherSheet = await upload(await toXlsx(headers, validRows(dtol, 1), { sheetName: 'Samples' }), 'manifest.xlsx');
+    expect(otherSheet.status).toBe(422);
+    const body = (await otherSheet.json()) as { reason: string; detail: string };
+    expect(body.reason).toBe('no_metadata_sheet');
+    expect(body.detail).toContain("'Samples'");
+    const binaryCsv = await upload(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x01]), 'manifest.csv');
+    expect(binaryCsv.status).toBe(422);
+    expect((await upload(Buffer.alloc(0), 'manifest.xlsx')).status).toBe(422);
+    expect(await count()).toBe(before);
   });
 
   it('refuses other file types (415), missing fields (400) and oversized files (413), storing no report', async () => {

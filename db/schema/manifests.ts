@@ -54,6 +54,8 @@ export const validationReports = pgTable(
     status: text('status').$type<ReportStatus>().notNull().default('pending'),
     /** 0..100 while running */
     progress: integer('progress').notNull().default(0),
+    /** runs of the validation job: a taxonomy outage is retried, then the report fails rather than wait forever */
+    attempts: integer('attempts').notNull().default(0),
     summary: jsonb('summary').notNull().default(sql`'{"rows":0,"errors":0,"warnings":0}'::jsonb`),
     errors: jsonb('errors').notNull().default(sql`'[]'::jsonb`),
     warnings: jsonb('warnings').notNull().default(sql`'[]'::jsonb`),

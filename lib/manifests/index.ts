@@ -13,6 +13,7 @@ export {
 export { ManifestParseError, TaxonomyUnavailableError, type ManifestParseReason } from './errors';
 export { manifestFormat, METADATA_SHEET, parseManifest, type ManifestFormat, type ParseOptions } from './parse';
 export { RULES, type RuleCode } from './rules/catalogue';
+export { checkManifestFile } from './sniff';
 export { buildTemplate, LISTS_SHEET } from './template';
 export { DEFAULT_MAX_ROWS, validateManifest } from './validate';
 export * from './types';

@@ -6,8 +6,8 @@ import { validationReports, type ReportStatus, type TolProject } from '@/db/sche
 import { AppError, Invalid, NotFound } from '@/lib/errors';
 import {
   currentDefinition,
+  checkManifestFile,
   isManifestProject,
-  manifestFormat,
   parseManifest,
   TaxonomyUnavailableError,
   validateManifest,
@@ -21,6 +21,8 @@ import { getUser, type UserRecord } from '@/lib/users/users';
 
 /** The reference stops at 1,000 rows; the broker validates ten times that in seconds (bench/manifest-validate.ts). */
 export const MANIFEST_MAX_ROWS = 10_000;
+/** pg-boss runs a job at most 1 + retryLimit (3) times; the last run must end the report. */
+export const VALIDATION_MAX_ATTEMPTS = 4;
 
 type ReportRow = typeof validationReports.$inferSelect;
 
@@ -34,8 +36,8 @@ export async function createValidationReport(
   if (!isManifestProject(profile.type)) {
     throw Invalid(`Profile type '${profile.type}' has no sample manifest: only ASG, DTOL, DTOLENV and ERGA profiles do.`);
   }
-  manifestFormat(input.fileName); // throws 415-style errors for other file types before anything is stored
-  if (!input.bytes.length) throw Invalid('The uploaded file is empty.', [{ path: 'file', message: 'empty file' }]);
+  // other file types (415), non-spreadsheets and workbooks without the data sheet (422) are refused before anything is stored
+  await checkManifestFile(input.bytes, input.fileName);
   const definition = currentDefinition(profile.type);
   const [row] = await db
     .insert(validationReports)
@@ -67,7 +69,7 @@ export async function runValidation(deps: ValidationDeps, reportId: string): Pro
   const { db } = deps;
   const [report] = await db
     .update(validationReports)
-    .set({ status: 'running', progress: 5 })
+    .set({ status: 'running', progress: 5, attempts: sql`${validationReports.attempts} + 1` })
     .where(and(eq(validationReports.id, reportId), sql`${validationReports.status} in ('pending', 'running')`))
     .returning();
   if (!report) return; // already finished: a redelivered job has nothing to do
@@ -111,6 +113,10 @@ export async function runValidation(deps: ValidationDeps, reportId: string): Pro
       .where(eq(validationReports.id, reportId));
   } catch (err) {
     if (err instanceof TaxonomyUnavailableError) {
+      if (report.attempts >= VALIDATION_MAX_ATTEMPTS) {
+        await failReport(db, reportId, err.message);
+        return;
+      }
       await db.update(validationReports).set({ status: 'pending', progress: 0 }).where(eq(validationReports.id, reportId));
       throw err;
     }

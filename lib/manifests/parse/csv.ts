@@ -6,10 +6,14 @@ import type { SheetGrid } from './xlsx';
  * Text of a CSV file: UTF-8 (with or without BOM), else Windows-1252, which is what Excel's "CSV (Comma
  * delimited)" writes on Windows. NUL bytes mean a binary file renamed to .csv.
  */
-function decode(buffer: Uint8Array): string {
+export function csvIsText(buffer: Uint8Array): void {
   if (buffer.includes(0)) {
     throw new ManifestParseError('not_a_spreadsheet', 'The file is not a CSV text file (it contains binary data).');
   }
+}
+
+function decode(buffer: Uint8Array): string {
+  csvIsText(buffer);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(buffer);
   } catch {

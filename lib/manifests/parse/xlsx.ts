@@ -11,26 +11,35 @@ export interface SheetGrid {
 }
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
-const isZip = (buf: Uint8Array): boolean => ZIP_MAGIC.every((b, i) => buf[i] === b);
+export const isZip = (buf: Uint8Array): boolean => ZIP_MAGIC.every((b, i) => buf[i] === b);
+
+export const notAWorkbook = (err?: unknown) =>
+  new ManifestParseError(
+    'not_a_spreadsheet',
+    err === undefined
+      ? 'The file is not an Excel workbook (.xlsx); it could not be opened.'
+      : `The file is not a readable Excel workbook (.xlsx): ${err instanceof Error ? err.message : String(err)}`,
+  );
+
+export const noMetadataSheet = (sheetNames: string[]) =>
+  new ManifestParseError(
+    'no_metadata_sheet',
+    `The workbook has no '${METADATA_SHEET}' sheet (sheets found: ${sheetNames.map((n) => `'${n}'`).join(', ') || 'none'}). Enter the samples in the '${METADATA_SHEET}' sheet of the template.`,
+  );
 
 async function loadWorkbook(buffer: Uint8Array): Promise<ExcelJS.Workbook> {
-  if (!isZip(buffer)) {
-    throw new ManifestParseError('not_a_spreadsheet', 'The file is not an Excel workbook (.xlsx); it could not be opened.');
-  }
+  if (!isZip(buffer)) throw notAWorkbook();
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs's typings ask for its own Buffer type; a Node Buffer view over the same bytes is what it reads
     await workbook.xlsx.load(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength) as unknown as ExcelJS.Buffer);
   } catch (err) {
-    throw new ManifestParseError(
-      'not_a_spreadsheet',
-      `The file is not a readable Excel workbook (.xlsx): ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw notAWorkbook(err);
   }
   return workbook;
 }
 
-const sheetKey = (name: string): string => name.trim().replace(/\s+/g, ' ').toLowerCase();
+export const sheetKey = (name: string): string => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
  * The `Metadata Entry` sheet (name compared ignoring case and spacing) as text cells. `isNumericHeader` names the
@@ -42,13 +51,7 @@ export async function readXlsxGrid(
 ): Promise<SheetGrid> {
   const workbook = await loadWorkbook(buffer);
   const sheet = workbook.worksheets.find((ws) => sheetKey(ws.name) === sheetKey(METADATA_SHEET));
-  if (!sheet) {
-    const names = workbook.worksheets.map((ws) => `'${ws.name}'`).join(', ') || 'none';
-    throw new ManifestParseError(
-      'no_metadata_sheet',
-      `The workbook has no '${METADATA_SHEET}' sheet (sheets found: ${names}). Enter the samples in the '${METADATA_SHEET}' sheet of the template.`,
-    );
-  }
+  if (!sheet) throw noMetadataSheet(workbook.worksheets.map((ws) => ws.name));
   const date1904 = workbook.properties.date1904 ?? false;
   const header: string[] = [];
   sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => {

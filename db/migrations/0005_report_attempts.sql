@@ -1,0 +1,1 @@
+ALTER TABLE "validation_reports" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;
