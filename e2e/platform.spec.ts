@@ -39,6 +39,10 @@ test('an admin adds a user with a project membership, who can then sign in', asy
   await page.getByRole('link', { name: 'Users' }).click();
   const form = page.getByRole('form', { name: 'Add a user' });
   await form.getByLabel('Username').fill('erga-member');
+  // the page checks with the server's schema first, and says what is wrong beside the field
+  await form.getByLabel('Password (at least 8 characters)').fill('short');
+  await form.getByRole('button', { name: 'Add user' }).click();
+  await expect(form.getByText('password must have at least 8 characters')).toBeVisible();
   await form.getByLabel('Password (at least 8 characters)').fill('erga-member-pw');
   await form.getByLabel('Member of ERGA').check();
   await form.getByRole('button', { name: 'Add user' }).click();

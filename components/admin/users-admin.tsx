@@ -3,8 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError, apiFetch } from '@/lib/client/api';
+import { TOL_PROJECTS } from '@/lib/projects';
+import { NewUserSchema } from '@/lib/users/schemas';
 
-const PROJECTS = ['asg', 'dtol', 'dtolenv', 'erga'] as const;
+const PROJECTS = TOL_PROJECTS;
 type Project = (typeof PROJECTS)[number];
 
 interface User {
@@ -41,14 +43,29 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
     const form = e.currentTarget;
     const d = new FormData(form);
     setFormError(null);
+    const input = {
+      username: String(d.get('username') ?? ''),
+      password: String(d.get('password') ?? ''),
+      email: String(d.get('email') ?? ''),
+      isAdmin: d.get('is_admin') === 'on',
+      memberOf: PROJECTS.filter((p) => d.get(`member_${p}`) === 'on'),
+      managerOf: PROJECTS.filter((p) => d.get(`manager_${p}`) === 'on'),
+    };
+    // the server's own schema: the same refusals, in the same words, before anything is sent
+    const check = NewUserSchema.safeParse(input);
+    if (!check.success) {
+      const errors = check.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+      setFormError(new ApiError(400, errors.map((e) => e.message).join('; '), errors));
+      return;
+    }
     create.mutate(
       {
-        username: String(d.get('username') ?? ''),
-        password: String(d.get('password') ?? ''),
-        email: String(d.get('email') ?? ''),
-        is_admin: d.get('is_admin') === 'on',
-        member_of: PROJECTS.filter((p) => d.get(`member_${p}`) === 'on'),
-        manager_of: PROJECTS.filter((p) => d.get(`manager_${p}`) === 'on'),
+        username: input.username,
+        password: input.password,
+        email: input.email,
+        is_admin: input.isAdmin,
+        member_of: input.memberOf,
+        manager_of: input.managerOf,
       },
       { onSuccess: () => form.reset(), onError: (err) => setFormError(err instanceof ApiError ? err : null) },
     );

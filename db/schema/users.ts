@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** The four Tree of Life projects a user can belong to or manage samples of. */
-export const TOL_PROJECTS = ['asg', 'dtol', 'dtolenv', 'erga'] as const;
-export type TolProject = (typeof TOL_PROJECTS)[number];
+import type { TolProject } from '../../lib/projects';
+
+// the list lives in lib/ so that browser code can use it without the database schema
+export { TOL_PROJECTS, type TolProject } from '../../lib/projects';
 
 export const PROJECT_ROLES = ['member', 'sample_manager'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];

@@ -5,6 +5,7 @@ import type { Db } from '@/db/client';
 import { TOL_PROJECTS, userProjectRoles, users, type TolProject } from '@/db/schema';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { Conflict, Invalid, NotFound } from '@/lib/errors';
+import { NewUserSchema, UserUpdateSchema, type NewUser, type UserUpdate } from './schemas';
 
 export interface UserRecord {
   id: number;
@@ -19,32 +20,7 @@ export interface UserRecord {
   managerOf: TolProject[];
 }
 
-const projectList = z.array(z.enum(TOL_PROJECTS)).default([]);
-
-export const NewUserSchema = z.object({
-  username: z
-    .string()
-    .trim()
-    .min(1, 'username is required')
-    .max(150)
-    .regex(/^[\w.@+-]+$/, 'username may hold letters, digits and @ . + - _ only'),
-  password: z.string().min(8, 'password must have at least 8 characters').max(1024),
-  email: z.union([z.literal(''), z.email('email is not a valid address')]).default(''),
-  isAdmin: z.boolean().default(false),
-  memberOf: projectList,
-  managerOf: projectList,
-});
-export type NewUser = z.input<typeof NewUserSchema>;
-
-export const UserUpdateSchema = z.object({
-  email: z.union([z.literal(''), z.email('email is not a valid address')]).optional(),
-  password: z.string().min(8, 'password must have at least 8 characters').max(1024).optional(),
-  isAdmin: z.boolean().optional(),
-  isActive: z.boolean().optional(),
-  memberOf: z.array(z.enum(TOL_PROJECTS)).optional(),
-  managerOf: z.array(z.enum(TOL_PROJECTS)).optional(),
-});
-export type UserUpdate = z.input<typeof UserUpdateSchema>;
+export { NewUserSchema, UserUpdateSchema, type NewUser, type UserUpdate } from './schemas';
 
 export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
   const u = NewUserSchema.parse(input);
