@@ -12,6 +12,12 @@ export const ProblemSchema = z
   })
   .openapi('Problem');
 
+/** A JSON response in the OpenAPI document; the schema also types what the handler may return. */
+export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
 const problemContent = { 'application/problem+json': { schema: ProblemSchema } };
 export const problemResponses = {
   400: { description: 'Bad request', content: problemContent },

@@ -3,7 +3,7 @@ import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '@/lib/
 import type { UserRecord } from '@/lib/users/users';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { pick, security } from '../schemas';
+import { jsonResponse, pick, security } from '../schemas';
 
 export const UserSchema = z
   .object({
@@ -49,10 +49,6 @@ const keyJson = (k: ApiKeyInfo) => ({
   revoked: k.revokedAt?.toISOString() ?? null,
 });
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const me = createRoute({
   method: 'get',
@@ -61,7 +57,7 @@ const me = createRoute({
   summary: 'The signed-in user',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: json(UserSchema, 'The caller'), ...pick(401) },
+  responses: { 200: jsonResponse('The caller', UserSchema), ...pick(401) },
 });
 
 const listKeys = createRoute({
@@ -71,7 +67,7 @@ const listKeys = createRoute({
   summary: 'The caller’s API keys (never the keys themselves)',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: json(z.array(KeyInfoSchema), 'Keys, newest first'), ...pick(401) },
+  responses: { 200: jsonResponse('Keys, newest first', z.array(KeyInfoSchema)), ...pick(401) },
 });
 
 const createKey = createRoute({
@@ -88,7 +84,7 @@ const createKey = createRoute({
     },
   },
   responses: {
-    201: json(KeyInfoSchema.extend({ key: z.string() }), 'The new key'),
+    201: jsonResponse('The new key', KeyInfoSchema.extend({ key: z.string() })),
     ...pick(400, 401),
   },
 });
@@ -101,7 +97,7 @@ const revokeKey = createRoute({
   security,
   middleware: [requireAuth] as const,
   request: { params: z.object({ id: z.coerce.number().int().positive() }) },
-  responses: { 200: json(KeyInfoSchema, 'The revoked key'), ...pick(401, 404) },
+  responses: { 200: jsonResponse('The revoked key', KeyInfoSchema), ...pick(401, 404) },
 });
 
 export function registerAccountRoutes(app: ApiApp) {

@@ -3,7 +3,7 @@ import { TOL_PROJECTS } from '@/db/schema';
 import { createUser, listUsers, updateUser } from '@/lib/users/users';
 import { requireAdmin, requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { pick, security } from '../schemas';
+import { jsonResponse, pick, security } from '../schemas';
 import { UserSchema, userJson } from './account';
 
 const projects = z.array(z.enum(TOL_PROJECTS));
@@ -28,7 +28,6 @@ const UserPatchBody = z
   })
   .openapi('UserPatch');
 
-const ok = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
 
 const list = createRoute({
   method: 'get',
@@ -37,7 +36,7 @@ const list = createRoute({
   summary: 'All users with their project memberships and manager roles',
   security,
   middleware: [requireAuth, requireAdmin] as const,
-  responses: { 200: ok('Users', z.array(UserSchema)), ...pick(401, 404) },
+  responses: { 200: jsonResponse('Users', z.array(UserSchema)), ...pick(401, 404) },
 });
 
 const create = createRoute({
@@ -48,7 +47,7 @@ const create = createRoute({
   security,
   middleware: [requireAuth, requireAdmin] as const,
   request: { body: { required: true, content: { 'application/json': { schema: NewUserBody } } } },
-  responses: { 201: ok('The new user', UserSchema), ...pick(400, 401, 404, 409) },
+  responses: { 201: jsonResponse('The new user', UserSchema), ...pick(400, 401, 404, 409) },
 });
 
 const patch = createRoute({
@@ -62,7 +61,7 @@ const patch = createRoute({
     params: z.object({ id: z.coerce.number().int().positive() }),
     body: { required: true, content: { 'application/json': { schema: UserPatchBody } } },
   },
-  responses: { 200: ok('The updated user', UserSchema), ...pick(400, 401, 404) },
+  responses: { 200: jsonResponse('The updated user', UserSchema), ...pick(400, 401, 404) },
 });
 
 export function registerAdminUserRoutes(app: ApiApp) {

@@ -5,7 +5,7 @@ import type { StoredFile } from '@/lib/files/store';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
-import { pick, security } from '../schemas';
+import { jsonResponse, pick, security } from '../schemas';
 import { ProfileIdParam } from './profiles';
 
 const FileSchema = z
@@ -45,10 +45,6 @@ const uploadJson = (u: PresignedUpload) => ({
   curl: `curl -T ${shellQuote(u.name)} ${shellQuote(u.url)}`,
 });
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const tags = ['Profiles'];
 const auth = [requireAuth];
 const idPattern = { profile_id: PATH_PATTERNS.profile_id };
@@ -62,7 +58,7 @@ const list = createRoute({
   security,
   middleware: auth,
   request: { params: ProfileIdParam },
-  responses: { 200: json(z.array(FileSchema), 'Files, by name'), ...pick(401, 403, 404) },
+  responses: { 200: jsonResponse('Files, by name', z.array(FileSchema)), ...pick(401, 403, 404) },
 });
 
 const presignDescription =
@@ -87,7 +83,7 @@ const presignGet = createRoute({
         .openapi({ param: { name: 'file_names', in: 'query' }, example: 'a.fastq.gz,b.fastq.gz' }),
     }),
   },
-  responses: { 200: json(z.array(UploadUrlSchema), 'Upload URLs'), ...pick(400, 401, 403, 404) },
+  responses: { 200: jsonResponse('Upload URLs', z.array(UploadUrlSchema)), ...pick(400, 401, 403, 404) },
 });
 
 const presignPost = createRoute({
@@ -109,7 +105,7 @@ const presignPost = createRoute({
       },
     },
   },
-  responses: { 200: json(z.array(UploadUrlSchema), 'Upload URLs'), ...pick(400, 401, 403, 404) },
+  responses: { 200: jsonResponse('Upload URLs', z.array(UploadUrlSchema)), ...pick(400, 401, 403, 404) },
 });
 
 const upload = createRoute({
@@ -130,7 +126,7 @@ const upload = createRoute({
       content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
     },
   },
-  responses: { 200: json(FileSchema, 'The stored file'), ...pick(400, 403, 404, 409, 413) },
+  responses: { 200: jsonResponse('The stored file', FileSchema), ...pick(400, 403, 404, 409, 413) },
 });
 
 const commaList = (v: string | string[] | undefined) =>

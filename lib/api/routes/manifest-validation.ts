@@ -8,7 +8,7 @@ import { confirmReport } from '@/lib/samples/ingest';
 import { createValidationReport, getReport, listReports, reportJson } from '@/lib/reports/reports';
 import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
-import { pick, security } from '../schemas';
+import { jsonResponse, pick, security } from '../schemas';
 
 const tags = ['Manifest validation'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -32,10 +32,6 @@ const ValidateForm = z.object({
 const ReportSchema = z.object({}).passthrough().openapi('ValidationReport', {
   description: 'ARCHITECTURE.md Decision 12: report_id, status, summary, errors[{row, column, field, value, rule, message}], warnings',
 });
-const ok = (description: string, schema: z.ZodType = ReportSchema) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const validate = createRoute({
   method: 'post',
@@ -46,7 +42,7 @@ const validate = createRoute({
   middleware: [requireAuth, uploadLimit] as const,
   request: { body: { required: false, content: { 'multipart/form-data': { schema: ValidateForm } } } },
   responses: {
-    202: ok('The report was created; poll it with manifest/validate/report', z.object({ report_id: z.string(), validation_report_id: z.string(), status: z.string() })),
+    202: jsonResponse('The report was created; poll it with manifest/validate/report', z.object({ report_id: z.string(), validation_report_id: z.string(), status: z.string() })),
     ...pick(400, 401, 404),
     413: { description: 'The file is too large' },
     415: { description: 'Not an .xlsx or .csv file' },
@@ -73,7 +69,7 @@ const report = createRoute({
   summary: 'A validation report (form or JSON field validation_report_id)',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: ok('The report'), ...pick(400, 401, 404) },
+  responses: { 200: jsonResponse('The report', ReportSchema), ...pick(400, 401, 404) },
 });
 const reportGet = createRoute({
   method: 'get',
@@ -83,7 +79,7 @@ const reportGet = createRoute({
   security,
   middleware: [requireAuth] as const,
   request: { params: z.object({ report_id: z.string() }) },
-  responses: { 200: ok('The report'), ...pick(401, 404) },
+  responses: { 200: jsonResponse('The report', ReportSchema), ...pick(401, 404) },
 });
 
 const validations = createRoute({
@@ -93,7 +89,7 @@ const validations = createRoute({
   summary: 'The caller’s validation reports, newest first (without their error lists)',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: ok('Reports', z.array(ReportSchema)), ...pick(401) },
+  responses: { 200: jsonResponse('Reports', z.array(ReportSchema)), ...pick(401) },
 });
 const validationsGet = createRoute({ ...validations, method: 'get', request: { query: z.object({ profile_id: z.string().optional() }) } });
 
@@ -108,7 +104,7 @@ const confirm = createRoute({
   security,
   middleware: [requireAuth] as const,
   responses: {
-    200: ok('What was written', z.object({ manifest_id: z.string(), created: z.number(), updated: z.number() })),
+    200: jsonResponse('What was written', z.object({ manifest_id: z.string(), created: z.number(), updated: z.number() })),
     ...pick(400, 401, 404, 409),
   },
 });

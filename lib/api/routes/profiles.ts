@@ -12,7 +12,7 @@ import {
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
-import { pick, security } from '../schemas';
+import { jsonResponse, pick, security } from '../schemas';
 
 export const ProfileSchema = z
   .object({
@@ -66,10 +66,6 @@ export const ProfileIdParam = z.object({
     .openapi({ param: { name: 'profile_id', in: 'path' }, example: '6650f1c2a4b1e2d3c4b5a697' }),
 });
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const tags = ['Profiles'];
 const auth = [requireAuth];
 
@@ -101,7 +97,7 @@ const types = createRoute({
   summary: 'Profile types offered for new profiles, and whether the caller may use each',
   security,
   middleware: auth,
-  responses: { 200: json(z.array(ProfileTypeSchema), 'Types'), ...pick(401) },
+  responses: { 200: jsonResponse('Types', z.array(ProfileTypeSchema)), ...pick(401) },
 });
 
 const options = createRoute({
@@ -111,7 +107,7 @@ const options = createRoute({
   summary: 'Associated profile types and sequencing centres an ERGA profile chooses from',
   security,
   middleware: auth,
-  responses: { 200: json(OptionsSchema, 'Choices'), ...pick(401) },
+  responses: { 200: jsonResponse('Choices', OptionsSchema), ...pick(401) },
 });
 
 const list = createRoute({
@@ -121,7 +117,7 @@ const list = createRoute({
   summary: 'The caller’s profiles (an admin’s: all), most recently changed first',
   security,
   middleware: auth,
-  responses: { 200: json(z.array(ProfileSchema), 'Profiles'), ...pick(401) },
+  responses: { 200: jsonResponse('Profiles', z.array(ProfileSchema)), ...pick(401) },
 });
 
 const create = createRoute({
@@ -136,7 +132,7 @@ const create = createRoute({
   security,
   middleware: auth,
   request: { body: { required: true, content: { 'application/json': { schema: ProfileBody } } } },
-  responses: { 201: json(ProfileSchema, 'The new profile'), ...pick(400, 401, 403, 409) },
+  responses: { 201: jsonResponse('The new profile', ProfileSchema), ...pick(400, 401, 403, 409) },
 });
 
 const read = createRoute({
@@ -147,7 +143,7 @@ const read = createRoute({
   security,
   middleware: auth,
   request: { params: ProfileIdParam },
-  responses: { 200: json(ProfileSchema, 'The profile'), ...pick(401, 403, 404) },
+  responses: { 200: jsonResponse('The profile', ProfileSchema), ...pick(401, 403, 404) },
 });
 
 const update = createRoute({
@@ -162,7 +158,7 @@ const update = createRoute({
     params: ProfileIdParam,
     body: { required: true, content: { 'application/json': { schema: ProfileBody } } },
   },
-  responses: { 200: json(ProfileSchema, 'The updated profile'), ...pick(400, 401, 403, 404, 409) },
+  responses: { 200: jsonResponse('The updated profile', ProfileSchema), ...pick(400, 401, 403, 404, 409) },
 });
 
 const idPattern = { profile_id: PATH_PATTERNS.profile_id };

@@ -16,7 +16,7 @@ import {
 import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
-import { pick, security } from '../schemas';
+import { jsonResponse, pick, security } from '../schemas';
 import { StudyParams, studyPathPatterns } from './studies';
 
 const tags = ['Study submission'];
@@ -24,10 +24,7 @@ const base = '/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/act
 const RepositoryQuery = z.object({
   repository: z.string().optional().openapi({ description: 'ena (default) or zenodo' }),
 });
-const ok = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: z.object({}).passthrough() } },
-});
+const AnswerSchema = z.object({}).passthrough();
 
 const submit = createRoute({
   method: 'post',
@@ -41,9 +38,9 @@ const submit = createRoute({
   security,
   middleware: [requireAuth] as const,
   request: { params: StudyParams, query: RepositoryQuery },
-  responses: { 202: ok('Queued'), ...pick(400, 401, 404, 409) },
+  responses: { 202: jsonResponse('Queued', AnswerSchema), ...pick(400, 401, 404, 409) },
 });
-const status = createRoute({ ...submit, method: 'get', summary: 'The study’s submission status at a repository', responses: { 200: ok('Status'), ...pick(400, 401, 404) } });
+const status = createRoute({ ...submit, method: 'get', summary: 'The study’s submission status at a repository', responses: { 200: jsonResponse('Status', AnswerSchema), ...pick(400, 401, 404) } });
 
 const AccessionQuery = RepositoryQuery.extend({
   repository: z.string().optional().openapi({ description: 'ena or zenodo; default: every repository the study goes to' }),
@@ -80,7 +77,7 @@ const publish = createRoute({
       hold_until: z.string().optional().openapi({ description: 'ENA only: YYYY-MM-DD to release on instead of now' }),
     }),
   },
-  responses: { 200: ok('Published'), ...pick(400, 401, 404, 409) },
+  responses: { 200: jsonResponse('Published', AnswerSchema), ...pick(400, 401, 404, 409) },
 });
 
 const clientsOf = (c: Context<AppEnv>): StudyClients => {

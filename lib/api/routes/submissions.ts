@@ -4,13 +4,12 @@ import { queueSampleRegistration } from '@/lib/submissions/register-samples';
 import { getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { pick, security } from '../schemas';
+import { jsonResponse, pick, security } from '../schemas';
 
 const tags = ['Submissions'];
 const SubmissionSchema = z.object({}).passthrough().openapi('Submission', {
   description: 'submission_id, kind (samples | study), repository, status (pending, processing, accepted, rejected, published), accessions, receipts, error',
 });
-const ok = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
 
 const register = createRoute({
   method: 'post',
@@ -29,7 +28,7 @@ const register = createRoute({
     },
   },
   responses: {
-    202: ok('Queued submissions, one per profile', z.array(z.object({ submission_id: z.string(), samples: z.number() }))),
+    202: jsonResponse('Queued submissions, one per profile', z.array(z.object({ submission_id: z.string(), samples: z.number() }))),
     ...pick(400, 401, 404, 409),
   },
 });
@@ -41,7 +40,7 @@ const list = createRoute({
   summary: 'The caller’s submissions to public repositories, newest first',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: ok('Submissions', z.array(SubmissionSchema)), ...pick(401) },
+  responses: { 200: jsonResponse('Submissions', z.array(SubmissionSchema)), ...pick(401) },
 });
 
 const one = createRoute({
@@ -52,7 +51,7 @@ const one = createRoute({
   security,
   middleware: [requireAuth] as const,
   request: { params: z.object({ submission_id: z.string() }) },
-  responses: { 200: ok('The submission', SubmissionSchema), ...pick(401, 404) },
+  responses: { 200: jsonResponse('The submission', SubmissionSchema), ...pick(401, 404) },
 });
 
 export function registerSubmissionRoutes(app: ApiApp) {
