@@ -1,15 +1,6 @@
 import type { FieldDefinition, ManifestDefinition } from './types';
 
-/** Spreadsheet column letters of a 1-based column number: 1 → A, 27 → AA. */
-export function columnLetter(index: number): string {
-  let n = index;
-  let out = '';
-  while (n > 0) {
-    out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
-}
+export { columnLetter } from '@/lib/spreadsheets/columns';
 
 /**
  * The reference strips spaces, newlines and `: . ( ) / , ; ' " ’ “ ”` from headers (tol-manifests.md §1.3.6); we

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { samples } from '@/db/schema';
 import type { Issue, ManifestDefinition, ParsedManifest, ParsedRow } from '@/lib/manifests';
-import { columnLetter } from '@/lib/manifests/columns';
+import { columnLetter } from '@/lib/spreadsheets/columns';
 import { managesProject, type UserRecord } from '@/lib/users/users';
 
 /** One field of a stored sample that a re-uploaded manifest changes. */
@@ -37,7 +37,7 @@ export async function findUpdateChanges(
   const byId = new Map(stored.map((s) => [s.id, s]));
   const rowByNumber = new Map(input.rows.map((r) => [r.rowNumber, r]));
   const columnOf = new Map<string, string>();
-  input.parsed.headers.forEach((h, i) => columnOf.set(h.trim(), input.parsed.columns?.[i] ?? columnLetter(i)));
+  input.parsed.headers.forEach((h, i) => columnOf.set(h.trim(), input.parsed.columns?.[i] ?? columnLetter(i + 1)));
   const isManager = managesProject(uploader, definition.project);
 
   const changes: FieldChange[] = [];

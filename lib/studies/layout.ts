@@ -17,9 +17,4 @@ export function fieldForHeader(fields: readonly FieldDefinition[], header: strin
   return fields.find((f) => f.label === bare) ?? fields.find((f) => f.termName === bare);
 }
 
-/** Excel column letters of a 1-based column number. */
-export function columnLetter(col: number): string {
-  let s = '';
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
+export { columnLetter } from '@/lib/spreadsheets/columns';
