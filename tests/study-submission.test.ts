@@ -103,6 +103,20 @@ describe('submitting a single-cell study to ENA and Zenodo', () => {
     expect(row!.accessions).toMatchObject({ ena: { study: ena.accession, state: 'PUBLIC' }, zenodo: { doi: body.doi } });
   });
 
+  it('queues one submission when two submits of the same study race', async () => {
+    await uploadStudy(schema, 'version_tol_sc_rnaseq', 'RACE1');
+    const results = await Promise.all([1, 2].map(() => action(schema, 'RACE1', 'submit', '?repository=zenodo')));
+    expect(results.map((r) => r.status).sort()).toEqual([202, 409]);
+    const loser = results.find((r) => r.status === 409)!;
+    expect(((await loser.json()) as { detail: string }).detail).toBe('Submission is in progress, please wait until it is completed!');
+    const done = await waitFor(
+      async () => (await (await action(schema, 'RACE1', 'submit', '?repository=zenodo', 'GET')).json()) as Record<string, string>,
+      (s) => s.status === 'accepted' || s.status === 'rejected',
+      'the raced submission',
+    );
+    expect(done.status).toBe('accepted');
+  });
+
   it('refuses REMBI at ENA and unknown repositories, queueing nothing', async () => {
     await uploadStudy('svc_image_rembi', 'version_rembi', 'REMBI1');
     const before = (await h.database.db.select().from(submissions)).length;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { isUniqueViolation } from '@/db/errors';
 import { PROFILE_TYPES, profiles, type ProfileType } from '@/db/schema';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, type FieldError } from '@/lib/errors';
 import { isMemberOf, type UserRecord } from '@/lib/users/users';
@@ -243,14 +244,6 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
     if (!(err instanceof AppError) && isUniqueViolation(err) && input.title) throw duplicateTitle(input.title.trim());
     throw err;
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 export interface ProfileTypeOption extends ProfileTypeInfo {

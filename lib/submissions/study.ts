@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
+import { isUniqueViolation } from '@/db/errors';
 import { REPOSITORIES, studies, submissions, type Repository } from '@/db/schema';
 import { getChecklistDefinition } from '@/lib/checklists/definitions';
 import { AppError, Conflict, Invalid } from '@/lib/errors';
@@ -72,7 +73,7 @@ export async function queueStudySubmission(
     return { status: 'success', message: 'Submission has been scheduled.', state: 'queued', submission_id: row!.id, repository };
   } catch (err) {
     // the partial unique index: another request queued it a moment ago
-    if (!(err instanceof AppError) && /submissions_one_active_per_study|23505/.test(String((err as { code?: string }).code ?? err))) {
+    if (!(err instanceof AppError) && isUniqueViolation(err)) {
       throw Conflict('Submission is in progress, please wait until it is completed!');
     }
     throw err;
