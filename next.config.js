@@ -3,7 +3,21 @@ const nextConfig = {
   // /api/apiKey/ and /api/apiKey are the same endpoint: no redirect (clients would re-send POST as GET)
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
-  serverExternalPackages: ['@electric-sql/pglite', 'pino', 'postgres', 'swagger-ui-dist', 'exceljs', 'pg-boss'],
+  // loaded by Node at run time rather than bundled: native or worker code, files read beside the package, and
+  // rate-limiter-flexible, whose Drizzle store imports drizzle-orm by a computed name that a bundler cannot follow
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pino',
+    'postgres',
+    'swagger-ui-dist',
+    'exceljs',
+    'pg-boss',
+    'rate-limiter-flexible',
+    'drizzle-orm',
+    'nodemailer',
+    'basic-ftp',
+    'yauzl',
+  ],
   typescript: { ignoreBuildErrors: false },
 };
 

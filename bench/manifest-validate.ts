@@ -28,7 +28,11 @@ const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
  */
 export async function benchManifestValidate(rows = 10_000): Promise<ManifestBenchResult> {
   const definition = currentDefinition('dtol');
-  const file = await toXlsx(definition.fields.map((f) => f.name), validRows(definition, rows), { typed: true });
+  const file = await toXlsx(
+    definition.fields.map((f) => f.name),
+    validRows(definition, rows),
+    { typed: true },
+  );
 
   const [, exceljsMs] = await time(async () => {
     const wb = new ExcelJS.Workbook();
@@ -37,7 +41,15 @@ export async function benchManifestValidate(rows = 10_000): Promise<ManifestBenc
   });
   const [parsed, parseMs] = await time(() => parseManifest(file, 'bench.xlsx', { definition }));
   const [result, validateMs] = await time(() => validateManifest(parsed, definition, testContext({ maxRows: Infinity })));
-  return { rows, fileBytes: file.byteLength, exceljsMs, parseMs, validateMs, errors: result.errors.length, warnings: result.warnings.length };
+  return {
+    rows,
+    fileBytes: file.byteLength,
+    exceljsMs,
+    parseMs,
+    validateMs,
+    errors: result.errors.length,
+    warnings: result.warnings.length,
+  };
 }
 
 export function formatManifestBench(r: ManifestBenchResult): string {

@@ -150,7 +150,11 @@ export async function seedBulkSamples(exec: Exec, opts: BulkOptions): Promise<Bu
 }
 
 /** An Exec on the database's own driver (postgres-js or PGlite), bypassing Drizzle. */
-export function execFor(database: { kind: 'pglite' | 'postgres'; pglite?: { query: (q: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }; sql?: { unsafe: (q: string, p?: never[]) => PromiseLike<unknown[]> } }): Exec {
+export function execFor(database: {
+  kind: 'pglite' | 'postgres';
+  pglite?: { query: (q: string, p?: unknown[]) => Promise<{ rows: unknown[] }> };
+  sql?: { unsafe: (q: string, p?: never[]) => PromiseLike<unknown[]> };
+}): Exec {
   if (database.kind === 'postgres' && database.sql) {
     const sql = database.sql;
     return async (q, p = []) => (await sql.unsafe(q, p as never[])) as Record<string, unknown>[];
@@ -166,7 +170,9 @@ export function execArraysFor(database: Parameters<typeof execFor>[0]): (query: 
     const sql = database.sql as unknown as { unsafe: (q: string, p?: never[]) => { values: () => Promise<unknown[][]> } };
     return (q, p = []) => sql.unsafe(q, p as never[]).values();
   }
-  const pglite = database.pglite as unknown as { query: (q: string, p: unknown[], o: { rowMode: 'array' }) => Promise<{ rows: unknown[][] }> };
+  const pglite = database.pglite as unknown as {
+    query: (q: string, p: unknown[], o: { rowMode: 'array' }) => Promise<{ rows: unknown[][] }>;
+  };
   if (!pglite) throw new Error('no database driver');
   return async (q, p = []) => (await pglite.query(q, p, { rowMode: 'array' })).rows;
 }

@@ -6,17 +6,17 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { SQL } from 'drizzle-orm';
 import postgres from 'postgres';
-import { openDatabase, type Database } from '../db/client';
+import { type Database, openDatabase } from '../db/client';
 import { createApiApp } from '../lib/api/app';
 import type { ApiApp, ApiDeps } from '../lib/api/context';
 import { parseConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { manifestCondition } from '../lib/query/manifests';
 import { fieldCondition } from '../lib/query/sample-field';
-import { sampleBatchQuery, sampleRowColumns, shapeQuery, type SampleKey, type SampleOrder } from '../lib/query/sample-rows';
+import { type SampleKey, type SampleOrder, sampleBatchQuery, sampleRowColumns, shapeQuery } from '../lib/query/sample-rows';
 import { accessionCondition, createdCondition, svcIdCondition, taxonCondition } from '../lib/query/samples';
 import { BATCH_SIZE } from '../lib/query/stream';
-import { execArraysFor, execFor, seedBulkSamples, type BulkInfo, type Exec } from './query-seed';
+import { type BulkInfo, type Exec, execArraysFor, execFor, seedBulkSamples } from './query-seed';
 
 type ExecArrays = ReturnType<typeof execArraysFor>;
 
@@ -215,12 +215,16 @@ export async function benchQuery(opts: QueryBenchOptions = {}): Promise<QueryBen
     await exec('vacuum analyze samples');
     await exec('vacuum analyze sample_updates');
     const probe = (info as BulkInfo).probe;
-    const [size] = await exec(
-      `select pg_table_size('samples') as t, pg_indexes_size('samples') as i`,
-    );
+    const [size] = await exec(`select pg_table_size('samples') as t, pg_indexes_size('samples') as i`);
 
     const config = parseConfig({ DATA_DIR: dataDir, NEXTAUTH_SECRET: 'bench' });
-    const deps: ApiDeps = { db, config, logger: createLogger('silent'), jobs: { send: async () => {} } };
+    const deps: ApiDeps = {
+      db,
+      config,
+      logger: createLogger('silent'),
+      jobs: { send: async () => {}, health: async () => ({ waiting: 0, oldest_waiting_seconds: 0, active: 0, dead_letters: 0 }) },
+      databaseKind: 'pglite',
+    };
     const api = createApiApp(deps);
 
     // 576 samples a day (one every 150 s from 2020-01-01)

@@ -35,13 +35,16 @@ export interface OpenOptions {
 }
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
+// a local or LAN database connects in milliseconds; one that takes seconds is restarting, and the request says so
+export const CONNECT_TIMEOUT_SECONDS = 3;
 // arbitrary constant: serialises migrations of several instances starting together
 const MIGRATION_LOCK_ID = 727_001;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     await migrateWithLock(opts.url);
-    const sql = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {} });
+    // a database that does not accept a connection within seconds (restarting) fails the request fast, as a 503
+    const sql = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_SECONDS });
     return { db: drizzlePostgres(sql, { schema }) as unknown as Db, kind: 'postgres', sql, url: opts.url, close: () => sql.end() };
   }
   if (opts.pgliteDir) mkdirSync(opts.pgliteDir, { recursive: true });

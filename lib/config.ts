@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -21,15 +21,30 @@ const ConfigSchema = z.object({
   ENA_USERNAME: optionalString,
   ENA_PASSWORD: optionalString,
   ENA_TAXONOMY_URL: z.string().url().default('https://www.ebi.ac.uk/ena/taxonomy/rest'),
+  ENA_BROWSER_URL: z.string().url().default('https://www.ebi.ac.uk/ena/browser/api'),
+  ENA_FTP_URL: z.string().url().default('ftp://webin2.ebi.ac.uk'),
+  TOLID_URL: z.string().url().default('https://id.tol.sanger.ac.uk/api/v3'),
+  TOLID_TOKEN: optionalString,
   ZENODO_URL: z.string().url().default('https://sandbox.zenodo.org/api'),
   ZENODO_TOKEN: optionalString,
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('Research Metadata Broker <no-reply@localhost>'),
   S3_ENDPOINT: optionalString,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(100 * MiB),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * MiB),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** behind a reverse proxy: the client's address is the last one its X-Forwarded-For names (for rate limits) */
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
@@ -79,4 +94,32 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+export interface ServiceState {
+  configured: boolean;
+  /** what a missing setting means for users, or what is configured */
+  detail: string;
+}
+
+/** Which external services the settings reach, said in words for /api/health and the admin dashboard. */
+export function externalServices(cfg: Config): Record<'ena' | 'tolid' | 'zenodo' | 'mail', ServiceState> {
+  const ena = Boolean(cfg.ENA_USERNAME && cfg.ENA_PASSWORD);
+  return {
+    ena: ena
+      ? { configured: true, detail: `Webin account ${cfg.ENA_USERNAME} at ${cfg.ENA_WEBIN_URL}` }
+      : {
+          configured: false,
+          detail: 'ENA_USERNAME and ENA_PASSWORD are not set: approved samples wait in awaiting_ena, and ENA submissions are refused.',
+        },
+    tolid: cfg.TOLID_TOKEN
+      ? { configured: true, detail: `ToLID service at ${cfg.TOLID_URL}` }
+      : { configured: false, detail: 'TOLID_TOKEN is not set: samples are registered at ENA without ToLIDs.' },
+    zenodo: cfg.ZENODO_TOKEN
+      ? { configured: true, detail: `Zenodo at ${cfg.ZENODO_URL}` }
+      : { configured: false, detail: 'ZENODO_TOKEN is not set: Zenodo submissions are refused.' },
+    mail: cfg.SMTP_URL
+      ? { configured: true, detail: `email sent as ${cfg.MAIL_FROM}` }
+      : { configured: false, detail: 'SMTP_URL is not set: no email is sent (each is still recorded).' },
+  };
 }

@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'too_large'
   | 'unsupported_media_type'
   | 'unprocessable'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'unavailable';
 
 export interface FieldError {
   path: string;
@@ -33,11 +34,11 @@ export class AppError extends Error {
 }
 
 export const Invalid = (message: string, errors?: FieldError[]) => new AppError('invalid', message, errors);
-export const Unauthorized = (message = 'Authentication credentials were not provided.') =>
-  new AppError('unauthorized', message);
+export const Unauthorized = (message = 'Authentication credentials were not provided.') => new AppError('unauthorized', message);
 export const Forbidden = (message = 'Forbidden') => new AppError('forbidden', message);
 export const NotFound = (message = 'Not found') => new AppError('not_found', message);
 export const Conflict = (message: string) => new AppError('conflict', message);
 export const TooLarge = (message: string) => new AppError('too_large', message);
-export const Unprocessable = (message: string, extra?: Record<string, unknown>) =>
-  new AppError('unprocessable', message, undefined, extra);
+export const Unprocessable = (message: string, extra?: Record<string, unknown>) => new AppError('unprocessable', message, undefined, extra);
+/** A service we depend on cannot answer now; the request changed nothing and can be repeated later. */
+export const Unavailable = (message: string) => new AppError('unavailable', message);

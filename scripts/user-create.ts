@@ -8,13 +8,15 @@ import { config } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { createUser } from '@/lib/users/users';
 
-const usage =
-  'usage: npm run user:create -- --username U --password P [--email E] [--admin] [--member dtol,erga] [--manager erga]';
+const usage = 'usage: npm run user:create -- --username U --password P [--email E] [--admin] [--member dtol,erga] [--manager erga]';
 
 const projects = (value: string | undefined) =>
-  z
-    .array(z.enum(TOL_PROJECTS))
-    .parse((value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  z.array(z.enum(TOL_PROJECTS)).parse(
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
 
 async function main() {
   const { values } = parseArgs({

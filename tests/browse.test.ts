@@ -1,13 +1,13 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifests, profiles, sampleUpdates, samples, users, type SampleStatus, type TolProject } from '@/db/schema';
-import { sampleBrowseBatch, sampleBrowseCondition, type SampleBrowseKey } from '@/lib/browse/samples';
-import { BROWSE_STATUSES, sampleBrowseParams, SAMPLE_SORTS, type SampleSort } from '@/lib/browse/params';
+import { manifests, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, users } from '@/db/schema';
+import { BROWSE_STATUSES, SAMPLE_SORTS, type SampleSort, sampleBrowseParams } from '@/lib/browse/params';
+import { type SampleBrowseKey, sampleBrowseBatch, sampleBrowseCondition } from '@/lib/browse/samples';
 import { currentDefinition } from '@/lib/manifests';
 import { keysetRows } from '@/lib/query/stream';
-import { exportedFieldSet } from '@/lib/standards/fields';
 import { typedColumns } from '@/lib/samples/columns';
 import { sampleWithHistory } from '@/lib/samples/views';
+import { exportedFieldSet } from '@/lib/standards/fields';
 import { getUser } from '@/lib/users/users';
 import { validRow } from './fixtures/manifests/generate';
 import { expectNoPrivateData } from './query-support';
@@ -83,7 +83,6 @@ async function all(query: string, limit = 100): Promise<Record<string, string>[]
     if (p.data.length < limit) return out;
   }
 }
-const idsOf = (rows: Record<string, string>[]) => rows.map((r) => r.svc_id);
 const sorted = (ids: string[]) => [...ids].sort();
 const seededIds = (pred: (s: Seeded) => boolean) => sorted(seeded.filter(pred).map((s) => s.id));
 /** svc_ids of a filter; embargoed records have none, so those are counted apart */
@@ -195,7 +194,15 @@ describe('GET /api/samples/browse', () => {
 
   it('answers one page at a time, newest first by default, with the total of the filter', async () => {
     const first = await page('');
-    expect(first).toMatchObject({ status: 'OK', number_found: N, standard: 'tol', sort: 'time_created', order: 'desc', limit: 50, offset: 0 });
+    expect(first).toMatchObject({
+      status: 'OK',
+      number_found: N,
+      standard: 'tol',
+      sort: 'time_created',
+      order: 'desc',
+      limit: 50,
+      offset: 0,
+    });
     expect(first.data).toHaveLength(50);
 
     const expected = [...seeded]
@@ -237,9 +244,16 @@ describe('GET /api/samples/browse', () => {
     expect(await idsMatching('scientific_name=e%25x')).toEqual(visible((s) => s.scientificName === 'Odd_name%x'));
     expect((await page('field=SCIENTIFIC_NAME&contains=%25')).number_found).toBe(1);
     // combined, all at once
-    const combined = await idsMatching('project=erga&status=pending,private,processing&taxon_id=1001,1002,1004,1005&sequencing_centre=cnag');
+    const combined = await idsMatching(
+      'project=erga&status=pending,private,processing&taxon_id=1001,1002,1004,1005&sequencing_centre=cnag',
+    );
     expect(combined).toEqual(
-      visible((s) => s.project === 'erga' && ['pending', 'private', 'processing'].includes(s.status) && ['1001', '1002', '1004', '1005'].includes(s.taxonId)),
+      visible(
+        (s) =>
+          s.project === 'erga' &&
+          ['pending', 'private', 'processing'].includes(s.status) &&
+          ['1001', '1002', '1004', '1005'].includes(s.taxonId),
+      ),
     );
     expect(combined.length).toBeGreaterThan(0);
     // the embargoed ERGA record is counted and listed, but shows nothing but its state
@@ -280,14 +294,28 @@ describe('GET /api/samples/browse', () => {
           7,
         );
         for await (const r of rows) keyset.push(r.id);
-        expect(keyset.map((id) => (seeded.find((s) => s.id === id)!.embargoed ? 'embargoed' : id)), `keyset ${sort} ${order}`).toEqual(expected);
+        expect(
+          keyset.map((id) => (seeded.find((s) => s.id === id)!.embargoed ? 'embargoed' : id)),
+          `keyset ${sort} ${order}`,
+        ).toEqual(expected);
       }
     }
   });
 
   it('renames the records and the columns through the standard, as the query API renders them', async () => {
     const tol = await page('project=dtol&sort=svc_id&order=asc&limit=5');
-    expect(tol.columns.map((c) => c.key)).toEqual(['svc_id', 'tol_project', 'status', 'SPECIMEN_ID', 'TUBE_OR_WELL_ID', 'SCIENTIFIC_NAME', 'TAXON_ID', 'biosampleAccession', 'GAL', 'time_created']);
+    expect(tol.columns.map((c) => c.key)).toEqual([
+      'svc_id',
+      'tol_project',
+      'status',
+      'SPECIMEN_ID',
+      'TUBE_OR_WELL_ID',
+      'SCIENTIFIC_NAME',
+      'TAXON_ID',
+      'biosampleAccession',
+      'GAL',
+      'time_created',
+    ]);
     const dwc = await page('project=dtol&sort=svc_id&order=asc&limit=5&standard=dwc');
     const keyOf = (p: Page, field: string) => p.columns.find((c) => c.field === field)?.key;
     expect(keyOf(dwc, 'SCIENTIFIC_NAME')).toBe('scientificName');
@@ -361,7 +389,10 @@ describe('GET /api/samples/browse', () => {
     for (const [query, param] of bad) {
       const body = await expectProblem(await get(`/api/samples/browse?${query}`), 400);
       const errors = (body.errors ?? []) as { path: string; message: string }[];
-      expect(errors.map((e) => e.path), query).toContain(param);
+      expect(
+        errors.map((e) => e.path),
+        query,
+      ).toContain(param);
     }
   });
 });
@@ -408,7 +439,9 @@ describe('GET /api/audit/browse', () => {
     const to = '2025-06-06';
     const inRange = (c: Change) => c.time >= new Date(from) && c.time < new Date('2025-06-06T00:00:00Z');
     expect(times((await audit(`from=${encodeURIComponent(from)}&to=${to}&limit=500`)).data)).toEqual(expectedTimes(inRange));
-    expect(times((await audit(`from=2025-06-09&limit=500`)).data)).toEqual(expectedTimes((c) => c.time >= new Date('2025-06-09T00:00:00Z')));
+    expect(times((await audit(`from=2025-06-09&limit=500`)).data)).toEqual(
+      expectedTimes((c) => c.time >= new Date('2025-06-09T00:00:00Z')),
+    );
     expect(times((await audit(`to=2025-06-02&limit=500`)).data)).toEqual(expectedTimes((c) => c.time < new Date('2025-06-02T00:00:00Z')));
     expect(times((await audit('update_type=system&limit=500')).data)).toEqual(expectedTimes((c) => c.updateType === 'system'));
     expect(times((await audit('project=erga,asg&limit=500')).data)).toEqual(expectedTimes((c) => c.project !== 'dtol'));
@@ -438,7 +471,10 @@ describe('GET /api/audit/browse', () => {
       ['limit=1000', 'limit'],
     ] as const) {
       const body = await expectProblem(await get(`/api/audit/browse?${query}`), 400);
-      expect(((body.errors ?? []) as { path: string }[]).map((e) => e.path), query).toContain(param);
+      expect(
+        ((body.errors ?? []) as { path: string }[]).map((e) => e.path),
+        query,
+      ).toContain(param);
     }
   });
 });

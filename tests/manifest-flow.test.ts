@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifests, sampleUpdates, samples, validationReports } from '@/db/schema';
+import { manifests, samples, sampleUpdates, validationReports } from '@/db/schema';
 import { currentDefinition, parseManifest } from '@/lib/manifests';
-import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { validRows } from './fixtures/manifests/generate';
+import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { toCsv, toXlsx } from './fixtures/manifests/workbook';
 import { createHarness, type Harness } from './support/harness';
 
@@ -50,7 +50,12 @@ async function upload(file: Buffer, name = 'manifest.xlsx', key = owner.key, pro
 /** Polls the report as a client would, until the job has finished. */
 async function reportOf(id: string, key = owner.key): Promise<Report> {
   for (let i = 0; i < 200; i++) {
-    const res = await h.request('/api/manifest/validate/report', { method: 'POST', key, headers: json, body: JSON.stringify({ validation_report_id: id }) });
+    const res = await h.request('/api/manifest/validate/report', {
+      method: 'POST',
+      key,
+      headers: json,
+      body: JSON.stringify({ validation_report_id: id }),
+    });
     expect(res.status).toBe(200);
     const r = (await res.json()) as Report;
     if (r.status === 'complete' || r.status === 'failed') return r;
@@ -119,7 +124,9 @@ describe('manifest upload, validation report and confirmation', () => {
     const report = await validated(changed);
     expect(report.errors).toEqual([]);
     expect(report.mode).toBe('update');
-    expect(report.changes).toEqual([expect.objectContaining({ field: 'IDENTIFIED_BY', oldValue: rows[1]!.IDENTIFIED_BY, newValue: 'Richard Lewington' })]);
+    expect(report.changes).toEqual([
+      expect.objectContaining({ field: 'IDENTIFIED_BY', oldValue: rows[1]!.IDENTIFIED_BY, newValue: 'Richard Lewington' }),
+    ]);
 
     const res = await confirm(report.report_id);
     expect(await res.json()).toEqual({ manifest_id: manifestId, created: 0, updated: 1 });
@@ -147,7 +154,11 @@ describe('manifest upload, validation report and confirmation', () => {
     edited[0]!.COLLECTION_LOCATION = 'United Kingdom | Berkshire | Windsor Great Park';
     const report = await validated(edited);
     const issue = report.errors.find((e) => e.rule === 'not_updatable');
-    expect(issue).toMatchObject({ row: 2, field: 'COLLECTION_LOCATION', column: dtol.fields.find((f) => f.name === 'COLLECTION_LOCATION')!.column });
+    expect(issue).toMatchObject({
+      row: 2,
+      field: 'COLLECTION_LOCATION',
+      column: dtol.fields.find((f) => f.name === 'COLLECTION_LOCATION')!.column,
+    });
     expect(issue!.message).toMatch(/cannot be updated because it is a part of the compliance process/);
     expect((await confirm(report.report_id)).status).toBe(409);
   });
@@ -220,9 +231,19 @@ describe('reports with errors and bad uploads', () => {
   it('hides profiles and reports of other users behind 404', async () => {
     expect((await upload(await toXlsx(headers, validRows(dtol, 1)), 'm.xlsx', stranger.key)).status).toBe(404);
     const [any] = await h.database.db.select().from(validationReports).where(eq(validationReports.userId, owner.user.id));
-    const res = await h.request('/api/manifest/validate/report', { method: 'POST', key: stranger.key, headers: json, body: JSON.stringify({ validation_report_id: any!.id }) });
+    const res = await h.request('/api/manifest/validate/report', {
+      method: 'POST',
+      key: stranger.key,
+      headers: json,
+      body: JSON.stringify({ validation_report_id: any!.id }),
+    });
     expect(res.status).toBe(404);
-    const unknown = await h.request('/api/manifest/validate/report', { method: 'POST', key: stranger.key, headers: json, body: JSON.stringify({ validation_report_id: '00000000-0000-4000-8000-000000000000' }) });
+    const unknown = await h.request('/api/manifest/validate/report', {
+      method: 'POST',
+      key: stranger.key,
+      headers: json,
+      body: JSON.stringify({ validation_report_id: '00000000-0000-4000-8000-000000000000' }),
+    });
     expect(unknown.status).toBe(404);
     expect((await h.request('/api/manifest/validate/report', { method: 'POST', headers: json, body: '{}' })).status).toBe(401);
   });
@@ -239,28 +260,43 @@ describe('reports with errors and bad uploads', () => {
 
 describe('approval by sample managers', () => {
   it('lets a manager accept and reject pending samples; others get 404 and nothing changes', async () => {
-    const pending = await h.database.db.select().from(samples).where(and(eq(samples.profileId, profileId), eq(samples.status, 'pending')));
+    const pending = await h.database.db
+      .select()
+      .from(samples)
+      .where(and(eq(samples.profileId, profileId), eq(samples.status, 'pending')));
     expect(pending.length).toBeGreaterThan(1);
     const [a, b] = pending;
-    const decide = (key: string, body: unknown) => h.request('/api/sample/decision', { method: 'POST', key, headers: json, body: JSON.stringify(body) });
+    const decide = (key: string, body: unknown) =>
+      h.request('/api/sample/decision', { method: 'POST', key, headers: json, body: JSON.stringify(body) });
 
     expect((await decide(owner.key, { svc_ids: [a!.id], decision: 'accept' })).status).toBe(404);
     expect((await h.database.db.select().from(samples).where(eq(samples.id, a!.id)))[0]!.status).toBe('pending');
 
-    const queue = (await (await h.request('/api/sample/pending', { key: manager.key })).json()) as { number_found: number; data: { svc_id: string }[] };
+    const queue = (await (await h.request('/api/sample/pending', { key: manager.key })).json()) as {
+      number_found: number;
+      data: { svc_id: string }[];
+    };
     expect(queue.data.map((s) => s.svc_id)).toContain(a!.id);
 
     const accepted = await decide(manager.key, { svc_ids: [a!.id], decision: 'accept' });
-    expect(await accepted.json()).toEqual({ accepted: [a!.id], rejected: [] });
+    expect(await accepted.json()).toEqual({ accepted: [a!.id], rejected: [], registrations: [] });
     const rejected = await decide(manager.key, { svc_ids: [b!.id], decision: 'reject', reason: 'Tube label unreadable' });
     expect(rejected.status).toBe(200);
     const [sa] = await h.database.db.select().from(samples).where(eq(samples.id, a!.id));
     const [sb] = await h.database.db.select().from(samples).where(eq(samples.id, b!.id));
-    expect(sa).toMatchObject({ status: 'processing' });
+    // no Webin account in this service: the approved sample waits for one, and says so
+    expect(sa).toMatchObject({ status: 'awaiting_ena' });
+    expect(sa!.statusDetail).toMatch(/ENA_USERNAME and ENA_PASSWORD/);
     expect(Object.keys(sa!.approvals as object)).toEqual(['DTOL']);
     expect(sb).toMatchObject({ status: 'rejected', rejectionReason: 'Tube label unreadable' });
-    const audit = await h.database.db.select().from(sampleUpdates).where(and(eq(sampleUpdates.sampleId, a!.id), eq(sampleUpdates.field, 'status')));
-    expect(audit).toEqual([expect.objectContaining({ oldValue: 'pending', newValue: 'processing', updateType: 'user' })]);
+    const audit = await h.database.db
+      .select()
+      .from(sampleUpdates)
+      .where(and(eq(sampleUpdates.sampleId, a!.id), eq(sampleUpdates.field, 'status')));
+    expect(audit).toEqual([
+      expect.objectContaining({ oldValue: 'pending', newValue: 'processing', updateType: 'user' }),
+      expect.objectContaining({ oldValue: 'processing', newValue: 'awaiting_ena', updateType: 'system' }),
+    ]);
 
     expect((await decide(manager.key, { svc_ids: [a!.id], decision: 'accept' })).status).toBe(409);
     expect((await decide(manager.key, { svc_ids: ['nothex'], decision: 'accept' })).status).toBe(400);

@@ -3,10 +3,10 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import {
   currentDefinition,
+  type FieldDefinition,
   findDefinition,
   loadManifestDefinitions,
   MANIFEST_PROJECTS,
-  type FieldDefinition,
   type ManifestProject,
 } from '@/lib/manifests';
 import { TEMPLATE_FILES, tolDataDir } from '@/lib/manifests/reference/source';
@@ -22,7 +22,12 @@ const names = (fields: FieldDefinition[]) => fields.map((f) => f.name).sort();
 describe('manifest definitions', () => {
   it('offers every version named in the attribute files, newest first, with the current ones marked', () => {
     const versions = Object.fromEntries(
-      MANIFEST_PROJECTS.map((p) => [p, loadManifestDefinitions().filter((d) => d.project === p).map((d) => `${d.version}${d.current ? '*' : ''}`)]),
+      MANIFEST_PROJECTS.map((p) => [
+        p,
+        loadManifestDefinitions()
+          .filter((d) => d.project === p)
+          .map((d) => `${d.version}${d.current ? '*' : ''}`),
+      ]),
     );
     expect(versions).toEqual({
       asg: ['2.5*', '2.4.1'],
@@ -56,7 +61,10 @@ describe('manifest definitions', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(path.join(tolDataDir(), file));
     const headers: string[] = [];
-    workbook.getWorksheet('Metadata Entry')?.getRow(1).eachCell((c) => void headers.push(String(c.value).trim()));
+    workbook
+      .getWorksheet('Metadata Entry')
+      ?.getRow(1)
+      .eachCell((c) => void headers.push(String(c.value).trim()));
     const def = currentDefinition(project as ManifestProject);
     expect(def.fields.map((f) => f.name)).toEqual(headers);
     expect(def.fields.map((f) => f.column).at(-1)).toBe(project === 'erga' ? 'CM' : 'BP');
@@ -65,20 +73,58 @@ describe('manifest definitions', () => {
   it('marks the updatable (non-compliant) fields of §4.3', () => {
     const updatable = (p: ManifestProject) => names(currentDefinition(p).fields.filter((f) => f.updatable));
     expect(updatable('dtol')).toEqual(
-      ['BARCODE_HUB', 'BARCODE_PLATE_PRESERVATIVE', 'BOLD_ACCESSION_NUMBER', 'COLLECTOR_SAMPLE_ID', 'CULTURE_OR_STRAIN_ID',
-        'DATE_OF_PRESERVATION', 'DEPTH', 'DIFFICULT_OR_HIGH_PRIORITY_SAMPLE', 'ELEVATION', 'GAL_SAMPLE_ID', 'HAZARD_GROUP',
-        'IDENTIFIED_BY', 'IDENTIFIED_HOW', 'IDENTIFIER_AFFILIATION', 'INFRASPECIFIC_EPITHET', 'LIFESTAGE',
-        'PLATE_ID_FOR_BARCODING', 'PRESERVED_BY', 'PRESERVER_AFFILIATION', 'PURPOSE_OF_SPECIMEN', 'RELATIONSHIP', 'SEX',
-        'SIZE_OF_TISSUE_IN_TUBE', 'SPECIMEN_IDENTITY_RISK', 'TIME_ELAPSED_FROM_COLLECTION_TO_PRESERVATION',
-        'TIME_OF_COLLECTION', 'TISSUE_FOR_BARCODING', 'TISSUE_REMOVED_FOR_BARCODING', 'TUBE_OR_WELL_ID_FOR_BARCODING'].sort(),
+      [
+        'BARCODE_HUB',
+        'BARCODE_PLATE_PRESERVATIVE',
+        'BOLD_ACCESSION_NUMBER',
+        'COLLECTOR_SAMPLE_ID',
+        'CULTURE_OR_STRAIN_ID',
+        'DATE_OF_PRESERVATION',
+        'DEPTH',
+        'DIFFICULT_OR_HIGH_PRIORITY_SAMPLE',
+        'ELEVATION',
+        'GAL_SAMPLE_ID',
+        'HAZARD_GROUP',
+        'IDENTIFIED_BY',
+        'IDENTIFIED_HOW',
+        'IDENTIFIER_AFFILIATION',
+        'INFRASPECIFIC_EPITHET',
+        'LIFESTAGE',
+        'PLATE_ID_FOR_BARCODING',
+        'PRESERVED_BY',
+        'PRESERVER_AFFILIATION',
+        'PURPOSE_OF_SPECIMEN',
+        'RELATIONSHIP',
+        'SEX',
+        'SIZE_OF_TISSUE_IN_TUBE',
+        'SPECIMEN_IDENTITY_RISK',
+        'TIME_ELAPSED_FROM_COLLECTION_TO_PRESERVATION',
+        'TIME_OF_COLLECTION',
+        'TISSUE_FOR_BARCODING',
+        'TISSUE_REMOVED_FOR_BARCODING',
+        'TUBE_OR_WELL_ID_FOR_BARCODING',
+      ].sort(),
     );
     expect(updatable('asg')).toHaveLength(28);
     expect(updatable('asg')).toContain('PARTNER_SAMPLE_ID');
     expect(updatable('asg')).not.toContain('SPECIMEN_IDENTITY_RISK');
     expect(names(currentDefinition('erga').fields.filter((f) => !f.updatable))).toEqual(
-      ['ASSOCIATED_PROJECT_ACCESSIONS', 'COLLECTOR_ORCID_ID', 'LATITUDE_END', 'LATITUDE_START', 'LONGITUDE_END',
-        'LONGITUDE_START', 'MIXED_SAMPLE_RISK', 'ORIGINAL_DECIMAL_LATITUDE', 'ORIGINAL_DECIMAL_LONGITUDE',
-        'PRIMARY_BIOGENOME_PROJECT', 'SAMPLING_PERMITS_DEF', 'SPECIMEN_ID', 'SYMBIONT', 'TUBE_OR_WELL_ID'].sort(),
+      [
+        'ASSOCIATED_PROJECT_ACCESSIONS',
+        'COLLECTOR_ORCID_ID',
+        'LATITUDE_END',
+        'LATITUDE_START',
+        'LONGITUDE_END',
+        'LONGITUDE_START',
+        'MIXED_SAMPLE_RISK',
+        'ORIGINAL_DECIMAL_LATITUDE',
+        'ORIGINAL_DECIMAL_LONGITUDE',
+        'PRIMARY_BIOGENOME_PROJECT',
+        'SAMPLING_PERMITS_DEF',
+        'SPECIMEN_ID',
+        'SYMBIONT',
+        'TUBE_OR_WELL_ID',
+      ].sort(),
     );
     expect(updatable('dtolenv')).toHaveLength(24);
   });
@@ -86,7 +132,12 @@ describe('manifest definitions', () => {
   it('keeps sensitive fields out of exports', () => {
     const hidden = names(currentDefinition('erga').fields.filter((f) => !f.export));
     expect(hidden).toEqual(['ASSOCIATED_TRADITIONAL_KNOWLEDGE_CONTACT', 'COLLECTOR_ORCID_ID', 'SAMPLE_COORDINATOR_ORCID_ID']);
-    expect(currentDefinition('erga').fields.filter((f) => f.sensitive).map((f) => f.name).sort()).toEqual(hidden);
+    expect(
+      currentDefinition('erga')
+        .fields.filter((f) => f.sensitive)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(hidden);
     expect(currentDefinition('dtol').fields.every((f) => f.export)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { currentDefinition, ManifestParseError, parseManifest, validateManifest } from '@/lib/manifests';
@@ -43,7 +43,22 @@ describe('parseManifest: xlsx', () => {
 
   it('renders dates, times, numbers, booleans, formulas, rich text and links as the sheet shows them', async () => {
     const buf = await workbook((ws) => {
-      ws.getRow(1).values = ['DATE', 'TIME', 'DATETIME', 'INT', 'DEC', 'NOISE', 'BIG', 'BOOL', 'F_STR', 'F_NUM', 'F_DATE', 'RICH', 'LINK', 'ERR'];
+      ws.getRow(1).values = [
+        'DATE',
+        'TIME',
+        'DATETIME',
+        'INT',
+        'DEC',
+        'NOISE',
+        'BIG',
+        'BOOL',
+        'F_STR',
+        'F_NUM',
+        'F_DATE',
+        'RICH',
+        'LINK',
+        'ERR',
+      ];
       const r = ws.getRow(2);
       r.getCell(1).value = new Date(Date.UTC(2023, 5, 15));
       r.getCell(1).numFmt = 'dd/mm/yyyy';
@@ -103,7 +118,10 @@ describe('parseManifest: xlsx', () => {
   });
 
   it('finds the sheet by name, whatever its position and spacing', async () => {
-    const buf = await toXlsx(['SPECIMEN_ID'], [{ SPECIMEN_ID: 'SAN0000001' }], { otherSheets: ['Instructions'], sheetName: 'metadata  entry' });
+    const buf = await toXlsx(['SPECIMEN_ID'], [{ SPECIMEN_ID: 'SAN0000001' }], {
+      otherSheets: ['Instructions'],
+      sheetName: 'metadata  entry',
+    });
     expect((await parseManifest(buf, 'x.xlsx')).rows).toHaveLength(1);
   });
 
@@ -127,7 +145,10 @@ describe('parseManifest: xlsx', () => {
 
 describe('parseManifest: CSV', () => {
   it('reads header row 1 and numbers records as a spreadsheet shows them', async () => {
-    const csv = Buffer.from('\uFEFFSPECIMEN_ID,HABITAT,COLLECTED_BY\nSAN0000001,"woodland, edge","A | B"\n,,\nSAN0000002,"multi\nline",\n', 'utf8');
+    const csv = Buffer.from(
+      '\uFEFFSPECIMEN_ID,HABITAT,COLLECTED_BY\nSAN0000001,"woodland, edge","A | B"\n,,\nSAN0000002,"multi\nline",\n',
+      'utf8',
+    );
     const parsed = await parseManifest(csv, 'm.csv');
     expect(parsed.headers).toEqual(['SPECIMEN_ID', 'HABITAT', 'COLLECTED_BY']);
     expect(parsed.rows).toEqual([
@@ -137,7 +158,11 @@ describe('parseManifest: CSV', () => {
   });
 
   it('accepts the ; separator and Windows-1252 text that Excel writes in many locales', async () => {
-    const csv = Buffer.from([...Buffer.from('SAMPLE_COORDINATOR;HABITAT\nAna Garc', 'latin1'), 0xed, ...Buffer.from('a;pr\u00e9-bois\n', 'latin1')]);
+    const csv = Buffer.from([
+      ...Buffer.from('SAMPLE_COORDINATOR;HABITAT\nAna Garc', 'latin1'),
+      0xed,
+      ...Buffer.from('a;pr\u00e9-bois\n', 'latin1'),
+    ]);
     expect((await parseManifest(csv, 'm.csv')).rows[0]?.values).toEqual({ SAMPLE_COORDINATOR: 'Ana García', HABITAT: 'pré-bois' });
     const semi = toCsv(['A', 'B'], [{ A: '1', B: 'x,y' }], ';');
     expect((await parseManifest(semi, 'm.csv')).rows[0]?.values).toEqual({ A: '1', B: 'x,y' });

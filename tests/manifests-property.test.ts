@@ -1,8 +1,7 @@
-import fc from 'fast-check';
 import ExcelJS from 'exceljs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { currentDefinition, MANIFEST_PROJECTS, parseManifest, validateManifest } from '@/lib/manifests';
-import { dateText, numberText, serialOfDate } from '@/lib/manifests/parse/cells';
 import {
   checkCoordinate,
   cleanCell,
@@ -14,6 +13,7 @@ import {
   parseIsoDate,
   vocabularyKey,
 } from '@/lib/manifests/values';
+import { dateText, numberText, serialOfDate } from '@/lib/spreadsheets/cells';
 import { testContext } from './fixtures/manifests/context';
 import { manifestOf } from './fixtures/manifests/manifest';
 import { toCsv, toXlsx } from './fixtures/manifests/workbook';
@@ -21,18 +21,17 @@ import { toCsv, toXlsx } from './fixtures/manifests/workbook';
 /** Cell text a submitter could type: printable, no surrounding blanks (the parser trims), not empty. */
 const cellString = fc
   .string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a submitter cannot type control characters into a cell
   .map((s) => s.replace(/[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/g, '').trim())
   .filter((s) => s.length > 0);
 
 /** 1–6 distinct header names and up to 6 rows of optional cells. */
-const sheet = fc
-  .uniqueArray(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,15}$/), { minLength: 1, maxLength: 6 })
-  .chain((headers) =>
-    fc.record({
-      headers: fc.constant(headers),
-      rows: fc.array(fc.dictionary(fc.constantFrom(...headers), cellString), { maxLength: 6 }),
-    }),
-  );
+const sheet = fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,15}$/), { minLength: 1, maxLength: 6 }).chain((headers) =>
+  fc.record({
+    headers: fc.constant(headers),
+    rows: fc.array(fc.dictionary(fc.constantFrom(...headers), cellString), { maxLength: 6 }),
+  }),
+);
 
 const nonEmpty = (rows: Record<string, string>[]) =>
   rows.map((values, i) => ({ rowNumber: i + 2, values })).filter((r) => Object.keys(r.values).length > 0);
@@ -67,7 +66,7 @@ describe('parsing round-trips', () => {
         const wb = new ExcelJS.Workbook();
         const ws = wb.addWorksheet('Metadata Entry');
         ws.getCell('A1').value = 'N';
-        values.forEach((v, i) => (ws.getCell(`A${i + 2}`).value = v));
+        for (const [i, v] of values.entries()) ws.getCell(`A${i + 2}`).value = v;
         const parsed = await parseManifest(Buffer.from(await wb.xlsx.writeBuffer()), 'n.xlsx');
         const texts = parsed.rows.map((r) => r.values.N);
         expect(texts).toEqual(values.map((v) => numberText(v)));
@@ -78,7 +77,10 @@ describe('parsing round-trips', () => {
   });
 
   it('xlsx: date cells come back as the ISO day, and time-of-day cells as HH:MM', async () => {
-    const days = fc.array(fc.date({ min: new Date('1901-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }), { minLength: 1, maxLength: 10 });
+    const days = fc.array(fc.date({ min: new Date('1901-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }), {
+      minLength: 1,
+      maxLength: 10,
+    });
     const minutes = fc.integer({ min: 0, max: 24 * 60 - 1 });
     await fc.assert(
       fc.asyncProperty(days, minutes, async (dates, minute) => {
@@ -94,7 +96,9 @@ describe('parsing round-trips', () => {
         ws.getCell('B2').numFmt = 'h:mm';
         const parsed = await parseManifest(Buffer.from(await wb.xlsx.writeBuffer()), 'd.xlsx');
         expect(parsed.rows.map((r) => r.values.D)).toEqual(midnight.map((d) => d.toISOString().slice(0, 10)));
-        expect(parsed.rows[0]?.values.T).toBe(`${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`);
+        expect(parsed.rows[0]?.values.T).toBe(
+          `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`,
+        );
       }),
       { numRuns: 40 },
     );
@@ -115,7 +119,11 @@ describe('parsing round-trips', () => {
 });
 
 describe('value parsers are total', () => {
-  const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', ' ', '1/2/3', '2023-00-10', '-', '+', '.', 'NaN', '1e400'));
+  const anyText = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('', ' ', '1/2/3', '2023-00-10', '-', '+', '.', 'NaN', '1e400'),
+  );
 
   it('never throw, whatever the text', () => {
     fc.assert(
@@ -164,19 +172,26 @@ describe('value parsers are total', () => {
 
 describe('validation is total', () => {
   it('any cell values give a report, never an exception, with rows numbered as given', async () => {
-    const cells = fc.oneof(cellString, fc.constantFrom('NA', 'NOT_COLLECTED', 'TARGET', 'SYMBIONT', '171585', 'Aglais io', '51.5', '2023-06-15', 'Y', 'N'));
+    const cells = fc.oneof(
+      cellString,
+      fc.constantFrom('NA', 'NOT_COLLECTED', 'TARGET', 'SYMBIONT', '171585', 'Aglais io', '51.5', '2023-06-15', 'Y', 'N'),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...MANIFEST_PROJECTS), fc.array(fc.array(cells, { minLength: 3, maxLength: 90 }), { maxLength: 5 }), async (project, grid) => {
-        const definition = currentDefinition(project);
-        const names = definition.fields.map((f) => f.name);
-        const rows = grid.map((cellsOfRow) => Object.fromEntries(cellsOfRow.map((v, i) => [names[i % names.length] ?? 'X', v])));
-        const result = await validateManifest(manifestOf(definition, rows), definition, testContext());
-        const rowNumbers = new Set(rows.map((_, i) => i + 2));
-        for (const issue of [...result.errors, ...result.warnings]) {
-          expect(issue.row === null || rowNumbers.has(issue.row)).toBe(true);
-          expect(issue.message).not.toBe('');
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...MANIFEST_PROJECTS),
+        fc.array(fc.array(cells, { minLength: 3, maxLength: 90 }), { maxLength: 5 }),
+        async (project, grid) => {
+          const definition = currentDefinition(project);
+          const names = definition.fields.map((f) => f.name);
+          const rows = grid.map((cellsOfRow) => Object.fromEntries(cellsOfRow.map((v, i) => [names[i % names.length] ?? 'X', v])));
+          const result = await validateManifest(manifestOf(definition, rows), definition, testContext());
+          const rowNumbers = new Set(rows.map((_, i) => i + 2));
+          for (const issue of [...result.errors, ...result.warnings]) {
+            expect(issue.row === null || rowNumbers.has(issue.row)).toBe(true);
+            expect(issue.message).not.toBe('');
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

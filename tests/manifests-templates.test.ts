@@ -6,10 +6,10 @@ import {
   currentDefinition,
   LISTS_SHEET,
   loadManifestDefinitions,
+  type ManifestProject,
   METADATA_SHEET,
   parseManifest,
   validateManifest,
-  type ManifestProject,
 } from '@/lib/manifests';
 import { TEMPLATE_FILES, tolDataDir } from '@/lib/manifests/reference/source';
 import { testContext } from './fixtures/manifests/context';
@@ -22,13 +22,23 @@ describe('official templates filled with realistic rows', () => {
     const rows = validRows(definition, 40);
     // one target with a symbiont in its tube, as ASG and DTOL manifests have them
     Object.assign(rows[1] ?? {}, {
-      TAXON_ID: '562', SCIENTIFIC_NAME: 'Escherichia coli', ORDER_OR_GROUP: 'Enterobacterales', FAMILY: 'Enterobacteriaceae',
-      GENUS: 'Escherichia', SYMBIONT: 'SYMBIONT', RACK_OR_PLATE_ID: rows[0]?.RACK_OR_PLATE_ID ?? '',
-      TUBE_OR_WELL_ID: rows[0]?.TUBE_OR_WELL_ID ?? '', SPECIMEN_ID: rows[0]?.SPECIMEN_ID ?? '',
+      TAXON_ID: '562',
+      SCIENTIFIC_NAME: 'Escherichia coli',
+      ORDER_OR_GROUP: 'Enterobacterales',
+      FAMILY: 'Enterobacteriaceae',
+      GENUS: 'Escherichia',
+      SYMBIONT: 'SYMBIONT',
+      RACK_OR_PLATE_ID: rows[0]?.RACK_OR_PLATE_ID ?? '',
+      TUBE_OR_WELL_ID: rows[0]?.TUBE_OR_WELL_ID ?? '',
+      SPECIMEN_ID: rows[0]?.SPECIMEN_ID ?? '',
     });
     const buffer = await fillTemplate(path.join(tolDataDir(), file), rows);
     const parsed = await parseManifest(buffer, file, { definition });
-    const result = await validateManifest(parsed, definition, testContext({ associatedProjectTypes: project === 'erga' ? ['BGE'] : undefined }));
+    const result = await validateManifest(
+      parsed,
+      definition,
+      testContext({ associatedProjectTypes: project === 'erga' ? ['BGE'] : undefined }),
+    );
     expect(result.errors).toEqual([]);
     expect(result.rows).toBe(40);
     // what remains are notes on the template's own pre-fill and the symbiont copy, never complaints about data
@@ -47,7 +57,10 @@ describe('official templates filled with realistic rows', () => {
 
   it('the same manifests as CSV-like text cells validate too (typed = false)', async () => {
     const definition = currentDefinition('dtol');
-    const buffer = await toXlsx(definition.fields.map((f) => f.name), validRows(definition, 10));
+    const buffer = await toXlsx(
+      definition.fields.map((f) => f.name),
+      validRows(definition, 10),
+    );
     const result = await validateManifest(await parseManifest(buffer, 'x.xlsx', { definition }), definition, testContext());
     expect(result.errors).toEqual([]);
   });
@@ -81,7 +94,10 @@ describe('buildTemplate', () => {
 
     const column = (name: string) => definition.fields.find((f) => f.name === name)?.column ?? '';
     const validation = (name: string, row = 2) => sheet?.getCell(`${column(name)}${row}`).dataValidation;
-    expect(validation('SEX')).toMatchObject({ type: 'list', formulae: [`"${definition.fields.find((f) => f.name === 'SEX')?.allowedValues?.join(',')}"`] });
+    expect(validation('SEX')).toMatchObject({
+      type: 'list',
+      formulae: [`"${definition.fields.find((f) => f.name === 'SEX')?.allowedValues?.join(',')}"`],
+    });
     expect(validation('HAZARD_GROUP', 1001)?.type).toBe('list');
     expect(validation('HAZARD_GROUP', 1002)).toBeUndefined();
     // the GAL names contain commas and ORGANISM_PART is long: both come from the hidden sheet

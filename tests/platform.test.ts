@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from 'next-auth/jwt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '@/db/schema';
 import { createApiApp } from '@/lib/api/app';
 import { createHarness, type Harness } from './support/harness';
@@ -30,10 +30,28 @@ async function expectProblem(res: Response, status: number) {
 }
 
 describe('health', () => {
-  it('answers ok after a database round trip', async () => {
+  it('answers ok after a round trip to the database, the queue and the storage', async () => {
     const res = await h.request('/api/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      database: { ok: true, latency_ms: expect.any(Number), kind: h.database.kind },
+      queue: {
+        ok: true,
+        latency_ms: expect.any(Number),
+        waiting: expect.any(Number),
+        oldest_waiting_seconds: expect.any(Number),
+        active: expect.any(Number),
+        dead_letters: 0,
+      },
+      storage: { ok: true, latency_ms: expect.any(Number), kind: 'local' },
+      services: {
+        ena: { configured: false, detail: expect.stringContaining('ENA_USERNAME and ENA_PASSWORD are not set') },
+        tolid: { configured: false, detail: 'TOLID_TOKEN is not set: samples are registered at ENA without ToLIDs.' },
+        zenodo: { configured: false, detail: expect.stringContaining('ZENODO_TOKEN') },
+        mail: { configured: false, detail: expect.stringContaining('SMTP_URL') },
+      },
+    });
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -98,7 +116,14 @@ describe('POST apiKey', () => {
 
 describe('API-key auth', () => {
   it('accepts token (any case), Bearer, the doubled form and a bare key', async () => {
-    for (const value of [`token ${alice.key}`, `Token ${alice.key}`, `TOKEN ${alice.key}`, `Bearer ${alice.key}`, `token Token ${alice.key}`, alice.key]) {
+    for (const value of [
+      `token ${alice.key}`,
+      `Token ${alice.key}`,
+      `TOKEN ${alice.key}`,
+      `Bearer ${alice.key}`,
+      `token Token ${alice.key}`,
+      alice.key,
+    ]) {
       const res = await h.request('/api/account', { headers: { authorization: value } });
       expect(res.status, value).toBe(200);
       expect(((await res.json()) as { username: string }).username).toBe('alice');
@@ -110,7 +135,7 @@ describe('API-key auth', () => {
     ['another scheme', 'Basic YWxpY2U6cHc=', 'Authentication credentials were not provided.'],
     ['keyword only', 'token', 'Invalid token header. No credentials provided.'],
     ['spaces in key', 'token abc def', 'Invalid token header. Token string should not contain spaces.'],
-    ['unknown key', 'token rmb_' + 'x'.repeat(43), 'Invalid token.'],
+    ['unknown key', `token rmb_${'x'.repeat(43)}`, 'Invalid token.'],
     ['garbage', 'token not-a-key', 'Invalid token.'],
   ])('refuses a %s key with 401 and WWW-Authenticate: Token', async (_name, value, detail) => {
     const res = await h.request('/api/account', { headers: value ? { authorization: value } : {} });

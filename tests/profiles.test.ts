@@ -1,20 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profiles } from '@/db/schema';
+import type { Profile } from '@/lib/profiles/contract';
 import { updateUser } from '@/lib/users/users';
-import { expectProblem, jsonBody } from './support/http';
 import { createHarness, type Harness } from './support/harness';
-
-interface Profile {
-  id: string;
-  title: string;
-  description: string;
-  type: string;
-  associated_type: string[];
-  sequencing_centre: string[];
-  date_created: string;
-  date_modified: string;
-}
+import { expectProblem, jsonBody } from './support/http';
 
 let h: Harness;
 type U = Awaited<ReturnType<Harness['user']>>;
@@ -61,8 +51,16 @@ describe('POST profiles', () => {
 
   it.each([
     ['no type', { title: 't-none', description: '' }, 'Missing required field: Type type'],
-    ['an unknown type', { title: 't-x', description: '', type: 'plants' }, "Invalid value for 'type'. Must be one of: asg, dtol, dtolenv, erga or biodata"],
-    ['the legacy genomics type', { title: 't-g', description: '', type: 'genomics' }, "Invalid value for 'type'. Must be one of: asg, dtol, dtolenv, erga or biodata"],
+    [
+      'an unknown type',
+      { title: 't-x', description: '', type: 'plants' },
+      "Invalid value for 'type'. Must be one of: asg, dtol, dtolenv, erga or biodata",
+    ],
+    [
+      'the legacy genomics type',
+      { title: 't-g', description: '', type: 'genomics' },
+      "Invalid value for 'type'. Must be one of: asg, dtol, dtolenv, erga or biodata",
+    ],
     ['no title', { description: 'd', type: 'biodata' }, 'Missing required field: Title title'],
     ['a blank title', { title: '   ', description: 'd', type: 'biodata' }, 'Missing required field: Title title'],
   ])('refuses %s with 400', async (_name, body, detail) => {
@@ -219,12 +217,12 @@ describe('PUT profiles/{profile_id}', () => {
     expect(((await same.json()) as Profile).description).toBe('new');
   });
 
-  it('refuses a type change with 409 and leaves the profile unchanged', async () => {
+  it('refuses a type change with 400 (api-behaviour.md §3.2.4) and leaves the profile unchanged', async () => {
     const p = await create(tolMember.key, { title: 'Fixed type', description: 'keep', type: 'dtol' });
     const [before] = await h.database.db.select().from(profiles).where(eq(profiles.id, p.id));
     for (const type of ['asg', 'biodata', 'erga', 'plants']) {
       const res = await put(tolMember.key, p.id, { title: 'Changed', description: 'changed', type });
-      expect((await expectProblem(res, 409)).detail).toBe('It is not possible to modify the profile type');
+      expect((await expectProblem(res, 400)).detail).toBe('It is not possible to modify the profile type');
     }
     const [after] = await h.database.db.select().from(profiles).where(eq(profiles.id, p.id));
     expect(after).toEqual(before);
@@ -287,7 +285,13 @@ describe('profile reference lists', () => {
       sequencing_centres: Array<{ name: string; label: string; approval_required: boolean }>;
     };
     expect(body.associated_types.filter((a) => a.selectable).map((a) => a.name)).toEqual([
-      'BGE', 'BIOBLITZ', 'CBP', 'ERGA_PILOT', 'ERGA_COMMUNITY', 'POP_GENOMICS', 'SANGER',
+      'BGE',
+      'BIOBLITZ',
+      'CBP',
+      'ERGA_PILOT',
+      'ERGA_COMMUNITY',
+      'POP_GENOMICS',
+      'SANGER',
     ]);
     expect(body.sequencing_centres).toHaveLength(20);
     expect(body.sequencing_centres.filter((c) => c.approval_required).map((c) => c.name)).toEqual(['SANGER']);

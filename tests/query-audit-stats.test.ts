@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_COLUMNS } from '@/lib/audit/audit';
-import { createHarness, type Harness } from './support/harness';
-import { seedQueryData, type QuerySeed } from './query-seed';
+import { type QuerySeed, seedQueryData } from './query-seed';
 import { EMPTY, expectNoPrivateData, queryClient } from './query-support';
+import { createHarness, type Harness } from './support/harness';
 
 let h: Harness;
 let seed: QuerySeed;
@@ -53,7 +53,10 @@ describe('audit', () => {
     expect(fields((await wrapper('/api/audit/samples?project=dtol&updatable_field=SEX')).data)).toEqual(['SEX']);
     await problem('/api/audit/samples?svc_id=nope', "Invalid 'svc_id'(s) provided!");
     await problem('/api/audit/samples?project=plants', "Invalid value for 'project'. Must be one of: ASG, DTOL, DTOLENV or ERGA");
-    await problem('/api/audit/samples?project=dtol&updatable_field=RACK_OR_PLATE_ID', /^Invalid value for 'updatable_field'\. Must be one of: BARCODE_HUB, /);
+    await problem(
+      '/api/audit/samples?project=dtol&updatable_field=RACK_OR_PLATE_ID',
+      /^Invalid value for 'updatable_field'\. Must be one of: BARCODE_HUB, /,
+    );
   });
 
   it('lists only the changes made in [from, to)', async () => {
@@ -132,9 +135,15 @@ describe('statistics', () => {
 
   it('answers 400 with the reference sentences', async () => {
     await problem('/api/stats/number_of_samples/plants', "Invalid value for 'sample_type'. Must be one of: ASG, DTOL, DTOLENV or ERGA");
-    await problem('/api/stats/number_of_samples/dtol?d_from=2024-01-01', "Missing date. Both 'from' and 'to' date values must be provided together.");
+    await problem(
+      '/api/stats/number_of_samples/dtol?d_from=2024-01-01',
+      "Missing date. Both 'from' and 'to' date values must be provided together.",
+    );
     await problem('/api/stats/number_of_samples?d_from=2024-01-01&d_to=tomorrow', 'Failed to parse one of the dates');
-    await problem('/api/stats/number_of_samples?d_from=2025-01-01&d_to=2024-01-01', "Invalid date. 'from' date must be earlier than 'to' date.");
+    await problem(
+      '/api/stats/number_of_samples?d_from=2025-01-01&d_to=2024-01-01',
+      "Invalid date. 'from' date must be earlier than 'to' date.",
+    );
   });
 
   it('lists the projects and sub-projects', async () => {
@@ -170,7 +179,12 @@ describe('statistics', () => {
         by_project: { dtol: { total: 6, by_status: { accepted: 3, pending: 3 } }, asg: { total: 2 }, erga: { total: 5 } },
         per_month: expect.arrayContaining([{ month: '2024-03', count: 4 }]),
       },
-      manifests: { total: 5, per_sequencing_centre: expect.arrayContaining([{ sequencing_centre: 'CNAG', label: 'CENTRO NACIONAL DE ANÁLISIS GENÓMICO', manifests: 1 }]) },
+      manifests: {
+        total: 5,
+        per_sequencing_centre: expect.arrayContaining([
+          { sequencing_centre: 'CNAG', label: 'CENTRO NACIONAL DE ANÁLISIS GENÓMICO', manifests: 1 },
+        ]),
+      },
       submissions: { total: 1, by_status: { accepted: 1 } },
     });
   });

@@ -2,11 +2,11 @@ import type { SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestCondition } from '@/lib/query/manifests';
 import { fieldCondition } from '@/lib/query/sample-field';
-import { sampleBatchQuery, shapeQuery, type SampleOrder } from '@/lib/query/sample-rows';
+import { type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
 import { accessionCondition, createdCondition, sequencingCentreCondition, svcIdCondition, taxonCondition } from '@/lib/query/samples';
-import { execFor, seedBulkSamples, type BulkInfo, type Exec } from '../bench/query-seed';
-import { createHarness, type Harness } from './support/harness';
+import { type BulkInfo, type Exec, execFor, seedBulkSamples } from '../bench/query-seed';
 import { queryClient } from './query-support';
+import { createHarness, type Harness } from './support/harness';
 
 /**
  * Enough samples for several keyset batches (1,000 rows each), and the query plans of the main look-ups. Tiny tables
@@ -120,7 +120,9 @@ describe('query plans', () => {
   it.each(cases)('serves %s from an index: the count and every batch', async (_name, where, order) => {
     const db = h.deps.db;
     const first = await planOf(sampleBatchQuery(db, where(), order, { after: null, limit: 1000, offset: 0 }));
-    const next = await planOf(sampleBatchQuery(db, where(), order, { after: { id: info.probe.svcId, t: '2020-01-02T12:00:00.000000' }, limit: 1000, offset: 0 }));
+    const next = await planOf(
+      sampleBatchQuery(db, where(), order, { after: { id: info.probe.svcId, t: '2020-01-02T12:00:00.000000' }, limit: 1000, offset: 0 }),
+    );
     const count = await planOf(shapeQuery(db, where()));
     for (const plan of [first, next, count]) {
       expect(seqScansOfSamples(plan), JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]))).toEqual([]);

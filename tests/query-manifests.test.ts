@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './support/harness';
-import { seedQueryData, type QuerySeed } from './query-seed';
+import { type QuerySeed, seedQueryData } from './query-seed';
 import { EMPTY, expectNoPrivateData, queryClient } from './query-support';
+import { createHarness, type Harness } from './support/harness';
 
 let h: Harness;
 let seed: QuerySeed;
@@ -34,14 +34,22 @@ describe('GET manifest', () => {
 describe('GET manifest/sequencing_centre', () => {
   it('finds manifests by the centre’s label or short name, through the profile or the samples’ GAL', async () => {
     const m = seed.manifests;
-    expect((await wrapper<string>('/api/manifest/sequencing_centre?sequencing_centre=CENTRO%20NACIONAL%20DE%20AN%C3%81LISIS%20GEN%C3%93MICO')).data).toEqual([m.erga]);
+    expect(
+      (await wrapper<string>('/api/manifest/sequencing_centre?sequencing_centre=CENTRO%20NACIONAL%20DE%20AN%C3%81LISIS%20GEN%C3%93MICO'))
+        .data,
+    ).toEqual([m.erga]);
     expect((await wrapper<string>('/api/manifest/sequencing_centre?sequencing_centre=cnag')).data).toEqual([m.erga]);
-    expect((await wrapper<string>('/api/manifest/sequencing_centre?sequencing_centre=SANGER%20INSTITUTE')).data).toEqual([m.tk, m.dtol, m.dtolOld]);
+    expect((await wrapper<string>('/api/manifest/sequencing_centre?sequencing_centre=SANGER%20INSTITUTE')).data).toEqual([
+      m.tk,
+      m.dtol,
+      m.dtolOld,
+    ]);
     expect(await text('/api/manifest/sequencing_centre?sequencing_centre=GENOSCOPE')).toBe(EMPTY);
   });
 
   it('refuses a missing or unknown centre with the list of labels', async () => {
-    const sentence = /^Invalid value for 'sequencing_centre'\. Accepted values are: UNIVERSITY OF BARI, DNA SEQUENCING AND GENOMICS LABORATORY, HELSINKI GENOMICS CORE FACILITY, .*, WEST GERMAN GENOME CENTRE and OTHER$/;
+    const sentence =
+      /^Invalid value for 'sequencing_centre'\. Accepted values are: UNIVERSITY OF BARI, DNA SEQUENCING AND GENOMICS LABORATORY, HELSINKI GENOMICS CORE FACILITY, .*, WEST GERMAN GENOME CENTRE and OTHER$/;
     await problem('/api/manifest/sequencing_centre', sentence);
     await problem('/api/manifest/sequencing_centre?sequencing_centre=Nowhere', sentence);
   });
@@ -56,7 +64,10 @@ describe('GET manifest/current_version', () => {
     const { header, rows } = await csv('/api/manifest/current_version?return_type=csv');
     expect(header).toEqual(['manifest_type', 'version']);
     expect(rows).toContainEqual({ manifest_type: 'DTOL', version: '2.5' });
-    await problem('/api/manifest/current_version?manifest_type=BARCODE', "Invalid value for 'manifest_type'. Must be one of: ASG, DTOL, DTOLENV or ERGA");
+    await problem(
+      '/api/manifest/current_version?manifest_type=BARCODE',
+      "Invalid value for 'manifest_type'. Must be one of: ASG, DTOL, DTOLENV or ERGA",
+    );
   });
 });
 
@@ -71,13 +82,21 @@ describe('GET manifest/{from}/{to} and manifest/{project}/{from}/{to}', () => {
 
   it('takes a comma list of projects in any case', async () => {
     const m = seed.manifests;
-    expect((await wrapper<string>('/api/manifest/DTOL%2Cerga/2020-01-01T00:00:00+00:00/2030-01-01T00:00:00+00:00')).data).toEqual([m.tk, m.erga, m.dtol, m.dtolOld]);
+    expect((await wrapper<string>('/api/manifest/DTOL%2Cerga/2020-01-01T00:00:00+00:00/2030-01-01T00:00:00+00:00')).data).toEqual([
+      m.tk,
+      m.erga,
+      m.dtol,
+      m.dtolOld,
+    ]);
     expect((await wrapper<string>('/api/manifest/asg/2020-01-01/2030-01-01')).data).toEqual([m.asg]);
     await problem('/api/manifest/plants/2020-01-01/2030-01-01', "Invalid value for 'project'. Must be one of: ASG, DTOL, DTOLENV or ERGA");
   });
 
   it('answers 400 with the reference sentences for bad dates', async () => {
-    await problem('/api/manifest/2024-01-01T00:00:00+00:00/2023-01-01T00:00:00+00:00', "Invalid date. 'from' date must be earlier than 'to' date.");
+    await problem(
+      '/api/manifest/2024-01-01T00:00:00+00:00/2023-01-01T00:00:00+00:00',
+      "Invalid date. 'from' date must be earlier than 'to' date.",
+    );
     await problem('/api/manifest/2024-01-01T25:00:00/2025-01-01', 'Failed to parse one of the dates');
     await problem('/api/manifest/dtol/2024-01-01/2025-1-1', 'Failed to parse one of the dates');
   });
@@ -112,9 +131,15 @@ describe('GET manifest/{manifest_id}', () => {
 
   it('refuses malformed ids with the reference sentences', async () => {
     await problem('/api/manifest/1234-abcd', "Invalid value for 'manifest_id'. Must be a string UUID of length 36 (including hyphens).");
-    await problem('/api/manifest/f8e5c23d-f735-439f-bfaf-a6886e31741eAAAA/sample_status', "Invalid value for 'manifest_id'. Must be a string UUID of length 36 (including hyphens).");
+    await problem(
+      '/api/manifest/f8e5c23d-f735-439f-bfaf-a6886e31741eAAAA/sample_status',
+      "Invalid value for 'manifest_id'. Must be a string UUID of length 36 (including hyphens).",
+    );
     await problem('/api/manifest/f8e5c23d-f735-439f-bfaf-a6886e31741-', "Invalid value for 'manifest_id'. Must be a valid UUID.");
-    await problem(`/api/manifest/${seed.manifests.dtol}?return_type=xlsx`, "Invalid value for 'return_type'. Accepted values are: json, csv and rocrate");
+    await problem(
+      `/api/manifest/${seed.manifests.dtol}?return_type=xlsx`,
+      "Invalid value for 'return_type'. Accepted values are: json, csv and rocrate",
+    );
   });
 
   it('narrows with limit and offset', async () => {

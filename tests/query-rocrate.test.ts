@@ -3,9 +3,9 @@ import path from 'node:path';
 import jsonld from 'jsonld';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RO_CRATE_CONTEXT, RO_CRATE_SPEC } from '@/lib/standards/rocrate';
-import { createHarness, type Harness } from './support/harness';
-import { seedQueryData, type QuerySeed } from './query-seed';
+import { type QuerySeed, seedQueryData } from './query-seed';
 import { expectNoPrivateData, queryClient } from './query-support';
+import { createHarness, type Harness } from './support/harness';
 
 type Entity = Record<string, unknown> & { '@id': string; '@type'?: string | string[] };
 interface Crate {
@@ -82,7 +82,11 @@ describe('GET manifest/{manifest_id}?return_type=rocrate', () => {
   it('is a valid RO-Crate 1.2 with one BioSample per sample, and its people, taxa and places once each', async () => {
     const { crate, body } = await crateOf(seed.manifests.erga);
     const { byId, root } = expectValidCrate(crate);
-    expect(root).toMatchObject({ name: 'CNAG ERGA pilot', description: 'Catalan reference genomes', datePublished: '2025-01-03T10:00:00+00:00' });
+    expect(root).toMatchObject({
+      name: 'CNAG ERGA pilot',
+      description: 'Catalan reference genomes',
+      datePublished: '2025-01-03T10:00:00+00:00',
+    });
     expect(root['@id']).toBe(`${h.config.baseUrl}/api/manifest/${seed.manifests.erga}/`);
     expect(byId.get('https://creativecommons.org/publicdomain/zero/1.0/')).toMatchObject({ '@type': 'CreativeWork' });
 
@@ -105,10 +109,14 @@ describe('GET manifest/{manifest_id}?return_type=rocrate', () => {
     expect(refs(samples[0]!.collector)).toContain('#person-jane-smith');
     expect(people.find((p) => p.name === 'Ana García')!['@id']).toBe('#person-ana-garcia');
     const places = crate['@graph'].filter((e) => types(e).includes('Place'));
-    expect(places).toEqual([{ '@id': '#place-1', '@type': 'Place', name: 'Spain | Catalonia | Montseny', latitude: 41.7676, longitude: 2.4014 }]);
+    expect(places).toEqual([
+      { '@id': '#place-1', '@type': 'Place', name: 'Spain | Catalonia | Montseny', latitude: 41.7676, longitude: 2.4014 },
+    ]);
 
     const props = crate['@graph'].filter((e) => types(e).includes('PropertyValue'));
-    expect(props.find((p) => p['@id'] === `#${expected[0]!.id}/SCIENTIFIC_NAME`)).toMatchObject({ value: expected[0]!.fields.SCIENTIFIC_NAME });
+    expect(props.find((p) => p['@id'] === `#${expected[0]!.id}/SCIENTIFIC_NAME`)).toMatchObject({
+      value: expected[0]!.fields.SCIENTIFIC_NAME,
+    });
     expectNoPrivateData(body);
   });
 
@@ -116,16 +124,22 @@ describe('GET manifest/{manifest_id}?return_type=rocrate', () => {
     for (const id of [seed.manifests.erga, seed.manifests.dtol, seed.manifests.asg]) {
       const { crate } = await crateOf(id);
       // safe mode throws on anything lost in expansion (an undefined term, a bad IRI)
-      const expanded = await jsonld.expand(crate as unknown as jsonld.JsonLdDocument, {
-        documentLoader,
-        base: `${h.config.baseUrl}/api/manifest/${id}/ro-crate-metadata.json`,
-        safe: true,
-      } as jsonld.Options.Expand);
+      const expanded = await jsonld.expand(
+        crate as unknown as jsonld.JsonLdDocument,
+        {
+          documentLoader,
+          base: `${h.config.baseUrl}/api/manifest/${id}/ro-crate-metadata.json`,
+          safe: true,
+        } as jsonld.Options.Expand,
+      );
       expect(expanded.length).toBe(crate['@graph'].length);
       const root = expanded.find((e) => e['@id'] === `${h.config.baseUrl}/api/manifest/${id}/`) as Record<string, unknown>;
       expect(root['@type']).toEqual(['http://schema.org/Dataset']);
       expect(root).toHaveProperty(['http://schema.org/datePublished']);
-      const sample = expanded.find((e) => (e['@type'] as string[] | undefined)?.includes('https://bioschemas.org/BioSample')) as Record<string, unknown>;
+      const sample = expanded.find((e) => (e['@type'] as string[] | undefined)?.includes('https://bioschemas.org/BioSample')) as Record<
+        string,
+        unknown
+      >;
       expect(sample).toHaveProperty(['https://bioschemas.org/collector']);
       expect(sample).toHaveProperty(['http://schema.org/additionalProperty']);
     }
@@ -141,6 +155,9 @@ describe('GET manifest/{manifest_id}?return_type=rocrate', () => {
     const samples = crate['@graph'].filter((e) => types(e).includes('BioSample'));
     expect(samples).toHaveLength(1);
     expect(JSON.stringify(crate)).not.toContain(seed.embargoed);
-    await problem('/api/manifest/00000000-0000-4000-8000-000000000000?return_type=rocrate', "Only one 'manifest_id' can be processed at a time.");
+    await problem(
+      '/api/manifest/00000000-0000-4000-8000-000000000000?return_type=rocrate',
+      "Only one 'manifest_id' can be processed at a time.",
+    );
   });
 });

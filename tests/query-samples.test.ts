@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { SYSTEM_KEYS } from '@/lib/standards/render';
-import { createHarness, type Harness } from './support/harness';
-import { seedQueryData, type QuerySeed } from './query-seed';
+import { type QuerySeed, seedQueryData } from './query-seed';
 import { EMPTY, expectNoPrivateData, queryClient } from './query-support';
+import { createHarness, type Harness } from './support/harness';
 
 let h: Harness;
 let seed: QuerySeed;
@@ -92,7 +92,10 @@ describe('GET sample/{from}/{to}', () => {
     await problem('/api/sample/2024-13-01/2025-01-01', 'Failed to parse one of the dates');
     await problem('/api/sample/2024-02-30T00:00:00/2025-01-01', 'Failed to parse one of the dates');
     await problem('/api/sample/2024/2025-01-01', 'Failed to parse one of the dates');
-    await problem('/api/sample/2025-01-01T00:00:00+00:00/2024-01-01T00:00:00+00:00', "Invalid date. 'from' date must be earlier than 'to' date.");
+    await problem(
+      '/api/sample/2025-01-01T00:00:00+00:00/2024-01-01T00:00:00+00:00',
+      "Invalid date. 'from' date must be earlier than 'to' date.",
+    );
   });
 
   it('narrows with limit and offset; number_found stays the total', async () => {
@@ -228,12 +231,18 @@ describe('GET sample/sample_field/{field}/{values}', () => {
     expect((await wrapper(`/api/sample/sample_field/manifest_id/${seed.manifests.asg}`)).number_found).toBe(2);
     expect((await wrapper('/api/sample/sample_field/associated_tol_project/ERGA_PILOT')).number_found).toBe(3);
     expect((await wrapper('/api/sample/sample_field/time_created/2025-01-01T00:00:00+00:00')).number_found).toBe(5);
-    await problem('/api/sample/sample_field/time_created/yesterday', 'Invalid date format provided. Error: Unknown string format: yesterday');
+    await problem(
+      '/api/sample/sample_field/time_created/yesterday',
+      'Invalid date format provided. Error: Unknown string format: yesterday',
+    );
   });
 
   it('refuses unknown and sensitive fields with the reference sentence', async () => {
     for (const f of ['NOT_A_FIELD', 'COLLECTOR_ORCID_ID', 'created_by']) {
-      const body = await problem(`/api/sample/sample_field/${f}/x`, /^Invalid field provided\. Please provide either SERIES, .* or tol_project\.$/);
+      const body = await problem(
+        `/api/sample/sample_field/${f}/x`,
+        /^Invalid field provided\. Please provide either SERIES, .* or tol_project\.$/,
+      );
       expect(body.detail).not.toContain('ORCID');
     }
   });
@@ -254,20 +263,37 @@ describe('GET sample/associated_tol_project, sequencing_centre, with_submitted_b
     expect((await wrapper('/api/sample/sequencing_centre?sequencing_centre=cnag')).number_found).toBe(3);
     const sanger = await wrapper('/api/sample/sequencing_centre?sequencing_centre=SANGER%20INSTITUTE');
     expect(sanger.number_found).toBe(8);
-    await problem('/api/sample/sequencing_centre?sequencing_centre=Nowhere', /^Invalid value for 'sequencing_centre'\. Accepted values are: UNIVERSITY OF BARI, .* and OTHER$/);
+    await problem(
+      '/api/sample/sequencing_centre?sequencing_centre=Nowhere',
+      /^Invalid value for 'sequencing_centre'\. Accepted values are: UNIVERSITY OF BARI, .* and OTHER$/,
+    );
     await problem('/api/sample/sequencing_centre', /^Invalid value for 'sequencing_centre'\./);
   });
 
   it('lists samples with submitted images, honouring from/to and d_from/d_to', async () => {
     const res = await wrapper('/api/sample/with_submitted_bioimages?project=ERGA');
     expect(res.data).toEqual([
-      expect.objectContaining({ last_bioimage_submitted: '2025-02-03T09:00:00+00:00', svc_profile_title: 'CNAG ERGA pilot', tol_project: 'ERGA' }),
+      expect.objectContaining({
+        last_bioimage_submitted: '2025-02-03T09:00:00+00:00',
+        svc_profile_title: 'CNAG ERGA pilot',
+        tol_project: 'ERGA',
+      }),
     ]);
-    expect(Object.keys(res.data[0]!)).toEqual(['SPECIMEN_ID', 'TAXON_ID', 'biosampleAccession', 'last_bioimage_submitted', 'svc_profile_title', 'tol_project']);
+    expect(Object.keys(res.data[0]!)).toEqual([
+      'SPECIMEN_ID',
+      'TAXON_ID',
+      'biosampleAccession',
+      'last_bioimage_submitted',
+      'svc_profile_title',
+      'tol_project',
+    ]);
     expect((await wrapper('/api/sample/with_submitted_bioimages?project=erga&from=2025-02-01&to=2025-03-01')).number_found).toBe(1);
     expect((await wrapper('/api/sample/with_submitted_bioimages?project=erga&d_from=2025-03-01&d_to=2025-04-01')).number_found).toBe(0);
     await problem('/api/sample/with_submitted_bioimages', "'project' is required but not provided.");
-    await problem('/api/sample/with_submitted_bioimages?project=erga&d_from=2025-01-01', "Missing date. Both 'from' and 'to' date values must be provided together.");
+    await problem(
+      '/api/sample/with_submitted_bioimages?project=erga&d_from=2025-01-01',
+      "Missing date. Both 'from' and 'to' date values must be provided together.",
+    );
     await problem('/api/sample/with_submitted_bioimages?project=erga&d_from=soon&d_to=later', 'Failed to parse one of the dates');
   });
 });
@@ -295,7 +321,12 @@ describe('tube or well ids', () => {
     const { header, rows } = await csv('/api/sample/tube_or_well_ids?project=dtol&return_type=csv');
     expect(header).toEqual(['svc_profile_title', 'TUBE_OR_WELL_IDs']);
     expect(rows[0]!.TUBE_OR_WELL_IDs!.split(' ')).toHaveLength(6);
-    await problem('/api/profile/tube_or_well_ids?profile_type=plants', "Invalid value for 'profile_type'. Must be one of: ASG, DTOL, DTOLENV or ERGA", 400, { method: 'POST' });
+    await problem(
+      '/api/profile/tube_or_well_ids?profile_type=plants',
+      "Invalid value for 'profile_type'. Must be one of: ASG, DTOL, DTOLENV or ERGA",
+      400,
+      { method: 'POST' },
+    );
     await problem('/api/sample/tube_or_well_ids', "'project' is required but not provided.");
     await problem(
       '/api/sample/tube_or_well_ids?project=erga&associated_tol_project=SANGER',

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/db/client';
-import { manifests, profileFiles, profiles, sampleUpdates, samples, submissions, users, type SampleStatus, type TolProject } from '@/db/schema';
+import {
+  manifests,
+  profileFiles,
+  profiles,
+  type SampleStatus,
+  samples,
+  sampleUpdates,
+  submissions,
+  type TolProject,
+  users,
+} from '@/db/schema';
 import { findDefinition } from '@/lib/manifests';
 import { typedColumns } from '@/lib/samples/columns';
 import { validRow } from './fixtures/manifests/generate';
@@ -45,7 +55,14 @@ export async function seedQueryData(db: Db): Promise<QuerySeed> {
 
   const p = { nhm: hex(1, 'aa'), cnag: hex(2, 'aa'), asg: hex(3, 'aa'), tk: hex(4, 'aa') };
   await db.insert(profiles).values([
-    { id: p.nhm, ownerId, title: 'NHM Lepidoptera 2024', description: 'Butterflies and moths of Wytham Woods', type: 'dtol', associatedTypes: ['DTOL'] },
+    {
+      id: p.nhm,
+      ownerId,
+      title: 'NHM Lepidoptera 2024',
+      description: 'Butterflies and moths of Wytham Woods',
+      type: 'dtol',
+      associatedTypes: ['DTOL'],
+    },
     {
       id: p.cnag,
       ownerId,
@@ -56,7 +73,15 @@ export async function seedQueryData(db: Db): Promise<QuerySeed> {
       sequencingCentres: ['CNAG'],
     },
     { id: p.asg, ownerId, title: 'ASG symbionts', description: 'Aquatic symbioses', type: 'asg', associatedTypes: ['ASG'] },
-    { id: p.tk, ownerId, title: 'ERGA traditional knowledge', description: '', type: 'erga', associatedTypes: ['BGE', 'SANGER'], sequencingCentres: ['SANGER'] },
+    {
+      id: p.tk,
+      ownerId,
+      title: 'ERGA traditional knowledge',
+      description: '',
+      type: 'erga',
+      associatedTypes: ['BGE', 'SANGER'],
+      sequencingCentres: ['SANGER'],
+    },
   ]);
 
   const m = {
@@ -66,7 +91,16 @@ export async function seedQueryData(db: Db): Promise<QuerySeed> {
     asg: '3d4e5f60-0000-4000-8000-000000000003',
     tk: '4e5f6071-0000-4000-8000-000000000004',
   };
-  const plan: { id: string; profile: string; project: TolProject; version: string; at: string; n: number; first: number; centres: string[] }[] = [
+  const plan: {
+    id: string;
+    profile: string;
+    project: TolProject;
+    version: string;
+    at: string;
+    n: number;
+    first: number;
+    centres: string[];
+  }[] = [
     { id: m.dtolOld, profile: p.nhm, project: 'dtol', version: '2.4.1', at: '2023-06-01T09:00:00Z', n: 2, first: 100, centres: [] },
     { id: m.dtol, profile: p.nhm, project: 'dtol', version: '2.5', at: '2024-03-14T10:21:33.512Z', n: 4, first: 0, centres: [] },
     { id: m.asg, profile: p.asg, project: 'asg', version: '2.5', at: '2024-11-01T12:00:00Z', n: 2, first: 200, centres: [] },
@@ -132,18 +166,66 @@ export async function seedQueryData(db: Db): Promise<QuerySeed> {
         timeUpdated: new Date(timeCreated.getTime() + 60_000),
       };
       await db.insert(samples).values(row);
-      stored.push({ id, manifestId: x.id, project: x.project, fields, status, biosampleAccession: row.biosampleAccession, publicName: row.publicName, timeCreated });
+      stored.push({
+        id,
+        manifestId: x.id,
+        project: x.project,
+        fields,
+        status,
+        biosampleAccession: row.biosampleAccession,
+        publicName: row.publicName,
+        timeCreated,
+      });
     }
   }
 
   const first = stored[0]!;
   const erga = stored.find((s) => s.manifestId === m.erga)!;
   await db.insert(sampleUpdates).values([
-    { sampleId: first.id, manifestId: first.manifestId, project: 'dtol', updateType: 'user', field: 'SEX', oldValue: 'MALE', newValue: 'FEMALE', actorId: ownerId, timeUpdated: new Date('2025-03-14T10:21:33Z') },
-    { sampleId: first.id, manifestId: first.manifestId, project: 'dtol', updateType: 'system', field: 'biosampleAccession', oldValue: '', newValue: first.biosampleAccession, timeUpdated: new Date('2024-03-20T08:00:00Z') },
-    { sampleId: erga.id, manifestId: erga.manifestId, project: 'erga', updateType: 'user', field: 'SCIENTIFIC_NAME', oldValue: 'Aglais urticae', newValue: 'Aglais io', actorId: ownerId, timeUpdated: new Date('2025-04-01T00:00:00Z') },
+    {
+      sampleId: first.id,
+      manifestId: first.manifestId,
+      project: 'dtol',
+      updateType: 'user',
+      field: 'SEX',
+      oldValue: 'MALE',
+      newValue: 'FEMALE',
+      actorId: ownerId,
+      timeUpdated: new Date('2025-03-14T10:21:33Z'),
+    },
+    {
+      sampleId: first.id,
+      manifestId: first.manifestId,
+      project: 'dtol',
+      updateType: 'system',
+      field: 'biosampleAccession',
+      oldValue: '',
+      newValue: first.biosampleAccession,
+      timeUpdated: new Date('2024-03-20T08:00:00Z'),
+    },
+    {
+      sampleId: erga.id,
+      manifestId: erga.manifestId,
+      project: 'erga',
+      updateType: 'user',
+      field: 'SCIENTIFIC_NAME',
+      oldValue: 'Aglais urticae',
+      newValue: 'Aglais io',
+      actorId: ownerId,
+      timeUpdated: new Date('2025-04-01T00:00:00Z'),
+    },
     // sensitive: must never be listed
-    { sampleId: erga.id, manifestId: erga.manifestId, project: 'erga', updateType: 'user', field: 'COLLECTOR_ORCID_ID', oldValue: '0000-0002-1825-0097', newValue: '0000-0001-5109-3700', actorId: ownerId, timeUpdated: new Date('2025-04-01T00:00:01Z') },
+    {
+      sampleId: erga.id,
+      manifestId: erga.manifestId,
+      project: 'erga',
+      updateType: 'user',
+      field: 'COLLECTOR_ORCID_ID',
+      oldValue: '0000-0002-1825-0097',
+      newValue: '0000-0001-5109-3700',
+      actorId: ownerId,
+      timeUpdated: new Date('2025-04-01T00:00:01Z'),
+    },
   ]);
   await db.insert(profileFiles).values([{ profileId: p.nhm, fileName: 'run1_R1.fastq.gz', sizeInBytes: 1234, etag: 'abc' }]);
   await db.insert(submissions).values([{ kind: 'samples', repository: 'ena', profileId: p.nhm, status: 'accepted' }]);

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
-import { expectProblem } from './support/http';
 import type { Harness } from './support/harness';
+import { expectProblem } from './support/http';
 
 /** Helpers shared by the query API suites. */
 

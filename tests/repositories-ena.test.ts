@@ -1,18 +1,21 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 import {
   createEnaClient,
+  createUploadArea,
+  type EnaClient,
   EnaStillQueuedError,
   enaClientOptionsFromConfig,
-  tolSampleSpec,
-  webinRoot,
-  type EnaClient,
   type ProjectSpec,
   type SampleSpec,
+  tolSampleSpec,
   type WebinDocument,
+  webinRoot,
 } from '@/lib/repositories/ena';
 import { RepositoryHttpError, RepositoryUnavailableError } from '@/lib/repositories/errors';
-import { startRepositoryServer, type RepositoryServer } from './support/repository-server';
+import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 import { DTOL_ENA_MAPPING, dtolRow } from './support/repository-server/fixtures';
 import { captureLogger, FAST } from './support/repository-server/log';
 
@@ -32,9 +35,17 @@ const client = (extra: Partial<Parameters<typeof createEnaClient>[0]> = {}) =>
     ...extra,
   });
 
-const project = (alias = unique('study')): ProjectSpec => ({ alias, title: 'Single-cell atlas of Aglais io', description: 'A study', name: 'atlas' });
-const sample = (alias = unique('svc')): SampleSpec => tolSampleSpec({ alias, project: 'DTOL', fields: dtolRow(), tolid: 'ilAglIo1' }, DTOL_ENA_MAPPING);
+const project = (alias = unique('study')): ProjectSpec => ({
+  alias,
+  title: 'Single-cell atlas of Aglais io',
+  description: 'A study',
+  name: 'atlas',
+});
+const sample = (alias = unique('svc')): SampleSpec =>
+  tolSampleSpec({ alias, project: 'DTOL', fields: dtolRow(), tolid: 'ilAglIo1' }, DTOL_ENA_MAPPING);
 const add = (doc: Omit<WebinDocument, 'submission'>): WebinDocument => ({ submission: { actions: [{ type: 'ADD' }] }, ...doc });
+const READ = Buffer.from('@r1\nACGT\n+\nIIII\n');
+const READ_MD5 = createHash('md5').update(READ).digest('hex');
 const enaSubmissions = () => server.ena.submissions.filter((s) => s.actions.includes('ADD'));
 
 beforeAll(async () => {
@@ -98,7 +109,9 @@ describe('ENA Webin REST v2 client', () => {
 
   it('gives up on a hanging ENA as unavailable', async () => {
     server.faults.hang(3, { service: 'ena' });
-    const err = await client({ submitTimeoutMs: 100 }).submit(add({ samples: [sample()] })).catch((e: unknown) => e);
+    const err = await client({ submitTimeoutMs: 100 })
+      .submit(add({ samples: [sample()] }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RepositoryUnavailableError);
     expect(err).toMatchObject({ timedOut: true, attempts: 3 });
   });
@@ -216,7 +229,7 @@ describe('ENA Webin REST v2 client', () => {
     const biosample = first.byAlias.SAMPLE[s.alias]?.biosampleAccession as string;
     const x = unique('exp');
     const r = unique('run');
-    const receipt = await ena.submit(
+    const runDoc = () =>
       add({
         experiments: [
           {
@@ -237,19 +250,30 @@ describe('ENA Webin REST v2 client', () => {
             alias: r,
             experiment: { refname: x },
             files: [
-              { filename: 'sub/reads/a_R1.fastq.gz', filetype: 'fastq', checksum: 'd41d8cd98f00b204e9800998ecf8427e' },
-              { filename: 'sub/reads/a_R2.fastq.gz', filetype: 'fastq', checksum: 'd41d8cd98f00b204e9800998ecf8427e' },
+              { filename: 'sub/reads/a_R1.fastq.gz', filetype: 'fastq', checksum: READ_MD5 },
+              { filename: 'sub/reads/a_R2.fastq.gz', filetype: 'fastq', checksum: READ_MD5 },
             ],
           },
         ],
-      }),
-    );
+      });
+    // as Webin does, the run's files must already lie in the account's upload area
+    const unstaged = await ena.submit(runDoc());
+    expect(unstaged.outcome).toBe('rejected');
+    expect(unstaged.errors.join(' ')).toMatch(/Failed to find file "sub\/reads\/a_R1.fastq.gz" in the Webin upload area/);
+    const area = createUploadArea({ url: server.ftpUrl, ...server.credentials.ena, logger: captureLogger().logger });
+    for (const name of ['sub/reads/a_R1.fastq.gz', 'sub/reads/a_R2.fastq.gz']) {
+      await area.send(name, READ.length, async () => Readable.from([READ]));
+    }
+    area.close();
+    const receipt = await ena.submit(runDoc());
     expect(receipt.outcome).toBe('accepted');
     expect(receipt.byAlias.EXPERIMENT[x]?.accession).toMatch(/^ERX\d+$/);
     expect(receipt.byAlias.RUN[r]?.accession).toMatch(/^ERR\d+$/);
 
     const orphan = await ena.submit(
-      add({ runs: [{ alias: unique('run'), experiment: { refname: 'nope' }, files: [{ filename: 'f', filetype: 'fastq', checksum: 'xyz' }] }] }),
+      add({
+        runs: [{ alias: unique('run'), experiment: { refname: 'nope' }, files: [{ filename: 'f', filetype: 'fastq', checksum: 'xyz' }] }],
+      }),
     );
     expect(orphan.outcome).toBe('rejected');
     expect(orphan.errors.join(' ')).toMatch(/referenced experiment does not exist/);
@@ -257,7 +281,12 @@ describe('ENA Webin REST v2 client', () => {
 
     // releasing the project makes its experiments and runs public too
     await ena.release(projectAccession);
-    expect(server.ena.objects().filter((o) => o.alias === x || o.alias === r).map((o) => o.status)).toEqual(['PUBLIC', 'PUBLIC']);
+    expect(
+      server.ena
+        .objects()
+        .filter((o) => o.alias === x || o.alias === r)
+        .map((o) => o.status),
+    ).toEqual(['PUBLIC', 'PUBLIC']);
   });
 
   it('queues a submission and polls through the documented links shape', async () => {
@@ -315,18 +344,25 @@ describe('ENA Webin REST v2 client', () => {
     const form = new FormData();
     const p = project();
     form.append('SUBMISSION', '<SUBMISSION><ACTIONS><ACTION><ADD/></ACTION></ACTIONS></SUBMISSION>');
-    form.append('PROJECT', `<PROJECT_SET><PROJECT alias="${p.alias}"><TITLE>t</TITLE><SUBMISSION_PROJECT><SEQUENCING_PROJECT/></SUBMISSION_PROJECT></PROJECT></PROJECT_SET>`);
+    form.append(
+      'PROJECT',
+      `<PROJECT_SET><PROJECT alias="${p.alias}"><TITLE>t</TITLE><SUBMISSION_PROJECT><SEQUENCING_PROJECT/></SUBMISSION_PROJECT></PROJECT></PROJECT_SET>`,
+    );
     const res = await fetch(`${server.enaUrl}/drop-box/submit/`, {
       method: 'POST',
       body: form,
-      headers: { authorization: `Basic ${Buffer.from(`${server.credentials.ena.username}:${server.credentials.ena.password}`).toString('base64')}` },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${server.credentials.ena.username}:${server.credentials.ena.password}`).toString('base64')}`,
+      },
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/<PROJECT[^>]*accession="PRJEB\d+"/);
   });
 
   it('the v2 endpoint wants a `file` part holding WEBIN', async () => {
-    const auth = { authorization: `Basic ${Buffer.from(`${server.credentials.ena.username}:${server.credentials.ena.password}`).toString('base64')}` };
+    const auth = {
+      authorization: `Basic ${Buffer.from(`${server.credentials.ena.username}:${server.credentials.ena.password}`).toString('base64')}`,
+    };
     const form = new FormData();
     form.append('SUBMISSION', '<SUBMISSION/>');
     expect((await fetch(`${server.enaUrl}/webin-v2/submit`, { method: 'POST', body: form, headers: auth })).status).toBe(400);
@@ -342,7 +378,12 @@ describe('ENA client settings', () => {
     expect(webinRoot('https://wwwdev.ebi.ac.uk/ena/submit/drop-box/submit/')).toBe('https://wwwdev.ebi.ac.uk/ena/submit');
     expect(webinRoot('https://www.ebi.ac.uk/ena/submit/webin-v2/')).toBe('https://www.ebi.ac.uk/ena/submit');
     expect(webinRoot('https://www.ebi.ac.uk/ena/submit')).toBe('https://www.ebi.ac.uk/ena/submit');
-    const c = createEnaClient({ baseUrl: 'https://wwwdev.ebi.ac.uk/ena/submit/drop-box', username: 'u', password: 'p', logger: captureLogger().logger });
+    const c = createEnaClient({
+      baseUrl: 'https://wwwdev.ebi.ac.uk/ena/submit/drop-box',
+      username: 'u',
+      password: 'p',
+      logger: captureLogger().logger,
+    });
     expect(c.endpoints.submit).toBe('https://wwwdev.ebi.ac.uk/ena/submit/webin-v2/submit');
     expect(c.endpoints.queue).toBe('https://wwwdev.ebi.ac.uk/ena/submit/webin-v2/submit/queue');
     expect(c.endpoints.poll('ERA1')).toBe('https://wwwdev.ebi.ac.uk/ena/submit/webin-v2/submit/poll/ERA1');

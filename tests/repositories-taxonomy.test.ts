@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { taxonomyCache } from '@/db/schema';
 import { RepositoryHttpError } from '@/lib/repositories/errors';
-import { createTaxonomyClient, readTaxa, scientificNameKey, taxIdKey, type TaxonomyClient } from '@/lib/repositories/taxonomy';
+import { createTaxonomyClient, readTaxa, scientificNameKey, type TaxonomyClient, taxIdKey } from '@/lib/repositories/taxonomy';
 import { createHarness, type Harness } from './support/harness';
-import { startRepositoryServer, type RepositoryServer } from './support/repository-server';
+import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 import { captureLogger, FAST } from './support/repository-server/log';
 
 let h: Harness;
@@ -24,7 +24,13 @@ afterAll(async () => {
 beforeEach(async () => {
   server.faults.clear();
   clock = new Date('2030-01-01T00:00:00Z');
-  taxonomy = createTaxonomyClient({ baseUrl: server.taxonomyUrl, db: h.database.db, logger: captureLogger().logger, now: () => clock, ...FAST });
+  taxonomy = createTaxonomyClient({
+    baseUrl: server.taxonomyUrl,
+    db: h.database.db,
+    logger: captureLogger().logger,
+    now: () => clock,
+    ...FAST,
+  });
   await taxonomy.forget();
 });
 
@@ -49,7 +55,12 @@ describe('ENA taxonomy client with the database cache', () => {
     expect(server.requests.at(-1)?.path).toBe('/ena/taxonomy/rest/tax-id/9606');
 
     // a new client (another instance, another job) uses the same rows
-    const other = createTaxonomyClient({ baseUrl: server.taxonomyUrl, db: h.database.db, logger: captureLogger().logger, now: () => clock });
+    const other = createTaxonomyClient({
+      baseUrl: server.taxonomyUrl,
+      db: h.database.db,
+      logger: captureLogger().logger,
+      now: () => clock,
+    });
     expect(await other.byTaxId(' 9606 ')).toEqual(human);
     expect(lookups() - before).toBe(1);
     const [row] = await h.database.db.select().from(taxonomyCache).where(eq(taxonomyCache.key, 'tax-id:9606'));
@@ -63,7 +74,10 @@ describe('ENA taxonomy client with the database cache', () => {
     expect(await taxonomy.byScientificName('  DROSOPHILA   melanogaster ')).toEqual(found);
     expect(lookups() - before).toBe(1);
     expect(server.requests.at(-1)?.path).toBe('/ena/taxonomy/rest/scientific-name/Drosophila%20melanogaster');
-    const rows = await h.database.db.select().from(taxonomyCache).where(eq(taxonomyCache.key, scientificNameKey('drosophila melanogaster')));
+    const rows = await h.database.db
+      .select()
+      .from(taxonomyCache)
+      .where(eq(taxonomyCache.key, scientificNameKey('drosophila melanogaster')));
     expect(rows).toHaveLength(1);
     expect(scientificNameKey(' Drosophila  Melanogaster')).toBe('scientific-name:drosophila melanogaster');
     expect(taxIdKey('9606')).toBe('tax-id:9606');
@@ -82,7 +96,14 @@ describe('ENA taxonomy client with the database cache', () => {
     expect(lookups() - before).toBe(3); // scientific-name, then the any-name fallback
     expect(await taxonomy.byTaxId('123456789')).toBeNull();
     expect(lookups() - before).toBe(3);
-    server.taxonomy.add({ taxId: '123456789', scientificName: 'Novus taxon', rank: 'species', division: 'INV', lineage: '', submittable: 'true' });
+    server.taxonomy.add({
+      taxId: '123456789',
+      scientificName: 'Novus taxon',
+      rank: 'species',
+      division: 'INV',
+      lineage: '',
+      submittable: 'true',
+    });
     clock = new Date(clock.getTime() + 2 * DAY);
     expect(await taxonomy.byTaxId('123456789')).toMatchObject({ scientificName: 'Novus taxon' });
     expect(lookups() - before).toBe(4);
@@ -103,7 +124,13 @@ describe('ENA taxonomy client with the database cache', () => {
     const io = await taxonomy.byScientificName('Inachis io');
     expect(io.map((t) => t.scientificName)).toEqual(['Aglais io']);
     expect(await taxonomy.byScientificName('human')).toEqual([]);
-    const strict = createTaxonomyClient({ baseUrl: server.taxonomyUrl, db: h.database.db, logger: captureLogger().logger, anyNameFallback: false, now: () => clock });
+    const strict = createTaxonomyClient({
+      baseUrl: server.taxonomyUrl,
+      db: h.database.db,
+      logger: captureLogger().logger,
+      anyNameFallback: false,
+      now: () => clock,
+    });
     await strict.forget([scientificNameKey('Inachis io')]);
     expect(await strict.byScientificName('Inachis io')).toEqual([]);
   });

@@ -13,13 +13,13 @@ import {
   enaTitleCase,
   parseReceipt,
   roundCoordinate,
+  type SampleSpec,
   specimenFields,
   tolSampleAttributes,
   tolSampleSpec,
-  type SampleSpec,
 } from '@/lib/repositories/ena';
-import { RepositoryProtocolError } from '@/lib/repositories/errors';
 import { xmlAttr, xmlText } from '@/lib/repositories/ena/xml';
+import { RepositoryProtocolError } from '@/lib/repositories/errors';
 import { DTOL_ENA_MAPPING, dtolRow } from './support/repository-server/fixtures';
 
 // an exact reader: nothing trimmed, nothing converted
@@ -43,24 +43,22 @@ const textAt = (tree: unknown, ...path: (string | number)[]): string => {
 
 describe('ENA XML builders', () => {
   it('builds a SUBMISSION with every action form', () => {
-    const xml = buildSubmissionXml(
-      {
-        centerName: 'EI',
-        brokerName: 'RMB',
-        actions: [
-          { type: 'ADD' },
-          { type: 'VALIDATE' },
-          { type: 'HOLD', holdUntilDate: '2030-01-31' },
-          { type: 'HOLD', target: 'PRJEB1', holdUntilDate: '2030-02-01' },
-          { type: 'RELEASE', target: 'PRJEB1' },
-          { type: 'RELEASE' },
-          { type: 'MODIFY' },
-          { type: 'CANCEL', target: 'ERS1' },
-          { type: 'RECEIPT', target: 'alias-1' },
-        ],
-        contacts: [{ name: 'Broker support', informOnError: 'a@b.org' }],
-      },
-    );
+    const xml = buildSubmissionXml({
+      centerName: 'EI',
+      brokerName: 'RMB',
+      actions: [
+        { type: 'ADD' },
+        { type: 'VALIDATE' },
+        { type: 'HOLD', holdUntilDate: '2030-01-31' },
+        { type: 'HOLD', target: 'PRJEB1', holdUntilDate: '2030-02-01' },
+        { type: 'RELEASE', target: 'PRJEB1' },
+        { type: 'RELEASE' },
+        { type: 'MODIFY' },
+        { type: 'CANCEL', target: 'ERS1' },
+        { type: 'RECEIPT', target: 'alias-1' },
+      ],
+      contacts: [{ name: 'Broker support', informOnError: 'a@b.org' }],
+    });
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).toContain('<SUBMISSION center_name="EI" broker_name="RMB">');
     expect(xml).toContain('<CONTACT name="Broker support" inform_on_error="a@b.org"/>');
@@ -115,7 +113,9 @@ describe('ENA XML builders', () => {
   });
 
   it('builds SAMPLE, EXPERIMENT and RUN', () => {
-    const sample = buildSampleXml([{ alias: 's1', taxonId: '9606', scientificName: 'Homo sapiens', title: 'T', attributes: [{ tag: 'lat', value: '1', units: 'DD' }] }]);
+    const sample = buildSampleXml([
+      { alias: 's1', taxonId: '9606', scientificName: 'Homo sapiens', title: 'T', attributes: [{ tag: 'lat', value: '1', units: 'DD' }] },
+    ]);
     expect(sample).toContain('<TAXON_ID>9606</TAXON_ID>');
     expect(sample).toContain('<UNITS>DD</UNITS>');
     expect(() => buildSampleXml([{ alias: 's', taxonId: 'human', attributes: [] }])).toThrow(/numeric TAXON_ID/);
@@ -139,14 +139,19 @@ describe('ENA XML builders', () => {
     expect(exp).toContain('<OXFORD_NANOPORE>');
     expect(exp).toContain('<DESIGN_DESCRIPTION/>');
 
-    const run = buildRunXml([{ alias: 'r1', experiment: { refname: 'e1' }, files: [{ filename: 'a.fq', filetype: 'fastq', checksum: 'abc' }] }]);
+    const run = buildRunXml([
+      { alias: 'r1', experiment: { refname: 'e1' }, files: [{ filename: 'a.fq', filetype: 'fastq', checksum: 'abc' }] },
+    ]);
     expect(run).toContain('<EXPERIMENT_REF refname="e1"/>');
     expect(run).toContain('<FILE filename="a.fq" filetype="fastq" checksum_method="MD5" checksum="abc"/>');
     expect(() => buildRunXml([{ alias: 'r', experiment: { refname: 'e' }, files: [] }])).toThrow(/at least one file/);
   });
 
   it('builds one WEBIN document with only the sets it needs', () => {
-    const xml = buildWebinXml({ submission: { actions: [{ type: 'ADD' }] }, samples: [{ alias: 's', taxonId: '9606', attributes: [] }] }, { centerName: 'EI' });
+    const xml = buildWebinXml(
+      { submission: { actions: [{ type: 'ADD' }] }, samples: [{ alias: 's', taxonId: '9606', attributes: [] }] },
+      { centerName: 'EI' },
+    );
     const doc = exact.parse(xml) as Tree;
     expect(Object.keys(at(doc, 'WEBIN') as Tree).filter((k) => k !== '#text')).toEqual(['SUBMISSION_SET', 'SAMPLE_SET']);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
@@ -204,14 +209,22 @@ describe('Tree of Life sample attributes (tol-manifests.md §3.3)', () => {
     expect(v('geographic location (country and/or sea)')).toEqual(['Atlantic Ocean']);
     expect(v('geographic location (region and locality)')).toEqual([]);
     expect(v('bio_material')).toEqual(['BIO_1', 'BIO_2']);
-    expect(tolSampleAttributes({ GAL: 'NOT_PROVIDED', DATE_OF_COLLECTION: '2023-05', TIME_OF_COLLECTION: '10:30' }, DTOL_ENA_MAPPING)).toEqual([
-      { tag: 'collection date', value: '2023-05' },
-    ]);
+    expect(
+      tolSampleAttributes({ GAL: 'NOT_PROVIDED', DATE_OF_COLLECTION: '2023-05', TIME_OF_COLLECTION: '10:30' }, DTOL_ENA_MAPPING),
+    ).toEqual([{ tag: 'collection date', value: '2023-05' }]);
   });
 
   it('builds the whole sample: checklist, project, tolid and relationships', () => {
     const spec = tolSampleSpec(
-      { alias: 'abc', project: 'asg', fields: dtolRow(), tolid: 'ilAglIo1', sampleDerivedFrom: 'SAMEA1', sampleSymbiontOf: ' SAMEA2 ', symbiont: true },
+      {
+        alias: 'abc',
+        project: 'asg',
+        fields: dtolRow(),
+        tolid: 'ilAglIo1',
+        sampleDerivedFrom: 'SAMEA1',
+        sampleSymbiontOf: ' SAMEA2 ',
+        symbiont: true,
+      },
       DTOL_ENA_MAPPING,
     );
     expect(spec).toMatchObject({ alias: 'abc', title: 'abc-asg', taxonId: '171585', scientificName: 'Aglais io' });
@@ -225,7 +238,10 @@ describe('Tree of Life sample attributes (tol-manifests.md §3.3)', () => {
       { tag: 'sample derived from', value: 'SAMEA1' },
       { tag: 'sample symbiont of', value: 'SAMEA2' },
     ]);
-    expect(specimenFields({ ORGANISM_PART: 'THORAX', GAL_SAMPLE_ID: 'X' })).toEqual({ ORGANISM_PART: 'WHOLE_ORGANISM', GAL_SAMPLE_ID: 'NOT_PROVIDED' });
+    expect(specimenFields({ ORGANISM_PART: 'THORAX', GAL_SAMPLE_ID: 'X' })).toEqual({
+      ORGANISM_PART: 'WHOLE_ORGANISM',
+      GAL_SAMPLE_ID: 'NOT_PROVIDED',
+    });
   });
 
   it('takes its mapping from manifest field definitions', () => {
@@ -267,7 +283,13 @@ describe('RECEIPT parsing', () => {
 
   it('reads the documented receipt', () => {
     const r = parseReceipt(documented);
-    expect(r).toMatchObject({ success: true, outcome: 'accepted', test: false, actions: ['ADD', 'HOLD'], receiptDate: '2022-07-27T09:54:37.869+01:00' });
+    expect(r).toMatchObject({
+      success: true,
+      outcome: 'accepted',
+      test: false,
+      actions: ['ADD', 'HOLD'],
+      receiptDate: '2022-07-27T09:54:37.869+01:00',
+    });
     expect(r.byAlias.SAMPLE['gut-microbiota']).toEqual({
       type: 'SAMPLE',
       alias: 'gut-microbiota',
@@ -285,7 +307,9 @@ describe('RECEIPT parsing', () => {
   });
 
   it('decides success from the attribute only', () => {
-    const r = parseReceipt('<RECEIPT success="false"><SAMPLE accession="ERS1" alias="a"/><MESSAGES><ERROR>boom</ERROR></MESSAGES></RECEIPT>');
+    const r = parseReceipt(
+      '<RECEIPT success="false"><SAMPLE accession="ERS1" alias="a"/><MESSAGES><ERROR>boom</ERROR></MESSAGES></RECEIPT>',
+    );
     expect(r).toMatchObject({ success: false, outcome: 'rejected', errors: ['boom'] });
   });
 
@@ -294,8 +318,16 @@ describe('RECEIPT parsing', () => {
       'ERROR',
       'In experiment, alias: "ENA Experiment - uvzsr-PT_24_00014-A12". The object being added already exists in the submission account with accession: "ERX12811976".',
     );
-    expect(newer).toMatchObject({ kind: 'alias_exists', objectType: 'EXPERIMENT', alias: 'ENA Experiment - uvzsr-PT_24_00014-A12', accession: 'ERX12811976' });
-    const older = classifyMessage('ERROR', 'In submission, alias:"Submission alias run 1", accession:"". The object being added already exists in the submission account.');
+    expect(newer).toMatchObject({
+      kind: 'alias_exists',
+      objectType: 'EXPERIMENT',
+      alias: 'ENA Experiment - uvzsr-PT_24_00014-A12',
+      accession: 'ERX12811976',
+    });
+    const older = classifyMessage(
+      'ERROR',
+      'In submission, alias:"Submission alias run 1", accession:"". The object being added already exists in the submission account.',
+    );
     expect(older).toMatchObject({ kind: 'alias_exists', objectType: 'SUBMISSION', alias: 'Submission alias run 1' });
     expect(older.accession).toBeUndefined();
 
@@ -313,7 +345,9 @@ describe('RECEIPT parsing', () => {
       sample: 's1',
       reason: "must have required property 'collection date'",
     });
-    expect(classifyMessage('ERROR', 'Error at s2. Invalid units "km" for field "geographic location (depth)". Allowed units are "m"')).toMatchObject({
+    expect(
+      classifyMessage('ERROR', 'Error at s2. Invalid units "km" for field "geographic location (depth)". Allowed units are "m"'),
+    ).toMatchObject({
       kind: 'checklist',
       sample: 's2',
       attribute: 'geographic location (depth)',
@@ -335,24 +369,32 @@ describe('XML properties', () => {
 
   it('a sample always parses back to its values, escaped and cleaned', () => {
     fc.assert(
-      fc.property(nonBlank, anyText, fc.array(fc.tuple(nonBlank, anyText, fc.option(nonBlank, { nil: undefined })), { maxLength: 5 }), (alias, title, pairs) => {
-        const spec: SampleSpec = {
-          alias,
-          title: title || undefined,
-          taxonId: '9606',
-          attributes: pairs.map(([tag, value, units]) => ({ tag, value, ...(units === undefined ? {} : { units }) })),
-        };
-        const xml = buildWebinXml({ submission: { alias, actions: [{ type: 'ADD' }, { type: 'RECEIPT', target: alias }] }, samples: [spec] });
-        expect(XMLValidator.validate(xml)).toBe(true);
-        const doc = exact.parse(xml) as Tree;
-        const s = at(doc, 'WEBIN', 'SAMPLE_SET', 'SAMPLE', 0);
-        expect(at(s, '@_alias')).toBe(xmlAttr(alias));
-        expect(at(doc, 'WEBIN', 'SUBMISSION_SET', 'SUBMISSION', '@_alias')).toBe(xmlAttr(alias));
-        expect(at(doc, 'WEBIN', 'SUBMISSION_SET', 'SUBMISSION', 'ACTIONS', 'ACTION', 1, 'RECEIPT', '@_target')).toBe(xmlAttr(alias));
-        if (title) expect(textAt(s, 'TITLE')).toBe(xmlText(title));
-        const got = (at(s, 'SAMPLE_ATTRIBUTES', 'SAMPLE_ATTRIBUTE') as unknown[] | undefined) ?? [];
-        expect(got.map((a) => [textAt(a, 'TAG'), textAt(a, 'VALUE')])).toEqual(pairs.map(([t, v]) => [xmlText(t), xmlText(v)]));
-      }),
+      fc.property(
+        nonBlank,
+        anyText,
+        fc.array(fc.tuple(nonBlank, anyText, fc.option(nonBlank, { nil: undefined })), { maxLength: 5 }),
+        (alias, title, pairs) => {
+          const spec: SampleSpec = {
+            alias,
+            title: title || undefined,
+            taxonId: '9606',
+            attributes: pairs.map(([tag, value, units]) => ({ tag, value, ...(units === undefined ? {} : { units }) })),
+          };
+          const xml = buildWebinXml({
+            submission: { alias, actions: [{ type: 'ADD' }, { type: 'RECEIPT', target: alias }] },
+            samples: [spec],
+          });
+          expect(XMLValidator.validate(xml)).toBe(true);
+          const doc = exact.parse(xml) as Tree;
+          const s = at(doc, 'WEBIN', 'SAMPLE_SET', 'SAMPLE', 0);
+          expect(at(s, '@_alias')).toBe(xmlAttr(alias));
+          expect(at(doc, 'WEBIN', 'SUBMISSION_SET', 'SUBMISSION', '@_alias')).toBe(xmlAttr(alias));
+          expect(at(doc, 'WEBIN', 'SUBMISSION_SET', 'SUBMISSION', 'ACTIONS', 'ACTION', 1, 'RECEIPT', '@_target')).toBe(xmlAttr(alias));
+          if (title) expect(textAt(s, 'TITLE')).toBe(xmlText(title));
+          const got = (at(s, 'SAMPLE_ATTRIBUTES', 'SAMPLE_ATTRIBUTE') as unknown[] | undefined) ?? [];
+          expect(got.map((a) => [textAt(a, 'TAG'), textAt(a, 'VALUE')])).toEqual(pairs.map(([t, v]) => [xmlText(t), xmlText(v)]));
+        },
+      ),
       { numRuns: 300 },
     );
   });

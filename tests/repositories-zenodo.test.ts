@@ -2,8 +2,14 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 import { RepositoryError, RepositoryUnavailableError } from '@/lib/repositories/errors';
-import { createZenodoClient, ZenodoError, zenodoClientOptionsFromConfig, type ZenodoClient, type ZenodoMetadata } from '@/lib/repositories/zenodo';
-import { startRepositoryServer, type RepositoryServer } from './support/repository-server';
+import {
+  createZenodoClient,
+  type ZenodoClient,
+  ZenodoError,
+  type ZenodoMetadata,
+  zenodoClientOptionsFromConfig,
+} from '@/lib/repositories/zenodo';
+import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 import { captureLogger, FAST } from './support/repository-server/log';
 
 let server: RepositoryServer;
@@ -28,7 +34,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => {
   server.faults.clear();
-  zenodo = createZenodoClient({ baseUrl: server.zenodoUrl, token: server.credentials.zenodo.token, logger: captureLogger().logger, ...FAST });
+  zenodo = createZenodoClient({
+    baseUrl: server.zenodoUrl,
+    token: server.credentials.zenodo.token,
+    logger: captureLogger().logger,
+    ...FAST,
+  });
 });
 
 describe('Zenodo deposition client', () => {
@@ -47,7 +58,13 @@ describe('Zenodo deposition client', () => {
     expect(described.metadata).toMatchObject({ title: 'Single-cell atlas of Aglais io', upload_type: 'dataset' });
 
     const published = await zenodo.publish(draft.id);
-    expect(published).toMatchObject({ id: draft.id, state: 'done', submitted: true, doi: `10.5072/zenodo.${draft.id}`, recordId: draft.id });
+    expect(published).toMatchObject({
+      id: draft.id,
+      state: 'done',
+      submitted: true,
+      doi: `10.5072/zenodo.${draft.id}`,
+      recordId: draft.id,
+    });
     expect(published.doiUrl).toBe(`https://doi.org/10.5072/zenodo.${draft.id}`);
     expect(published.files.map((f) => f.filename).sort()).toEqual(['manifest.xlsx', 'reads R1.fastq']);
 
@@ -75,7 +92,9 @@ describe('Zenodo deposition client', () => {
 
     const requests = server.requests.filter((r) => r.service === 'zenodo');
     expect(requests.every((r) => r.auth === 'bearer')).toBe(true);
-    expect(requests.filter((r) => r.method === 'PUT' && r.path.includes('/files/')).every((r) => !r.contentType?.startsWith('multipart'))).toBe(true);
+    expect(
+      requests.filter((r) => r.method === 'PUT' && r.path.includes('/files/')).every((r) => !r.contentType?.startsWith('multipart')),
+    ).toBe(true);
   });
 
   it('edits the metadata of a published deposition', async () => {
@@ -106,8 +125,12 @@ describe('Zenodo deposition client', () => {
     );
     expect(z.message).toMatch(/^Validation error\. \(.*metadata\.title: Missing data for required field\./);
 
-    const invalid = await zenodo.updateMetadata(d.id, metadata({ upload_type: 'spreadsheet' as 'dataset', license: '' })).catch((e: unknown) => e);
-    expect((invalid as ZenodoError).fieldErrors.map((e) => e.field)).toEqual(expect.arrayContaining(['metadata.upload_type', 'metadata.license']));
+    const invalid = await zenodo
+      .updateMetadata(d.id, metadata({ upload_type: 'spreadsheet' as 'dataset', license: '' }))
+      .catch((e: unknown) => e);
+    expect((invalid as ZenodoError).fieldErrors.map((e) => e.field)).toEqual(
+      expect.arrayContaining(['metadata.upload_type', 'metadata.license']),
+    );
 
     const missing = await zenodo.getDeposition(999_999).catch((e: unknown) => e);
     expect(missing).toMatchObject({ name: 'ZenodoError', status: 404, zenodo: { message: 'PID does not exist.' } });
@@ -142,7 +165,13 @@ describe('Zenodo deposition client', () => {
   });
 
   it('does not create a second deposition after a timeout, but retries one answered 5xx', async () => {
-    const slow = createZenodoClient({ baseUrl: server.zenodoUrl, token: server.credentials.zenodo.token, logger: captureLogger().logger, ...FAST, timeoutMs: 100 });
+    const slow = createZenodoClient({
+      baseUrl: server.zenodoUrl,
+      token: server.credentials.zenodo.token,
+      logger: captureLogger().logger,
+      ...FAST,
+      timeoutMs: 100,
+    });
     server.faults.hang(1, { service: 'zenodo', method: 'POST' });
     const before = server.requests.length;
     await expect(slow.createDeposition()).rejects.toBeInstanceOf(RepositoryUnavailableError);
@@ -157,7 +186,10 @@ describe('Zenodo deposition client', () => {
     const { logger } = captureLogger();
     expect(() => zenodoClientOptionsFromConfig({ ZENODO_URL: 'https://sandbox.zenodo.org/api' }, logger)).toThrow(AppError);
     expect(() => zenodoClientOptionsFromConfig({ ZENODO_URL: 'https://sandbox.zenodo.org/api' }, logger)).toThrow('set ZENODO_TOKEN');
-    expect(zenodoClientOptionsFromConfig({ ZENODO_URL: 'https://z.org/api', ZENODO_TOKEN: 't' }, logger)).toMatchObject({ baseUrl: 'https://z.org/api', token: 't' });
+    expect(zenodoClientOptionsFromConfig({ ZENODO_URL: 'https://z.org/api', ZENODO_TOKEN: 't' }, logger)).toMatchObject({
+      baseUrl: 'https://z.org/api',
+      token: 't',
+    });
   });
 
   it('the server wants JSON bodies', async () => {

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readChecklists } from '@/db/seed/checklists';
+import type { FieldDefinition } from '@/lib/checklists/contract';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import { matchesPattern } from '@/lib/checklists/patterns';
-import type { FieldDefinition } from '@/lib/checklists/types';
-import { numberText } from '@/lib/studies/cells';
+import { readChecklists } from '@/lib/seed/checklists';
+import { numberText } from '@/lib/spreadsheets/cells';
 import { FIRST_DATA_ROW } from '@/lib/studies/layout';
 import { readStudyWorkbook } from '@/lib/studies/read';
-import { validateStudy, type StudyComponents } from '@/lib/studies/validate';
+import { type StudyComponents, validateStudy } from '@/lib/studies/validate';
 import { writeStudyWorkbook } from '@/lib/studies/write';
 
 const text = (over: Partial<FieldDefinition>): FieldDefinition => ({
@@ -106,9 +106,7 @@ describe('writer and parser', () => {
         const parsed = await readStudyWorkbook(await writeStudyWorkbook(DEF, broken));
         const { errors } = validateStudy(DEF, parsed, { samples: new Map() });
         const label = term === 'item_id' ? 'Item ID' : 'Amount';
-        expect(errors).toEqual([
-          expect.objectContaining({ sheet: 'item', row: FIRST_DATA_ROW + k, column: label, value: null }),
-        ]);
+        expect(errors).toEqual([expect.objectContaining({ sheet: 'item', row: FIRST_DATA_ROW + k, column: label, value: null })]);
       }),
       { numRuns: 25 },
     );
@@ -117,8 +115,9 @@ describe('writer and parser', () => {
 
 describe('patterns', () => {
   it('match like Python re.match: anchored at the start only', async () => {
-    const patterns = [...new Set((await readChecklists()).flatMap((c) => c.fields.flatMap((x) => x.fields.map((f) => f.regex))))]
-      .filter((p): p is string => Boolean(p));
+    const patterns = [...new Set((await readChecklists()).flatMap((c) => c.fields.flatMap((x) => x.fields.map((f) => f.regex))))].filter(
+      (p): p is string => Boolean(p),
+    );
     expect(patterns.length).toBeGreaterThan(20);
     fc.assert(
       fc.property(fc.constantFrom(...patterns), fc.string({ maxLength: 30 }), (pattern, value) => {

@@ -5,8 +5,8 @@ import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import type { StudyComponents } from '@/lib/studies/validate';
 import { bytesOf, createProfile, definition, registerSamples, SAMPLES, studiesApi } from './fixtures/studies/api';
 import { fillTemplate, fixtureComponents, workbookBytes } from './fixtures/studies/fill';
-import { expectProblem } from './support/http';
 import { createHarness, type Harness } from './support/harness';
+import { expectProblem } from './support/http';
 
 const SC = 'svc_single_cell';
 const DWC = 'version_dwc_sc_rnaseq';
@@ -35,7 +35,10 @@ async function workbook(schema: string, checklistId: string, components: StudyCo
 const fixture = (studyId: string, d: ChecklistDefinition = def) => fixtureComponents(d, { studyId, samples: SAMPLES });
 
 async function row(studyId: string) {
-  const [r] = await h.database.db.select().from(studies).where(and(eq(studies.profileId, profileId), eq(studies.studyId, studyId)));
+  const [r] = await h.database.db
+    .select()
+    .from(studies)
+    .where(and(eq(studies.profileId, profileId), eq(studies.studyId, studyId)));
   return r!;
 }
 
@@ -55,7 +58,13 @@ describe('replacing a study', () => {
     changed.study![0]!.title = 'A better title';
     changed.person = changed.person!.slice(0, 1);
     const res = await api.upload(SC, DWC, await workbook(SC, DWC, changed));
-    expect(await res.json()).toMatchObject({ status: 'success', study_id: 'UPD1', created: false, changed: true, components: { person: 1 } });
+    expect(await res.json()).toMatchObject({
+      status: 'success',
+      study_id: 'UPD1',
+      created: false,
+      changed: true,
+      components: { person: 1 },
+    });
     const updated = await row('UPD1');
     expect(updated.id).toBe(created.id);
     expect(updated.components).toEqual(changed);
@@ -68,7 +77,11 @@ describe('replacing a study', () => {
     const before = await row('UPD1');
     const fish = await definition(h, 'svc_image_stx_fish', 'version_dwc_stx_fish');
     const other = await expectProblem(
-      await api.upload('svc_image_stx_fish', 'version_dwc_stx_fish', await workbook('svc_image_stx_fish', 'version_dwc_stx_fish', fixture('UPD1', fish))),
+      await api.upload(
+        'svc_image_stx_fish',
+        'version_dwc_stx_fish',
+        await workbook('svc_image_stx_fish', 'version_dwc_stx_fish', fixture('UPD1', fish)),
+      ),
       409,
     );
     expect(other.detail).toBe('Study already exists with different schema: svc_single_cell');
@@ -110,14 +123,20 @@ describe('replacing a study', () => {
     expect(await same.json()).toMatchObject({ changed: false });
     expect(await listed()).toEqual([expect.objectContaining({ status_ena: 'accepted' })]);
     expect((await api.upload(SC, DWC, await workbook(SC, DWC, edited))).status).toBe(200);
-    expect(await listed()).toEqual([expect.objectContaining({ status_ena: 'pending', accession_ena: 'PRJEB1234', title: 'Edited while submitting' })]);
+    expect(await listed()).toEqual([
+      expect.objectContaining({ status_ena: 'pending', accession_ena: 'PRJEB1234', title: 'Edited while submitting' }),
+    ]);
   });
 
   it('refuses to drop a row that carries an accession (409), and accepts keeping it', async () => {
     const db = h.database.db;
     await db
       .update(studies)
-      .set({ accessions: { ena: { study: 'PRJEB1234', file: { FILE001: 'ERR0000001' } } } })
+      .set({
+        accessions: {
+          ena: { study: 'PRJEB1234', file: { FILE001: { run_accession: 'ERR0000001', experiment_accession: 'ERX0000001', digest: '' } } },
+        },
+      })
       .where(and(eq(studies.profileId, profileId), eq(studies.studyId, 'UPD1')));
     const before = await row('UPD1');
     const withoutFirst = fixture('UPD1');
@@ -136,7 +155,9 @@ describe('replacing a study', () => {
 describe('listing and exporting', () => {
   it('filters by checklist, answers [] when there is nothing, and 400 for an unknown checklist', async () => {
     const mixs = await definition(h, SC, 'version_mixs_sc_rnaseq');
-    expect((await api.upload(SC, 'version_mixs_sc_rnaseq', await workbook(SC, 'version_mixs_sc_rnaseq', fixture('MIXS1', mixs)))).status).toBe(200);
+    expect(
+      (await api.upload(SC, 'version_mixs_sc_rnaseq', await workbook(SC, 'version_mixs_sc_rnaseq', fixture('MIXS1', mixs)))).status,
+    ).toBe(200);
     expect((await listed()).map((s) => s.study_id)).toEqual(['UPD1', 'MIXS1']);
     expect((await listed(SC, `?checklist_id=${DWC}`)).map((s) => s.study_id)).toEqual(['UPD1']);
     expect(await listed('svc_image_stx_fish')).toEqual([]);
@@ -155,7 +176,11 @@ describe('listing and exporting', () => {
 
   it('accepts study ids with _ - and . in paths', async () => {
     const rembi = await definition(h, 'svc_image_rembi', 'version_rembi');
-    const res = await api.upload('svc_image_rembi', 'version_rembi', await workbook('svc_image_rembi', 'version_rembi', fixture('img_1-a.v2', rembi)));
+    const res = await api.upload(
+      'svc_image_rembi',
+      'version_rembi',
+      await workbook('svc_image_rembi', 'version_rembi', fixture('img_1-a.v2', rembi)),
+    );
     expect(res.status).toBe(200);
     const xlsx = await api.download('svc_image_rembi', 'img_1-a.v2');
     expect(xlsx.status).toBe(200);

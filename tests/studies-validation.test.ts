@@ -1,19 +1,21 @@
-import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { studies } from '@/db/schema';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import { FIRST_DATA_ROW } from '@/lib/studies/layout';
 import { bytesOf, createProfile, definition, registerSamples, SAMPLES, studiesApi } from './fixtures/studies/api';
 import { columnOf, fillTemplate, fixtureComponents, workbookBytes } from './fixtures/studies/fill';
-import { expectProblem } from './support/http';
 import { createHarness, type Harness } from './support/harness';
+import { expectProblem } from './support/http';
+import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 const SCHEMA = 'svc_single_cell';
 const CHECKLIST = 'version_dwc_sc_rnaseq';
 const INVALID = 'Spreadsheet is not valid, please check the errors in the manifest.';
 
 let h: Harness;
+let server: RepositoryServer;
 let key: string;
 let profileId: string;
 let api: ReturnType<typeof studiesApi>;
@@ -21,7 +23,9 @@ let def: ChecklistDefinition;
 let base: Uint8Array;
 
 beforeAll(async () => {
-  h = await createHarness();
+  // ENA's browser API answers for accessions the profile does not hold
+  server = await startRepositoryServer();
+  h = await createHarness({ ENA_BROWSER_URL: server.browserUrl });
   const alice = await h.user();
   key = alice.key;
   profileId = await createProfile(h, key, 'Validation');
@@ -33,7 +37,10 @@ beforeAll(async () => {
   const tpl = await bytesOf(await api.template(SCHEMA, CHECKLIST));
   base = await workbookBytes(await fillTemplate(tpl, def, fixtureComponents(def, { studyId: 'VAL1', samples: SAMPLES })));
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  await server.close();
+});
 
 type Mutation = (wb: ExcelJS.Workbook) => void;
 
@@ -78,15 +85,34 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
       }),
     );
     expect(errors).toEqual([
-      { sheet: 'study', row: null, column: 'Title', value: null, message: "Sheet study: Mandatory column 'title' is missing", path: 'study' },
+      {
+        sheet: 'study',
+        row: null,
+        column: 'Title',
+        value: null,
+        message: "Sheet study: Mandatory column 'title' is missing",
+        path: 'study',
+      },
     ]);
   });
 
   it('a mandatory cell is empty (an NA token counts as empty)', async () => {
     const errors = await expectReport(await mutated(set('person', 'givenName', 1, null), set('person', 'familyName', 0, 'N/A')));
     expect(errors).toEqual([
-      expect.objectContaining({ sheet: 'person', row: 5, column: 'Last Name', value: null, message: 'Sheet person: Missing data detected in column Last Name at row 5.' }),
-      expect.objectContaining({ sheet: 'person', row: 6, column: 'First Name', value: null, message: 'Sheet person: Missing data detected in column First Name at row 6.' }),
+      expect.objectContaining({
+        sheet: 'person',
+        row: 5,
+        column: 'Last Name',
+        value: null,
+        message: 'Sheet person: Missing data detected in column Last Name at row 5.',
+      }),
+      expect.objectContaining({
+        sheet: 'person',
+        row: 6,
+        column: 'First Name',
+        value: null,
+        message: 'Sheet person: Missing data detected in column First Name at row 6.',
+      }),
     ]);
   });
 
@@ -100,7 +126,14 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
       }),
     );
     expect(errors).toEqual([
-      { sheet: 'sample', row: 1, column: 'Favourite colour', value: 'Favourite colour', message: "Sheet sample: Invalid column 'Favourite colour'", path: 'sample!F1' },
+      {
+        sheet: 'sample',
+        row: 1,
+        column: 'Favourite colour',
+        value: 'Favourite colour',
+        message: "Sheet sample: Invalid column 'Favourite colour'",
+        path: 'sample!F1',
+      },
     ]);
   });
 
@@ -161,9 +194,7 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
   });
 
   it('a referenced sheet is missing', async () => {
-    const errors = await expectReport(
-      await mutated((wb) => wb.removeWorksheet(wb.getWorksheet('expression_data_process_setting')!.id)),
-    );
+    const errors = await expectReport(await mutated((wb) => wb.removeWorksheet(wb.getWorksheet('expression_data_process_setting')!.id)));
     expect(errors).toEqual([
       expect.objectContaining({
         sheet: 'expression_data_file',
@@ -195,7 +226,7 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
     ]);
   });
 
-  it('a biosample accession that no sample of this profile has (another profile’s does not count)', async () => {
+  it('a biosample accession that neither this profile nor ENA holds (another profile’s does not count)', async () => {
     for (const accession of ['SAMEA9999999', 'SAMEA8000001']) {
       const errors = await expectReport(await mutated(set('sample', 'biosampleAccession', 0, accession)));
       expect(errors).toEqual([
@@ -204,7 +235,7 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
           row: 5,
           column: 'Biosample Accession',
           value: accession,
-          message: `Sheet sample: Invalid value ${accession} in column Biosample Accession at row 5. No sample with this biosample accession is registered in this profile.`,
+          message: `Sheet sample: Invalid value ${accession} in column Biosample Accession at row 5. Invalid ENA sample: neither this profile nor ENA holds a sample with this accession.`,
         }),
       ]);
     }
@@ -218,13 +249,13 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
         row: 5,
         column: 'Taxon ID',
         value: '10090',
-        message: 'Sheet sample: Invalid value 10090 not match with 9606 in column taxon_id at row 5',
+        message: "Sheet sample: Invalid value 10090 not match with 9606 in column taxon_id at row 5 (the profile's sample SAMEA7000001).",
       }),
     ]);
   });
 
   it('a sheet that is not a component of the checklist', async () => {
-    const errors = await expectReport(await mutated((wb) => wb.addWorksheet('notes').getCell('A1').value = 'hello'));
+    const errors = await expectReport(await mutated((wb) => (wb.addWorksheet('notes').getCell('A1').value = 'hello')));
     expect(errors).toEqual([{ sheet: 'notes', row: null, column: null, value: null, message: 'Invalid worksheet: notes', path: 'notes' }]);
   });
 
@@ -252,7 +283,11 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
 
   it('reports every problem at once, in sheet order', async () => {
     const errors = await expectReport(
-      await mutated(set('lib_prep', 'primer', 0, 'Hexamer'), set('person', 'givenName', 1, null), set('cell_suspension', 'sample_id', 0, 'NOSUCH')),
+      await mutated(
+        set('lib_prep', 'primer', 0, 'Hexamer'),
+        set('person', 'givenName', 1, null),
+        set('cell_suspension', 'sample_id', 0, 'NOSUCH'),
+      ),
     );
     expect(errors.map((e) => [e.sheet, e.row])).toEqual([
       ['person', 6],
@@ -272,7 +307,8 @@ describe('each rule of §9 reports at the right sheet, row and column, and nothi
         row: 5,
         column: 'Study ID',
         value: 'My study',
-        message: "Sheet study: Invalid value My study in column Study ID at row 5. A study ID may contain only letters, digits, '_', '-' and '.'.",
+        message:
+          "Sheet study: Invalid value My study in column Study ID at row 5. A study ID may contain only letters, digits, '_', '-' and '.'.",
       }),
     ]);
   });
@@ -302,6 +338,37 @@ describe('reading the spreadsheet', () => {
     await h.database.db.delete(studies).where(eq(studies.profileId, profileId));
   });
 
+  it('reads list values typed in another case or as numbers, and stores them as the list spells them', async () => {
+    const bytes = await mutated(
+      set('expression_data_process_setting', 'normalisation_method', 0, 'log normalisation'),
+      set('lib_prep', 'end_bias', 0, 3),
+      set('lib_prep', 'end_bias', 1, '5.0'),
+    );
+    const res = await api.upload(SCHEMA, CHECKLIST, bytes);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [row] = await h.database.db.select().from(studies).where(eq(studies.profileId, profileId));
+    expect(row!.components.expression_data_process_setting![0]!.normalisation_method).toBe('Log Normalisation');
+    expect(row!.components.lib_prep!.map((r) => r.end_bias)).toEqual(['3', '5']);
+    await h.database.db.delete(studies).where(eq(studies.profileId, profileId));
+  });
+
+  it('reads a date cell as a date whatever date format the cell shows it in', async () => {
+    // Excel's built-in short date (14 = m/d/yy, written by exceljs as mm-dd-yy), a British date, a long date, a
+    // date with a time of day and a locale prefix
+    for (const numFmt of ['mm-dd-yy', 'dd/mm/yyyy', 'd-mmm-yy', '[$-809]dddd, d mmmm yyyy', 'yyyy-mm-dd hh:mm']) {
+      const bytes = await mutated(set('study', 'created', 0, new Date(Date.UTC(2024, 2, 5))), (wb) => {
+        const ws = wb.getWorksheet('study')!;
+        const cell = ws.getRow(FIRST_DATA_ROW).getCell(columnOf(ws, def.components[0]!, 'created'));
+        cell.style = { ...cell.style, numFmt };
+      });
+      const res = await api.upload(SCHEMA, CHECKLIST, bytes);
+      expect(res.status, `${numFmt}: ${await res.clone().text()}`).toBe(200);
+      const [row] = await h.database.db.select().from(studies).where(eq(studies.profileId, profileId));
+      expect(row!.components.study![0]!.created, numFmt).toBe('2024-03-05');
+      await h.database.db.delete(studies).where(eq(studies.profileId, profileId));
+    }
+  });
+
   it('warns about data files not uploaded to the profile, and still saves', async () => {
     const res = await api.upload(SCHEMA, CHECKLIST, base);
     const body = (await res.json()) as { warnings: Record<string, unknown>[] };
@@ -321,7 +388,7 @@ describe('request errors', () => {
     );
     const garbage = await expectProblem(await api.upload(SCHEMA, CHECKLIST, new TextEncoder().encode('a,b\n1,2\n')), 400);
     expect(garbage.detail).toContain(INVALID);
-    const json = await h.request(api.base(SCHEMA) + '/studies', {
+    const json = await h.request(`${api.base(SCHEMA)}/studies`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
@@ -331,7 +398,9 @@ describe('request errors', () => {
   });
 
   it('answers 400 for a missing, unknown or other-schema checklist_id and 404 for an unknown schema', async () => {
-    expect((await expectProblem(await api.upload(SCHEMA, undefined, base), 400)).detail).toBe("'checklist_id' is required but not provided.");
+    expect((await expectProblem(await api.upload(SCHEMA, undefined, base), 400)).detail).toBe(
+      "'checklist_id' is required but not provided.",
+    );
     expect((await expectProblem(await api.upload(SCHEMA, 'version_xyz', base), 400)).detail).toMatch(/^Invalid value for 'checklist_id'/);
     await expectProblem(await api.upload(SCHEMA, 'version_rembi', base), 400);
     const unknown = await expectProblem(await api.upload('svc_reads', CHECKLIST, base), 404);

@@ -1,13 +1,13 @@
+import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import jsonld from 'jsonld';
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { studies } from '@/db/schema';
 import { termIri } from '@/lib/studies/jsonld';
 import { bytesOf, CHECKLISTS, createProfile, definition, registerSamples, SAMPLES, studiesApi, XLSX } from './fixtures/studies/api';
 import { fillTemplate, fixtureComponents, workbookBytes } from './fixtures/studies/fill';
-import { expectProblem } from './support/http';
 import { createHarness, type Harness } from './support/harness';
+import { expectProblem } from './support/http';
 
 let h: Harness;
 let key: string;
@@ -25,7 +25,12 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const stored = async (studyId: string) =>
-  (await h.database.db.select().from(studies).where(and(eq(studies.profileId, profileId), eq(studies.studyId, studyId))))[0];
+  (
+    await h.database.db
+      .select()
+      .from(studies)
+      .where(and(eq(studies.profileId, profileId), eq(studies.studyId, studyId)))
+  )[0];
 
 describe.each(CHECKLISTS)('%s / %s: template → upload → list → export', (schema, checklistId) => {
   const studyId = `RT${checklistId.replace(/[^a-z]/g, '').slice(7, 15)}`;
@@ -60,7 +65,8 @@ describe.each(CHECKLISTS)('%s / %s: template → upload → list → export', (s
     const item = listed.find((s) => s.study_id === studyId);
     const repos = Object.keys(def.components.find((c) => c.key === 'study')!.repositories);
     expect(item).toMatchObject({ ...components.study![0], checklist_id: checklistId, profile_id: profileId, schema_name: schema });
-    for (const repo of repos) expect(item).toMatchObject({ [`status_${repo}`]: 'pending', [`accession_${repo}`]: '', [`error_${repo}`]: '' });
+    for (const repo of repos)
+      expect(item).toMatchObject({ [`status_${repo}`]: 'pending', [`accession_${repo}`]: '', [`error_${repo}`]: '' });
     expect(repos).toEqual(schema === 'svc_image_rembi' ? ['zenodo'] : ['ena', 'zenodo']);
 
     const xlsx = await api.download(schema, studyId);
@@ -113,8 +119,8 @@ describe('template', () => {
     expect(study.getCell('A5').numFmt).toBe('@');
     // the enum `material` has a drop-down from row 5
     const col = fields.findIndex((f) => f.termName === 'material') + 1;
-    const dv = (study as unknown as { dataValidations: { model: Record<string, { type: string; formulae: string[] }> } })
-      .dataValidations.model;
+    const dv = (study as unknown as { dataValidations: { model: Record<string, { type: string; formulae: string[] }> } }).dataValidations
+      .model;
     const letter = String.fromCharCode(64 + col);
     expect(Object.entries(dv).find(([addr]) => addr.startsWith(`${letter}5`))?.[1]).toMatchObject({ type: 'list' });
     // the 83 instrument models are too long for an inline list

@@ -2,10 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { studies, submissions } from '@/db/schema';
 import { bytesOf, createProfile, definition, registerSamples, SAMPLES, studiesApi } from './fixtures/studies/api';
+import { withDataFiles } from './fixtures/studies/data-files';
 import { fillTemplate, fixtureComponents, workbookBytes } from './fixtures/studies/fill';
 import { waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
-import { startRepositoryServer, type RepositoryServer } from './support/repository-server';
+import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 let server: RepositoryServer;
 let h: Harness;
@@ -20,6 +21,7 @@ beforeAll(async () => {
       ENA_WEBIN_URL: server.enaUrl,
       ENA_USERNAME: server.credentials.ena.username,
       ENA_PASSWORD: server.credentials.ena.password,
+      ENA_FTP_URL: server.ftpUrl,
       ZENODO_URL: server.zenodoUrl,
       ZENODO_TOKEN: server.credentials.zenodo.token,
     },
@@ -38,7 +40,9 @@ afterAll(async () => {
 async function uploadStudy(schema: string, checklistId: string, studyId: string) {
   const def = await definition(h, schema, checklistId);
   const tpl = await bytesOf(await api.template(schema, checklistId));
-  const filled = await workbookBytes(await fillTemplate(tpl, def, fixtureComponents(def, { studyId, samples: SAMPLES })));
+  // the data files the sheet names, uploaded to the profile as a researcher does first
+  const { components } = await withDataFiles(h, key, profileId, def, fixtureComponents(def, { studyId, samples: SAMPLES }));
+  const filled = await workbookBytes(await fillTemplate(tpl, def, components));
   const res = await api.upload(schema, checklistId, filled);
   expect(res.status).toBe(200);
 }
@@ -71,13 +75,26 @@ describe('submitting a single-cell study to ENA and Zenodo', () => {
     expect(zenodo.status).toBe('accepted');
     expect(zenodo.accession).toMatch(/^\d+$/);
 
+    // one ENA row per file row (its run), joined to the study's; one Zenodo row for the study
     const rows = (await (await action(schema, studyId, 'accession', '', 'GET')).json()) as Record<string, string>[];
+    const enaStudy = { study_id: studyId, study_status_ena: 'accepted', study_accession_ena: ena.accession, state_ena: 'PRIVATE' };
     expect(rows).toEqual([
-      expect.objectContaining({ study_id: studyId, study_status_ena: 'accepted', study_accession_ena: ena.accession, state_ena: 'PRIVATE' }),
+      expect.objectContaining({
+        ...enaStudy,
+        file_id: 'FILE001',
+        file_status_ena: 'accepted',
+        run_accession_ena: expect.stringMatching(/^ERR\d+$/),
+      }),
+      expect.objectContaining({
+        ...enaStudy,
+        file_id: 'FILE002',
+        file_status_ena: 'accepted',
+        experiment_accession_ena: expect.stringMatching(/^ERX\d+$/),
+      }),
       expect.objectContaining({ study_id: studyId, study_status_zenodo: 'accepted', study_accession_zenodo: zenodo.accession }),
     ]);
     const postRows = await action(schema, studyId, 'accession', '?repository=ena');
-    expect(((await postRows.json()) as unknown[]).length).toBe(1);
+    expect(((await postRows.json()) as unknown[]).length).toBe(2);
     const csv = await action(schema, studyId, 'accession', '?return_type=csv', 'GET');
     expect(csv.headers.get('content-disposition')).toContain(`${studyId}_accessions.csv`);
     expect(await csv.text()).toContain(ena.accession);
@@ -139,7 +156,10 @@ describe('submitting a single-cell study to ENA and Zenodo', () => {
       const tpl = await bytesOf(await bareApi.template(schema, 'version_dwc_sc_rnaseq'));
       const filled = await workbookBytes(await fillTemplate(tpl, def, fixtureComponents(def, { studyId: 'NOCREDS', samples: SAMPLES })));
       expect((await bareApi.upload(schema, 'version_dwc_sc_rnaseq', filled)).status).toBe(200);
-      const res = await bare.request(`/api/profiles/${p}/schema/${schema}/studies/NOCREDS/action/submit?repository=zenodo`, { method: 'POST', key: u.key });
+      const res = await bare.request(`/api/profiles/${p}/schema/${schema}/studies/NOCREDS/action/submit?repository=zenodo`, {
+        method: 'POST',
+        key: u.key,
+      });
       expect(res.status).toBe(409);
       expect(((await res.json()) as { detail: string }).detail).toMatch(/ZENODO_TOKEN/);
       const ena = await bare.request(`/api/profiles/${p}/schema/${schema}/studies/NOCREDS/action/submit`, { method: 'POST', key: u.key });

@@ -54,13 +54,13 @@ describe('admin users API', () => {
   });
 
   it('refuses a duplicate username with 409 and bad input with 400, writing nothing', async () => {
-    const before = (await listUsers(h.database.db)).length;
+    const before = (await listUsers(h.database.db, { limit: 1000, offset: 0 })).total;
     expect((await post({ username: 'plain', password: 'whatever-pw' }, admin.key)).status).toBe(409);
     const short = await post({ username: 'newbie', password: 'short' }, admin.key);
     expect(short.status).toBe(400);
     expect(((await short.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe('password');
     expect((await post({ username: 'newbie', password: 'long-enough', member_of: ['nope'] }, admin.key)).status).toBe(400);
-    expect((await listUsers(h.database.db)).length).toBe(before);
+    expect((await listUsers(h.database.db, { limit: 1000, offset: 0 })).total).toBe(before);
   });
 
   it('changes memberships, manager roles and activity; an inactive user cannot sign in or use keys', async () => {
@@ -139,7 +139,7 @@ describe('embedded database', () => {
       await createUser(first.db, { username: 'survivor', password: 'survivor-pw' });
       await first.close();
       const second = await openDatabase({ pgliteDir: dir });
-      expect((await listUsers(second.db)).map((u) => u.username)).toEqual(['survivor']);
+      expect((await listUsers(second.db, { limit: 1000, offset: 0 })).rows.map((u) => u.username)).toEqual(['survivor']);
       await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -209,17 +209,29 @@ describe('npm run user:create', () => {
         [
           path.join('node_modules', 'tsx', 'dist', 'cli.mjs'),
           'scripts/user-create.ts',
-          '--username', 'cli-user', '--password', 'cli-password', '--email', 'cli@example.org',
-          '--member', 'dtol,erga', '--manager', 'erga',
+          '--username',
+          'cli-user',
+          '--password',
+          'cli-password',
+          '--email',
+          'cli@example.org',
+          '--member',
+          'dtol,erga',
+          '--manager',
+          'erga',
         ],
         { env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' } },
       );
       expect(stdout).toContain('created user cli-user');
       const database = await openDatabase({ pgliteDir: path.join(dir, 'pglite') });
-      const [u] = await listUsers(database.db);
+      const [u] = (await listUsers(database.db, { limit: 1000, offset: 0 })).rows;
       expect(u).toMatchObject({ username: 'cli-user', email: 'cli@example.org', memberOf: ['dtol', 'erga'], managerOf: ['erga'] });
       await database.close();
-      await expect(run(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/user-create.ts', '--username', 'x'], { env: { ...process.env, DATA_DIR: dir } })).rejects.toThrow(/usage/);
+      await expect(
+        run(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/user-create.ts', '--username', 'x'], {
+          env: { ...process.env, DATA_DIR: dir },
+        }),
+      ).rejects.toThrow(/usage/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import type { ChecklistFields, SchemaName } from '../../lib/checklists/contract';
 
-/** The study schemas, each configured by one workbook under db/seed/data/schemas. */
-export const SCHEMA_NAMES = ['svc_single_cell', 'svc_image_rembi', 'svc_image_stx_fish'] as const;
-export type SchemaName = (typeof SCHEMA_NAMES)[number];
+export { SCHEMA_NAMES, type SchemaName } from '../../lib/checklists/contract';
 
 /** One checklist (a column of a schema workbook's `data` sheet), seeded from the workbooks at start-up. */
 export const checklists = pgTable(
@@ -20,7 +19,7 @@ export const checklists = pgTable(
     /** version of the workbook the row came from, e.g. 0.4 */
     version: text('version').notNull().default(''),
     /** field definitions of the checklist; filled by the studies loader */
-    fields: jsonb('fields').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    fields: jsonb('fields').$type<ChecklistFields>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [primaryKey({ columns: [t.schemaName, t.checklistId] })],
 );

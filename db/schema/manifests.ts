@@ -10,10 +10,21 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type {
+  FieldChange,
+  Issue,
+  ManifestDefinition,
+  ReportCounts,
+  ReportMode,
+  ReportRows,
+  ReportStatus,
+} from '../../lib/manifests/contract';
+import type { RequiredPermit } from '../../lib/permits/contract';
 import { profiles } from './profiles';
-import { users, type TolProject } from './users';
+import { type TolProject, users } from './users';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -24,15 +35,11 @@ export const manifestDefinitions = pgTable(
     project: text('project').$type<TolProject>().notNull(),
     version: text('version').notNull(),
     isCurrent: boolean('is_current').notNull().default(false),
-    /** the ManifestDefinition object of lib/manifests/definitions.ts */
-    definition: jsonb('definition').notNull(),
+    definition: jsonb('definition').$type<ManifestDefinition>().notNull(),
     loadedAt: timestamp('loaded_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.project, t.version] })],
 );
-
-export const REPORT_STATUSES = ['pending', 'running', 'complete', 'failed'] as const;
-export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
 /** One validation of an uploaded manifest file (ARCHITECTURE.md Decision 12). */
 export const validationReports = pgTable(
@@ -56,14 +63,16 @@ export const validationReports = pgTable(
     progress: integer('progress').notNull().default(0),
     /** runs of the validation job: a taxonomy outage is retried, then the report fails rather than wait forever */
     attempts: integer('attempts').notNull().default(0),
-    summary: jsonb('summary').notNull().default(sql`'{"rows":0,"errors":0,"warnings":0}'::jsonb`),
-    errors: jsonb('errors').notNull().default(sql`'[]'::jsonb`),
-    warnings: jsonb('warnings').notNull().default(sql`'[]'::jsonb`),
+    summary: jsonb('summary').$type<ReportCounts>().notNull().default(sql`'{"rows":0,"errors":0,"warnings":0}'::jsonb`),
+    errors: jsonb('errors').$type<Issue[]>().notNull().default(sql`'[]'::jsonb`),
+    warnings: jsonb('warnings').$type<Issue[]>().notNull().default(sql`'[]'::jsonb`),
     /** parsed rows kept for confirmation, so confirming does not parse again */
-    rows: jsonb('rows'),
+    rows: jsonb('rows').$type<ReportRows>(),
     /** create | update, and for updates the field changes found (preview) */
-    mode: text('mode'),
-    changes: jsonb('changes').notNull().default(sql`'[]'::jsonb`),
+    mode: text('mode').$type<ReportMode>(),
+    changes: jsonb('changes').$type<FieldChange[]>().notNull().default(sql`'[]'::jsonb`),
+    /** ERGA: the permit files the manifest asks for, by file name, with the specimens that need each */
+    permits: jsonb('permits').$type<RequiredPermit[]>().notNull().default(sql`'[]'::jsonb`),
     /** fingerprint of the profile's samples when validated: confirming a report whose profile changed since is refused */
     samplesFingerprint: text('samples_fingerprint'),
     failure: text('failure'),
@@ -100,4 +109,33 @@ export const manifests = pgTable(
     index('manifests_profile_idx').on(t.profileId),
     index('manifests_centres_idx').using('gin', t.sequencingCentres),
   ],
+);
+
+/**
+ * An ERGA permit PDF, uploaded for a validation report under the file name the manifest gives, and tied to the
+ * manifest when the report is confirmed. Kept in the database: permits are small, and belong with their manifest.
+ */
+export const permits = pgTable(
+  'permits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    profileId: text('profile_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => validationReports.id, { onDelete: 'cascade' }),
+    /** set when the report is confirmed */
+    manifestId: uuid('manifest_id'),
+    /** as the manifest names it, e.g. test_permit.pdf */
+    fileName: text('file_name').notNull(),
+    /** as the reference stores it: the name with the upload date, e.g. test_permit_20261124.pdf */
+    storedName: text('stored_name').notNull(),
+    sizeInBytes: integer('size_in_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    content: bytea('content').notNull(),
+    uploadedBy: integer('uploaded_by').references(() => users.id),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('permits_report_file_key').on(t.reportId, t.fileName), index('permits_profile_file_idx').on(t.profileId, t.fileName)],
 );

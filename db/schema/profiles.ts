@@ -1,13 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { PATTERNS } from '../../lib/identifiers/contract';
+import { PROFILE_TYPES, type ProfileType, sqlList } from '../../lib/projects/contract';
 import { users } from './users';
 
-/**
- * Every profile type a stored profile can have. `genomics` is the reference system's deprecated type: readable when
- * imported, never creatable (lib/profiles/enums.ts says which types are offered).
- */
-export const PROFILE_TYPES = ['asg', 'dtol', 'dtolenv', 'erga', 'biodata', 'genomics'] as const;
-export type ProfileType = (typeof PROFILE_TYPES)[number];
+export { PROFILE_TYPES, type ProfileType } from '../../lib/projects/contract';
 
 export const profiles = pgTable(
   'profiles',
@@ -30,8 +27,8 @@ export const profiles = pgTable(
   },
   (t) => [
     unique('profiles_owner_title_key').on(t.ownerId, t.title),
-    check('profiles_id_shape', sql`${t.id} ~ '^[0-9a-f]{24}$'`),
-    check('profiles_type', sql`${t.type} in ('asg', 'dtol', 'dtolenv', 'erga', 'biodata', 'genomics')`),
+    check('profiles_id_shape', sql`${t.id} ~ ${sql.raw(`'^${PATTERNS.objectId}$'`)}`),
+    check('profiles_type', sql`${t.type} in (${sql.raw(sqlList(PROFILE_TYPES))})`),
     index('profiles_owner_updated_idx').on(t.ownerId, t.updatedAt),
     index('profiles_type_idx').on(t.type),
   ],

@@ -1,11 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { PATTERNS } from '../../lib/identifiers/contract';
+import type { TaxonRecord } from '../../lib/manifests/contract';
+import type { UpdateType } from '../../lib/query/contract';
+import {
+  type EnaSampleRecord,
+  SAMPLE_STATUSES,
+  type SampleApprovals,
+  type SampleFields,
+  type SampleStatus,
+  type TolidStatus,
+} from '../../lib/samples/contract';
 import { manifests } from './manifests';
 import { profiles } from './profiles';
-import { users, type TolProject } from './users';
+import { type TolProject, users } from './users';
 
-export const SAMPLE_STATUSES = ['pending', 'private', 'processing', 'sending', 'accepted', 'rejected'] as const;
-export type SampleStatus = (typeof SAMPLE_STATUSES)[number];
+// the tables and the API share one list of sample states (lib/samples/contract.ts)
+export { SAMPLE_STATUSES, type SampleStatus };
 
 /**
  * A Tree of Life sample record: every manifest field in `fields`, and typed, indexed copies of the fields the query
@@ -27,7 +38,7 @@ export const samples = pgTable(
     manifestVersion: text('manifest_version').notNull(),
     status: text('status').$type<SampleStatus>().notNull().default('pending'),
     /** every manifest field of the row, by its manifest name */
-    fields: jsonb('fields').$type<Record<string, string>>().notNull(),
+    fields: jsonb('fields').$type<SampleFields>().notNull(),
     specimenId: text('specimen_id'),
     rackOrPlateId: text('rack_or_plate_id'),
     tubeOrWellId: text('tube_or_well_id'),
@@ -46,22 +57,28 @@ export const samples = pgTable(
     sequencingCentres: text('sequencing_centres').array().notNull().default(sql`'{}'::text[]`),
     associatedTolProjects: text('associated_tol_projects').array().notNull().default(sql`'{}'::text[]`),
     /** approvals per associated type: {"DTOL": {"user_id": 3, "date": "…"}} */
-    approvals: jsonb('approvals').notNull().default(sql`'{}'::jsonb`),
+    approvals: jsonb('approvals').$type<SampleApprovals>().notNull().default(sql`'{}'::jsonb`),
     /** rejection reason: never leaves the service */
     rejectionReason: text('rejection_reason'),
+    /** why an approved sample is not registered yet, in words, for its owner and managers (not the public API) */
+    statusDetail: text('status_detail'),
+    /** when a waiting sample (awaiting_tolid, or processing after an outage) is next tried */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     lastBioimageSubmitted: timestamp('last_bioimage_submitted', { withTimezone: true }),
     createdBy: integer('created_by').references(() => users.id),
     timeCreated: timestamp('time_created', { withTimezone: true }).notNull().defaultNow(),
     timeUpdated: timestamp('time_updated', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('samples_id_shape', sql`${t.id} ~ '^[0-9a-f]{24}$'`),
+    check('samples_id_shape', sql`${t.id} ~ ${sql.raw(`'^${PATTERNS.objectId}$'`)}`),
     index('samples_manifest_idx').on(t.manifestId),
     index('samples_profile_idx').on(t.profileId),
     index('samples_project_created_idx').on(t.project, t.timeCreated),
     // (time, id): the keyset order of date-range queries, newest first
     index('samples_created_idx').on(t.timeCreated, t.id),
     index('samples_status_idx').on(t.status, t.project),
+    // the registration sweep: waiting samples that are due
+    index('samples_waiting_idx').on(t.status, t.nextAttemptAt).where(sql`${t.status} in ('processing', 'awaiting_ena', 'awaiting_tolid')`),
     // (column, id) pairs: equality filters and the browser's keyset sorts walk the same index
     index('samples_taxon_idx').on(t.taxonId, t.id),
     index('samples_scientific_name_idx').on(t.scientificName, t.id),
@@ -89,8 +106,7 @@ export const samples = pgTable(
   ],
 );
 
-export const UPDATE_TYPES = ['system', 'user'] as const;
-export type UpdateType = (typeof UPDATE_TYPES)[number];
+export { UPDATE_TYPES, type UpdateType } from '../../lib/query/contract';
 
 /** The audit trail: one row per changed field of a sample, written in the transaction that changed it. */
 export const sampleUpdates = pgTable(
@@ -135,8 +151,12 @@ export const specimens = pgTable(
       .notNull()
       .references(() => profiles.id),
     taxonId: text('taxon_id'),
-    fields: jsonb('fields').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    fields: jsonb('fields').$type<SampleFields>().notNull().default(sql`'{}'::jsonb`),
     publicName: text('public_name'),
+    /** the last answer of the ToLID service: approved (publicName holds the ToLID), pending or rejected */
+    tolidStatus: text('tolid_status').$type<TolidStatus>(),
+    tolidReason: text('tolid_reason'),
+    tolidAskedAt: timestamp('tolid_asked_at', { withTimezone: true }),
     biosampleAccession: text('biosample_accession'),
     sraAccession: text('sra_accession'),
     submissionAccession: text('submission_accession'),
@@ -150,7 +170,15 @@ export const specimens = pgTable(
 export const taxonomyCache = pgTable('taxonomy_cache', {
   /** `tax-id:<id>` or `scientific-name:<lower-case name>` */
   key: text('key').primaryKey(),
-  /** the ENA JSON answer; [] when ENA knows nothing */
-  response: jsonb('response').notNull(),
+  /** the taxa ENA answered: one for a tax-id key, a list for a name; [] when ENA knows nothing */
+  response: jsonb('response').$type<TaxonRecord | TaxonRecord[]>().notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** ENA's answers about BioSamples that study sheets reference (a sample record, or null when ENA knows none). */
+export const enaSampleCache = pgTable('ena_sample_cache', {
+  /** the accession as referenced: SAMEA…/SAMN…/SAMD… or ERS… */
+  accession: text('accession').primaryKey(),
+  record: jsonb('record').$type<EnaSampleRecord | null>(),
   fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import type { SchemaName } from './checklists';
+import type { SchemaName } from '../../lib/checklists/contract';
+import type { StudyAccessions, StudyComponents } from '../../lib/studies/contract';
 import { profiles } from './profiles';
 import { users } from './users';
 
@@ -16,12 +17,15 @@ export const studies = pgTable(
     checklistId: text('checklist_id').notNull(),
     /** letters, digits, _ - . ; unique within a profile */
     studyId: text('study_id').notNull(),
-    components: jsonb('components').$type<Record<string, Record<string, string>[]>>().notNull(),
+    components: jsonb('components').$type<StudyComponents>().notNull(),
     /** accessions per repository and per row identifier, e.g. {"ena": {"study": "PRJEB…"}, "zenodo": {"doi": "…"}} */
-    accessions: jsonb('accessions').notNull().default(sql`'{}'::jsonb`),
+    accessions: jsonb('accessions').$type<StudyAccessions>().notNull().default(sql`'{}'::jsonb`),
     createdBy: integer('created_by').references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [unique('studies_profile_study_key').on(t.profileId, t.studyId), index('studies_profile_schema_idx').on(t.profileId, t.schemaName)],
+  (t) => [
+    unique('studies_profile_study_key').on(t.profileId, t.studyId),
+    index('studies_profile_schema_idx').on(t.profileId, t.schemaName),
+  ],
 );

@@ -1,24 +1,30 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  REPOSITORIES,
+  type Receipt,
+  type Repository,
+  type SubmissionAccessions,
+  type SubmissionAction,
+  type SubmissionKind,
+  type SubmissionProgress,
+  type SubmissionStatus,
+} from '../../lib/submissions/contract';
 import { profiles } from './profiles';
 import { studies } from './studies';
 import { users } from './users';
 
-export const SUBMISSION_STATUSES = ['pending', 'processing', 'accepted', 'rejected', 'published'] as const;
-export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
-export const REPOSITORIES = ['ena', 'zenodo'] as const;
-export type Repository = (typeof REPOSITORIES)[number];
+// the tables and the API share these lists (lib/submissions/contract.ts)
+export { REPOSITORIES, type Repository, type SubmissionStatus };
 
 /** One brokering job to a public repository: a study, or a batch of accepted ToL samples. */
 export const submissions = pgTable(
   'submissions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** study | samples */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<SubmissionKind>().notNull(),
     repository: text('repository').$type<Repository>().notNull(),
-    /** submit | publish */
-    action: text('action').notNull().default('submit'),
+    action: text('action').$type<SubmissionAction>().notNull().default('submit'),
     profileId: text('profile_id')
       .notNull()
       .references(() => profiles.id),
@@ -26,11 +32,11 @@ export const submissions = pgTable(
     sampleIds: text('sample_ids').array().notNull().default(sql`'{}'::text[]`),
     status: text('status').$type<SubmissionStatus>().notNull().default('pending'),
     /** accessions returned: {"study": "PRJEB1", "samples": {"<svc_id>": {...}}, "doi": "10.5072/zenodo.1"} */
-    accessions: jsonb('accessions').notNull().default(sql`'{}'::jsonb`),
+    accessions: jsonb('accessions').$type<SubmissionAccessions>().notNull().default(sql`'{}'::jsonb`),
     /** state a resumed job needs, e.g. the Zenodo deposition id once created */
-    progress: jsonb('progress').notNull().default(sql`'{}'::jsonb`),
+    progress: jsonb('progress').$type<SubmissionProgress>().notNull().default(sql`'{}'::jsonb`),
     /** receipts and repository answers, oldest first */
-    receipts: jsonb('receipts').notNull().default(sql`'[]'::jsonb`),
+    receipts: jsonb('receipts').$type<Receipt[]>().notNull().default(sql`'[]'::jsonb`),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     createdBy: integer('created_by').references(() => users.id),

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
-import type { TolProject } from '../../lib/projects';
+import { sqlList, TOL_PROJECTS, type TolProject } from '../../lib/projects/contract';
 
-// the list lives in lib/ so that browser code can use it without the database schema
-export { TOL_PROJECTS, type TolProject } from '../../lib/projects';
+// the tables and the API share one list of projects (lib/projects/contract.ts)
+export { TOL_PROJECTS, type TolProject } from '../../lib/projects/contract';
 
 export const PROJECT_ROLES = ['member', 'sample_manager'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
@@ -31,7 +31,7 @@ export const userProjectRoles = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.project, t.role] }),
-    check('user_project_roles_project', sql`${t.project} in ('asg', 'dtol', 'dtolenv', 'erga')`),
+    check('user_project_roles_project', sql`${t.project} in (${sql.raw(sqlList(TOL_PROJECTS))})`),
     check('user_project_roles_role', sql`${t.role} in ('member', 'sample_manager')`),
     index('user_project_roles_project_idx').on(t.project, t.role),
   ],

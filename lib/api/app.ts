@@ -1,30 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { TooLarge } from '@/lib/errors';
 import type { ApiApp, ApiDeps, AppEnv } from './context';
-import { errorToResponse, problem, zodProblem } from './errors';
+import { databaseBreaker } from './database-breaker';
+import { DATABASE_RETRY_AFTER_SECONDS, errorToResponse, problem, zodProblem } from './errors';
 import { registerAccountRoutes } from './routes/account';
+import { registerAdminJobRoutes } from './routes/admin-jobs';
 import { registerAdminUserRoutes } from './routes/admin-users';
 import { registerApiKeyRoutes } from './routes/api-key';
+import { registerAuditRoutes } from './routes/audit';
+import { registerAuditBrowserRoutes } from './routes/audit-browser';
 import { registerChecklistRoutes } from './routes/checklists';
 import { registerDocsRoutes } from './routes/docs';
 import { registerFileRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
 import { registerManifestValidationRoutes } from './routes/manifest-validation';
-import { registerSampleDecisionRoutes } from './routes/sample-decisions';
-import { registerSubmissionRoutes } from './routes/submissions';
-import { registerProfileRoutes } from './routes/profiles';
 import { registerManifestReadRoutes } from './routes/manifests-read';
-import { registerSampleRoutes } from './routes/samples';
-import { registerAuditRoutes } from './routes/audit';
-import { registerStatsRoutes } from './routes/stats';
 import { registerMappingRoutes } from './routes/mapping';
+import { registerPermitRoutes } from './routes/permits';
+import { registerProfileRoutes } from './routes/profiles';
 import { registerSampleBrowserRoutes } from './routes/sample-browser';
-import { registerAuditBrowserRoutes } from './routes/audit-browser';
-import { registerStudyActionRoutes } from './routes/study-actions';
+import { registerSampleDecisionRoutes } from './routes/sample-decisions';
+import { registerSampleRoutes } from './routes/samples';
+import { registerStatsRoutes } from './routes/stats';
 import { registerStudyRoutes } from './routes/studies';
+import { registerStudyActionRoutes } from './routes/study-actions';
+import { registerSubmissionRoutes } from './routes/submissions';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+// how long a read may wait for a database that has gone away before it is answered 503
+const READ_WAIT_MS = 4_000;
 
 /** The whole HTTP API: every /api request passes through here, in Next.js and in tests alike. */
 export function createApiApp(deps: ApiDeps): ApiApp {
@@ -41,7 +48,12 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
     c.set('deps', deps);
     c.set('requestId', requestId);
-    await next();
+    const refusal = refuseMalformedUrl(c.req.url);
+    if (refusal) {
+      c.res = problem(c, refusal.status, refusal.detail);
+    } else {
+      await next();
+    }
     c.header('x-request-id', requestId);
     const user = c.var.user;
     deps.logger.info(
@@ -58,6 +70,52 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     );
   });
 
+  // while the database is away, answer at once (health says why); the breaker closes on the database's first answer.
+  // A read that was waiting while it was away is answered 503 too once it has waited READ_WAIT_MS: it changes
+  // nothing, so what it would have read can be dropped. A write is left to finish, so that its answer is true.
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/api/health') return next();
+    const breaker = databaseBreaker(deps.db, deps.logger);
+    const unavailable = () =>
+      problem(c, 503, 'The database is not answering (it may be restarting); nothing was changed. Try again in a few seconds.', {
+        headers: { 'retry-after': DATABASE_RETRY_AFTER_SECONDS },
+      });
+    if (breaker.open) {
+      c.res = unavailable();
+      return;
+    }
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const started = Date.now();
+    const handled = next();
+    let timer: NodeJS.Timeout | undefined;
+    const waitedOut = new Promise<'waited'>((resolve) => {
+      const check = () => {
+        if (breaker.openedSince(started)) resolve('waited');
+        else timer = setTimeout(check, 250);
+      };
+      timer = setTimeout(check, READ_WAIT_MS);
+    });
+    const first = await Promise.race([handled.then(() => 'handled' as const), waitedOut]).finally(() => clearTimeout(timer));
+    if (first === 'waited') {
+      // what the read does next no longer reaches anyone; its failure is logged, not thrown at nobody
+      handled.catch((err: unknown) =>
+        deps.logger.warn({ err, request_id: c.get('requestId') }, 'a read dropped while the database was away failed'),
+      );
+      c.res = unavailable();
+    }
+  });
+
+  // every body is bounded before it is read; the upload routes set their own, larger, limits
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || UPLOAD_ROUTES.some((re) => re.test(c.req.path))) return next();
+    return bodyLimit({
+      maxSize: BODY_MAX_BYTES,
+      onError: () => {
+        throw TooLarge(`The request body is larger than ${BODY_MAX_BYTES} bytes; files go to the upload endpoints.`);
+      },
+    })(c, next);
+  });
+
   app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {
     type: 'apiKey',
     in: 'header',
@@ -69,12 +127,14 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerApiKeyRoutes(app);
   registerAccountRoutes(app);
   registerAdminUserRoutes(app);
+  registerAdminJobRoutes(app);
   registerChecklistRoutes(app);
   registerProfileRoutes(app);
   registerFileRoutes(app);
   registerStudyRoutes(app);
   registerStudyActionRoutes(app);
   registerManifestValidationRoutes(app);
+  registerPermitRoutes(app);
   registerSampleDecisionRoutes(app);
   registerSubmissionRoutes(app);
   registerManifestReadRoutes(app);
@@ -95,6 +155,40 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     return problem(c, 404, `No route for ${c.req.method} ${c.req.path}`);
   });
   return app;
+}
+
+// bodies of everything but file uploads: 10,000 svc_ids or 1,000 file names fit with room to spare
+const BODY_MAX_BYTES = 2 * 1024 * 1024;
+const UPLOAD_ROUTES = [
+  /^\/api\/manifest\/validate\/?$/,
+  /^\/api\/manifest\/validate\/permits\/?$/,
+  /^\/api\/profiles\/[^/]+\/schema\/[^/]+\/studies\/?$/,
+  /^\/api\/uploads\//,
+];
+
+// URLs longer than this are refused before routing (the server lets up to 64 KiB of headers through to say so)
+export const MAX_URL_LENGTH = 8 * 1024;
+
+/**
+ * What no route should see: an over-long URL (414), a NUL character, raw or percent-encoded, and percent-encoding
+ * that does not decode to UTF-8 (400), anywhere in the path or the query.
+ */
+function refuseMalformedUrl(url: string): { status: 400 | 414; detail: string } | null {
+  if (url.length > MAX_URL_LENGTH)
+    return { status: 414, detail: `The URL is longer than ${MAX_URL_LENGTH} characters; send long lists in a POST body.` };
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const pathAndQuery = start < 0 ? '' : url.slice(start);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a raw NUL in the URL is exactly what is refused here
+  if (/%00|\u0000/i.test(pathAndQuery)) return { status: 400, detail: 'The URL contains a NUL character (%00), which no value may hold.' };
+  for (const part of pathAndQuery.split(/[/?&=]/)) {
+    if (!part.includes('%')) continue;
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      return { status: 400, detail: `The URL has malformed percent-encoding: "${part.slice(0, 40)}" is not UTF-8.` };
+    }
+  }
+  return null;
 }
 
 /** Methods with a route for this path: tells 405 from 404. */

@@ -1,8 +1,10 @@
 import { createMiddleware } from 'hono/factory';
-import { resolveApiKey, looksLikeApiKey } from '@/lib/auth/api-keys';
+import { looksLikeApiKey, resolveApiKey } from '@/lib/auth/api-keys';
+import { guessLimits } from '@/lib/auth/limits';
 import { sessionUserId } from '@/lib/auth/session';
 import { AppError, NotFound, Unauthorized } from '@/lib/errors';
 import { getUser } from '@/lib/users/users';
+import { clientAddress } from './client-address';
 import type { AppEnv } from './context';
 
 /**
@@ -29,8 +31,19 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('authorization');
   let userId: number | null;
   if (header !== undefined) {
-    userId = await resolveApiKey(db, keyFromAuthorization(header));
-    if (userId === null) throw Unauthorized('Invalid token.');
+    let key: string;
+    try {
+      key = keyFromAuthorization(header);
+    } catch (err) {
+      await guessLimits(db).keyFailed(clientAddress(c));
+      throw err;
+    }
+    userId = await resolveApiKey(db, key);
+    if (userId === null) {
+      // guessing keys is throttled per client; a valid key is never slowed
+      await guessLimits(db).keyFailed(clientAddress(c));
+      throw Unauthorized('Invalid token.');
+    }
   } else {
     userId = await sessionUserId(c.req.header('cookie'), config.authSecret);
     if (userId === null) throw Unauthorized('Authentication credentials were not provided.');
@@ -39,7 +52,7 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
     if (err instanceof AppError && err.code === 'not_found') return null;
     throw err;
   });
-  if (!user || !user.isActive) throw Unauthorized('User inactive or deleted.');
+  if (!user?.isActive) throw Unauthorized('User inactive or deleted.');
   c.set('user', user);
   await next();
 });

@@ -12,6 +12,8 @@ export interface ApiDeps {
   logger: Logger;
   /** enqueues background jobs (validation, submissions) */
   jobs: JobQueue;
+  /** which engine is behind `db`, for /api/health */
+  databaseKind: 'pglite' | 'postgres';
 }
 
 export interface AppEnv {

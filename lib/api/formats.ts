@@ -1,9 +1,11 @@
-import { z } from '@hono/zod-openapi';
 import { stringify } from 'csv-stringify/sync';
 import type { Context } from 'hono';
-import { parsePage, parseReturnType, parseStandard, type Page, type Raw, type ReturnType, type Standard } from '@/lib/query/params';
+import type { z } from 'zod';
+import { arrayWrapped, type DateQuery, type OutputQuery, type RoCrate, wrapped } from '@/lib/query/contract';
+import { type Page, parsePage, parseReturnType, parseStandard, type ReturnType, type Standard } from '@/lib/query/params';
 import type { RowStream } from '@/lib/query/stream';
 import type { AppEnv } from './context';
+import { CSV_CONTENT } from './schemas';
 
 /**
  * Responses of the query endpoints: the reference's JSON wrapper (`{"status":"OK","number_found":N,"data":[…]}`),
@@ -13,19 +15,6 @@ import type { AppEnv } from './context';
 
 type Row = Record<string, unknown> | string;
 
-const listParam = z
-  .union([z.string(), z.array(z.string())])
-  .optional();
-
-/** Query parameters every list endpoint takes. */
-export const outputQuery = {
-  return_type: listParam.openapi({ description: 'json (default) or csv', example: 'json' }),
-  standard: listParam.openapi({ description: 'tol (default), dwc, ena or mixs', example: 'tol' }),
-  limit: listParam.openapi({ description: 'at most this many rows (extension; default all). number_found is always the total' }),
-  offset: listParam.openapi({ description: 'skip this many rows first (extension; default 0)' }),
-};
-export const pagingQuery = { return_type: outputQuery.return_type, limit: outputQuery.limit, offset: outputQuery.offset };
-
 export interface OutputOptions {
   returnType: ReturnType;
   standard: Standard;
@@ -33,10 +22,7 @@ export interface OutputOptions {
 }
 
 /** return_type first, then standard, as the reference checks them (api-behaviour.md §1.4); then paging. */
-export function outputOptions(
-  q: { return_type?: Raw; standard?: Raw; limit?: Raw; offset?: Raw },
-  allowed: readonly ReturnType[] = ['json', 'csv'],
-): OutputOptions {
+export function outputOptions(q: OutputQuery, allowed: readonly ReturnType[] = ['json', 'csv']): OutputOptions {
   const returnType = parseReturnType(q.return_type, allowed);
   const standard = parseStandard(q.standard);
   return { returnType, standard, page: parsePage(q.limit, q.offset) };
@@ -49,12 +35,15 @@ const CHUNK_BYTES = 64 * 1024;
 /** A byte stream pulled from an async sequence of strings, with backpressure and cleanup when the client leaves. */
 function textStream(parts: AsyncIterable<string>, onError: (err: unknown) => void): ReadableStream<Uint8Array> {
   const it = parts[Symbol.asyncIterator]();
+  // the client left while a batch was being read: what was read has nowhere to go, and that is no error
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let buffer = '';
       try {
         while (buffer.length < CHUNK_BYTES) {
           const next = await it.next();
+          if (cancelled) return;
           if (next.done) {
             if (buffer) controller.enqueue(encoder.encode(buffer));
             controller.close();
@@ -64,12 +53,14 @@ function textStream(parts: AsyncIterable<string>, onError: (err: unknown) => voi
         }
         controller.enqueue(encoder.encode(buffer));
       } catch (err) {
+        if (cancelled) return;
         // the status line is already sent: all that can be done is to cut the body short and log why
         onError(err);
         controller.error(err);
       }
     },
     async cancel() {
+      cancelled = true;
       await it.return?.();
     },
   });
@@ -125,32 +116,22 @@ export function sendRows(
 }
 
 /** RO-Crate metadata of a detached crate, saved by a browser as `<name>-ro-crate-metadata.json` (anchors.md §B.7). */
-export const sendRoCrate = (c: Context<AppEnv>, crate: unknown, name: string): Response =>
+export const sendRoCrate = (c: Context<AppEnv>, crate: RoCrate, name: string): Response =>
   c.body(JSON.stringify(crate), 200, {
     'content-type': 'application/ld+json; charset=utf-8',
     'content-disposition': `attachment; filename=${name}-ro-crate-metadata.json`,
   });
 
-/** OpenAPI description of a list response (JSON wrapper or CSV). */
-export const listResponse = (description: string, item: z.ZodType = z.record(z.string(), z.string())) => ({
+/** A list answer: the W wrapper around `item`, or CSV. */
+export const listResponse = <T extends z.ZodType>(description: string, item: T) => ({
   description,
-  content: {
-    'application/json': {
-      schema: z.object({ status: z.literal('OK'), number_found: z.number().int(), data: z.array(item) }),
-    },
-    'text/csv': { schema: z.string() },
-  },
+  content: { 'application/json': { schema: wrapped(item) }, ...CSV_CONTENT },
 });
 
-/** The reference's one-element array around the wrapper. */
-export const arrayWrappedResponse = (description: string, item: z.ZodType = z.string()) => ({
+/** A list answer in the reference's one-element array around the wrapper (AW), or CSV. */
+export const arrayWrappedResponse = <T extends z.ZodType>(description: string, item: T) => ({
   description,
-  content: {
-    'application/json': {
-      schema: z.array(z.object({ status: z.literal('OK'), number_found: z.number().int(), data: z.array(item) })),
-    },
-    'text/csv': { schema: z.string() },
-  },
+  content: { 'application/json': { schema: arrayWrapped(item) }, ...CSV_CONTENT },
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -175,16 +156,5 @@ export const QUERY_PATTERNS = {
   auditField: '(?!(?:manifest_id|update_type)\\b)[A-Za-z_]+',
 } as const;
 
-export const pathParam = (name: string, example: string) => z.string().openapi({ param: { name, in: 'path' }, example });
-
-/** The date parameters of the reference (`d_from`/`d_to`) and of the spec (`from`/`to`); the first given wins. */
-export const dateQuery = {
-  d_from: z.string().optional().openapi({ description: 'inclusive; ISO 8601, e.g. 2024-01-01T00:00:00%2B00:00' }),
-  d_to: z.string().optional().openapi({ description: 'exclusive' }),
-  from: z.string().optional().openapi({ description: 'alias of d_from' }),
-  to: z.string().optional().openapi({ description: 'alias of d_to' }),
-};
-export const datesOf = (q: { d_from?: string; d_to?: string; from?: string; to?: string }) => ({
-  from: q.d_from ?? q.from,
-  to: q.d_to ?? q.to,
-});
+/** `d_from`/`d_to`, or their aliases `from`/`to`. */
+export const datesOf = (q: DateQuery) => ({ from: q.d_from ?? q.from, to: q.d_to ?? q.to });

@@ -1,9 +1,10 @@
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import { PATTERNS } from '@/lib/identifiers/contract';
 import type { ApiApp, AppEnv } from './context';
 
-/** Regexes for path parameters that several routes share. */
+/** Regexes for path parameters that several routes share (the identifiers' own patterns). */
 export const PATH_PATTERNS = {
-  profile_id: '[0-9a-f]{24}',
+  profile_id: PATTERNS.objectId,
 } as const;
 
 /**
@@ -19,8 +20,6 @@ export function openapiConstrained<R extends RouteConfig>(
 ): void {
   const { middleware: _middleware, hide, ...documented } = route;
   if (!hide) app.openAPIRegistry.registerPath(documented);
-  const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-    patterns[name] ? `:${name}{${patterns[name]}}` : `:${name}`,
-  );
+  const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (patterns[name] ? `:${name}{${patterns[name]}}` : `:${name}`));
   app.openapi({ ...route, path, hide: true }, handler);
 }

@@ -1,11 +1,13 @@
-import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { profiles, sampleUpdates, samples, UPDATE_TYPES, type UpdateType } from '@/db/schema';
+import { profiles, samples, sampleUpdates, UPDATE_TYPES, type UpdateType } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
+import { isUuid } from '@/lib/identifiers/contract';
+import { AUDIT_COLUMNS, type AuditRecord } from '@/lib/query/contract';
 import { formatUtc, parseDateRange } from '@/lib/query/dates';
-import { humanList, isUuid, parseProjects, parseSvcIds, single, splitList, type Page, type Raw } from '@/lib/query/params';
+import { humanList, type Page, parseProjects, parseSvcIds, type Raw, single, splitList } from '@/lib/query/params';
 import { fromUtcText, utcText } from '@/lib/query/sql';
-import { keysetRows, mapRows, rowStream, type RowStream } from '@/lib/query/stream';
+import { keysetRows, mapRows, type RowStream, rowStream } from '@/lib/query/stream';
 import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
 
 /**
@@ -14,29 +16,18 @@ import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards
  * exported (sensitive or internal fields), which are filtered in SQL so that number_found counts what is sent.
  */
 
-export type AuditRecord = Record<string, string>;
+// the CSV columns, where the tests know them from
+export { AUDIT_COLUMNS };
 
-export const AUDIT_COLUMNS = [
-  'field',
-  'outdated_value',
-  'updated_value',
-  'update_type',
-  'time_updated',
+/** Sample fields an audit query can be narrowed by (the spec's audit field enumeration). */
+export const AUDIT_FIELDS = [
   'RACK_OR_PLATE_ID',
   'SPECIMEN_ID',
   'TUBE_OR_WELL_ID',
   'biosampleAccession',
-  'manifest_id',
   'public_name',
   'sraAccession',
-  'svc_audit_type',
-  'svc_id',
-  'svc_profile_title',
-  'tol_project',
 ] as const;
-
-/** Sample fields an audit query can be narrowed by (the spec's audit field enumeration). */
-export const AUDIT_FIELDS = ['RACK_OR_PLATE_ID', 'SPECIMEN_ID', 'TUBE_OR_WELL_ID', 'biosampleAccession', 'public_name', 'sraAccession'] as const;
 const AUDIT_FIELD_COLUMNS = {
   RACK_OR_PLATE_ID: samples.rackOrPlateId,
   SPECIMEN_ID: samples.specimenId,
@@ -65,7 +56,7 @@ const auditColumns = {
   profileTitle: profiles.title,
 };
 
-type AuditRow = { [K in keyof typeof auditColumns]: unknown } & { id: number; time: string };
+type AuditRow = { [K in keyof typeof auditColumns]: unknown } & { id: number; time: string; updateType: UpdateType };
 
 const toRecord = (r: AuditRow): AuditRecord => {
   const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
@@ -73,7 +64,7 @@ const toRecord = (r: AuditRow): AuditRecord => {
     field: s(r.field),
     outdated_value: s(r.oldValue),
     updated_value: s(r.newValue),
-    update_type: s(r.updateType),
+    update_type: r.updateType,
     time_updated: formatUtc(r.time),
     RACK_OR_PLATE_ID: s(r.rack),
     SPECIMEN_ID: s(r.specimen),
@@ -91,7 +82,10 @@ const toRecord = (r: AuditRow): AuditRecord => {
 };
 
 let exported: string[] | null = null;
-const exportedOnly = () => inArray(sampleUpdates.field, (exported ??= [...exportedFieldSet()]));
+const exportedOnly = () => {
+  exported ??= [...exportedFieldSet()];
+  return inArray(sampleUpdates.field, exported);
+};
 
 /** Audit rows matching `where`, newest change first, streamed in keyset batches on (time_updated, id). */
 export async function auditStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<AuditRecord>> {
@@ -160,10 +154,7 @@ export function auditOfManifests(db: Db, input: { manifestIds: Raw; page: Page }
 }
 
 /** GET audit/sample/update_type/{system|user}?project=… */
-export function auditOfUpdateType(
-  db: Db,
-  input: { updateType: string; project: Raw; page: Page },
-): Promise<RowStream<AuditRecord>> {
+export function auditOfUpdateType(db: Db, input: { updateType: string; project: Raw; page: Page }): Promise<RowStream<AuditRecord>> {
   const type = input.updateType.trim().toLowerCase();
   if (!(UPDATE_TYPES as readonly string[]).includes(type)) {
     throw Invalid(`Invalid value for 'update_type'. Must be one of: ${humanList(UPDATE_TYPES, 'or')}`);
@@ -177,10 +168,7 @@ export function auditOfUpdateType(
 }
 
 /** GET audit/sample/{field}/{field_value}: exact match, every sample with that value (§5.15 Sensible). */
-export function auditOfFieldValue(
-  db: Db,
-  input: { field: string; value: string; page: Page },
-): Promise<RowStream<AuditRecord>> {
+export function auditOfFieldValue(db: Db, input: { field: string; value: string; page: Page }): Promise<RowStream<AuditRecord>> {
   const field = AUDIT_FIELDS.find((f) => f.toLowerCase() === input.field.trim().toLowerCase());
   if (!field) throw Invalid(`Invalid 'field' provided! Must be one of: ${humanList(AUDIT_FIELDS, 'or')}`);
   const value = input.value.trim();

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
@@ -31,9 +31,17 @@ export async function createApiKey(db: Db, userId: number, name = ''): Promise<{
   return { key, info: toInfo(row) };
 }
 
-export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyInfo[]> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id));
-  return rows.map(toInfo);
+/** A page of the user's keys, newest first, with the true total. */
+export async function listApiKeys(
+  db: Db,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ApiKeyInfo[]; total: number }> {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id)).limit(page.limit).offset(page.offset),
+    db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, userId)),
+  ]);
+  return { rows: rows.map(toInfo), total: total?.n ?? 0 };
 }
 
 export async function revokeApiKey(db: Db, userId: number, keyId: number): Promise<ApiKeyInfo> {
@@ -46,15 +54,29 @@ export async function revokeApiKey(db: Db, userId: number, keyId: number): Promi
   return toInfo(row);
 }
 
-/** The user id a live key belongs to, or null; records the use. */
+// a key's last use is written at most this often: a busy pipeline does not write a row per request
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The user id a live key belongs to, or null; records the use, to the minute. */
 export async function resolveApiKey(db: Db, key: string): Promise<number | null> {
   if (!looksLikeApiKey(key)) return null;
   const [row] = await db
-    .update(apiKeys)
-    .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)))
-    .returning({ userId: apiKeys.userId });
-  return row?.userId ?? null;
+    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
+  if (!row) return null;
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(
+        and(
+          eq(apiKeys.id, row.id),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - make_interval(secs => ${LAST_USED_RESOLUTION_MS / 1000})`)),
+        ),
+      );
+  }
+  return row.userId;
 }
 
 function toInfo(row: typeof apiKeys.$inferSelect): ApiKeyInfo {

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 // OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB); the parameters are stored with each hash so they can grow later.
 const PARAMS = { N: 2 ** 17, r: 8, p: 1, keylen: 64 };
@@ -32,5 +32,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A password hash no password matches; used so an unknown username costs as much as a known one. */
-export const DUMMY_HASH =
-  'scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + Buffer.alloc(64).toString('base64url');
+export const DUMMY_HASH = `scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA$${Buffer.alloc(64).toString('base64url')}`;

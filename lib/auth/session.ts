@@ -1,8 +1,10 @@
 import type { AuthOptions } from 'next-auth';
-import CredentialsProvider from 'next-auth/providers/credentials';
 import { decode } from 'next-auth/jwt';
+import CredentialsProvider from 'next-auth/providers/credentials';
 import type { Db } from '@/db/client';
-import { authenticate } from '@/lib/users/users';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/api/client-address';
+import { RateLimited } from './limits';
+import { signInWithPassword } from './sign-in';
 
 // next-auth v4 names its cookie by whether the site is served over https; large tokens are split into .0, .1 …
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
@@ -18,7 +20,11 @@ function readSessionCookie(cookieHeader: string): string | null {
     const whole = jar.get(name);
     if (whole) return whole;
     const chunks: string[] = [];
-    for (let i = 0; jar.has(`${name}.${i}`); i++) chunks.push(jar.get(`${name}.${i}`)!);
+    for (let i = 0; ; i++) {
+      const chunk = jar.get(`${name}.${i}`);
+      if (chunk === undefined) break;
+      chunks.push(chunk);
+    }
     if (chunks.length) return chunks.join('');
   }
   return null;
@@ -50,11 +56,18 @@ export function buildAuthOptions(getDb: () => Promise<Db>, secret: string): Auth
           username: { label: 'Username', type: 'text' },
           password: { label: 'Password', type: 'password' },
         },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           if (!credentials?.username || !credentials.password) return null;
-          const user = await authenticate(await getDb(), credentials.username, credentials.password);
-          if (!user) return null;
-          return { id: String(user.id), name: user.username, email: user.email || null };
+          const client = String(req.headers?.[CLIENT_ADDRESS_HEADER] ?? 'unknown');
+          try {
+            const user = await signInWithPassword(await getDb(), client, credentials.username, credentials.password);
+            if (!user) return null;
+            return { id: String(user.id), name: user.username, email: user.email || null };
+          } catch (err) {
+            // next-auth hands a thrown error's message to the sign-in form: the lock-out, in words
+            if (err instanceof RateLimited) throw new Error(err.message);
+            throw err;
+          }
         },
       }),
     ],

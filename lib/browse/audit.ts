@@ -1,12 +1,13 @@
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { sampleUpdates } from '@/db/schema';
-import { auditStream, type AuditRecord } from '@/lib/audit/audit';
+import { auditStream } from '@/lib/audit/audit';
 import { Invalid } from '@/lib/errors';
-import { parseDate } from '@/lib/query/dates';
+import type { AuditRecord } from '@/lib/query/contract';
+import { parseDate } from '@/lib/query/contract';
 import type { RowStream } from '@/lib/query/stream';
 import { exportedFieldSet } from '@/lib/standards/fields';
-import { DEFAULT_PAGE, type AuditBrowseParams } from './params';
+import { type AuditBrowseQuery, DEFAULT_PAGE } from './contract';
 
 /**
  * The portal's audit browser (GET /api/audit/browse): the public audit endpoints each take one filter; the browser
@@ -18,7 +19,7 @@ let fields: Map<string, string> | null = null;
 /** Audit rows only list exported fields: the names a filter may use, matched in any case. */
 const auditFieldNames = () => (fields ??= new Map([...exportedFieldSet()].map((f) => [f.toLowerCase(), f])));
 
-export function browseAudit(db: Db, p: AuditBrowseParams): Promise<RowStream<AuditRecord>> {
+export function browseAudit(db: Db, p: AuditBrowseQuery): Promise<RowStream<AuditRecord>> {
   let field: string | undefined;
   if (p.field !== undefined) {
     field = auditFieldNames().get(p.field.toLowerCase());

@@ -1,8 +1,8 @@
-import type { TolProject } from '@/db/schema';
 import { currentDefinition, findDefinition } from '@/lib/manifests';
+import { TOL_PROJECTS } from '@/lib/projects/contract';
 import type { Standard } from '@/lib/query/params';
-import { isEmbargoed, renderSample, type RecordShape, type SampleRow } from '@/lib/standards/render';
-import type { SampleSort } from './params';
+import { isEmbargoed, type RecordShape, renderSample, type SampleRow } from '@/lib/standards/render';
+import type { DisplayColumn, SampleSort } from './contract';
 
 /**
  * The sample browser shows a few columns of each record, headed by their names in the chosen standard. Those names
@@ -25,15 +25,6 @@ export const DISPLAY_FIELDS: readonly { field: string; label: string; sort?: Sam
   { field: 'GAL', label: 'GAL' },
   { field: 'time_created', label: 'Created', sort: 'time_created' },
 ];
-
-export interface DisplayColumn {
-  /** the ToL name */
-  field: string;
-  /** its key in the records of this standard */
-  key: string;
-  label: string;
-  sort?: SampleSort;
-}
 
 const OPEN = '\u0001';
 const CLOSE = '\u0002';
@@ -64,7 +55,8 @@ function probeRow(shape: RecordShape): SampleRow {
     profileTitle: mark('svc_profile_title'),
   };
   // a marked traditional-knowledge field would make the probe an embargoed record, which shows no fields at all
-  for (const name of Object.keys(fields)) if (isEmbargoed({ project: row.project, fields: { [name]: fields[name] ?? '' } })) fields[name] = '';
+  for (const name of Object.keys(fields))
+    if (isEmbargoed({ project: row.project, fields: { [name]: fields[name] ?? '' } })) fields[name] = '';
   return row;
 }
 
@@ -94,7 +86,7 @@ export function renderedKeys(shape: RecordShape, standard: Standard): Map<string
 export function displayColumns(shapes: readonly RecordShape[], standard: Standard): DisplayColumn[] {
   const present: readonly RecordShape[] = shapes.length
     ? shapes
-    : (['dtol', 'erga', 'asg', 'dtolenv'] as TolProject[]).map((project) => ({ project, version: currentDefinition(project).version }));
+    : TOL_PROJECTS.map((project) => ({ project, version: currentDefinition(project).version }));
   const out: DisplayColumn[] = [];
   for (const d of DISPLAY_FIELDS) {
     const key = present.map((s) => renderedKeys(s, standard).get(d.field)).find((k) => k !== undefined);

@@ -1,17 +1,17 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { profiles, samples } from '@/db/schema';
 import { AppError, Invalid } from '@/lib/errors';
-import { sampleFieldNames } from '@/lib/standards/fields';
-import { recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { fieldCondition } from '@/lib/query/sample-field';
 import { countShapes, sampleRowColumns } from '@/lib/query/sample-rows';
 import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
 import { keysetRows, mapRows, type PageRequest } from '@/lib/query/stream';
-import { displayColumns, type DisplayColumn } from './columns';
-import { DEFAULT_PAGE, type SampleBrowseParams, type SampleSort } from './params';
+import { sampleFieldNames } from '@/lib/standards/fields';
+import { recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
+import { displayColumns } from './columns';
+import { DEFAULT_PAGE, type DisplayColumn, type SampleBrowseQuery, type SampleSort } from './contract';
 
 /**
  * The portal's sample browser (GET /api/samples/browse): every filter of the form at once, sorted on an indexed
@@ -40,7 +40,7 @@ function forParam<T>(param: string, build: () => T): T {
 }
 
 /** The browser's filter as one SQL condition (undefined: every sample). */
-export function sampleBrowseCondition(p: SampleBrowseParams): SQL | undefined {
+export function sampleBrowseCondition(p: SampleBrowseQuery): SQL | undefined {
   let field: SQL | undefined;
   if (p.field !== undefined && p.contains !== undefined) {
     const canonical = sampleFieldNames().get(p.field.toLowerCase());
@@ -95,11 +95,7 @@ function after(spec: SortSpec, descending: boolean, key: Key): SQL {
     return descending ? (or(and(isNull(column), idAfter), isNotNull(column)) as SQL) : (and(isNull(column), idAfter) as SQL);
   }
   const v = spec.literal(key.v);
-  return or(
-    sql`${column} ${sql.raw(cmp)} ${v}`,
-    and(sql`${column} = ${v}`, idAfter),
-    descending ? undefined : isNull(column),
-  ) as SQL;
+  return or(sql`${column} ${sql.raw(cmp)} ${v}`, and(sql`${column} = ${v}`, idAfter), descending ? undefined : isNull(column)) as SQL;
 }
 
 /** One batch of the browser's rows: exported so that tests can EXPLAIN what the endpoint runs. */
@@ -120,7 +116,7 @@ export function sampleBrowseBatch(db: Db, where: SQL | undefined, sort: SampleSo
  * The browser's result. JSON pages default to DEFAULT_PAGE rows and are read with one LIMIT/OFFSET query; a CSV
  * export without limit streams every match in keyset batches, so memory stays flat however many there are.
  */
-export async function browseSamples(db: Db, p: SampleBrowseParams): Promise<SampleBrowseResult> {
+export async function browseSamples(db: Db, p: SampleBrowseQuery): Promise<SampleBrowseResult> {
   const where = sampleBrowseCondition(p);
   const { total, shapes } = await countShapes(db, where);
   const descending = p.order === 'desc';

@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { checklists, SCHEMA_NAMES, type SchemaName } from '@/db/schema';
+import { checklists } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
+import { SCHEMA_NAMES, type SchemaName } from './contract';
 
 export interface ChecklistSummary {
   checklistId: string;
@@ -12,8 +13,7 @@ export interface ChecklistSummary {
 }
 
 /** The schema named by a path segment, in any case; null when there is none. */
-export const parseSchemaName = (raw: string): SchemaName | null =>
-  SCHEMA_NAMES.find((s) => s === raw.trim().toLowerCase()) ?? null;
+export const parseSchemaName = (raw: string): SchemaName | null => SCHEMA_NAMES.find((s) => s === raw.trim().toLowerCase()) ?? null;
 
 /** The checklists of a schema, in workbook order. */
 export async function listChecklists(db: Db, schemaName: string): Promise<ChecklistSummary[]> {

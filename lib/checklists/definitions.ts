@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { checklists, SCHEMA_NAMES, type SchemaName } from '@/db/schema';
+import { checklists } from '@/db/schema';
 import { Invalid, NotFound } from '@/lib/errors';
 import { parseSchemaName } from './checklists';
-import type { ComponentDefinition, FieldDefinition } from './types';
+import { type ComponentDefinition, SCHEMA_NAMES, type SchemaName } from './contract';
 
 /** A checklist with everything a study spreadsheet is checked against. */
 export interface ChecklistDefinition {
@@ -51,7 +51,7 @@ export async function getChecklistDefinition(
     standard: row.standard,
     technology: row.technology,
     version: row.version,
-    components: row.fields as ComponentDefinition[],
+    components: row.fields,
   };
 }
 
@@ -74,9 +74,3 @@ export async function checklistExists(db: Db, schemaName: SchemaName, checklistI
     .where(and(eq(checklists.schemaName, schemaName), eq(checklists.checklistId, checklistId)));
   return Boolean(row);
 }
-
-export const componentOf = (def: ChecklistDefinition, key: string): ComponentDefinition | undefined =>
-  def.components.find((c) => c.key === key);
-
-export const identifierOf = (component: ComponentDefinition): FieldDefinition | undefined =>
-  component.fields.find((f) => f.identifier);

@@ -1,6 +1,7 @@
-import { REPOSITORIES, type Repository } from '@/db/schema';
+import { REPOSITORIES, type Repository } from '@/lib/submissions/contract';
+import { type ComponentDefinition, type FieldDefinition, TERM_TYPES, type TermType } from './contract';
+import { correctedExample, DROPPED_PATTERNS, MAPPING_KEY_FIXES } from './corrections';
 import { compilePattern } from './patterns';
-import { TERM_TYPES, type ComponentDefinition, type FieldDefinition, type TermType } from './types';
 
 /** The sheets of a schema workbook as trimmed text rows (header first); see studies-and-checklists.md §2. */
 export type WorkbookSheets = Record<string, string[][]>;
@@ -35,6 +36,11 @@ export class SchemaWorkbookError extends Error {
 
 type Row = Record<string, string>;
 
+/** Whether a row names its key; rows without one define nothing. */
+function hasKey<R extends Row>(r: R): r is R & { key: string } {
+  return Boolean(r.key);
+}
+
 /** Rows of a sheet as objects keyed by the (trimmed) header, with their 1-based sheet row number. */
 function records(sheets: WorkbookSheets, sheet: string, required: string[], problems: string[]): (Row & { _row: string })[] {
   const rows = sheets[sheet];
@@ -58,15 +64,6 @@ function records(sheets: WorkbookSheets, sheet: string, required: string[], prob
 
 const truthy = (v: string) => /^(true|1|yes)$/i.test(v.trim());
 
-/**
- * Known defects of the published workbooks (studies-and-checklists.md §2), corrected on load rather than copied:
- * REMBI's link_description carries the rembi_version pattern `^1\.5$`, which would reject every description.
- */
-const DROPPED_PATTERNS: ReadonlyArray<{ component: string; term: string; pattern: string }> = [
-  { component: 'link', term: 'link_description', pattern: '^1\\.5$' },
-];
-/** copo_name typos: the key in the sheet → the term_mapping key it means */
-const MAPPING_KEY_FIXES: Record<string, string> = { scientic_name: 'scientific_name' };
 // a copo_name is a plain attribute name; REMBI's sample.description holds a stray cell reference instead
 const MAPPING_KEY = /^[A-Za-z_][\w ]*$/;
 
@@ -79,23 +76,22 @@ const MAPPING_KEY = /^[A-Za-z_][\w ]*$/;
 export function parseSchemaWorkbook(source: string, sheets: WorkbookSheets): SchemaDefinition {
   const problems: string[] = [];
 
-  const checklistRows = records(sheets, 'checklists', ['key', 'name'], problems).filter((r) => r.key);
-  const componentRows = records(sheets, 'components', ['key', 'name'], problems).filter((r) => r.key);
-  const mapping = new Map(
-    records(sheets, 'term_mapping', [], problems)
-      .filter((r) => r.copo_name)
-      .map((r) => [r.copo_name!, r.ENA || r.ena || r.copo_name!] as const),
-  );
+  const checklistRows = records(sheets, 'checklists', ['key', 'name'], problems).filter(hasKey);
+  const componentRows = records(sheets, 'components', ['key', 'name'], problems).filter(hasKey);
+  const mapping = new Map<string, string>();
+  for (const r of records(sheets, 'term_mapping', [], problems)) {
+    if (r.copo_name) mapping.set(r.copo_name, r.ENA || r.ena || r.copo_name);
+  }
   const allowed = allowedValues(sheets.allowed_values ?? []);
   const dataRows = sheets.data ?? [];
   if (!sheets.data) problems.push(`Missing sheet 'data'`);
   const [dataHeader = []] = dataRows;
-  const checklistIds = checklistRows.map((c) => c.key!);
+  const checklistIds = checklistRows.map((c) => c.key);
   for (const id of checklistIds) {
     if (!dataHeader.includes(id)) problems.push(`Sheet 'data' has no column for checklist '${id}'`);
   }
   const terms = records(sheets, 'data', ['component_name', 'term_name', 'term_label', 'term_type'], problems);
-  const componentKeys = new Set(componentRows.map((c) => c.key!));
+  const componentKeys = new Set(componentRows.map((c) => c.key));
 
   // per term, the definition shared by every checklist; requiredness is per checklist
   const parsed: { component: string; field: Omit<FieldDefinition, 'mandatory'>; flags: Row; row: string }[] = [];
@@ -111,21 +107,23 @@ export function parseSchemaWorkbook(source: string, sheets: WorkbookSheets): Sch
       problems.push(`Unknown term_type '${r.term_type}' at row ${r._row}`);
       continue;
     }
-    const field = termDefinition(component, type, r, allowed, mapping, problems);
+    const term = { termName: r.term_name, label: r.term_label, type };
+    const field = termDefinition(source, component, term, r, allowed, mapping, problems);
     parsed.push({ component, field, flags: r, row: r._row });
   }
 
   const checklists = checklistRows.map((c, position): SchemaChecklist => {
-    const id = c.key!;
+    const id = c.key;
     const components: ComponentDefinition[] = [];
     for (const comp of componentRows) {
-      const fields: FieldDefinition[] = parsed
-        .filter((p) => p.component === comp.key && /^[MO]$/i.test(p.flags[id]?.trim() ?? ''))
-        .map((p) => ({ ...p.field, mandatory: p.flags[id]!.trim().toUpperCase() === 'M' }));
+      const fields: FieldDefinition[] = parsed.flatMap((p) => {
+        const flag = p.flags[id]?.trim() ?? '';
+        return p.component === comp.key && /^[MO]$/i.test(flag) ? [{ ...p.field, mandatory: flag.toUpperCase() === 'M' }] : [];
+      });
       if (!fields.length) continue;
       components.push({
-        key: comp.key!,
-        name: comp.name ?? comp.key!,
+        key: comp.key,
+        name: comp.name ?? comp.key,
         description: comp.description ?? '',
         required: (comp.component_required ?? '').toUpperCase() === 'M',
         repositories: repositoriesOf(comp),
@@ -149,14 +147,14 @@ export function parseSchemaWorkbook(source: string, sheets: WorkbookSheets): Sch
 }
 
 function termDefinition(
+  source: string,
   component: string,
-  type: TermType,
+  { termName, label, type }: { termName: string; label: string; type: TermType },
   r: Row & { _row: string },
   allowed: Map<string, string[]>,
   mapping: Map<string, string>,
   problems: string[],
 ): Omit<FieldDefinition, 'mandatory'> {
-  const termName = r.term_name!;
   let regex = r.term_regex?.trim() || undefined;
   if (regex && DROPPED_PATTERNS.some((d) => d.component === component && d.term === termName && d.pattern === regex)) {
     regex = undefined;
@@ -175,9 +173,9 @@ function termDefinition(
   const values = type === 'enum' ? allowed.get(termName) : undefined;
   if (type === 'enum' && !values?.length) problems.push(`Enum term '${termName}' at row ${r._row} has no allowed values`);
   const cardinality = r.term_cardinality?.toLowerCase() === 'multiple' ? 'multiple' : 'single';
-  return {
+  const field: Omit<FieldDefinition, 'mandatory'> = {
     termName,
-    label: r.term_label!,
+    label,
     description: r.term_description ?? '',
     example: r.term_example ?? '',
     type,
@@ -193,6 +191,7 @@ function termDefinition(
     ...(r.term_reference && { reference: r.term_reference }),
     ...(mappingKey && { mappingKey, enaName: mapping.get(mappingKey) ?? mappingKey }),
   };
+  return { ...field, example: correctedExample(source, component, field) };
 }
 
 /** `allowed_values`: one column per enum term, header = term_name, values downward. */

@@ -1,9 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { checklists, type Repository } from '@/db/schema';
+import { checklists } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
+import type { ComponentDefinition, FieldDefinition, SchemaName } from './contract';
 import { requireSchema } from './definitions';
-import type { ComponentDefinition, FieldDefinition } from './types';
 
 /** A term as one component defines it, and which checklists use it there. */
 export interface TermUse {
@@ -13,11 +13,9 @@ export interface TermUse {
   checklists: Record<string, boolean>;
 }
 
-export interface ComponentPage {
-  key: string;
-  name: string;
-  description: string;
-  repositories: Partial<Record<Repository, string>>;
+export interface ComponentUse {
+  schema: SchemaName;
+  component: ComponentDefinition;
   /** checklist_id → term names, in order */
   checklists: Record<string, string[]>;
 }
@@ -29,14 +27,14 @@ async function schemaComponents(db: Db, schemaName: string) {
     .from(checklists)
     .where(eq(checklists.schemaName, schema))
     .orderBy(asc(checklists.position));
-  return { schema, rows: rows.map((r) => ({ checklistId: r.checklistId, components: r.fields as ComponentDefinition[] })) };
+  return { schema, rows: rows.map((r) => ({ checklistId: r.checklistId, components: r.fields })) };
 }
 
 /**
  * What the service's own term IRIs (used in JSON-LD exports for terms without an external IRI) resolve to: every
  * definition of the term in the schema, per component. 404 for a term the schema does not have.
  */
-export async function describeTerm(db: Db, schemaName: string, termName: string): Promise<TermUse[]> {
+export async function describeTerm(db: Db, schemaName: string, termName: string): Promise<{ schema: SchemaName; uses: TermUse[] }> {
   const { schema, rows } = await schemaComponents(db, schemaName);
   const uses = new Map<string, TermUse>();
   for (const { checklistId, components } of rows) {
@@ -49,17 +47,17 @@ export async function describeTerm(db: Db, schemaName: string, termName: string)
     }
   }
   if (!uses.size) throw NotFound(`No term '${termName}' in schema ${schema}`);
-  return [...uses.values()];
+  return { schema, uses: [...uses.values()] };
 }
 
 /** What a component IRI resolves to. */
-export async function describeComponent(db: Db, schemaName: string, key: string): Promise<ComponentPage> {
+export async function describeComponent(db: Db, schemaName: string, key: string): Promise<ComponentUse> {
   const { schema, rows } = await schemaComponents(db, schemaName);
-  let page: ComponentPage | undefined;
+  let page: ComponentUse | undefined;
   for (const { checklistId, components } of rows) {
     const c = components.find((x) => x.key === key);
     if (!c) continue;
-    page ??= { key: c.key, name: c.name, description: c.description, repositories: c.repositories, checklists: {} };
+    page ??= { schema, component: c, checklists: {} };
     page.checklists[checklistId] = c.fields.map((f) => f.termName);
   }
   if (!page) throw NotFound(`No component '${key}' in schema ${schema}`);

@@ -19,6 +19,22 @@ export class ApiError extends Error {
 }
 
 export async function apiFetch<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  return (await apiResponse<T>(path, init)).body;
+}
+
+/** Every page of a list whose body is a bare array, following its `Link: rel="next"` (lib/api/paging.ts). */
+export async function apiFetchAll<T>(path: string): Promise<T[]> {
+  const out: T[] = [];
+  let next: string | null = path.includes('?') ? `${path}&limit=1000` : `${path}?limit=1000`;
+  while (next) {
+    const page: { body: T[]; headers: Headers } = await apiResponse<T[]>(next);
+    out.push(...page.body);
+    next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? null;
+  }
+  return out;
+}
+
+async function apiResponse<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<{ body: T; headers: Headers }> {
   const { json, ...rest } = init;
   const headers = new Headers(rest.headers);
   headers.set('accept', 'application/json');
@@ -41,6 +57,6 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
     }
     throw new ApiError(res.status, detail, errors);
   }
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+  if (res.status === 204) return { body: undefined as T, headers: res.headers };
+  return { body: (await res.json()) as T, headers: res.headers };
 }

@@ -29,7 +29,10 @@ export function formValues<K extends string>(form: HTMLFormElement, keys: readon
   const d = new FormData(form);
   const out: Partial<Record<K, string>> = {};
   for (const k of keys) {
-    const all = d.getAll(k).map(String).filter((v) => v.trim() !== '');
+    const all = d
+      .getAll(k)
+      .map(String)
+      .filter((v) => v.trim() !== '');
     if (all.length) out[k] = all.join(',');
   }
   return out;

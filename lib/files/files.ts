@@ -1,16 +1,17 @@
-import { Invalid } from '@/lib/errors';
+import type { Logger } from 'pino';
+import { Invalid, TooLarge } from '@/lib/errors';
 import { getProfile } from '@/lib/profiles/profiles';
 import type { UserRecord } from '@/lib/users/users';
 import { createLocalStore } from './local';
 import { checkFileNames } from './names';
 import { createS3Store } from './s3';
 import { UPLOAD_URL_TTL_SECONDS } from './signing';
-import { usesS3, type FileDeps, type FileStore, type StoredFile } from './store';
+import { type FileDeps, type FileStore, type StoredFile, usesS3 } from './store';
 
 export const MAX_NAMES_PER_REQUEST = 1000;
 
-export const fileStore = (deps: FileDeps): FileStore =>
-  usesS3(deps.config) ? createS3Store(deps.config) : createLocalStore(deps);
+export const fileStore = (deps: FileDeps & { logger?: Logger }): FileStore =>
+  usesS3(deps.config) ? createS3Store(deps.config, deps.logger) : createLocalStore(deps);
 
 export async function listProfileFiles(deps: FileDeps, user: UserRecord, profileId: string): Promise<StoredFile[]> {
   const profile = await getProfile(deps.db, user, profileId);
@@ -22,6 +23,8 @@ export interface PresignedUpload {
   url: string;
   method: 'PUT';
   expiresAt: Date;
+  /** the size the URL takes, when one was declared */
+  size?: number;
 }
 
 /** One upload URL per name, valid for 24 hours. */
@@ -30,6 +33,8 @@ export async function presignUploads(
   user: UserRecord,
   profileId: string,
   fileNames: readonly string[],
+  /** declared sizes, one per name, when the uploader gives them */
+  sizes?: readonly number[],
 ): Promise<PresignedUpload[]> {
   const profile = await getProfile(deps.db, user, profileId);
   if (!fileNames.length) {
@@ -38,16 +43,32 @@ export async function presignUploads(
   if (fileNames.length > MAX_NAMES_PER_REQUEST) {
     throw Invalid(`At most ${MAX_NAMES_PER_REQUEST} file names per request`, [{ path: 'file_names', message: 'Too many' }]);
   }
+  if (sizes && sizes.length !== fileNames.length) {
+    throw Invalid(`'file_sizes' must give one size per name: ${fileNames.length} names, ${sizes.length} sizes.`, [
+      { path: 'file_sizes', message: 'One size per name' },
+    ]);
+  }
+  const max = deps.config.UPLOAD_MAX_BYTES;
+  const over = fileNames.flatMap((name, i) => {
+    const size = sizes?.[i];
+    return size !== undefined && size > max ? [{ size, name }] : [];
+  });
+  if (over.length) throw TooLarge(`Larger than the upload limit of ${max} bytes: ${over.map((f) => `${f.name} (${f.size})`).join(', ')}.`);
+  const sizeOf = new Map(fileNames.map((n, i) => [n, sizes?.[i]]));
   const names = checkFileNames(fileNames);
   const store = fileStore(deps);
   // whole seconds, so the expiry in the URL and in the response agree
   const expiresAt = new Date((Math.floor(Date.now() / 1000) + UPLOAD_URL_TTL_SECONDS) * 1000);
   return Promise.all(
-    names.map(async (name) => ({
-      name,
-      url: await store.presignUpload(profile.id, name, expiresAt),
-      method: 'PUT' as const,
-      expiresAt,
-    })),
+    names.map(async (name) => {
+      const size = sizeOf.get(name);
+      return {
+        name,
+        url: await store.presignUpload(profile.id, name, expiresAt, size),
+        method: 'PUT' as const,
+        expiresAt,
+        ...(size !== undefined && { size }),
+      };
+    }),
   );
 }

@@ -1,17 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { one } from '@/db/rows';
 import { profileFiles, profiles } from '@/db/schema';
-import { AppError, Conflict, Forbidden, NotFound, TooLarge } from '@/lib/errors';
-import { PROFILE_ID } from '@/lib/profiles/profiles';
+import { AppError, Conflict, Forbidden, Invalid, NotFound, TooLarge } from '@/lib/errors';
+import { isProfileId } from '@/lib/identifiers/contract';
 import { assertFileName } from './names';
 import { signUpload, verifyUpload } from './signing';
-import { usesS3, type FileDeps, type FileStore, type StoredFile } from './store';
+import { type FileDeps, type FileStore, type StoredFile, usesS3 } from './store';
 
 export const filesRoot = (dataDir: string) => path.join(dataDir, 'files');
 // beside the profile folders (24-hex names), so a rename into place never crosses file systems
@@ -19,7 +20,7 @@ const tmpDir = (dataDir: string) => path.join(filesRoot(dataDir), '.tmp');
 
 /** Where a profile's file lives on disk; the name is checked again here so nothing can escape the profile folder. */
 export function localFilePath(dataDir: string, profileId: string, fileName: string): string {
-  if (!PROFILE_ID.test(profileId)) throw NotFound('Profile not found');
+  if (!isProfileId(profileId)) throw NotFound('Profile not found');
   assertFileName(fileName);
   const base = path.join(filesRoot(dataDir), profileId);
   const full = path.resolve(base, ...fileName.split('/'));
@@ -28,42 +29,75 @@ export function localFilePath(dataDir: string, profileId: string, fileName: stri
 }
 
 /** The service's own upload endpoint, signed for one PUT of one name. */
-export function localUploadUrl(deps: FileDeps, profileId: string, fileName: string, expiresAt: Date): string {
+export function localUploadUrl(deps: FileDeps, profileId: string, fileName: string, expiresAt: Date, size?: number): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
-  const signature = signUpload(deps.config.authSecret, { method: 'PUT', profileId, fileName, expires });
+  const signature = signUpload(deps.config.authSecret, {
+    method: 'PUT',
+    profileId,
+    fileName,
+    expires,
+    ...(size !== undefined && { size }),
+  });
   // also the characters encodeURIComponent leaves alone, so the URL can sit inside single quotes in a shell
   const encoded = fileName
     .split('/')
     .map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`))
     .join('/');
-  const query = new URLSearchParams({ expires: String(expires), signature });
+  const query = new URLSearchParams({ expires: String(expires), ...(size !== undefined && { size: String(size) }), signature });
   return `${deps.config.baseUrl}/api/uploads/${profileId}/${encoded}?${query}`;
 }
 
 export function createLocalStore(deps: FileDeps): FileStore {
   return {
     kind: 'local',
-    presignUpload: async (profileId, fileName, expiresAt) => localUploadUrl(deps, profileId, fileName, expiresAt),
+    async check() {
+      await mkdir(deps.config.dataDir, { recursive: true });
+      await access(deps.config.dataDir, constants.W_OK);
+    },
+    presignUpload: async (profileId, fileName, expiresAt, size) => localUploadUrl(deps, profileId, fileName, expiresAt, size),
     async list(profileId) {
       const rows = await deps.db
         .select()
         .from(profileFiles)
         .where(eq(profileFiles.profileId, profileId))
         .orderBy(asc(profileFiles.fileName));
-      return rows.map((r) => ({
-        fileName: r.fileName,
-        sizeInBytes: r.sizeInBytes,
-        lastUploaded: r.lastUploaded,
-        etag: r.etag,
-      }));
+      return rows.map(storedFile);
+    },
+    async stat(profileId, fileName) {
+      const [row] = await deps.db
+        .select()
+        .from(profileFiles)
+        .where(and(eq(profileFiles.profileId, profileId), eq(profileFiles.fileName, fileName)));
+      return row ? storedFile(row) : null;
+    },
+    async read(profileId, fileName, opts = {}) {
+      const file = localFilePath(deps.config.dataDir, profileId, fileName);
+      const stream = createReadStream(file, { start: opts.start ?? 0 });
+      // open errors (a file deleted behind our back) surface here, not on the first read
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve());
+        stream.once('error', (err: NodeJS.ErrnoException) =>
+          reject(err.code === 'ENOENT' ? NotFound(`File ${fileName} is not in the profile's storage`) : err),
+        );
+      });
+      return stream;
     },
   };
 }
+
+const storedFile = (r: typeof profileFiles.$inferSelect): StoredFile => ({
+  fileName: r.fileName,
+  sizeInBytes: r.sizeInBytes,
+  lastUploaded: r.lastUploaded,
+  etag: r.etag,
+});
 
 export interface UploadInput {
   profileId: string;
   fileName: string;
   expires: string | undefined;
+  /** the size the URL was made for, if any */
+  size: string | undefined;
   signature: string | undefined;
   /** the Content-Length header, if sent */
   contentLength: string | undefined;
@@ -80,15 +114,31 @@ export async function receiveUpload(deps: FileDeps, input: UploadInput): Promise
   if (usesS3(config)) throw NotFound('Uploads go to object storage; ask for a new upload URL');
   const fileName = assertFileName(input.fileName);
   const expires = Number(input.expires);
-  const grant = { method: 'PUT' as const, profileId: input.profileId, fileName, expires };
-  if (!input.signature || !/^\d{1,12}$/.test(input.expires ?? '') || !verifyUpload(config.authSecret, grant, input.signature)) {
+  const declared = input.size === undefined ? undefined : /^\d{1,15}$/.test(input.size) ? Number(input.size) : NaN;
+  const grant = {
+    method: 'PUT' as const,
+    profileId: input.profileId,
+    fileName,
+    expires,
+    ...(declared !== undefined && { size: declared }),
+  };
+  if (
+    !input.signature ||
+    !/^\d{1,12}$/.test(input.expires ?? '') ||
+    Number.isNaN(declared) ||
+    !verifyUpload(config.authSecret, grant, input.signature)
+  ) {
     throw Forbidden('The upload URL is invalid or has expired; ask for a new one.');
   }
   const [profile] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, input.profileId));
   if (!profile) throw NotFound('Profile not found');
 
-  const max = config.UPLOAD_MAX_BYTES;
-  const tooLarge = () => TooLarge(`The file is larger than the upload limit of ${max} bytes`);
+  // a URL made for a declared size takes exactly that many bytes
+  const max = declared ?? config.UPLOAD_MAX_BYTES;
+  const tooLarge = () =>
+    declared === undefined
+      ? TooLarge(`The file is larger than the upload limit of ${max} bytes`)
+      : TooLarge(`The upload URL was made for ${declared} bytes; the body is larger.`);
   if (input.contentLength !== undefined && Number(input.contentLength) > max) throw tooLarge();
 
   const target = localFilePath(config.dataDir, input.profileId, fileName);
@@ -107,6 +157,11 @@ export async function receiveUpload(deps: FileDeps, input: UploadInput): Promise
   try {
     const source = input.body ? Readable.fromWeb(input.body as WebReadableStream<Uint8Array>) : Readable.from([]);
     await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx' }));
+    if (declared !== undefined && size !== declared) {
+      throw Invalid(`The upload URL was made for ${declared} bytes; the body has ${size}.`, [
+        { path: 'body', message: 'Shorter than declared' },
+      ]);
+    }
     await mkdir(path.dirname(target), { recursive: true });
     await rename(tmp, target);
   } catch (err) {
@@ -120,13 +175,16 @@ export async function receiveUpload(deps: FileDeps, input: UploadInput): Promise
   }
 
   const etag = md5.digest('hex');
-  const [row] = await db
-    .insert(profileFiles)
-    .values({ profileId: input.profileId, fileName, sizeInBytes: size, etag, lastUploaded: sql`now()` })
-    .onConflictDoUpdate({
-      target: [profileFiles.profileId, profileFiles.fileName],
-      set: { sizeInBytes: size, etag, lastUploaded: sql`now()` },
-    })
-    .returning();
-  return { fileName, sizeInBytes: size, etag, lastUploaded: row!.lastUploaded };
+  const row = one(
+    await db
+      .insert(profileFiles)
+      .values({ profileId: input.profileId, fileName, sizeInBytes: size, etag, lastUploaded: sql`now()` })
+      .onConflictDoUpdate({
+        target: [profileFiles.profileId, profileFiles.fileName],
+        set: { sizeInBytes: size, etag, lastUploaded: sql`now()` },
+      })
+      .returning(),
+    'the upserted file row',
+  );
+  return { fileName, sizeInBytes: size, etag, lastUploaded: row.lastUploaded };
 }

@@ -1,8 +1,9 @@
-import { Invalid, type FieldError } from '@/lib/errors';
+import { type FieldError, Invalid } from '@/lib/errors';
 
 export const FILE_NAME_MAX_BYTES = 255;
 
 // C0 and C1 controls and DEL: they break logs, shells and the signed message (fields are newline-separated)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this pattern
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

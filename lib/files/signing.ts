@@ -9,6 +9,8 @@ export interface UploadGrant {
   fileName: string;
   /** unix seconds */
   expires: number;
+  /** the exact size the uploader declared, when it did */
+  size?: number;
 }
 
 // a key of its own, so an upload signature can never be replayed as some other HMAC made from the auth secret
@@ -22,8 +24,10 @@ function uploadKey(secret: string): Buffer {
   return key;
 }
 
-// file names never contain control characters (names.ts), so newline-separated fields cannot be confused
-const message = (g: UploadGrant) => `${g.method}\n${g.profileId}\n${g.fileName}\n${g.expires}`;
+// file names never contain control characters (names.ts), so newline-separated fields cannot be confused; a grant
+// without a size signs what it always did
+const message = (g: UploadGrant) =>
+  `${g.method}\n${g.profileId}\n${g.fileName}\n${g.expires}${g.size === undefined ? '' : `\nsize=${g.size}`}`;
 
 export const signUpload = (secret: string, grant: UploadGrant): string =>
   createHmac('sha256', uploadKey(secret)).update(message(grant)).digest('base64url');

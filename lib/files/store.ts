@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Db } from '@/db/client';
 import type { Config } from '@/lib/config';
 
@@ -18,10 +19,19 @@ export interface StoredFile {
 /** Where a profile's data files live: the local data directory by default, an S3 bucket when configured. */
 export interface FileStore {
   readonly kind: 'local' | 's3';
-  /** a URL that accepts one HTTP PUT of the file's bytes until `expiresAt` */
-  presignUpload(profileId: string, fileName: string, expiresAt: Date): Promise<string>;
+  /**
+   * A URL that accepts one HTTP PUT of the file's bytes until `expiresAt`; with `size`, only a body of exactly that
+   * many bytes (S3 checks the signed Content-Length, local storage the bytes it receives).
+   */
+  presignUpload(profileId: string, fileName: string, expiresAt: Date, size?: number): Promise<string>;
   /** every file of the profile, by name */
   list(profileId: string): Promise<StoredFile[]>;
+  /** one file of the profile; null when there is none by that name */
+  stat(profileId: string, fileName: string): Promise<StoredFile | null>;
+  /** the file's bytes from `start` (0 by default), streamed; NotFound when there is no such file */
+  read(profileId: string, fileName: string, opts?: { start?: number }): Promise<Readable>;
+  /** throws when the storage cannot be reached or written (for /api/health) */
+  check(): Promise<void>;
 }
 
 export const usesS3 = (config: Config) => Boolean(config.S3_ENDPOINT && config.S3_BUCKET);

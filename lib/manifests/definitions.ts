@@ -1,27 +1,15 @@
+import { isTolProject } from '@/lib/projects/contract';
 import { columnLetter } from './columns';
-import {
-  FIELD_RULES,
-  LOCATION_RENAMES,
-  LOCATION_TOKENS,
-  PROJECT_OVERRIDES,
-  type FieldOverride,
-} from './reference/overrides';
+import { FIELD_RULES, type FieldOverride, LOCATION_RENAMES, LOCATION_TOKENS, PROJECT_OVERRIDES } from './reference/overrides';
 import { fixLayoutRegex, INTEGER_DESCRIPTION, PATTERN_DESCRIPTIONS } from './reference/patterns';
+import { type AttributeEntry, fieldNameOf, type LayoutField, readAttributes, readLayout, tolDataDir } from './reference/source';
 import {
-  fieldNameOf,
-  readAttributes,
-  readLayout,
-  tolDataDir,
-  type AttributeEntry,
-  type LayoutField,
-} from './reference/source';
-import {
-  MANIFEST_PROJECTS,
-  MISSING_VALUE_TOKENS,
   type FieldDefinition,
   type FieldKind,
+  MANIFEST_PROJECTS,
   type ManifestDefinition,
   type ManifestProject,
+  MISSING_VALUE_TOKENS,
   type MissingValueToken,
 } from './types';
 import { patternSubject, vocabularyKey } from './values';
@@ -47,12 +35,7 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-function acceptedTokens(
-  kind: FieldKind,
-  allowed: string[] | null,
-  pattern: string | null,
-  normalise: boolean,
-): MissingValueToken[] {
+function acceptedTokens(kind: FieldKind, allowed: string[] | null, pattern: string | null, normalise: boolean): MissingValueToken[] {
   if (kind === 'enum' || kind === 'enum_list') {
     const keys = new Set((allowed ?? []).map((v) => (normalise ? vocabularyKey(v) : v)));
     return MISSING_VALUE_TOKENS.filter((t) => keys.has(normalise ? vocabularyKey(t) : t));
@@ -70,17 +53,11 @@ function countries(layout: LayoutField | undefined): string[] | null {
   return layout.enum.filter((c) => !LOCATION_TOKENS.has(c)).map((c) => LOCATION_RENAMES[c] ?? c);
 }
 
-function buildField(
-  project: ManifestProject,
-  entry: AttributeEntry,
-  layout: LayoutField | undefined,
-  position: number,
-): FieldDefinition {
+function buildField(project: ManifestProject, entry: AttributeEntry, layout: LayoutField | undefined, position: number): FieldDefinition {
   const name = fieldNameOf(entry);
   const o: FieldOverride = { ...FIELD_RULES[name], ...PROJECT_OVERRIDES[project][name] };
   const isLocation = o.kind === 'location';
-  const allowedValues =
-    o.allowedValues !== undefined ? o.allowedValues : isLocation ? countries(layout) : (entry.option_values ?? null);
+  const allowedValues = o.allowedValues !== undefined ? o.allowedValues : isLocation ? countries(layout) : (entry.option_values ?? null);
   const kind: FieldKind = o.kind ?? (allowedValues ? 'enum' : 'text');
   const rawPattern = o.pattern !== undefined ? o.pattern : layout?.regex ? fixLayoutRegex(layout.regex) : null;
   // enum and location fields are checked against their lists, never a layout regex
@@ -154,5 +131,4 @@ export function currentDefinition(project: ManifestProject): ManifestDefinition 
   return def;
 }
 
-export const isManifestProject = (value: string): value is ManifestProject =>
-  (MANIFEST_PROJECTS as readonly string[]).includes(value);
+export const isManifestProject = (value: string): value is ManifestProject => isTolProject(value);

@@ -1,11 +1,5 @@
 import { AppError } from '@/lib/errors';
-
-export type ManifestParseReason =
-  | 'unsupported_format'
-  | 'not_a_spreadsheet'
-  | 'no_metadata_sheet'
-  | 'empty'
-  | 'duplicate_headers';
+import type { ManifestParseReason } from './contract';
 
 /**
  * A file that cannot be read as a manifest at all. It is an AppError so the HTTP layer maps it without knowing this

@@ -3,17 +3,17 @@
  * Pure library code: storage and HTTP live elsewhere and inject what validation needs (taxonomy, stored samples).
  */
 export {
-  compareVersions,
   CURRENT_VERSIONS,
+  compareVersions,
   currentDefinition,
   findDefinition,
   isManifestProject,
   loadManifestDefinitions,
 } from './definitions';
-export { ManifestParseError, TaxonomyUnavailableError, type ManifestParseReason } from './errors';
-export { manifestFormat, METADATA_SHEET, parseManifest, type ManifestFormat, type ParseOptions } from './parse';
+export { ManifestParseError, TaxonomyUnavailableError } from './errors';
+export { METADATA_SHEET, parseManifest } from './parse';
 export { RULES, type RuleCode } from './rules/catalogue';
 export { checkManifestFile } from './sniff';
 export { buildTemplate, LISTS_SHEET } from './template';
-export { DEFAULT_MAX_ROWS, validateManifest } from './validate';
 export * from './types';
+export { validateManifest } from './validate';

@@ -16,8 +16,7 @@ export const messages = {
     `Columns ${headers.map((h) => `'${h}'`).join(' and ')} both hold ${field}. Keep one of them.`,
   empty: () => 'Manifest uploaded is empty',
   tooManyRows: (max: number) => `Cannot process more than ${max} samples in a single manifest file.`,
-  templatePrefill: (rows: string) =>
-    `Rows ${rows} hold only values pre-filled by the template (SERIES, SYMBIONT) and were ignored.`,
+  templatePrefill: (rows: string) => `Rows ${rows} hold only values pre-filled by the template (SERIES, SYMBIONT) and were ignored.`,
 
   missing: (field: string, row: number) =>
     `Missing data detected in column ${field} at row ${row}. All required fields must have a value. There must be no empty rows. ${TOKENS_ALLOWED}`,
@@ -43,8 +42,7 @@ export const messages = {
     `Warning: DATE_OF_PRESERVATION ${value} at row ${row} is before DATE_OF_COLLECTION ${collected}. Please check both dates.`,
   coordinateRange: (value: string, field: string, row: number, min: number, max: number) =>
     `Invalid data: ${value} in column ${field} at row ${row}. Allowed values are numbers from ${min} to ${max}`,
-  timeCut: (value: string, row: number, cut: string) =>
-    `TIME_OF_COLLECTION ${value} at row ${row} will be stored as ${cut}.`,
+  timeCut: (value: string, row: number, cut: string) => `TIME_OF_COLLECTION ${value} at row ${row} will be stored as ${cut}.`,
 
   fluidx: (value: string, field: string, row: number) =>
     `Warning: ${value} in column ${field} at row ${row} does not look like FluidX format. Please check that this is correct before submitting.`,
@@ -57,8 +55,7 @@ export const messages = {
   rackTubeExists: (key: string) => `Duplicate RACK_OR_PLATE_ID and TUBE_OR_WELL_ID already exist in another profile: ${key}`,
   duplicateWithoutTarget: (key: string, rows: string) =>
     `Duplicate RACK_OR_PLATE_ID/TUBE_OR_WELL_ID ${key} (rows ${rows}) found without TARGET in SYMBIONT field. One of these duplicates must be listed as TARGET`,
-  multipleTargets: (key: string, rows: string) =>
-    `Multiple Targets found for RACK_OR_PLATE_ID/TUBE_OR_WELL_ID: ${key} (rows ${rows})`,
+  multipleTargets: (key: string, rows: string) => `Multiple Targets found for RACK_OR_PLATE_ID/TUBE_OR_WELL_ID: ${key} (rows ${rows})`,
   orphanSymbiont: (tube: string) => `Symbiont(s) found with TUBE_OR_WELL_ID: ${tube} has no associated Target`,
   symbiontOverwrite: (row: number, targetRow: number, fields: string[]) =>
     `Warning: the SYMBIONT at row ${row} takes ${fields.join(', ')} from its TARGET at row ${targetRow}; its own values in these fields will be overwritten.`,
@@ -107,10 +104,8 @@ export const messages = {
   defaultSubstituted: (field: string, row: number, value: string) =>
     `Missing ${field} at row ${row}. It will be substituted with the default value, ${value}.`,
 
-  taxonBothMissing: (row: number) =>
-    `Missing data: both TAXON_ID and SCIENTIFIC_NAME missing from row ${row}. Provide at least one`,
-  taxonIdNotInteger: (value: string, row: number) =>
-    `Non integer value detected in TAXON_ID column: ${value} at row ${row}`,
+  taxonBothMissing: (row: number) => `Missing data: both TAXON_ID and SCIENTIFIC_NAME missing from row ${row}. Provide at least one`,
+  taxonIdNotInteger: (value: string, row: number) => `Non integer value detected in TAXON_ID column: ${value} at row ${row}`,
   nameUnresolved: (name: string, row: number) =>
     `Invalid data: couldn't resolve SCIENTIFIC_NAME ${name} at row ${row}. Please check the name or add the TAXON_ID`,
   taxonFilled: (row: number, name: string, taxId: string) =>

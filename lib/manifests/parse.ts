@@ -30,18 +30,12 @@ export function manifestFormat(fileName: string): ManifestFormat {
  * no text in any headed column are skipped but the others keep the row number the user sees (header = row 1).
  * Cell text is trimmed; nothing else is interpreted here (that is the validator's job).
  */
-export async function parseManifest(
-  buffer: Uint8Array,
-  fileName: string,
-  options: ParseOptions = {},
-): Promise<ParsedManifest> {
+export async function parseManifest(buffer: Uint8Array, fileName: string, options: ParseOptions = {}): Promise<ParsedManifest> {
   const format = manifestFormat(fileName);
   if (buffer.byteLength === 0) throw new ManifestParseError('empty', 'Manifest uploaded is empty');
   const { definition } = options;
-  const isNumeric = definition
-    ? (header: string) => NUMERIC_KINDS.has(fieldForHeader(definition, header)?.kind ?? 'text')
-    : undefined;
-  const grid = format === 'xlsx' ? await readXlsxGrid(buffer, isNumeric) : readCsvGrid(buffer);
+  const isNumeric = definition ? (header: string) => NUMERIC_KINDS.has(fieldForHeader(definition, header)?.kind ?? 'text') : undefined;
+  const grid = format === 'xlsx' ? await readXlsxGrid(buffer, isNumeric, { maxRows: options.maxRows }) : readCsvGrid(buffer);
   return toManifest(grid, format);
 }
 
@@ -51,6 +45,8 @@ export interface ParseOptions {
    * (ELEVATION, coordinates, …) are read as their numbers; without it every cell is read as displayed.
    */
   definition?: ManifestDefinition;
+  /** rows with values beyond this many are not read (one more is kept, so the validator can say there are too many) */
+  maxRows?: number;
 }
 
 const NUMERIC_KINDS: ReadonlySet<FieldKind> = new Set(['integer', 'number', 'latitude', 'longitude']);

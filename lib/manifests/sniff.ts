@@ -1,16 +1,15 @@
-import JSZip from 'jszip';
+import { sheetNames } from '@/lib/spreadsheets/stream-sheets';
+import { UnsafeZipError } from '@/lib/spreadsheets/zip-guard';
 import { ManifestParseError } from './errors';
 import { manifestFormat } from './parse';
 import { csvIsText } from './parse/csv';
 import { isZip, METADATA_SHEET, noMetadataSheet, notAWorkbook, sheetKey } from './parse/xlsx';
 
-const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'" };
-const unescapeXml = (s: string) => s.replace(/&(amp|lt|gt|quot|apos);/g, (m) => entities[m] ?? m);
-
 /**
  * What can be told about an upload in milliseconds, so the uploader gets a 4xx at once instead of a failed report:
  * the file type from its name, a zip that holds a workbook with a `Metadata Entry` sheet, or CSV that is text.
- * Only the workbook's sheet list is read (xl/workbook.xml), never its cells: that is the validation job's work.
+ * The zip's sizes are checked and the workbook's sheet list read (xl/workbook.xml), never its cells: that is the
+ * validation job's work.
  */
 export async function checkManifestFile(bytes: Uint8Array, fileName: string): Promise<void> {
   const format = manifestFormat(fileName);
@@ -22,12 +21,12 @@ export async function checkManifestFile(bytes: Uint8Array, fileName: string): Pr
   if (!isZip(bytes)) throw notAWorkbook();
   let names: string[];
   try {
-    const zip = await JSZip.loadAsync(bytes);
-    const workbook = await zip.file('xl/workbook.xml')?.async('string');
-    if (workbook === undefined) throw new Error('no xl/workbook.xml');
-    names = [...workbook.matchAll(/<(?:\w+:)?sheet\b[^>]*\bname="([^"]*)"/g)].map((m) => unescapeXml(m[1] ?? ''));
+    // the zip's entries and sizes checked (a zip bomb refused), then the sheet list read; no cell is read here
+    names = await sheetNames(bytes);
   } catch (err) {
-    throw notAWorkbook(err);
+    if (err instanceof UnsafeZipError && !err.unreadable)
+      throw new ManifestParseError('too_large', `The workbook cannot be opened: ${err.message}.`);
+    throw notAWorkbook(err instanceof UnsafeZipError ? new Error(err.message) : err);
   }
   if (!names.some((n) => sheetKey(n) === sheetKey(METADATA_SHEET))) throw noMetadataSheet(names);
 }

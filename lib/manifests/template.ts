@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { columnLetter } from './columns';
-import { DEFAULT_MAX_ROWS } from './validate';
 import { METADATA_SHEET } from './parse/xlsx';
 import type { FieldDefinition, ManifestDefinition } from './types';
+import { DEFAULT_MAX_ROWS } from './validate';
 
 /** Hidden sheet holding the vocabularies that are too long (or contain commas) for an inline list. */
 export const LISTS_SHEET = 'Allowed Values';
@@ -62,7 +62,7 @@ export async function buildTemplate(definition: ManifestDefinition): Promise<Buf
       listColumn += 1;
       const col = columnLetter(listColumn);
       lists.getCell(`${col}1`).value = f.name;
-      values.forEach((v, j) => (lists.getCell(`${col}${j + 2}`).value = v));
+      for (const [j, v] of values.entries()) lists.getCell(`${col}${j + 2}`).value = v;
       formula = `${quoteSheet(LISTS_SHEET)}!$${col}$2:$${col}$${values.length + 1}`;
     }
     const col = columnLetter(i + 1);

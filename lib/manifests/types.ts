@@ -3,111 +3,27 @@
  * no RegExp, no Sets) so definitions and reports can be stored in the database and sent over HTTP unchanged.
  */
 
-export const MANIFEST_PROJECTS = ['asg', 'dtol', 'dtolenv', 'erga'] as const;
-export type ManifestProject = (typeof MANIFEST_PROJECTS)[number];
+import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
+import type { Issue, ParsedRow, ReportMode, RowMatch, TaxonRecord } from './contract';
 
-/** The three tokens a submitter writes instead of a value (tol-manifests.md §1.5). */
-export const MISSING_VALUE_TOKENS = ['NOT_COLLECTED', 'NOT_PROVIDED', 'NOT_APPLICABLE'] as const;
-export type MissingValueToken = (typeof MISSING_VALUE_TOKENS)[number];
+// the shapes that are stored or sent are zod schemas in the contract; these are the library's own
+export {
+  type FieldDefinition,
+  type FieldKind,
+  type Issue,
+  type ManifestDefinition,
+  MISSING_VALUE_TOKENS,
+  type MissingValueToken,
+  type ParsedRow,
+  type TaxonRecord,
+} from './contract';
 
-/**
- * How the rules engine reads a cell. Most fields are `text` (anything) or `enum` (allowedValues); the others name a
- * parser with its own rule code and message.
- */
-export type FieldKind =
-  | 'text'
-  | 'enum'
-  /** several allowed values separated by `|` (ORGANISM_PART) */
-  | 'enum_list'
-  | 'integer'
-  /** a decimal number, checked against `pattern` (hours elapsed, depth, elevation) */
-  | 'number'
-  /** ENA collection date: YYYY[-MM[-DD]][Thh:mm[:ss][Z][±h]][/end] */
-  | 'date_ena'
-  /** strictly YYYY-MM-DD */
-  | 'date_iso'
-  | 'time'
-  | 'latitude'
-  | 'longitude'
-  /** `Country | region | locality` */
-  | 'location'
-  | 'url'
-  /** one or more URLs separated by `|` */
-  | 'url_list'
-  /** free text checked against `pattern` */
-  | 'pattern';
-
-export interface StandardNames {
-  tol: string;
-  dwc: string | null;
-  ena: string | null;
-  mixs: string | null;
-}
-
-export interface FieldDefinition {
-  /** upper snake case, as in the template header */
-  name: string;
-  label: string;
-  /** the template's column letter (A, B, … CM) */
-  column: string;
-  /** the template's colour block (1 = ids, 2 = taxonomy, …) when the layout file names one */
-  block: string | null;
-  /** the cell must not be empty (a missing-value token satisfies this) */
-  required: boolean;
-  kind: FieldKind;
-  /** the vocabulary, canonical spelling, for `enum` and `enum_list` fields */
-  allowedValues: string[] | null;
-  /**
-   * Accept a value that equals an allowed value after trimming, unifying `_`/`-`/space and ignoring case; it is
-   * replaced by the canonical spelling with a warning (ERGA enums, DTOL/ASG LIFESTAGE; tol-manifests.md §1.5, §8.1).
-   */
-  normaliseValues: boolean;
-  /**
-   * Anchored regex source; tested case-insensitively after turning `_` into spaces, as the reference does, so that
-   * `NOT_COLLECTED` satisfies a `not collected` alternative.
-   */
-  pattern: string | null;
-  /** the human wording of the pattern or kind, for messages ("YYYY-MM-DD, YYYY-MM, YYYY, …") */
-  patternDescription: string | null;
-  /** a pattern mismatch is only a warning (the FluidX rack/tube format) */
-  patternIsWarning: boolean;
-  /** which of NOT_COLLECTED / NOT_PROVIDED / NOT_APPLICABLE are valid values of this field */
-  missingValueTokens: MissingValueToken[];
-  /** numeric range for coordinates */
-  min: number | null;
-  max: number | null;
-  /** at most this many decimals (ORIGINAL_DECIMAL_LATITUDE/LONGITUDE) */
-  maxDecimals: number | null;
-  unit: string | null;
-  /** may be changed by a re-upload after the sample is accessioned (not "compliant", tol-manifests.md §4.3) */
-  updatable: boolean;
-  /** shown by the API: `show_in_api` and not sensitive */
-  export: boolean;
-  /** never leaves the API (ORCIDs, traditional-knowledge contact) */
-  sensitive: boolean;
-  standards: StandardNames;
-}
-
-export interface ManifestDefinition {
-  project: ManifestProject;
-  version: string;
-  /** the version new uploads of this project are validated against */
-  current: boolean;
-  /** the reference's upper-case type name (DTOL, ASG, ERGA, DTOLENV) */
-  manifestType: string;
-  /** ordered as the template's columns */
-  fields: FieldDefinition[];
-}
+/** Every Tree of Life project has manifests of its own. */
+export const MANIFEST_PROJECTS = TOL_PROJECTS;
+export type ManifestProject = TolProject;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parsing
-
-export interface ParsedRow {
-  /** the Excel row number the user sees (header = 1, first data row = 2) */
-  rowNumber: number;
-  /** cell text keyed by header; empty cells are '' or absent */
-  values: Record<string, string>;
-}
 
 export interface ParsedManifest {
   /** header cells in sheet order, trimmed; columns without a header are dropped */
@@ -119,19 +35,6 @@ export interface ParsedManifest {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Validation
-
-export interface Issue {
-  /** spreadsheet row as the user sees it, or null for sheet-level issues */
-  row: number | null;
-  /** the spreadsheet column letter of the cell in the uploaded sheet (with `row`, the cell address) */
-  column: string | null;
-  /** the field definition's name */
-  field: string | null;
-  value: string | null;
-  /** stable machine code, e.g. 'mandatory', 'vocabulary', 'rack_tube_duplicate' */
-  rule: string;
-  message: string;
-}
 
 export interface ValidationResult {
   errors: Issue[];
@@ -145,28 +48,9 @@ export interface ValidationResult {
    */
   normalised: ParsedRow[];
   /** 'update' when some row's rack/tube already belongs to a sample of this profile (tol-manifests.md §2.6) */
-  mode: 'create' | 'update';
+  mode: ReportMode;
   /** rows matching a stored sample of this profile: the sample to update */
-  matches: { row: number; sampleId: string }[];
-}
-
-/**
- * A taxon as ENA's taxonomy REST service returns it (`/ena/taxonomy/rest/tax-id/{id}` gives one,
- * `/scientific-name/{name}` an array). Booleans come as the strings "true"/"false".
- */
-export interface TaxonRecord {
-  taxId: string;
-  scientificName: string;
-  commonName?: string;
-  formalName?: string;
-  rank: string;
-  division: string;
-  /** "Eukaryota; Metazoa; …; Aglais; " — names only, highest first */
-  lineage: string;
-  geneticCode?: string;
-  mitochondrialGeneticCode?: string;
-  submittable: string;
-  binomial?: string;
+  matches: RowMatch[];
 }
 
 /**

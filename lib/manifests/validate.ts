@@ -5,13 +5,7 @@ import { compileDefinition, Reporter, type RuleState } from './rules/context';
 import { checkBiobankingVouchers, checkOriginalLocation } from './rules/cross-field';
 import { checkErgaCoordinates, checkPermits, checkPopGenomics } from './rules/erga';
 import { checkStoredTubes } from './rules/existing';
-import {
-  applyPopGenomicsDefaults,
-  cutTimeSeconds,
-  defaultSymbiont,
-  overwriteBarcoding,
-  POP_GENOMICS_DEFAULTS,
-} from './rules/normalise';
+import { applyPopGenomicsDefaults, cutTimeSeconds, defaultSymbiont, overwriteBarcoding, POP_GENOMICS_DEFAULTS } from './rules/normalise';
 import { checkRackTube, checkTargetsAndSymbionts, copyTargetIntoSymbionts } from './rules/rack-tube';
 import { buildRows } from './rules/rows';
 import { checkSpecimens, checkSpecimenTaxa } from './rules/specimen';

@@ -6,8 +6,29 @@ import { MISSING_VALUE_TOKENS, type MissingValueToken } from './types';
 
 /** Strings pandas reads as empty; the reference therefore treats them as blank cells (tol-manifests.md §1.3.4). */
 export const NA_VALUES: ReadonlySet<string> = new Set([
-  '#N/A', '#N/A N/A', '#NA', '-1.#IND', '-1.#QNAN', '-NaN', '-nan', '1.#IND', '1.#QNAN', '<NA>', 'N/A', 'NULL', 'NaN',
-  'n/a', 'nan', 'NaT', 'null', 'NIL', 'nil', 'NA', 'na', 'NAN', 'Nan',
+  '#N/A',
+  '#N/A N/A',
+  '#NA',
+  '-1.#IND',
+  '-1.#QNAN',
+  '-NaN',
+  '-nan',
+  '1.#IND',
+  '1.#QNAN',
+  '<NA>',
+  'N/A',
+  'NULL',
+  'NaN',
+  'n/a',
+  'nan',
+  'NaT',
+  'null',
+  'NIL',
+  'nil',
+  'NA',
+  'na',
+  'NAN',
+  'Nan',
 ]);
 
 // zero-width characters and the BOM survive trim() and are invisible in Excel
@@ -49,7 +70,8 @@ export interface PartialDate {
   day: number | null;
 }
 
-export interface DateRange {
+/** A date of collection as ENA takes it: a day, month or year, or a range of two such. */
+export interface PartialDateRange {
   start: PartialDate;
   end: PartialDate | null;
 }
@@ -76,7 +98,7 @@ function parseDatePart(text: string): PartialDate | null {
  * An ENA date (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, optional time, optional `/end`) that exists in the calendar, or
  * null. Tokens are not dates; callers check them first.
  */
-export function parseEnaDate(value: string): DateRange | null {
+export function parseEnaDate(value: string): PartialDateRange | null {
   const [first, second, ...rest] = value.trim().split('/');
   if (first === undefined || rest.length) return null;
   const start = parseDatePart(first);

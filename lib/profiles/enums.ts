@@ -24,6 +24,9 @@ const tolType = (type: ProfileType, label: string, fixedAssociatedTypes: string[
   choosesSequencingCentres: false,
 });
 
+// the legacy type, also what a type missing from the list below reads as
+const GENOMICS: ProfileTypeInfo = { ...tolType('genomics', 'Genomics', []), tol: false, creatable: false };
+
 /** Profile types of the reference system (api-behaviour.md §2.1). */
 export const PROFILE_TYPE_INFO: readonly ProfileTypeInfo[] = [
   tolType('asg', 'Aquatic Symbiosis Genomics (ASG)', ['ASG']),
@@ -35,11 +38,10 @@ export const PROFILE_TYPE_INFO: readonly ProfileTypeInfo[] = [
     choosesSequencingCentres: true,
   },
   { ...tolType('biodata', 'Biodata', []), tol: false },
-  { ...tolType('genomics', 'Genomics', []), tol: false, creatable: false },
+  GENOMICS,
 ];
 
-export const profileTypeInfo = (type: ProfileType): ProfileTypeInfo =>
-  PROFILE_TYPE_INFO.find((t) => t.type === type) ?? PROFILE_TYPE_INFO[PROFILE_TYPE_INFO.length - 1]!;
+export const profileTypeInfo = (type: ProfileType): ProfileTypeInfo => PROFILE_TYPE_INFO.find((t) => t.type === type) ?? GENOMICS;
 
 /** The Tree of Life project whose membership a profile type needs, or null. */
 export const tolProjectOf = (type: ProfileType): TolProject | null =>
@@ -63,7 +65,12 @@ export const ASSOCIATED_TYPES: readonly AssociatedTypeInfo[] = [
   { name: 'DTOL_ENV', label: 'Darwin Tree of Life Environmental Samples (DTOL_ENV)', approvalRequired: false, selectable: false },
   { name: 'ERGA', label: 'European Reference Genome Atlas (ERGA)', approvalRequired: false, selectable: false },
   { name: 'ERGA_PILOT', label: 'European Reference Genome Atlas - Pilot (ERGA_PILOT)', approvalRequired: true, selectable: true },
-  { name: 'ERGA_COMMUNITY', label: 'European Reference Genome Atlas - Community (ERGA_COMMUNITY)', approvalRequired: true, selectable: true },
+  {
+    name: 'ERGA_COMMUNITY',
+    label: 'European Reference Genome Atlas - Community (ERGA_COMMUNITY)',
+    approvalRequired: true,
+    selectable: true,
+  },
   { name: 'POP_GENOMICS', label: 'Population Genomics (POP_GENOMICS)', approvalRequired: true, selectable: true },
   { name: 'SANGER', label: 'Sanger Institute Approval Needed (SANGER)', approvalRequired: true, selectable: true },
 ];

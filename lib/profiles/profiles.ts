@@ -1,19 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/errors';
-import { PROFILE_TYPES, profiles, type ProfileType } from '@/db/schema';
-import { AppError, Conflict, Forbidden, Invalid, NotFound, type FieldError } from '@/lib/errors';
+import { one } from '@/db/rows';
+import { PROFILE_TYPES, type ProfileType, profiles } from '@/db/schema';
+import { AppError, Conflict, type FieldError, Forbidden, Invalid, NotFound } from '@/lib/errors';
+import { isProfileId } from '@/lib/identifiers/contract';
 import { isMemberOf, type UserRecord } from '@/lib/users/users';
+import type { ProfileInput } from './contract';
 import {
   ASSOCIATED_TYPES,
-  PROFILE_TYPE_INFO,
-  SEQUENCING_CENTRES,
   findAssociatedType,
   findSequencingCentre,
-  profileTypeInfo,
-  tolProjectOf,
+  PROFILE_TYPE_INFO,
   type ProfileTypeInfo,
+  profileTypeInfo,
+  SEQUENCING_CENTRES,
+  tolProjectOf,
 } from './enums';
 
 export interface ProfileRecord {
@@ -28,16 +31,6 @@ export interface ProfileRecord {
   updatedAt: Date;
 }
 
-/** What a client sends; loosely typed because the checks and their messages live here, not in the route. */
-export interface ProfileInput {
-  title?: string;
-  description?: string;
-  type?: string;
-  associatedTypes?: string[];
-  sequencingCentres?: string[];
-}
-
-export const PROFILE_ID = /^[0-9a-f]{24}$/;
 const TITLE_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
 // one sentence for unknown and for someone else's profile, so ids cannot be probed
@@ -83,19 +76,23 @@ const inOrder = (names: Iterable<string>, order: readonly { name: string }[]) =>
   return order.filter((o) => set.has(o.name)).map((o) => o.name);
 };
 
+/** One name or several, trimmed, blanks dropped; undefined when the field was not sent (an update keeps it). */
+const sent = (names: string | string[] | undefined) =>
+  names === undefined
+    ? undefined
+    : [names]
+        .flat()
+        .map((s) => s.trim())
+        .filter(Boolean);
+
 /**
  * The associated types and sequencing centres a profile of this type ends up with. Fixed types take theirs whatever
  * is sent (sending the same value is accepted, as the reference's clients do); ERGA validates the user's picks and
  * adds the name of every picked centre that needs approval. Absent fields keep `current` (on update).
  */
-function resolveAssociations(
-  info: ProfileTypeInfo,
-  input: ProfileInput,
-  current: Associations | null,
-  errors: FieldError[],
-): Associations {
-  const sentTypes = input.associatedTypes?.map((s) => s.trim()).filter(Boolean);
-  const sentCentres = input.sequencingCentres?.map((s) => s.trim()).filter(Boolean);
+function resolveAssociations(info: ProfileTypeInfo, input: ProfileInput, current: Associations | null, errors: FieldError[]): Associations {
+  const sentTypes = sent(input.associated_type);
+  const sentCentres = sent(input.sequencing_centre);
   if (!info.choosesAssociatedTypes) {
     const fixed = new Set(info.fixedAssociatedTypes);
     const wrong = (sentTypes ?? []).filter((v) => !fixed.has(findAssociatedType(v)?.name ?? ''));
@@ -171,20 +168,30 @@ export async function createProfile(db: Db, user: UserRecord, input: ProfileInpu
   const { title, description } = checkText(input, errors, { required: true });
   const assoc = resolveAssociations(profileTypeInfo(type), input, null, errors);
   throwIfAny(errors);
+  // a required title that is missing is among the errors thrown just above
+  if (!title) throw new Error('expected a checked title');
   const [row] = await db
     .insert(profiles)
-    .values({ id: newProfileId(), ownerId: user.id, title: title!, description: description ?? '', type, ...assoc })
+    .values({ id: newProfileId(), ownerId: user.id, title, description: description ?? '', type, ...assoc })
     .onConflictDoNothing({ target: [profiles.ownerId, profiles.title] })
     .returning();
-  if (!row) throw duplicateTitle(title!);
+  if (!row) throw duplicateTitle(title);
   return row;
 }
 
 /** The caller's profiles, most recently changed first; an admin sees everyone's. */
-export async function listProfiles(db: Db, user: UserRecord): Promise<ProfileRecord[]> {
-  const q = db.select().from(profiles);
-  const scoped = user.isAdmin ? q : q.where(eq(profiles.ownerId, user.id));
-  return scoped.orderBy(desc(profiles.updatedAt), desc(profiles.id));
+/** A page of the caller's profiles (an admin's: all), most recently changed first, with the true total. */
+export async function listProfiles(
+  db: Db,
+  user: UserRecord,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ProfileRecord[]; total: number }> {
+  const where = user.isAdmin ? undefined : eq(profiles.ownerId, user.id);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(profiles).where(where).orderBy(desc(profiles.updatedAt), desc(profiles.id)).limit(page.limit).offset(page.offset),
+    db.select({ n: count() }).from(profiles).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
 }
 
 /**
@@ -198,24 +205,28 @@ export function assertProfileAccess(row: ProfileRecord | undefined, user: UserRe
 }
 
 export async function getProfile(db: Db, user: UserRecord, id: string): Promise<ProfileRecord> {
-  if (!PROFILE_ID.test(id)) throw NotFound(NOT_FOUND);
+  if (!isProfileId(id)) throw NotFound(NOT_FOUND);
   const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
   return assertProfileAccess(row, user);
 }
 
 /**
  * Updates title, description and (ERGA) associated types and sequencing centres. The type must be sent and must be
- * the profile's own: a different one is 409 and nothing changes.
+ * the profile's own: a different one is 400 (api-behaviour.md §3.2.4) and nothing changes.
  */
 export async function updateProfile(db: Db, user: UserRecord, id: string, input: ProfileInput): Promise<ProfileRecord> {
-  if (!PROFILE_ID.test(id)) throw NotFound(NOT_FOUND);
+  if (!isProfileId(id)) throw NotFound(NOT_FOUND);
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
       const current = assertProfileAccess(row, user);
       const type = input.type?.trim().toLowerCase();
       if (!type) throw Invalid('Missing required field: Type type', [{ path: 'type', message: 'type is required' }]);
-      if (type !== current.type) throw Conflict('It is not possible to modify the profile type');
+      if (type !== current.type) {
+        throw Invalid('It is not possible to modify the profile type', [
+          { path: 'type', message: `the profile's type is ${current.type}` },
+        ]);
+      }
       const errors: FieldError[] = [];
       const { title, description } = checkText(input, errors, { required: false });
       const assoc = resolveAssociations(profileTypeInfo(current.type), input, current, errors);
@@ -227,17 +238,19 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
           .where(and(eq(profiles.ownerId, current.ownerId), eq(profiles.title, title), ne(profiles.id, id)));
         if (clash) throw duplicateTitle(title);
       }
-      const [updated] = await tx
-        .update(profiles)
-        .set({
-          ...(title && { title }),
-          ...(description !== undefined && { description }),
-          ...assoc,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(profiles.id, id))
-        .returning();
-      return updated!;
+      return one(
+        await tx
+          .update(profiles)
+          .set({
+            ...(title && { title }),
+            ...(description !== undefined && { description }),
+            ...assoc,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(profiles.id, id))
+          .returning(),
+        'the profile locked above',
+      );
     });
   } catch (err) {
     // two renames racing to the same title: the unique constraint decides

@@ -1,16 +1,17 @@
-import { and, arrayContains, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, profiles, samples } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { isEmbargoed, renderSample, type SampleRecord } from '@/lib/standards/render';
-import { buildRoCrate, type RoCrate } from '@/lib/standards/rocrate';
+import { buildRoCrate } from '@/lib/standards/rocrate';
+import type { CurrentVersions, RoCrate, SampleStatusItem } from './contract';
 import { formatUtc, parseDateRange } from './dates';
-import { humanList, parseManifestId, parseProjects, single, type Page, type Raw } from './params';
+import { humanList, type Page, parseManifestId, parseProjects, type Raw, single } from './params';
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
 import { parseSequencingCentre, type SampleQuery } from './samples';
 import { fromUtcText, utcText } from './sql';
-import { keysetRows, mapRows, rowStream, type RowStream } from './stream';
+import { keysetRows, mapRows, type RowStream, rowStream } from './stream';
 
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
 const hasSamples = sql`exists (select 1 from ${samples} where ${samples.manifestId} = ${manifests.id})`;
@@ -32,7 +33,11 @@ async function manifestIdStream(db: Db, where: SQL | undefined, page: Page): Pro
     (r) => r,
     page,
   );
-  return rowStream(Number(count?.n ?? 0), ['manifest_id'], mapRows(rows, (r) => r.id));
+  return rowStream(
+    Number(count?.n ?? 0),
+    ['manifest_id'],
+    mapRows(rows, (r) => r.id),
+  );
 }
 
 /** GET manifest */
@@ -46,10 +51,7 @@ export function manifestIdsOfCentre(db: Db, input: { centre: Raw; page: Page }):
 }
 
 /** GET manifest/{from}/{to} and manifest/{project}/{from}/{to}: manifests recorded in [from, to). */
-export function manifestIdsBetween(
-  db: Db,
-  input: { from: string; to: string; projects?: Raw; page: Page },
-): Promise<RowStream<string>> {
+export function manifestIdsBetween(db: Db, input: { from: string; to: string; projects?: Raw; page: Page }): Promise<RowStream<string>> {
   const projects = input.projects === undefined ? [] : parseProjects(input.projects, 'project', { required: true });
   const range = parseDateRange(input.from, input.to, true);
   const where = and(
@@ -63,7 +65,7 @@ export function manifestIdsBetween(
 const MANIFEST_TYPES = Object.keys(CURRENT_VERSIONS).map((p) => p.toUpperCase());
 
 /** GET manifest/current_version: `[{"ASG": "2.5", …}]`, or the one type asked for. */
-export function currentVersions(input: { manifestType: Raw }): Record<string, string> {
+export function currentVersions(input: { manifestType: Raw }): CurrentVersions {
   const type = single(input.manifestType)?.toUpperCase();
   if (type !== undefined && !MANIFEST_TYPES.includes(type)) {
     throw Invalid(`Invalid value for 'manifest_type'. Must be one of: ${humanList(MANIFEST_TYPES, 'or')}`);
@@ -83,10 +85,7 @@ export function manifestSamples(db: Db, input: SampleQuery & { manifestId: strin
 }
 
 /** GET manifest/{manifest_id}/sample_status: the minimal status of each sample (§3.4.7). */
-export async function manifestSampleStatus(
-  db: Db,
-  input: { manifestId: string; page: Page },
-): Promise<RowStream<Record<string, string>>> {
+export async function manifestSampleStatus(db: Db, input: { manifestId: string; page: Page }): Promise<RowStream<SampleStatusItem>> {
   const where = eq(samples.manifestId, parseManifestId(input.manifestId));
   const { total } = await countShapes(db, where);
   const rows = mapRows(sampleRows(db, where, 'id', input.page), (r) => ({

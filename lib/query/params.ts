@@ -1,8 +1,10 @@
 import { TOL_PROJECTS, type TolProject } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
+import { isSvcId, isUuid } from '@/lib/identifiers/contract';
+import { isTolProject } from '@/lib/projects/contract';
+import { type Raw, type ReturnType, STANDARDS, type Standard } from './contract';
 
-/** A parameter as it arrives: absent, once, or repeated. */
-export type Raw = string | string[] | undefined;
+export type { Raw, ReturnType, Standard } from './contract';
 
 /**
  * Comma lists and repeated parameters alike (api-behaviour.md §1.7 Sensible): split on commas, trim, drop empties,
@@ -35,8 +37,11 @@ export function humanList(values: readonly string[], last = 'and'): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Projects
 
-const PROJECTS_UPPER = humanList(TOL_PROJECTS.map((p) => p.toUpperCase()), 'or');
-export const isProject = (v: string): v is TolProject => (TOL_PROJECTS as readonly string[]).includes(v);
+const PROJECTS_UPPER = humanList(
+  TOL_PROJECTS.map((p) => p.toUpperCase()),
+  'or',
+);
+export const isProject = isTolProject;
 
 /** Several projects named by one parameter; `param` names it in the reference's sentences. */
 export function parseProjects(raw: Raw, param: string, opts: { required: boolean }): TolProject[] {
@@ -58,11 +63,6 @@ export function parseProject(raw: Raw, param: string): TolProject {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Output options
-
-export const STANDARDS = ['dwc', 'ena', 'mixs', 'tol'] as const;
-export type Standard = (typeof STANDARDS)[number];
-
-export type ReturnType = 'json' | 'csv' | 'rocrate';
 
 /** return_type, checked before standard as the reference does (api-behaviour.md §1.4). */
 export function parseReturnType<T extends ReturnType>(raw: Raw, allowed: readonly T[]): T {
@@ -104,10 +104,6 @@ export function parsePage(limit: Raw, offset: Raw): Page {
 // ---------------------------------------------------------------------------------------------------------------
 // Identifiers
 
-export const SVC_ID = /^[0-9a-f]{24}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const isUuid = (v: string) => UUID.test(v);
-
 /** One manifest id: any RFC 4122 UUID in any case, normalised to lower case (api-behaviour.md §3.4 Sensible). */
 export function parseManifestId(raw: string): string {
   const v = raw.trim().toLowerCase();
@@ -121,7 +117,7 @@ export function parseManifestId(raw: string): string {
 /** svc ids of a path or query list; every one must be 24 hex characters. */
 export function parseSvcIds(raw: Raw, message: (bad: string[]) => string): string[] {
   const ids = splitList(raw, { lower: true });
-  const bad = ids.filter((id) => !SVC_ID.test(id));
+  const bad = ids.filter((id) => !isSvcId(id));
   if (bad.length || !ids.length) throw Invalid(message(bad));
   return ids;
 }

@@ -1,12 +1,12 @@
-import { gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { gte, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { profiles, samples } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { invalidFieldMessage, sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord } from '@/lib/standards/render';
-import { parseDate } from './dates';
-import { splitList, type Raw } from './params';
+import { parseDate } from './contract';
+import { type Raw, splitList } from './params';
 import { sampleStream } from './sample-rows';
 import type { SampleQuery } from './samples';
 import { containsPattern } from './sql';
@@ -40,8 +40,7 @@ const DATES: Record<string, AnyPgColumn> = {
   last_bioimage_submitted: samples.lastBioimageSubmitted,
 };
 
-const anyContains = (expr: AnyPgColumn | SQL, values: string[]): SQL =>
-  or(...values.map((v) => ilike(expr, containsPattern(v)))) as SQL;
+const anyContains = (expr: AnyPgColumn | SQL, values: string[]): SQL => or(...values.map((v) => ilike(expr, containsPattern(v)))) as SQL;
 
 /**
  * The condition for "field contains any of the values" (§3.5.7, Sensible): case-insensitive substring match with the
@@ -54,7 +53,11 @@ export function fieldCondition(rawField: string, rawValues: Raw): SQL {
   const values = splitList(rawValues);
   if (!values.length) throw Invalid("'values' is required but not provided.");
 
-  if (field === 'svc_id') return inArray(samples.id, values.map((v) => v.toLowerCase()));
+  if (field === 'svc_id')
+    return inArray(
+      samples.id,
+      values.map((v) => v.toLowerCase()),
+    );
   if (field === 'svc_profile_title') {
     const owners = sql`select ${profiles.id} from ${profiles} where ${anyContains(profiles.title, values)}`;
     return sql`${samples.profileId} in (${owners})`;
@@ -71,9 +74,6 @@ export function fieldCondition(rawField: string, rawValues: Raw): SQL {
   return anyContains(COLUMNS[field] ?? sql`${samples.fields}->>${field}`, values);
 }
 
-export function samplesByFieldValues(
-  db: Db,
-  input: SampleQuery & { field: string; values: Raw },
-): Promise<RowStream<SampleRecord>> {
+export function samplesByFieldValues(db: Db, input: SampleQuery & { field: string; values: Raw }): Promise<RowStream<SampleRecord>> {
   return sampleStream(db, fieldCondition(input.field, input.values), input);
 }

@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { profiles, samples } from '@/db/schema';
-import { recordColumns, renderSample, type RecordShape, type SampleRecord, type SampleRow } from '@/lib/standards/render';
+import { type RecordShape, recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import type { Page, Standard } from './params';
 import { fromUtcText, utcText } from './sql';
-import { keysetRows, mapRows, rowStream, type PageRequest, type RowStream } from './stream';
+import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream } from './stream';
 
 /** The columns every sample query selects: what rendering needs, and nothing that must not leave the service. */
 export const sampleRowColumns = {
@@ -68,7 +68,9 @@ export function sampleBatchQuery(db: Db, where: SQL | undefined, order: SampleOr
 const fetchBatch = (db: Db, where: SQL | undefined, order: SampleOrder) => async (req: PageRequest<Key>) =>
   (await sampleBatchQuery(db, where, order, req)) as SampleRow[];
 
-const keyOf = (order: SampleOrder) => (r: SampleRow): Key => ({ id: r.id, t: order === 'id' ? null : TIME[order].of(r) });
+const keyOf =
+  (order: SampleOrder) =>
+  (r: SampleRow): Key => ({ id: r.id, t: order === 'id' ? null : TIME[order].of(r) });
 
 /** How many samples match, and which (project, version) pairs they have: one grouped count. */
 export const shapeQuery = (db: Db, where: SQL | undefined) =>
@@ -100,7 +102,11 @@ export async function sampleStream(
 ): Promise<RowStream<SampleRecord>> {
   const { total, shapes } = await countShapes(db, where);
   const rows = total ? sampleRows(db, where, opts.order ?? 'id', opts.page) : emptyRows<SampleRow>();
-  return rowStream(total, recordColumns(shapes, opts.standard), mapRows(rows, (r) => renderSample(r, opts.standard)));
+  return rowStream(
+    total,
+    recordColumns(shapes, opts.standard),
+    mapRows(rows, (r) => renderSample(r, opts.standard)),
+  );
 }
 
 export async function* emptyRows<T>(): AsyncGenerator<T> {}

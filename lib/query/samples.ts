@@ -1,13 +1,13 @@
-import { and, arrayContains, asc, gt, gte, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, gt, gte, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { samples, TOL_PROJECTS } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { findSequencingCentre, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 import { recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { parseDateRange } from './dates';
-import { humanList, isProject, parseProject, parseSvcIds, splitList, type Page, type Raw, type Standard } from './params';
+import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type Standard, splitList } from './params';
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
-import { fromArray, keysetRows, rowStream, type RowStream } from './stream';
+import { fromArray, keysetRows, type RowStream, rowStream } from './stream';
 
 export interface SampleQuery {
   standard: Standard;
@@ -46,9 +46,7 @@ export async function sampleIdsOfProjects(db: Db, input: { projects: Raw; page: 
 export function samplesOfAssociatedProjects(db: Db, input: SampleQuery & { values: Raw }): Promise<RowStream<SampleRecord>> {
   const values = splitList(input.values, { upper: true });
   if (!values.length || values.some((v) => !(FILTER_ASSOCIATED_TYPES as readonly string[]).includes(v))) {
-    throw Invalid(
-      `Invalid associated project type(s) provided! Accepted values are ${humanList(FILTER_ASSOCIATED_TYPES)}.`,
-    );
+    throw Invalid(`Invalid associated project type(s) provided! Accepted values are ${humanList(FILTER_ASSOCIATED_TYPES)}.`);
   }
   return sampleStream(db, arrayContains(samples.associatedTolProjects, values), input);
 }
@@ -74,7 +72,11 @@ export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw })
   found.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   const { offset, limit } = input.page;
   const page = found.slice(offset, limit === undefined ? undefined : offset + limit);
-  return fromArray(page.map((r) => renderSample(r, input.standard)), recordColumns(shapes, input.standard), found.length);
+  return fromArray(
+    page.map((r) => renderSample(r, input.standard)),
+    recordColumns(shapes, input.standard),
+    found.length,
+  );
 }
 
 export const svcIdCondition = (ids: string[]): SQL => inArray(samples.id, ids);
@@ -118,10 +120,7 @@ export function parseSequencingCentre(raw: Raw) {
  */
 export function sequencingCentreCondition(raw: Raw): SQL {
   const centre = parseSequencingCentre(raw);
-  return or(
-    arrayContains(samples.sequencingCentres, [centre.name]),
-    sql`upper(${samples.fields}->>'GAL') = upper(${centre.label})`,
-  ) as SQL;
+  return or(arrayContains(samples.sequencingCentres, [centre.name]), sql`upper(${samples.fields}->>'GAL') = upper(${centre.label})`) as SQL;
 }
 
 export function samplesOfSequencingCentre(db: Db, input: SampleQuery & { centre: Raw }): Promise<RowStream<SampleRecord>> {

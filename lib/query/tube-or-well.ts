@@ -2,8 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, profiles, samples, type TolProject } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
-import { parseDateRange, formatUtc } from './dates';
-import { humanList, parseProject, single, type Raw } from './params';
+import type { ProfileTubes } from './contract';
+import { formatUtc, parseDateRange } from './dates';
+import { humanList, parseProject, type Raw, single } from './params';
 import { FILTER_ASSOCIATED_TYPES } from './samples';
 import { utcText } from './sql';
 
@@ -15,15 +16,6 @@ export interface TubeOrWellInput {
   from?: string;
   to?: string;
 }
-
-export type ProfileTubes = {
-  TUBE_OR_WELL_IDs: string[];
-  associated_profile_type: string[];
-  first_manifest_date_created: string;
-  last_manifest_date_modified: string;
-  profile_title: string;
-  profile_type: string;
-};
 
 /**
  * Profiles of a project (optionally carrying a sub-project) with the tube or well ids of their samples
@@ -53,7 +45,9 @@ export async function tubeOrWellIds(db: Db, input: TubeOrWellInput): Promise<Pro
       associated: profiles.associatedTypes,
       first: utcText(dates.first),
       last: utcText(dates.last),
-      tubes: sql<string[]>`array(select ${samples.tubeOrWellId} from ${samples} where ${samples.profileId} = ${profiles.id} and ${samples.tubeOrWellId} is not null order by ${samples.id})`,
+      tubes: sql<
+        string[]
+      >`array(select ${samples.tubeOrWellId} from ${samples} where ${samples.profileId} = ${profiles.id} and ${samples.tubeOrWellId} is not null order by ${samples.id})`,
     })
     .from(profiles)
     .innerJoin(dates, eq(dates.profileId, profiles.id))

@@ -69,3 +69,7 @@ export class RepositoryProtocolError extends RepositoryError {
     this.name = 'RepositoryProtocolError';
   }
 }
+
+/** An outage worth waiting out (no answer, 5xx, 429), as opposed to the repository's refusal. */
+export const isTransient = (err: unknown): err is RepositoryError =>
+  err instanceof RepositoryError && 'transient' in err && (err as RepositoryError & { transient: boolean }).transient === true;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { RepositoryError, RepositoryHttpError, RepositoryUnavailableError, type RepositoryService } from './errors';
+import { RepositoryError, RepositoryHttpError, type RepositoryService, RepositoryUnavailableError } from './errors';
 
 /**
  * The HTTP plumbing every repository client shares: one timeout per attempt, retries with exponential backoff and
@@ -102,14 +102,7 @@ export function joinUrl(base: string, ...segments: string[]): string {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // errors raised before a request reached the server: always safe to repeat
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function errorCode(err: unknown): string | undefined {
   const seen = new Set<unknown>();
@@ -137,15 +130,18 @@ function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function backoff(opts: Required<Pick<HttpOptions, 'retryDelayMs' | 'maxRetryDelayMs' | 'random'>>, attempt: number, floor?: number): number {
+function backoff(
+  opts: Required<Pick<HttpOptions, 'retryDelayMs' | 'maxRetryDelayMs' | 'random'>>,
+  attempt: number,
+  floor?: number,
+): number {
   const exp = Math.min(opts.maxRetryDelayMs, opts.retryDelayMs * 2 ** (attempt - 1));
   // "equal jitter": at least half the exponential delay, so retries of many jobs spread out without collapsing to 0
   const jittered = exp / 2 + opts.random() * (exp / 2);
   return Math.min(opts.maxRetryDelayMs, Math.max(jittered, floor ?? 0));
 }
 
-const isStream = (body: unknown): boolean =>
-  typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
+const isStream = (body: unknown): boolean => typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
 
 /**
  * Sends one request, retrying as `HttpOptions` says. Returns 2xx answers and the `accept`ed statuses; throws
@@ -173,7 +169,8 @@ export async function httpRequest(options: HttpOptions, request: HttpRequest): P
   } catch {
     throw new RepositoryError(service, `not a URL: ${logUrl}`);
   }
-  if (parsedUrl.username || parsedUrl.password) throw new RepositoryError(service, `credentials belong in headers, not in the URL ${logUrl}`);
+  if (parsedUrl.username || parsedUrl.password)
+    throw new RepositoryError(service, `credentials belong in headers, not in the URL ${logUrl}`);
   const log = options.logger.child({ service });
   // a stream handed over directly can be read once only
   const replayable = !isStream(request.body);

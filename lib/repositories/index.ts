@@ -1,5 +1,5 @@
+export * from './ena';
 export * from './errors';
 export * from './http';
-export * from './ena';
-export * from './zenodo';
 export * from './taxonomy';
+export * from './zenodo';

@@ -172,13 +172,3 @@ export function createTaxonomyClient(options: TaxonomyClientOptions): TaxonomyCl
     },
   };
 }
-
-/** The client for the service settings (ENA_TAXONOMY_URL). */
-export function taxonomyClientFromConfig(
-  config: { ENA_TAXONOMY_URL: string },
-  db: Db,
-  logger: TaxonomyClientOptions['logger'],
-  extra: Partial<TaxonomyClientOptions> = {},
-): TaxonomyClient {
-  return createTaxonomyClient({ baseUrl: config.ENA_TAXONOMY_URL, db, logger, ...extra });
-}

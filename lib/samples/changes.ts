@@ -2,17 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { samples } from '@/db/schema';
 import type { Issue, ManifestDefinition, ParsedManifest, ParsedRow } from '@/lib/manifests';
+import type { FieldChange, RowMatch } from '@/lib/manifests/contract';
 import { columnLetter } from '@/lib/spreadsheets/columns';
 import { managesProject, type UserRecord } from '@/lib/users/users';
-
-/** One field of a stored sample that a re-uploaded manifest changes. */
-export interface FieldChange {
-  sampleId: string;
-  row: number;
-  field: string;
-  oldValue: string;
-  newValue: string;
-}
 
 /**
  * The field changes a re-upload makes, and the ones it may not make: once a sample is accessioned, only its
@@ -21,7 +13,7 @@ export interface FieldChange {
 export async function findUpdateChanges(
   db: Db,
   input: {
-    matches: { row: number; sampleId: string }[];
+    matches: RowMatch[];
     rows: ParsedRow[];
     parsed: ParsedManifest;
     definition: ManifestDefinition;
@@ -37,7 +29,7 @@ export async function findUpdateChanges(
   const byId = new Map(stored.map((s) => [s.id, s]));
   const rowByNumber = new Map(input.rows.map((r) => [r.rowNumber, r]));
   const columnOf = new Map<string, string>();
-  input.parsed.headers.forEach((h, i) => columnOf.set(h.trim(), input.parsed.columns?.[i] ?? columnLetter(i + 1)));
+  for (const [i, h] of input.parsed.headers.entries()) columnOf.set(h.trim(), input.parsed.columns?.[i] ?? columnLetter(i + 1));
   const isManager = managesProject(uploader, definition.project);
 
   const changes: FieldChange[] = [];

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 
 /** svc_id: 24 lower-case hex, the reference system's ObjectId shape */
 export const newSampleId = () => randomBytes(12).toString('hex');
-export const SVC_ID = /^[0-9a-f]{24}$/;
 
 const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 

@@ -1,32 +1,39 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { sampleUpdates, samples, type SampleStatus } from '@/db/schema';
+import { type SampleStatus, samples, sampleUpdates } from '@/db/schema';
 import { Conflict, NotFound } from '@/lib/errors';
+import { byUploader, tellUploaders } from '@/lib/mail/messages';
+import type { MailContext } from '@/lib/mail/outbox';
 import { ASSOCIATED_TYPES } from '@/lib/profiles/enums';
+import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
 import { managesProject, type UserRecord } from '@/lib/users/users';
+import type { Decision, DecisionAnswer, SampleApprovals } from './contract';
+import { type RegistrationQueue, routeApprovedSamples } from './registration';
 
-export type Decision = 'accept' | 'reject';
 export const DEFAULT_REJECTION = 'Sample rejected by curator.';
 
-const NEEDS_APPROVAL = new Set(ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name));
+/** Associated types whose sample managers must approve a sample before it is registered. */
+export const NEEDS_APPROVAL = new Set(ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name));
 const DECIDABLE: SampleStatus[] = ['pending', 'private', 'rejected'];
 
-export interface DecisionResult {
-  accepted: string[];
-  rejected: string[];
-}
+/** Every associated type of the sample that needs an approval has one. */
+const fullyApproved = (associated: string[], approvals: SampleApprovals) =>
+  associated.filter((t) => NEEDS_APPROVAL.has(t)).every((t) => t in approvals);
 
 /**
  * A sample manager's (or an admin's) verdict on pending samples of their projects. Accepting records an approval for
- * every associated type that needs one and moves the samples to `processing`, ready for registration at ENA;
- * rejecting keeps the reason out of the public API. All or nothing: one sample the caller may not decide, or that
- * is not awaiting a decision, refuses the whole request.
+ * every associated type that needs one; a sample whose last required approval this is goes on to registration in
+ * the same transaction (lib/samples/registration.ts), with no further call. Rejecting keeps the reason out of the
+ * public API. All or nothing: one sample the caller may not decide, or that is not awaiting a decision, refuses the
+ * whole request.
  */
 export async function decideSamples(
   db: Db,
   user: UserRecord,
   input: { svcIds: string[]; decision: Decision; reason?: string },
-): Promise<DecisionResult> {
+  registration: RegistrationQueue,
+  mail: MailContext,
+): Promise<DecisionAnswer> {
   const ids = [...new Set(input.svcIds.map((s) => s.trim().toLowerCase()).filter(Boolean))];
   return db.transaction(async (tx) => {
     const rows = await tx
@@ -40,22 +47,23 @@ export async function decideSamples(
     if (missing.length) throw NotFound(`No sample awaiting your decision with svc_id ${missing.join(', ')}`);
     const notAwaiting = visible.filter((r) => !DECIDABLE.includes(r.status));
     if (notAwaiting.length) {
-      throw Conflict(
-        `Only pending or rejected samples can be decided; ${notAwaiting.map((r) => `${r.id} is ${r.status}`).join(', ')}.`,
-      );
+      throw Conflict(`Only pending or rejected samples can be decided; ${notAwaiting.map((r) => `${r.id} is ${r.status}`).join(', ')}.`);
     }
     const now = new Date().toISOString();
+    const approved: typeof visible = [];
     for (const r of visible) {
-      const status: SampleStatus = input.decision === 'accept' ? 'processing' : 'rejected';
-      const approvals =
+      const approvals: SampleApprovals =
         input.decision === 'accept'
           ? {
-              ...(r.approvals as Record<string, unknown>),
+              ...r.approvals,
               ...Object.fromEntries(
                 r.associatedTolProjects.filter((t) => NEEDS_APPROVAL.has(t)).map((t) => [t, { user_id: user.id, date: now }]),
               ),
             }
           : {};
+      const ready = input.decision === 'accept' && fullyApproved(r.associatedTolProjects, approvals);
+      const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : r.status;
+      if (ready) approved.push({ ...r, status });
       await tx
         .update(samples)
         .set({
@@ -65,34 +73,59 @@ export async function decideSamples(
           timeUpdated: sql`now()`,
         })
         .where(sql`${samples.id} = ${r.id}`);
-      await tx.insert(sampleUpdates).values({
-        sampleId: r.id,
-        manifestId: r.manifestId,
-        project: r.project,
-        updateType: 'user',
-        field: 'status',
-        oldValue: r.status,
-        newValue: status,
-        actorId: user.id,
-      });
+      if (status !== r.status) {
+        await tx.insert(sampleUpdates).values({
+          sampleId: r.id,
+          manifestId: r.manifestId,
+          project: r.project,
+          updateType: 'user',
+          field: 'status',
+          oldValue: r.status,
+          newValue: status,
+          actorId: user.id,
+        });
+      }
     }
     const decided = visible.map((r) => r.id);
-    return input.decision === 'accept' ? { accepted: decided, rejected: [] } : { accepted: [], rejected: decided };
+    if (input.decision === 'reject') {
+      const reason = input.reason?.trim() || DEFAULT_REJECTION;
+      await tellUploaders(tx, mail, byUploader(visible), { kind: 'samples_rejected', by: user.username, reason });
+      return { accepted: [], rejected: decided, registrations: [] };
+    }
+    const registrations = await routeApprovedSamples(tx, registration, approved, user.id);
+    await tellUploaders(tx, mail, byUploader(visible), {
+      kind: 'samples_accepted',
+      by: user.username,
+      registering: new Set(approved.map((r) => r.id)),
+    });
+    return { accepted: decided, rejected: [], registrations };
   });
+}
+
+/** The projects whose samples this user decides on. */
+export const reviewProjects = (user: UserRecord): TolProject[] => (user.isAdmin ? [...TOL_PROJECTS] : user.managerOf);
+const awaitingReview = (projects: string[]) =>
+  sql`${samples.project} = any(${sql.param(projects)}::text[]) and ${samples.status} in ('pending', 'private')`;
+
+/** How many samples wait for this manager's decision (the home page's count). */
+export async function countAwaitingReview(db: Db, user: UserRecord): Promise<number> {
+  const projects = reviewProjects(user);
+  if (!projects.length) return 0;
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(samples).where(awaitingReview(projects));
+  return Number(row?.n ?? 0);
 }
 
 /** Samples waiting for this manager's decision, oldest first (the portal's review queue). */
 export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}) {
-  const projects = user.isAdmin ? ['asg', 'dtol', 'dtolenv', 'erga'] : user.managerOf;
+  const projects = reviewProjects(user);
   if (!projects.length) return { total: 0, samples: [] as (typeof samples.$inferSelect)[] };
-  const where = sql`${samples.project} = any(${sql.param(projects)}::text[]) and ${samples.status} in ('pending', 'private')`;
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(samples).where(where);
+  const total = await countAwaitingReview(db, user);
   const rows = await db
     .select()
     .from(samples)
-    .where(where)
+    .where(awaitingReview(projects))
     .orderBy(samples.timeCreated, samples.id)
     .limit(opts.limit ?? 100)
     .offset(opts.offset ?? 0);
-  return { total: count?.n ?? 0, samples: rows };
+  return { total, samples: rows };
 }

@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { manifests, profiles, sampleUpdates, samples, validationReports, type SampleStatus, type TolProject } from '@/db/schema';
+import { manifests, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, validationReports } from '@/db/schema';
+import { crashPoint } from '@/lib/crash-points';
 import { Conflict, NotFound } from '@/lib/errors';
-import type { ParsedRow } from '@/lib/manifests';
-import { getReport } from '@/lib/reports/reports';
+import { tellManagersOfManifest } from '@/lib/mail/messages';
+import type { MailContext } from '@/lib/mail/outbox';
+import type { FieldChange, ManifestConfirmed } from '@/lib/manifests/contract';
+import { attachPermits, missingPermits } from '@/lib/permits/permits';
+import { getReport, reportRows } from '@/lib/reports/reports';
 import type { UserRecord } from '@/lib/users/users';
-import type { FieldChange } from './changes';
 import { newSampleId, typedColumns } from './columns';
 import { samplesFingerprint } from './existing';
-
-export interface ConfirmResult {
-  manifest_id: string;
-  created: number;
-  updated: number;
-}
 
 // Changing either identifies a different organism: the ToLID no longer applies (tol-manifests.md §2.6).
 const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);
@@ -34,13 +31,17 @@ function initialStatus(project: TolProject, fields: Record<string, string>): Sam
  * re-upload, the field changes with one `user` audit row each. Exactly one confirmation of a report wins; a report
  * whose profile's samples changed since it was validated must be validated again.
  */
-export async function confirmReport(db: Db, user: UserRecord, reportId: string): Promise<ConfirmResult> {
+export async function confirmReport(db: Db, user: UserRecord, reportId: string, mail: MailContext): Promise<ManifestConfirmed> {
   const report = await getReport(db, user, reportId);
   if (report.status !== 'complete') throw Conflict(`The report is ${report.status}: only a complete report can be confirmed.`);
-  if ((report.errors as unknown[]).length) throw Conflict('The report has errors: fix the manifest and validate it again.');
+  if (report.errors.length) throw Conflict('The report has errors: fix the manifest and validate it again.');
   if (report.confirmedManifestId) throw Conflict(`This report was already confirmed (manifest ${report.confirmedManifestId}).`);
-  const stored = report.rows as { normalised: ParsedRow[]; matches: { row: number; sampleId: string }[] } | null;
+  const stored = await reportRows(db, report.id);
   if (!stored) throw Conflict('The report holds no rows to confirm: validate the manifest again.');
+  const missing = await missingPermits(db, report);
+  if (missing.length) {
+    throw Conflict(`Upload the permit files this manifest names before confirming it: ${missing.join(', ')}.`);
+  }
 
   return db.transaction(async (tx) => {
     // one confirmation per profile at a time: the fingerprint check and the writes see the same samples
@@ -56,18 +57,28 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string):
       .where(and(eq(validationReports.id, report.id), isNull(validationReports.confirmedManifestId)))
       .returning({ id: validationReports.id });
     if (!won) throw Conflict('This report was already confirmed.');
+    await attachPermits(tx, report.id, manifestId);
 
     const context = {
       sequencingCentres: profile.sequencingCentres,
       associatedTolProjects: profile.associatedTypes,
     };
+    const event = {
+      project: report.project,
+      profileId: profile.id,
+      profileTitle: profile.title,
+      manifestId,
+      fileName: report.fileName,
+      uploader: user.username,
+    };
     if (report.mode === 'update') {
-      const updated = await applyChanges(tx, user, report.changes as FieldChange[], context);
+      const updated = await applyChanges(tx, user, report.changes, context);
       await tx.update(manifests).set({ updatedAt: sql`now()` }).where(eq(manifests.id, manifestId));
+      if (updated) await tellManagersOfManifest(tx, mail, { ...event, created: 0, updated });
       return { manifest_id: manifestId, created: 0, updated };
     }
 
-    const project = report.project as TolProject;
+    const project = report.project;
     await tx.insert(manifests).values({
       id: manifestId,
       profileId: profile.id,
@@ -91,6 +102,8 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string):
       createdBy: user.id,
     }));
     for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(samples).values(rows.slice(i, i + INSERT_BATCH));
+    await crashPoint('confirm:samples-written');
+    await tellManagersOfManifest(tx, mail, { ...event, created: rows.length, updated: 0 });
     return { manifest_id: manifestId, created: rows.length, updated: 0 };
   });
 }
@@ -118,9 +131,7 @@ async function applyChanges(
     const fields = { ...sample.fields };
     for (const c of list) fields[c.field] = c.newValue;
     const clearPublicName = list.some((c) => CLEARS_PUBLIC_NAME.has(c.field)) && sample.publicName;
-    const approvals = Object.fromEntries(
-      Object.entries(sample.approvals as Record<string, unknown>).filter(([type]) => APPROVAL_KEPT_ON_UPDATE.has(type)),
-    );
+    const approvals = Object.fromEntries(Object.entries(sample.approvals).filter(([type]) => APPROVAL_KEPT_ON_UPDATE.has(type)));
     const status = sample.status === 'sending' ? sample.status : initialStatus(sample.project, fields);
     await db
       .update(samples)

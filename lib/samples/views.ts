@@ -1,7 +1,16 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { manifests, profiles, sampleUpdates, samples, users } from '@/db/schema';
-import { NotFound } from '@/lib/errors';
+import { profiles, samples, sampleUpdates, users } from '@/db/schema';
+import { AppError, NotFound } from '@/lib/errors';
+import { isSvcId } from '@/lib/identifiers/contract';
+
+// permits are shown to the project's managers and the owner: to anyone else, none (any other error is an error)
+const notMine = (err: unknown): [] => {
+  if (err instanceof AppError && (err.code === 'not_found' || err.code === 'forbidden')) return [];
+  throw err;
+};
+
+import { samplePermits } from '@/lib/permits/permits';
 import { exportedFieldSet } from '@/lib/standards/fields';
 import { isEmbargoed, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { managesProject, type UserRecord } from '@/lib/users/users';
@@ -9,53 +18,6 @@ import { managesProject, type UserRecord } from '@/lib/users/users';
 /** Who may look at a profile's samples in the portal: its owner, the project's sample managers, admins. */
 const maySee = (user: UserRecord, ownerId: number, project: string) =>
   user.isAdmin || ownerId === user.id || managesProject(user, project as 'dtol');
-
-export async function manifestsForUser(db: Db, user: UserRecord) {
-  const rows = await db
-    .select({
-      id: manifests.id,
-      project: manifests.project,
-      version: manifests.version,
-      fileName: manifests.fileName,
-      createdAt: manifests.createdAt,
-      profileId: profiles.id,
-      profileTitle: profiles.title,
-      ownerId: profiles.ownerId,
-      samples: sql<number>`(select count(*)::int from ${samples} where ${samples.manifestId} = ${manifests.id})`,
-    })
-    .from(manifests)
-    .innerJoin(profiles, eq(profiles.id, manifests.profileId))
-    .where(user.isAdmin ? undefined : eq(profiles.ownerId, user.id))
-    .orderBy(desc(manifests.createdAt))
-    .limit(200);
-  return rows;
-}
-
-export async function manifestWithSamples(db: Db, user: UserRecord, manifestId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(manifestId)) throw NotFound('Manifest not found');
-  const [m] = await db
-    .select({ manifest: manifests, profileTitle: profiles.title, ownerId: profiles.ownerId })
-    .from(manifests)
-    .innerJoin(profiles, eq(profiles.id, manifests.profileId))
-    .where(eq(manifests.id, manifestId.toLowerCase()));
-  if (!m || !maySee(user, m.ownerId, m.manifest.project)) throw NotFound('Manifest not found');
-  const rows = await db
-    .select({
-      id: samples.id,
-      status: samples.status,
-      specimenId: samples.specimenId,
-      rackOrPlateId: samples.rackOrPlateId,
-      tubeOrWellId: samples.tubeOrWellId,
-      taxonId: samples.taxonId,
-      scientificName: samples.scientificName,
-      biosampleAccession: samples.biosampleAccession,
-      timeUpdated: samples.timeUpdated,
-    })
-    .from(samples)
-    .where(eq(samples.manifestId, m.manifest.id))
-    .orderBy(asc(samples.timeCreated), asc(samples.id));
-  return { manifest: m.manifest, profileTitle: m.profileTitle, samples: rows };
-}
 
 /** A stored timestamp as the UTC text the renderer takes (see lib/query/sql.ts utcText). */
 const utc = (d: Date | null) => (d ? d.toISOString().replace('Z', '000') : null);
@@ -92,7 +54,7 @@ function publicRecord(sample: typeof samples.$inferSelect, profileTitle: string)
  * them, so no sensitive field, rejection reason or actor; a sample under traditional-knowledge rights stays hidden.
  */
 export async function sampleWithHistory(db: Db, user: UserRecord, svcId: string) {
-  if (!/^[0-9a-f]{24}$/.test(svcId)) throw NotFound('Sample not found');
+  if (!isSvcId(svcId)) throw NotFound('Sample not found');
   const [row] = await db
     .select({ sample: samples, profileTitle: profiles.title, ownerId: profiles.ownerId })
     .from(samples)
@@ -117,6 +79,8 @@ export async function sampleWithHistory(db: Db, user: UserRecord, svcId: string)
     .orderBy(desc(sampleUpdates.timeUpdated), desc(sampleUpdates.id));
   const history = changes.map((c) => ({ ...c, actor: full ? c.actor : null }));
   return {
+    // ERGA permits, for those who may read them (the project's managers, the owner)
+    permits: full ? await samplePermits(db, user, svcId).catch(notMine) : [],
     sample: row.sample,
     profileTitle: row.profileTitle,
     history,

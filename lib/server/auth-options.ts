@@ -2,6 +2,7 @@ import type { AuthOptions } from 'next-auth';
 import { getServerSession } from 'next-auth';
 import { buildAuthOptions } from '@/lib/auth/session';
 import { config } from '@/lib/config';
+import { AppError } from '@/lib/errors';
 import { getUser, type UserRecord } from '@/lib/users/users';
 import { getDb } from './runtime';
 
@@ -23,7 +24,9 @@ export async function currentUser(): Promise<UserRecord | null> {
   try {
     const user = await getUser(await getDb(), id);
     return user.isActive ? user : null;
-  } catch {
-    return null;
+  } catch (err) {
+    // a session of a user deleted since is no session; anything else (the database down) is an error to see
+    if (err instanceof AppError && err.code === 'not_found') return null;
+    throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { profileJson } from '@/lib/api/routes/profiles';
+import { profileJson } from '@/lib/profiles/json';
 import { getProfile } from '@/lib/profiles/profiles';
 import { pageData } from './page-data';
 

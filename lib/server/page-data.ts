@@ -1,7 +1,7 @@
 import { notFound, redirect } from 'next/navigation';
+import type { Db } from '@/db/client';
 import { AppError } from '@/lib/errors';
 import type { UserRecord } from '@/lib/users/users';
-import type { Db } from '@/db/client';
 import { currentUser } from './auth-options';
 import { getDb } from './runtime';
 

@@ -1,17 +1,9 @@
-import type { ProfileFormOptions } from '@/components/profiles/types';
-import { ASSOCIATED_TYPES, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
-import { profileTypeOptions } from '@/lib/profiles/profiles';
+import type { ProfileOptions, ProfileTypeOption } from '@/lib/profiles/contract';
+import { profileOptionsJson, profileTypesJson } from '@/lib/profiles/json';
 import type { UserRecord } from '@/lib/users/users';
 
-/** What the profile forms offer this user. */
-export const profileFormOptions = (user: UserRecord): ProfileFormOptions => ({
-  types: profileTypeOptions(user).map((t) => ({
-    type: t.type,
-    label: t.label,
-    allowed: t.allowed,
-    choosesAssociatedTypes: t.choosesAssociatedTypes,
-    choosesSequencingCentres: t.choosesSequencingCentres,
-  })),
-  associatedTypes: ASSOCIATED_TYPES.filter((a) => a.selectable).map(({ name, label }) => ({ name, label })),
-  sequencingCentres: SEQUENCING_CENTRES.map(({ name, label }) => ({ name, label })),
+/** What the profile forms offer this user: the API's answers to GET /api/profiles/types and /api/profiles/options. */
+export const profileFormOptions = (user: UserRecord): { types: ProfileTypeOption[]; choices: ProfileOptions } => ({
+  types: profileTypesJson(user),
+  choices: profileOptionsJson(),
 });

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { openDatabase, type Database } from '@/db/client';
-import { seedReferenceData } from '@/db/seed';
+import { type Database, openDatabase } from '@/db/client';
 import { createApiApp } from '@/lib/api/app';
 import type { ApiApp } from '@/lib/api/context';
-import { config, type Config } from '@/lib/config';
-import { jobHandlers } from '@/lib/jobs/handlers';
-import { startJobQueue, type RunningQueue } from '@/lib/jobs/queue';
+import { type Config, config } from '@/lib/config';
+import { type RunningQueue, startJobQueue } from '@/lib/jobs/queue';
 import { createLogger } from '@/lib/logger';
 import { createTaxonomyClient } from '@/lib/repositories/taxonomy';
+import { seedReferenceData } from '@/lib/seed';
+import { jobDefinitions } from '@/lib/server/jobs';
 import { ensureFirstAdmin } from '@/lib/users/users';
 
 export interface Runtime {
@@ -53,8 +53,10 @@ async function start(): Promise<Runtime> {
     logger.info({ username: admin.username }, 'first admin created from ADMIN_USERNAME/ADMIN_PASSWORD');
   }
   const taxonomy = createTaxonomyClient({ baseUrl: cfg.ENA_TAXONOMY_URL, db: database.db, logger });
-  const jobs = await startJobQueue(database, logger, jobHandlers({ db: database.db, config: cfg, logger, taxonomy }));
-  const api = createApiApp({ db: database.db, config: cfg, logger, jobs: jobs.queue });
+  const jobs = await startJobQueue(database, logger, (queue) =>
+    jobDefinitions({ db: database.db, config: cfg, logger, taxonomy, jobs: queue }),
+  );
+  const api = createApiApp({ db: database.db, config: cfg, logger, jobs: jobs.queue, databaseKind: database.kind });
   return { config: cfg, logger, database, jobs, api };
 }
 

@@ -29,8 +29,7 @@ export const pairsIn = (def: ManifestDefinition, standard: Standard): { tol: str
   });
 
 /** The fields of the current version of a project in a standard (GET mapping). */
-export const currentFieldNames = (project: TolProject, standard: Standard): string[] =>
-  namesIn(currentDefinition(project), standard);
+export const currentFieldNames = (project: TolProject, standard: Standard): string[] => namesIn(currentDefinition(project), standard);
 
 /** The fields of one stored version (GET sample/project/manifest_version/fields). */
 export function versionFieldNames(project: TolProject, version: string | undefined, standard: Standard): string[] {

@@ -1,5 +1,6 @@
 import { TOL_PROJECTS, type TolProject } from '@/db/schema';
-import { currentDefinition, findDefinition, type FieldDefinition, type ManifestDefinition } from '@/lib/manifests';
+import { currentDefinition, type FieldDefinition, findDefinition, type ManifestDefinition } from '@/lib/manifests';
+import type { SampleRecord } from '@/lib/query/contract';
 import { formatUtc } from '@/lib/query/dates';
 import type { Standard } from '@/lib/query/params';
 
@@ -28,7 +29,8 @@ export interface SampleRow {
   profileTitle: string | null;
 }
 
-export type SampleRecord = Record<string, string>;
+// what leaves the service: lib/query/contract.ts
+export type { SampleRecord };
 
 /** What an ERGA sample under traditional-knowledge rights shows instead of itself (api-behaviour.md §1.8 step 5). */
 export const EMBARGOED: Readonly<SampleRecord> = Object.freeze({ status: 'embargoed' });
@@ -114,7 +116,14 @@ function buildSlots(def: ManifestDefinition, standard: Standard): Slot[] {
   const slots: Slot[] = [...mapped].map(([key, fields]) => {
     if (fields.length === 1) return { key, value: fieldValue((fields[0] as FieldDefinition).name) };
     const getters = fields.map((f) => fieldValue(f.name));
-    return { key, value: (row) => getters.map((g) => g(row)).filter(Boolean).join(' ') };
+    return {
+      key,
+      value: (row) =>
+        getters
+          .map((g) => g(row))
+          .filter(Boolean)
+          .join(' '),
+    };
   });
   const service = [...extra, ...SYSTEM_SLOTS.map((s) => ({ key: serviceKey(s.key), value: s.value }))].sort(byCodePoint);
   return [...slots, ...service];
@@ -169,7 +178,3 @@ export function recordColumns(shapes: readonly RecordShape[], standard: Standard
   if (shapes.some((s) => s.project === 'erga')) keys.add('status');
   return [...keys];
 }
-
-/** Exported manifest field names of a project's definition, in template order (no values: safe for field lists). */
-export const exportedFieldNames = (def: ManifestDefinition): string[] =>
-  def.fields.filter((f) => f.export && !f.sensitive).map((f) => f.name);

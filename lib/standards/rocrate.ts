@@ -1,4 +1,14 @@
-import { SYSTEM_KEYS, type SampleRecord } from './render';
+import type { z } from 'zod';
+import type {
+  RoCrate,
+  RoCrateBioSampleSchema,
+  RoCrateDatasetSchema,
+  RoCrateEntity,
+  RoCratePersonSchema,
+  RoCratePlaceSchema,
+  RoCrateTaxonSchema,
+} from '@/lib/query/contract';
+import { type SampleRecord, SYSTEM_KEYS } from './render';
 
 /**
  * RO-Crate 1.2 metadata for one manifest (anchors.md §B.7, tol-manifests.md §6, api-behaviour.md §3.4.4 Sensible):
@@ -37,7 +47,7 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'x';
 const splitPipe = (v: string | undefined) => (v ?? '').split('|').map((s) => s.trim());
-const ref = (id: string) => ({ '@id': id });
+const ref = (id: string): Ref => ({ '@id': id });
 const numberOrUndefined = (v: string | undefined) => (v !== undefined && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : undefined);
 
 export interface CrateInput {
@@ -51,28 +61,29 @@ export interface CrateInput {
   records: SampleRecord[];
 }
 
-export type Entity = Record<string, unknown> & { '@id': string };
-
-export interface RoCrate {
-  '@context': (string | Record<string, string>)[];
-  '@graph': Entity[];
-}
+type Ref = { '@id': string };
+type Dataset = z.infer<typeof RoCrateDatasetSchema>;
+type BioSample = z.infer<typeof RoCrateBioSampleSchema>;
+type Taxon = z.infer<typeof RoCrateTaxonSchema>;
+type Place = z.infer<typeof RoCratePlaceSchema>;
+type Person = z.infer<typeof RoCratePersonSchema>;
 
 /** Entities keyed by @id in insertion order, so a person or taxon met twice is one entity. */
 class Graph {
-  private readonly byId = new Map<string, Entity>();
-  add(entity: Entity): Entity {
-    const existing = this.byId.get(entity['@id']);
+  private readonly byId = new Map<string, RoCrateEntity>();
+  /** Adds the entity unless one with its @id is there; each kind of entity has @ids of its own, so the one there is of its kind. */
+  add<E extends RoCrateEntity>(entity: E): E {
+    const existing = this.byId.get(entity['@id']) as E | undefined;
     if (existing) return existing;
     this.byId.set(entity['@id'], entity);
     return entity;
   }
-  get entities(): Entity[] {
+  get entities(): RoCrateEntity[] {
     return [...this.byId.values()];
   }
 }
 
-const pushUnique = (list: { '@id': string }[], id: string) => {
+const pushUnique = (list: Ref[], id: string) => {
   if (!list.some((r) => r['@id'] === id)) list.push(ref(id));
 };
 
@@ -80,16 +91,22 @@ export function buildRoCrate(input: CrateInput): RoCrate {
   const api = `${input.baseUrl}/api`;
   const rootId = `${api}/manifest/${input.manifestId}/`;
   const graph = new Graph();
-  const contributors: { '@id': string }[] = [];
-  const taxa: { '@id': string }[] = [];
-  const places: { '@id': string }[] = [];
-  const samples: { '@id': string }[] = [];
+  const contributors: Ref[] = [];
+  const taxa: Ref[] = [];
+  const places: Ref[] = [];
+  const samples: Ref[] = [];
   const placeIds = new Map<string, string>();
-  const created = input.records.map((r) => r.time_created ?? '').filter(Boolean).sort();
-  const updated = input.records.map((r) => r.time_updated ?? '').filter(Boolean).sort();
+  const created = input.records
+    .map((r) => r.time_created ?? '')
+    .filter(Boolean)
+    .sort();
+  const updated = input.records
+    .map((r) => r.time_updated ?? '')
+    .filter(Boolean)
+    .sort();
 
   graph.add({ '@id': 'ro-crate-metadata.json', '@type': 'CreativeWork', conformsTo: ref(RO_CRATE_SPEC), about: ref(rootId) });
-  const root = graph.add({
+  const root: Dataset = graph.add({
     '@id': rootId,
     '@type': 'Dataset',
     name: input.title || `Manifest ${input.manifestId}`,
@@ -111,20 +128,21 @@ export function buildRoCrate(input: CrateInput): RoCrate {
   });
 
   for (const r of input.records) {
-    const svcId = r.svc_id as string;
+    const svcId = r.svc_id ?? '';
     const sampleId = `${api}/sample/svc_id/${svcId}`;
-    const sample: Entity = {
+    const sample: BioSample = {
       '@id': sampleId,
       '@type': 'BioSample',
       name: r.public_name || r.SPECIMEN_ID || svcId,
       identifier: svcId,
       dateCreated: r.time_created ?? '',
+      additionalProperty: [],
     };
     if (present(r.biosampleAccession)) sample.sameAs = ref(`https://identifiers.org/biosample:${r.biosampleAccession}`);
 
     if (present(r.TAXON_ID)) {
       const taxonId = `https://identifiers.org/taxonomy:${r.TAXON_ID.trim()}`;
-      const taxon: Entity = { '@id': taxonId, '@type': 'Taxon', name: r.SCIENTIFIC_NAME ?? '', identifier: r.TAXON_ID.trim() };
+      const taxon: Taxon = { '@id': taxonId, '@type': 'Taxon', name: r.SCIENTIFIC_NAME ?? '', identifier: r.TAXON_ID.trim() };
       if (present(r.ORDER_OR_GROUP)) {
         const order = r.ORDER_OR_GROUP.trim();
         const orderId = `${api}/sample/sample_field/ORDER_OR_GROUP/${encodeURIComponent(order)}`;
@@ -142,7 +160,7 @@ export function buildRoCrate(input: CrateInput): RoCrate {
       if (!placeId) {
         placeId = `#place-${placeIds.size + 1}`;
         placeIds.set(name, placeId);
-        const place: Entity = { '@id': placeId, '@type': 'Place', name };
+        const place: Place = { '@id': placeId, '@type': 'Place', name };
         const lat = numberOrUndefined(r.DECIMAL_LATITUDE);
         const lon = numberOrUndefined(r.DECIMAL_LONGITUDE);
         if (lat !== undefined && lon !== undefined) Object.assign(place, { latitude: lat, longitude: lon });
@@ -152,19 +170,19 @@ export function buildRoCrate(input: CrateInput): RoCrate {
       sample.locationCreated = ref(placeId);
     }
 
-    const roles: Record<'collector' | 'custodian', { '@id': string }[]> = { collector: [], custodian: [] };
+    const roles: Record<'collector' | 'custodian', Ref[]> = { collector: [], custodian: [] };
     for (const p of PEOPLE) {
       const names = splitPipe(r[p.field]);
       const affiliations = splitPipe(r[p.affiliation]);
       names.forEach((name, i) => {
         if (!present(name)) return;
         const personId = `#person-${slug(name)}`;
-        const person = graph.add({ '@id': personId, '@type': 'Person', name, affiliation: [] });
+        const person = graph.add<Person>({ '@id': personId, '@type': 'Person', name, affiliation: [] });
         const affiliation = affiliations[i] ?? affiliations[0];
         if (present(affiliation)) {
           const orgId = `#organization-${slug(affiliation)}`;
           graph.add({ '@id': orgId, '@type': 'Organization', name: affiliation });
-          pushUnique(person.affiliation as { '@id': string }[], orgId);
+          pushUnique(person.affiliation, orgId);
         }
         pushUnique(contributors, personId);
         pushUnique(roles[p.role], personId);
@@ -174,20 +192,19 @@ export function buildRoCrate(input: CrateInput): RoCrate {
     if (roles.custodian.length) sample.custodian = roles.custodian;
 
     // every exported manifest field with a value, as a property of its own entity
-    const properties: { '@id': string }[] = [];
+    const properties = sample.additionalProperty;
     for (const [field, value] of Object.entries(r)) {
       if (SYSTEM_KEYS.includes(field) || !present(value)) continue;
       const propertyId = `#${svcId}/${field}`;
       graph.add({ '@id': propertyId, '@type': 'PropertyValue', propertyID: field, name: field, value });
       properties.push(ref(propertyId));
     }
-    sample.additionalProperty = properties;
     graph.add(sample);
     samples.push(ref(sampleId));
   }
   // an empty list property says nothing: leave it out
   for (const key of ['contributor', 'taxonomicRange', 'spatialCoverage'] as const) {
-    if (!(root[key] as unknown[]).length) delete root[key];
+    if (!root[key]?.length) delete root[key];
   }
   return { '@context': [RO_CRATE_CONTEXT, EXTRA_TERMS], '@graph': graph.entities };
 }

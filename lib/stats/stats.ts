@@ -1,16 +1,19 @@
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
-import { manifests, profileFiles, profiles, samples, submissions, users, type TolProject } from '@/db/schema';
+import { manifests, profileFiles, profiles, samples, submissions, TOL_PROJECTS, type TolProject, users } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 import { parseDateRange } from '@/lib/query/dates';
 import { humanList, isProject } from '@/lib/query/params';
+import type { StatsSummary } from './contract';
 
 const count = async (db: Db, table: PgTable, where?: SQL) => {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
   return Number(row?.n ?? 0);
 };
+
+const SAMPLE_TYPES = TOL_PROJECTS.map((p) => p.toUpperCase());
 
 export const numberOfUsers = (db: Db) => count(db, users);
 export const numberOfProfiles = (db: Db) => count(db, profiles);
@@ -24,7 +27,7 @@ export function numberOfSamples(db: Db, input: { sampleType?: string; from?: str
   const raw = input.sampleType?.trim();
   const type = raw && raw !== ',' ? raw.toLowerCase() : undefined;
   if (type !== undefined && !isProject(type)) {
-    throw Invalid(`Invalid value for 'sample_type'. Must be one of: ${humanList(['ASG', 'DTOL', 'DTOLENV', 'ERGA'], 'or')}`);
+    throw Invalid(`Invalid value for 'sample_type'. Must be one of: ${humanList(SAMPLE_TYPES, 'or')}`);
   }
   const range = parseDateRange(input.from, input.to, false);
   return count(
@@ -41,7 +44,10 @@ export function numberOfSamples(db: Db, input: { sampleType?: string; from?: str
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Labels of the Tree of Life projects, sorted. */
-export const tolProjects = (): string[] => PROFILE_TYPE_INFO.filter((t) => t.tol).map((t) => t.label).sort(byCodePoint);
+export const tolProjects = (): string[] =>
+  PROFILE_TYPE_INFO.filter((t) => t.tol)
+    .map((t) => t.label)
+    .sort(byCodePoint);
 
 /** Labels of the sub-projects that are neither a project nor a sequencing centre, sorted (§3.7). */
 export function associatedTolProjects(): string[] {
@@ -49,27 +55,13 @@ export function associatedTolProjects(): string[] {
     ...PROFILE_TYPE_INFO.filter((t) => t.tol).flatMap((t) => [t.type.toUpperCase(), ...t.fixedAssociatedTypes]),
     ...SEQUENCING_CENTRES.map((c) => c.name),
   ]);
-  return ASSOCIATED_TYPES.filter((a) => !excluded.has(a.name)).map((a) => a.label).sort(byCodePoint);
+  return ASSOCIATED_TYPES.filter((a) => !excluded.has(a.name))
+    .map((a) => a.label)
+    .sort(byCodePoint);
 }
 
-export interface StatsSummary {
-  users: number;
-  profiles: number;
-  datafiles: number;
-  samples: {
-    total: number;
-    by_project: Record<string, { total: number; by_status: Record<string, number> }>;
-    per_month: { month: string; count: number }[];
-  };
-  manifests: {
-    total: number;
-    per_sequencing_centre: { sequencing_centre: string; label: string; manifests: number }[];
-  };
-  submissions: { total: number; by_status: Record<string, number> };
-}
-
-/** Everything the admin dashboard charts, in one round of aggregate queries. */
-export async function statsSummary(db: Db): Promise<StatsSummary> {
+/** Everything the admin dashboard charts, in one round of aggregate queries; the route adds the services. */
+export async function statsSummary(db: Db): Promise<Omit<StatsSummary, 'services'>> {
   const [userCount, profileCount, datafileCount, byProjectStatus, perMonth, manifestTotal, perCentre, bySubmission] = await Promise.all([
     numberOfUsers(db),
     numberOfProfiles(db),
@@ -94,7 +86,8 @@ export async function statsSummary(db: Db): Promise<StatsSummary> {
   const byProject: StatsSummary['samples']['by_project'] = {};
   let total = 0;
   for (const r of byProjectStatus) {
-    const p = (byProject[r.project] ??= { total: 0, by_status: {} });
+    const p = byProject[r.project] ?? { total: 0, by_status: {} };
+    byProject[r.project] = p;
     p.total += Number(r.n);
     p.by_status[r.status] = Number(r.n);
     total += Number(r.n);

@@ -1,12 +1,11 @@
+import type { FieldDefinition } from '@/lib/checklists/contract';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
-import type { FieldDefinition } from '@/lib/checklists/types';
 import type { StudyComponents } from './validate';
 
 const ABSOLUTE_IRI = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** Where the service's own vocabulary lives for a schema: terms and components without an external IRI. */
-export const vocabularyBase = (baseUrl: string, schemaName: string) =>
-  `${baseUrl.replace(/\/+$/, '')}/api/profiles/schema/${schemaName}/`;
+export const vocabularyBase = (baseUrl: string, schemaName: string) => `${baseUrl.replace(/\/+$/, '')}/api/profiles/schema/${schemaName}/`;
 
 /**
  * A term's IRI: its term_reference when that is an IRI, else the service's term page. Ontology terms carry the
@@ -43,7 +42,10 @@ export function studyJsonLd(
     const type = shadowed ? componentIri(opts.vocab, component.key) : component.key;
     body[component.key] = rows.map((row) => {
       const node: Record<string, string> = { '@type': type };
-      for (const f of component.fields) if (row[f.termName] !== undefined) node[f.termName] = row[f.termName]!;
+      for (const f of component.fields) {
+        const value = row[f.termName];
+        if (value !== undefined) node[f.termName] = value;
+      }
       return node;
     });
   }

@@ -1,4 +1,4 @@
-import type { FieldDefinition } from '@/lib/checklists/types';
+import type { FieldDefinition } from '@/lib/checklists/contract';
 
 /** The layout shared by templates, exports and the upload parser (studies-and-checklists.md §9, §10). */
 export const FIRST_DATA_ROW = 5;

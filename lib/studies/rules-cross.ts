@@ -1,3 +1,4 @@
+import type { ParsedSheet } from './read';
 import { entry } from './report';
 import type { ReportEntry, SheetData, ValidationContext } from './types';
 
@@ -29,8 +30,8 @@ export function checkReferences(data: Map<string, SheetData>, errors: ReportEntr
         continue;
       }
       for (const r of used) {
-        const v = r.values[f.termName]!;
-        if (!ref.values.has(v)) {
+        const v = r.values[f.termName];
+        if (v !== undefined && !ref.values.has(v)) {
           const message = `Sheet ${key}: ${v} at row ${r.rowNumber} is missing in the referenced sheet ${target} and column ${ref.term}.`;
           errors.push(entry(key, r.rowNumber, col, v, message, d.sheet));
         }
@@ -41,7 +42,7 @@ export function checkReferences(data: Map<string, SheetData>, errors: ReportEntr
 
 /** Named data files carry their checksum and are named once; files not in the profile are warnings. */
 export function checkFiles(data: Map<string, SheetData>, ctx: ValidationContext, errors: ReportEntry[], warnings: ReportEntry[]) {
-  const named = new Map<string, { sheet: string; row: number; col: number }[]>();
+  const named = new Map<string, { sheet: string; parsed: ParsedSheet; row: number; col: number }[]>();
   for (const [key, d] of data) {
     const terms = new Set(d.component.fields.map((f) => f.termName));
     for (const [col, f] of d.columns) {
@@ -50,7 +51,7 @@ export function checkFiles(data: Map<string, SheetData>, ctx: ValidationContext,
       for (const r of d.rows) {
         const name = r.values[f.termName];
         if (name === undefined) continue;
-        named.set(name, [...(named.get(name) ?? []), { sheet: key, row: r.rowNumber, col }]);
+        named.set(name, [...(named.get(name) ?? []), { sheet: key, parsed: d.sheet, row: r.rowNumber, col }]);
         if (terms.has(checksum) && r.values[checksum] === undefined) {
           const message = `File name: ${name} is missing checksum ${checksum} in the manifest.`;
           errors.push(entry(key, r.rowNumber, col, name, message, d.sheet));
@@ -61,14 +62,15 @@ export function checkFiles(data: Map<string, SheetData>, ctx: ValidationContext,
   const duplicated = [...named].filter(([, at]) => at.length > 1);
   for (const [name, at] of duplicated) {
     for (const a of at.slice(1)) {
-      const d = data.get(a.sheet)!;
-      errors.push(entry(a.sheet, a.row, a.col, name, `Duplicated files: ${name} in the manifest.`, d.sheet));
+      errors.push(entry(a.sheet, a.row, a.col, name, `Duplicated files: ${name} in the manifest.`, a.parsed));
     }
   }
-  if (ctx.profileFiles) {
-    const missing = [...named.keys()].filter((n) => !ctx.profileFiles!.has(n));
-    for (const name of missing) {
-      const a = named.get(name)![0]!;
+  const { profileFiles } = ctx;
+  if (profileFiles) {
+    const missing = [...named].filter(([n]) => !profileFiles.has(n));
+    for (const [name, [a]] of missing) {
+      // every name is listed with where it first stands
+      if (!a) continue;
       warnings.push(
         entry(
           a.sheet,
@@ -76,10 +78,9 @@ export function checkFiles(data: Map<string, SheetData>, ctx: ValidationContext,
           a.col,
           name,
           `File ${name} is not among the data files of this profile; upload it before submitting the study.`,
-          data.get(a.sheet)!.sheet,
+          a.parsed,
         ),
       );
     }
   }
 }
-

@@ -1,5 +1,5 @@
+import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/contract';
 import { matchesPattern } from '@/lib/checklists/patterns';
-import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/types';
 import { fieldForHeader } from './layout';
 import type { ParsedSheet } from './read';
 import { entry } from './report';
@@ -9,12 +9,7 @@ import type { KnownSample, ReportEntry, SheetData, ValidationContext } from './t
  * The rules of one sheet: its columns (unknown, duplicate, mandatory ones missing), its cells (mandatory, allowed
  * values, patterns, biosample accessions of the profile and their taxon and name) and identifier uniqueness.
  */
-export function checkSheet(
-  sheet: ParsedSheet,
-  component: ComponentDefinition,
-  ctx: ValidationContext,
-  errors: ReportEntry[],
-): SheetData {
+export function checkSheet(sheet: ParsedSheet, component: ComponentDefinition, ctx: ValidationContext, errors: ReportEntry[]): SheetData {
   const c = component.key;
   const columns = new Map<number, FieldDefinition>();
   const headerOfTerm = new Map<string, string>();
@@ -58,12 +53,15 @@ export function checkSheet(
         continue;
       }
       const invalid = `Sheet ${c}: Invalid value ${v} in column ${f.label} at row ${r.rowNumber}.`;
-      if (f.type === 'enum' && f.allowedValues && !enumAccepts(f, v)) {
-        at(`${invalid} Valid values are: [${f.allowedValues.map((a) => `'${a}'`).join(', ')}]`);
+      if (f.type === 'enum' && f.allowedValues) {
+        const listed = enumValue(f, v);
+        // stored as the list spells it, whatever case or number format was typed
+        if (listed !== undefined) r.values[f.termName] = listed;
+        else at(`${invalid} Valid values are: [${f.allowedValues.map((a) => `'${a}'`).join(', ')}]`);
       } else if (f.type === 'string' && f.regex && !matchesPattern(f.regex, v)) {
         at(`${invalid} ${f.errorMessage ?? `Expected a value matching the pattern: ${f.regex}`}`);
       } else if (f.type === 'BIOSAMPLEACCESSION_FIELD' && !ctx.samples.has(v)) {
-        at(`${invalid} No sample with this biosample accession is registered in this profile.`);
+        at(`${invalid} Invalid ENA sample: neither this profile nor ENA holds a sample with this accession.`);
       }
     }
     checkBiosampleExtensions(c, sheet, columns, r, ctx, errors);
@@ -81,11 +79,13 @@ export function checkSheet(
     for (const r of rows) {
       const v = r.values[id.termName];
       if (v === undefined) continue;
-      if (seen.has(v)) {
-        const n = counts.get(v)!;
+      // every value was counted above
+      const n = counts.get(v);
+      if (n !== undefined && seen.has(v)) {
         const times = n === 2 ? 'twice' : `${n} times`;
         const message = `Sheet ${c}: Invalid value ${v} in column ${id.termName}: duplicated ${times}.`;
-        errors.push(entry(c, r.rowNumber, r.cols[id.termName]!, v, message, sheet));
+        // a row holds a value only for a column it has
+        errors.push(entry(c, r.rowNumber, r.cols[id.termName] ?? null, v, message, sheet));
       }
       seen.add(v);
     }
@@ -93,13 +93,38 @@ export function checkSheet(
   return { sheet, component, columns, rows };
 }
 
-/** A multi-valued enum may list several allowed values separated by `|` or `,` (an exact value always counts). */
-function enumAccepts(f: FieldDefinition, v: string): boolean {
+const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** Two cell texts that mean the same: equal, equal but for case and spacing, or the same number. */
+export function sameValue(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = a.trim().replace(/\s+/g, ' ');
+  const y = b.trim().replace(/\s+/g, ' ');
+  if (x.toLowerCase() === y.toLowerCase()) return true;
+  return NUMBER.test(x) && NUMBER.test(y) && Number(x) === Number(y);
+}
+
+/**
+ * The allowed value a typed value stands for (exactly, in another case, or as the same number: `3.0` for `3`), or
+ * undefined. A multi-valued enum may list several allowed values separated by `|` or `,`.
+ */
+function enumValue(f: FieldDefinition, v: string): string | undefined {
   const allowed = f.allowedValues ?? [];
-  if (allowed.includes(v)) return true;
-  if (f.cardinality !== 'multiple') return false;
-  const parts = v.split(/[|,]/).map((p) => p.trim());
-  return parts.every((p) => p && allowed.includes(p));
+  const one = (p: string) => (allowed.includes(p) ? p : allowed.find((a) => sameValue(a, p)));
+  const whole = one(v);
+  if (whole !== undefined || f.cardinality !== 'multiple') return whole;
+  const parts = v.split(/([|,])/);
+  const out: string[] = [];
+  for (const [i, part] of parts.entries()) {
+    if (i % 2) {
+      out.push(part);
+      continue;
+    }
+    const listed = part.trim() ? one(part.trim()) : undefined;
+    if (listed === undefined) return undefined;
+    out.push(listed);
+  }
+  return out.join('');
 }
 
 /** Taxon and scientific name of a row must agree with the registered sample of its biosample accession. */
@@ -119,8 +144,9 @@ function checkBiosampleExtensions(
     if (f.type !== 'BIOSAMPLEACCESSION_EXT_FIELD') continue;
     const v = r.values[f.termName];
     const stored = storedValue(sample, f);
-    if (v !== undefined && stored && v !== stored) {
-      const message = `Sheet ${c}: Invalid value ${v} not match with ${stored} in column ${f.termName} at row ${r.rowNumber}`;
+    if (v !== undefined && stored && !sameValue(v, stored)) {
+      const where = sample.source === 'ena' ? `ENA's sample ${accession}` : `the profile's sample ${accession}`;
+      const message = `Sheet ${c}: Invalid value ${v} not match with ${stored} in column ${f.termName} at row ${r.rowNumber} (${where}).`;
       errors.push(entry(c, r.rowNumber, col, v, message, sheet));
     }
   }
@@ -131,4 +157,3 @@ function storedValue(sample: KnownSample, f: FieldDefinition): string | null {
   if (f.termName === 'scientific_name') return sample.scientificName;
   return sample.fields[f.enaName ?? f.termName] ?? sample.fields[f.termName] ?? null;
 }
-

@@ -1,19 +1,15 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { checklists, REPOSITORIES, studies, type Repository, type SchemaName } from '@/db/schema';
-import {
-  checklistExists,
-  getChecklistDefinition,
-  listing,
-  requireSchema,
-  unknownChecklist,
-} from '@/lib/checklists/definitions';
+import { checklists, studies } from '@/db/schema';
+import type { SchemaName } from '@/lib/checklists/contract';
+import { checklistExists, getChecklistDefinition, listing, requireSchema, unknownChecklist } from '@/lib/checklists/definitions';
 import { Invalid, NotFound } from '@/lib/errors';
 import { getProfile } from '@/lib/profiles/profiles';
+import { REPOSITORIES, type Repository } from '@/lib/submissions/contract';
 import type { UserRecord } from '@/lib/users/users';
-import { asAccessions } from './accessions';
+import type { StudyAccessions } from './contract';
 import { studyJsonLd, vocabularyBase } from './jsonld';
-import { repositoryStates, type RepositoryState } from './status';
+import { type RepositoryState, repositoryStates } from './status';
 import { writeStudyWorkbook } from './write';
 
 export type StudyRow = typeof studies.$inferSelect;
@@ -42,11 +38,7 @@ async function scope(db: Db, user: UserRecord, input: StudyScope): Promise<{ pro
 }
 
 /** The blank spreadsheet of a checklist, named as the reference names its templates. */
-export async function studyTemplate(
-  db: Db,
-  user: UserRecord,
-  input: StudyScope & { checklistId?: string },
-): Promise<StudyFile> {
+export async function studyTemplate(db: Db, user: UserRecord, input: StudyScope & { checklistId?: string }): Promise<StudyFile> {
   const { schema } = await scope(db, user, input);
   const def = await getChecklistDefinition(db, schema, input.checklistId);
   return {
@@ -114,7 +106,7 @@ export interface StudySummary {
   repositories: Partial<Record<Repository, RepositoryState>>;
   /** rows per component */
   counts: Record<string, number>;
-  accessions: ReturnType<typeof asAccessions>;
+  accessions: StudyAccessions;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -123,25 +115,29 @@ export interface StudySummary {
 export async function listStudies(
   db: Db,
   user: UserRecord,
-  input: StudyScope & { checklistId?: string },
-): Promise<StudySummary[]> {
+  input: StudyScope & { checklistId?: string; page: { limit: number; offset: number } },
+): Promise<{ rows: StudySummary[]; total: number }> {
   const { profileId, schema } = await scope(db, user, input);
   const checklistId = input.checklistId?.trim().toLowerCase();
   if (checklistId && !(await checklistExists(db, schema, checklistId))) throw await unknownChecklist(db, schema);
-  const rows = await db
-    .select()
-    .from(studies)
-    .where(
-      and(
-        eq(studies.profileId, profileId),
-        eq(studies.schemaName, schema),
-        checklistId ? eq(studies.checklistId, checklistId) : undefined,
-      ),
-    )
-    .orderBy(asc(studies.createdAt), asc(studies.studyId));
+  const where = and(
+    eq(studies.profileId, profileId),
+    eq(studies.schemaName, schema),
+    checklistId ? eq(studies.checklistId, checklistId) : undefined,
+  );
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(studies)
+      .where(where)
+      .orderBy(asc(studies.createdAt), asc(studies.studyId))
+      .limit(input.page.limit)
+      .offset(input.page.offset),
+    db.select({ n: count() }).from(studies).where(where),
+  ]);
   const targets = await studyTargets(db, schema);
   const states = await repositoryStates(db, rows, (s) => targets.get(s.checklistId) ?? []);
-  return rows.map((s) => ({
+  const summaries = rows.map((s) => ({
     studyId: s.studyId,
     schemaName: s.schemaName,
     checklistId: s.checklistId,
@@ -149,10 +145,11 @@ export async function listStudies(
     values: s.components.study?.[0] ?? {},
     repositories: Object.fromEntries(states.get(s.id) ?? []),
     counts: Object.fromEntries(Object.entries(s.components).map(([k, v]) => [k, v.length])),
-    accessions: asAccessions(s.accessions),
+    accessions: s.accessions,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   }));
+  return { rows: summaries, total: counted?.n ?? 0 };
 }
 
 /** Per checklist of the schema, the repositories its study component goes to (the components sheet's mapping). */
@@ -171,4 +168,3 @@ async function studyTargets(db: Db, schema: SchemaName): Promise<Map<string, Rep
     }),
   );
 }
-

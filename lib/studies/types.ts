@@ -1,27 +1,16 @@
-import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/types';
+import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/contract';
+import type { ReportEntry, StudyComponents } from './contract';
 import type { ParsedSheet } from './read';
 
-/** A study's data: component key → rows of term_name → value (non-empty values only). */
-export type StudyComponents = Record<string, Record<string, string>[]>;
+export type { ReportEntry, StudyComponents } from './contract';
 
-/** One problem of an uploaded spreadsheet, at the place the submitter sees it (Excel row numbers). */
-export interface ReportEntry {
-  sheet: string;
-  /** Excel row number; null for a problem of the whole sheet or column */
-  row: number | null;
-  /** the column header as in the file (or the label of a missing column) */
-  column: string | null;
-  value: string | null;
-  message: string;
-  /** `sheet!C5`, `sheet!C` or `sheet`: where to look, also the `path` of a problem+json error */
-  path: string;
-}
-
-/** A biosample registered in the profile, as the study rules compare it. */
+/** A biosample the sheet may reference, as the study rules compare it. */
 export interface KnownSample {
   taxonId: string | null;
   scientificName: string | null;
   fields: Record<string, string>;
+  /** registered from one of the profile's manifests, or known to ENA */
+  source: 'profile' | 'ena';
 }
 
 export interface ValidationContext {
@@ -46,4 +35,3 @@ export interface SheetData {
   columns: Map<number, FieldDefinition>;
   rows: { rowNumber: number; values: Record<string, string>; cols: Record<string, number> }[];
 }
-

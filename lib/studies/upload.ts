@@ -1,18 +1,29 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import pLimit from 'p-limit';
+import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
+import { one } from '@/db/rows';
 import { samples, studies, submissions } from '@/db/schema';
-import { getChecklistDefinition, requireSchema, type ChecklistDefinition } from '@/lib/checklists/definitions';
+import { type ChecklistDefinition, getChecklistDefinition, requireSchema } from '@/lib/checklists/definitions';
+import { mapLimit } from '@/lib/concurrency';
 import type { Config } from '@/lib/config';
-import { AppError, Conflict, Invalid, TooLarge, Unprocessable } from '@/lib/errors';
+import { AppError, Conflict, Invalid, TooLarge, Unavailable, Unprocessable } from '@/lib/errors';
 import { fileStore } from '@/lib/files/files';
 import { getProfile } from '@/lib/profiles/profiles';
+import { type EnaSampleLookup, enaSampleLookupFromConfig } from '@/lib/repositories/ena/samples';
+import { RepositoryError } from '@/lib/repositories/errors';
 import type { UserRecord } from '@/lib/users/users';
-import { accessionedRows, asAccessions } from './accessions';
+import { accessionedRows } from './accessions';
 import { fieldForHeader } from './layout';
-import { readStudyWorkbook, type ParsedWorkbook } from './read';
+import { type ParsedWorkbook, readStudyWorkbook } from './read';
 import type { StudyRow, StudyScope } from './studies';
-import { validateStudy, type KnownSample, type ReportEntry, type StudyComponents } from './validate';
+import { type KnownSample, type ReportEntry, type StudyComponents, validateStudy } from './validate';
+
+// a study upload is answered in the request, as the reference's clients expect: workbooks are read as streams with
+// their cells capped (lib/studies/read.ts), and at most two at once per process, so that a burst of large uploads
+// waits its turn instead of multiplying the memory they take
+const readingWorkbooks = pLimit(2);
 
 export interface UploadInput extends StudyScope {
   checklistId?: string;
@@ -42,7 +53,7 @@ export const SAVED_MESSAGE = 'Single Cell records saved successfully.';
  * being submitted (409), and may not drop a row that a repository has accessioned (409).
  */
 export async function uploadStudy(
-  deps: { db: Db; config: Config },
+  deps: { db: Db; config: Config; logger: Logger; enaSamples?: EnaSampleLookup },
   user: UserRecord,
   input: UploadInput,
 ): Promise<UploadResult> {
@@ -50,7 +61,7 @@ export async function uploadStudy(
   const profile = await getProfile(db, user, input.profileId);
   const schema = requireSchema(input.schemaName);
   const file = input.file;
-  if (!file || !file.bytes.byteLength) {
+  if (!file?.bytes.byteLength) {
     throw Invalid('Please upload a manifest file.', [{ path: 'file', message: 'Required' }]);
   }
   if (!/\.xlsx?$/i.test(file.name.trim())) {
@@ -62,10 +73,11 @@ export async function uploadStudy(
     throw TooLarge(`The file is larger than the upload limit of ${config.UPLOAD_MAX_BYTES} bytes.`);
   }
   const def = await getChecklistDefinition(db, schema, input.checklistId);
-  const parsed = await readStudyWorkbook(file.bytes);
+  const parsed = await readingWorkbooks(() => readStudyWorkbook(file.bytes));
 
+  const enaSamples = deps.enaSamples ?? enaSampleLookupFromConfig(config, db, deps.logger);
   const result = validateStudy(def, parsed, {
-    samples: await knownSamples(db, profile.id, biosampleAccessions(def, parsed)),
+    samples: await knownSamples(db, enaSamples, profile.id, biosampleAccessions(def, parsed)),
     profileFiles: await profileFileNames(deps, profile.id),
   });
   if (result.errors.length || !result.studyId) {
@@ -102,7 +114,15 @@ function biosampleAccessions(def: ChecklistDefinition, wb: ParsedWorkbook): stri
   return [...out];
 }
 
-async function knownSamples(db: Db, profileId: string, accessions: string[]): Promise<Map<string, KnownSample>> {
+// ENA look-ups in flight at once for one sheet
+const ENA_CONCURRENCY = 8;
+
+/**
+ * The samples a sheet's biosample accessions name: the profile's own (registered from its manifests), else what
+ * ENA holds under that accession. Accessions neither knows are left out, which the rules report on their rows. An
+ * unreachable ENA is a 503: the sheet cannot be judged, and nothing is stored.
+ */
+async function knownSamples(db: Db, ena: EnaSampleLookup, profileId: string, accessions: string[]): Promise<Map<string, KnownSample>> {
   if (!accessions.length) return new Map();
   const rows = await db
     .select({
@@ -113,17 +133,36 @@ async function knownSamples(db: Db, profileId: string, accessions: string[]): Pr
     })
     .from(samples)
     .where(and(eq(samples.profileId, profileId), inArray(samples.biosampleAccession, accessions)));
-  return new Map(
-    rows.map((r) => [r.accession!, { taxonId: r.taxonId, scientificName: r.scientificName, fields: r.fields }]),
-  );
+  const known = new Map<string, KnownSample>();
+  for (const r of rows) {
+    // selected by accession, so each has one
+    if (r.accession !== null)
+      known.set(r.accession, { taxonId: r.taxonId, scientificName: r.scientificName, fields: r.fields, source: 'profile' });
+  }
+  const elsewhere = accessions.filter((a) => !known.has(a));
+  try {
+    const found = await mapLimit(elsewhere, ENA_CONCURRENCY, (a) => ena.byAccession(a));
+    for (const [i, accession] of elsewhere.entries()) {
+      const record = found[i];
+      if (record) known.set(accession, { taxonId: record.taxonId, scientificName: record.scientificName, fields: {}, source: 'ena' });
+    }
+  } catch (err) {
+    if (!(err instanceof RepositoryError)) throw err;
+    throw Unavailable(
+      `ENA could not be reached to look up the BioSample accessions of the sheet (${err.message}). Nothing was ` +
+        'stored; upload the sheet again in a few minutes.',
+    );
+  }
+  return known;
 }
 
 /** Names of the profile's data files; undefined (no file warnings) when the store cannot be listed. */
-async function profileFileNames(deps: { db: Db; config: Config }, profileId: string): Promise<Set<string> | undefined> {
+async function profileFileNames(deps: { db: Db; config: Config; logger: Logger }, profileId: string): Promise<Set<string> | undefined> {
   try {
     return new Set((await fileStore(deps).list(profileId)).map((f) => f.fileName));
-  } catch {
-    // the check only produces warnings; an unreachable store must not block the upload
+  } catch (err) {
+    // the check only produces warnings; an unreachable store must not block the upload, but it is seen
+    deps.logger.warn({ err, profile_id: profileId }, 'the profile’s data files could not be listed; the study is checked without them');
     return undefined;
   }
 }
@@ -175,25 +214,27 @@ async function saveStudy(
     const dropped = droppedAccessionedRows(def, existing, components);
     if (dropped.length) throw Conflict(dropped.join('\n'));
     if (isDeepStrictEqual(existing.components, components)) return { created: false, changed: false, study: existing };
-    const [updated] = await tx
-      .update(studies)
-      // the database's clock, which also stamps submissions: the listing compares the two
-      .set({ components, updatedAt: sql`now()` })
-      .where(eq(studies.id, existing.id))
-      .returning();
-    return { created: false, changed: true, study: updated! };
+    const updated = one(
+      await tx
+        .update(studies)
+        // the database's clock, which also stamps submissions: the listing compares the two
+        .set({ components, updatedAt: sql`now()` })
+        .where(eq(studies.id, existing.id))
+        .returning(),
+      'the study being updated',
+    );
+    return { created: false, changed: true, study: updated };
   });
 }
 
 /** `<component>: Cannot delete records with accession number : <ids>` for each component that would lose one. */
 function droppedAccessionedRows(def: ChecklistDefinition, existing: StudyRow, components: StudyComponents): string[] {
-  const accessions = asAccessions(existing.accessions);
   const out: string[] = [];
   for (const c of def.components) {
     const id = c.fields.find((f) => f.identifier);
     if (!id) continue;
     const kept = new Set((components[c.key] ?? []).map((r) => r[id.termName]));
-    const lost = [...accessionedRows(accessions, c.key).keys()].filter((rowId) => !kept.has(rowId));
+    const lost = accessionedRows(existing.accessions, c).filter((rowId) => !kept.has(rowId));
     if (lost.length) out.push(`${c.key}: Cannot delete records with accession number : ${lost.join(', ')}`);
   }
   return out;

@@ -1,4 +1,5 @@
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
+import { STUDY_ID_PATTERN } from './contract';
 import type { ParsedWorkbook } from './read';
 import { entry } from './report';
 import { checkFiles, checkReferences } from './rules-cross';
@@ -8,7 +9,7 @@ import type { ReportEntry, SheetData, StudyComponents, ValidationContext, Valida
 export type { KnownSample, ReportEntry, StudyComponents, ValidationContext, ValidationResult } from './types';
 
 /** Decision 4: a study id is addressed in paths, so it may hold only these characters. */
-export const STUDY_ID = /^[A-Za-z0-9._-]+$/;
+const STUDY_ID = new RegExp(`^${STUDY_ID_PATTERN}$`);
 
 /**
  * Every rule of studies-and-checklists.md §9 over a parsed workbook, all errors at once: sheets belong to the
@@ -41,19 +42,20 @@ export function validateStudy(def: ChecklistDefinition, wb: ParsedWorkbook, ctx:
   let studyId: string | null = null;
   if (!study) errors.push(entry('study', null, null, null, 'Study component is missing'));
   else {
-    study.rows.slice(1).forEach((r) => errors.push(entry('study', r.rowNumber, null, null, 'Only one study is allowed')));
+    for (const r of study.rows.slice(1)) errors.push(entry('study', r.rowNumber, null, null, 'Only one study is allowed'));
     const first = study.rows[0];
     studyId = first?.values.study_id ?? null;
-    if (studyId && !STUDY_ID.test(studyId)) {
-      const col = first!.cols.study_id!;
-      const label = study.columns.get(col)?.label ?? 'study_id';
+    if (first && studyId && !STUDY_ID.test(studyId)) {
+      // a row holds a value only for a column it has
+      const col = first.cols.study_id ?? null;
+      const label = (col === null ? undefined : study.columns.get(col)?.label) ?? 'study_id';
       errors.push(
         entry(
           'study',
-          first!.rowNumber,
+          first.rowNumber,
           col,
           studyId,
-          `Sheet study: Invalid value ${studyId} in column ${label} at row ${first!.rowNumber}. ` +
+          `Sheet study: Invalid value ${studyId} in column ${label} at row ${first.rowNumber}. ` +
             "A study ID may contain only letters, digits, '_', '-' and '.'.",
           study.sheet,
         ),
@@ -73,4 +75,3 @@ export function validateStudy(def: ChecklistDefinition, wb: ParsedWorkbook, ctx:
   }
   return { studyId, components, errors, warnings };
 }
-

@@ -1,14 +1,8 @@
 import ExcelJS from 'exceljs';
+import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/contract';
+import { isDateTerm } from '@/lib/checklists/corrections';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
-import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/types';
-import {
-  columnLetter,
-  DATA_VALUES_SHEET,
-  FIRST_DATA_ROW,
-  headerOf,
-  SEPARATOR_TEXT,
-  TEMPLATE_ROWS,
-} from './layout';
+import { columnLetter, DATA_VALUES_SHEET, FIRST_DATA_ROW, headerOf, SEPARATOR_TEXT, TEMPLATE_ROWS } from './layout';
 import type { StudyComponents } from './validate';
 
 // exceljs types only the per-cell validation; the sheet-level collection takes range addresses
@@ -52,7 +46,10 @@ export async function writeStudyWorkbook(def: ChecklistDefinition, components?: 
       const row = ws.getRow(FIRST_DATA_ROW + i);
       component.fields.forEach((f, j) => {
         const v = values[f.termName];
-        if (v !== undefined) row.getCell(j + 1).value = v;
+        if (v === undefined) return;
+        const cell = row.getCell(j + 1);
+        cell.value = cellValue(f, v);
+        if (cell.value instanceof Date) cell.numFmt = DATE_FORMAT;
       });
     });
     component.fields.forEach((f, j) => {
@@ -67,30 +64,40 @@ export async function writeStudyWorkbook(def: ChecklistDefinition, components?: 
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+const DATE_FORMAT = 'yyyy-mm-dd';
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A date term's ISO date as a real date cell, so Excel shows, sorts and edits it as a date; anything else as text. */
+function cellValue(f: FieldDefinition, value: string): ExcelJS.CellValue {
+  if (!isDateTerm(f) || !ISO_DATE.test(value)) return value;
+  const date = new Date(`${value}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? value : date;
+}
+
 function writeHeader(ws: ExcelJS.Worksheet, component: ComponentDefinition) {
   component.fields.forEach((f, j) => {
     const col = ws.getColumn(j + 1);
     col.width = Math.max(12, f.label.length + 12, Math.min(f.description.length, 70));
-    // text format, so identifiers such as 0012 or 3 stay text; rows from the first data row stay editable
-    col.numFmt = '@';
+    // text format, so identifiers such as 0012 or 3 stay text, but dates as dates; rows from the first data row
+    // stay editable
+    col.numFmt = isDateTerm(f) ? DATE_FORMAT : '@';
     col.protection = { locked: false };
   });
-  const cells = [
-    component.fields.map(headerOf),
-    component.fields.map((f) => f.description),
-    component.fields.map((f) => f.example),
-  ];
-  cells.forEach((texts, i) => {
+  const rowTexts = [headerOf, (f: FieldDefinition) => f.description, (f: FieldDefinition) => f.example];
+  for (const [i, textOf] of rowTexts.entries()) {
     const row = ws.getRow(i + 1);
-    texts.forEach((text, j) => {
+    for (const [j, f] of component.fields.entries()) {
+      const text = textOf(f);
       const cell = row.getCell(j + 1);
-      cell.value = text;
+      // the example row shows a date term's example as the date cell a submitter would type
+      cell.value = i === 2 ? cellValue(f, text) : text;
+      if (cell.value instanceof Date) cell.numFmt = DATE_FORMAT;
       cell.protection = { locked: true };
       cell.alignment = { wrapText: true, vertical: 'top' };
-      if (i === 0) cell.font = { bold: component.fields[j]!.mandatory };
+      if (i === 0) cell.font = { bold: f.mandatory };
       else cell.font = { italic: true, color: GREY };
-    });
-  });
+    }
+  }
   const separator = ws.getRow(FIRST_DATA_ROW - 1);
   component.fields.forEach((_f, j) => {
     const cell = separator.getCell(j + 1);
@@ -148,11 +155,14 @@ function addFormulas(def: ChecklistDefinition, component: ComponentDefinition, w
     if (component.key !== 'study' && f.termName === 'study_id' && f.referencedComponent === 'study' && studyIdCol > 0) {
       formulas.set(j + 1, (_row, filled) => `IF(${filled}>0,study!$${columnLetter(studyIdCol)}$${FIRST_DATA_ROW},"")`);
     } else if (f.identifier && f.identifierPrefix && j > 0) {
-      formulas.set(j + 1, (row, filled) => `IF(${filled}>0,"${f.identifierPrefix}"&TEXT(ROW()-${FIRST_DATA_ROW - 1},"000"),"")`);
+      formulas.set(j + 1, (_row, filled) => `IF(${filled}>0,"${f.identifierPrefix}"&TEXT(ROW()-${FIRST_DATA_ROW - 1},"000"),"")`);
     }
   });
   if (!formulas.size) return;
-  const content = component.fields.map((_f, j) => j + 1).filter((c) => !formulas.has(c) && c > 1).slice(0, 4);
+  const content = component.fields
+    .map((_f, j) => j + 1)
+    .filter((c) => !formulas.has(c) && c > 1)
+    .slice(0, 4);
   if (!content.length) return;
   for (let row = FIRST_DATA_ROW; row < FIRST_DATA_ROW + TEMPLATE_ROWS; row++) {
     const filled = `COUNTA(${content.map((c) => `${columnLetter(c)}${row}`).join(',')})`;
@@ -191,11 +201,10 @@ class DataValuesSheet {
     let range = this.columns.get(key);
     if (!range) {
       this.ws ??= this.wb.addWorksheet(DATA_VALUES_SHEET, { state: 'hidden' });
+      const ws = this.ws;
       const col = this.columns.size + 1;
-      this.ws.getRow(1).getCell(col).value = f.label;
-      values.forEach((v, i) => {
-        this.ws!.getRow(i + 2).getCell(col).value = v;
-      });
+      ws.getRow(1).getCell(col).value = f.label;
+      for (const [i, v] of values.entries()) ws.getRow(i + 2).getCell(col).value = v;
       const letter = columnLetter(col);
       range = `${DATA_VALUES_SHEET}!$${letter}$2:$${letter}$${values.length + 1}`;
       this.columns.set(key, range);

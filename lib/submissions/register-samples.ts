@@ -1,59 +1,70 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
-import { sampleUpdates, samples, specimens, submissions, type TolProject } from '@/db/schema';
+import { one } from '@/db/rows';
+import { samples, sampleUpdates, specimens, submissions, type TolProject } from '@/db/schema';
+import { crashPoint } from '@/lib/crash-points';
 import { Conflict, NotFound } from '@/lib/errors';
-import { findDefinition, currentDefinition } from '@/lib/manifests';
+import { nextTryDetail, outageDelaySeconds, outageOver } from '@/lib/jobs/backoff';
+import { recordDeadLetter } from '@/lib/jobs/dead-letters';
+import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
+import { byUploader, tellUploaders } from '@/lib/mail/messages';
+import type { MailContext } from '@/lib/mail/outbox';
+import { currentDefinition, findDefinition } from '@/lib/manifests';
+import { storedPermitNames } from '@/lib/permits/permits';
 import {
-  enaMappingFromFields,
-  specimenFields,
-  tolSampleSpec,
   type EnaClient,
   type EnaReceipt,
+  enaMappingFromFields,
   type SampleSpec,
+  specimenFields,
+  tolSampleSpec,
 } from '@/lib/repositories/ena';
-import { RepositoryError } from '@/lib/repositories/errors';
-import { managesProject, type UserRecord } from '@/lib/users/users';
-import type { JobQueue } from '@/lib/jobs/queue';
+import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { newSampleId } from '@/lib/samples/columns';
-import { beginAttempt, finishSubmission, MAX_ATTEMPTS, recordProgress } from './submissions';
+import type { Registration } from '@/lib/samples/contract';
+import { registrableColumns, registrationQueue, routeApprovedSamples, WAITING_STATUSES } from '@/lib/samples/registration';
+import { managesProject, type UserRecord } from '@/lib/users/users';
+import { beginAttempt, finishSubmission, recordProgress } from './submissions';
 
 type Sample = typeof samples.$inferSelect;
 
+type RegistrationSettings = Parameters<typeof registrationQueue>[0];
+
+export const ENA_SETTINGS_MISSING = 'ENA submission is not configured: set ENA_USERNAME and ENA_PASSWORD.';
+
 /**
- * Queues the registration at ENA of accepted (`processing`) samples the caller manages: one submission per profile.
- * Refused with 409, and nothing queued, when no Webin account is configured.
+ * Retry registration (`sample/register`): approved samples the caller manages that are not registered yet, or
+ * whose registration failed after approval (rejected by ENA or the ToLID service, or given up after an outage),
+ * are sent on again. Idempotent: samples already in an open registration are answered with it, and two identical
+ * requests at once make one registration (the rows are locked). 409, nothing queued, without a Webin account.
  */
 export async function queueSampleRegistration(
-  deps: { db: Db; jobs: JobQueue; enaConfigured: () => void },
+  deps: { db: Db; jobs: JobQueue; config: RegistrationSettings },
   user: UserRecord,
   svcIds: string[],
-): Promise<{ submission_id: string; samples: number }[]> {
-  deps.enaConfigured();
+): Promise<Registration[]> {
+  const q = registrationQueue(deps.config, deps.jobs);
+  if (!q.enaConfigured) throw Conflict(ENA_SETTINGS_MISSING);
   const ids = [...new Set(svcIds.map((s) => s.trim().toLowerCase()))];
-  const rows = await deps.db
-    .select()
-    .from(samples)
-    .where(sql`${samples.id} = any(${sql.param(ids)}::text[])`);
-  const mine = rows.filter((r) => managesProject(user, r.project));
-  const missing = ids.filter((id) => !mine.some((r) => r.id === id));
-  if (missing.length) throw NotFound(`No sample you manage with svc_id ${missing.join(', ')}`);
-  const notReady = mine.filter((r) => r.status !== 'processing');
-  if (notReady.length) {
-    throw Conflict(`Only accepted samples waiting for registration (processing) can be sent; ${notReady.map((r) => `${r.id} is ${r.status}`).join(', ')}.`);
-  }
-  const byProfile = new Map<string, string[]>();
-  for (const r of mine) byProfile.set(r.profileId, [...(byProfile.get(r.profileId) ?? []), r.id]);
-  const queued: { submission_id: string; samples: number }[] = [];
-  for (const [profileId, sampleIds] of byProfile) {
-    const [row] = await deps.db
-      .insert(submissions)
-      .values({ kind: 'samples', repository: 'ena', profileId, sampleIds, createdBy: user.id })
-      .returning({ id: submissions.id });
-    await deps.jobs.send('samples.register', { submissionId: row!.id });
-    queued.push({ submission_id: row!.id, samples: sampleIds.length });
-  }
-  return queued;
+  return deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ ...registrableColumns, approvals: samples.approvals })
+      .from(samples)
+      .where(inArray(samples.id, ids))
+      .for('update');
+    const mine = rows.filter((r) => managesProject(user, r.project));
+    const missing = ids.filter((id) => !mine.some((r) => r.id === id));
+    if (missing.length) throw NotFound(`No sample you manage with svc_id ${missing.join(', ')}`);
+    const failedAfterApproval = (r: (typeof rows)[number]) => r.status === 'rejected' && Object.keys(r.approvals).length > 0;
+    const notReady = mine.filter((r) => !WAITING_STATUSES.includes(r.status) && r.status !== 'sending' && !failedAfterApproval(r));
+    if (notReady.length) {
+      throw Conflict(
+        `Only approved samples not yet registered, or whose registration failed, can be sent; ${notReady.map((r) => `${r.id} is ${r.status}`).join(', ')}.`,
+      );
+    }
+    return routeApprovedSamples(tx, q, mine, user.id);
+  });
 }
 
 interface Registered {
@@ -80,12 +91,18 @@ async function register(
   const fromReceipt = (receipt: EnaReceipt, alias: string) => {
     const obj = receipt.byAlias.SAMPLE?.[alias];
     if (obj?.accession) {
-      found.set(alias, { accession: obj.accession, biosampleAccession: obj.biosampleAccession, submissionAccession: receipt.submission?.accession });
+      found.set(alias, {
+        accession: obj.accession,
+        biosampleAccession: obj.biosampleAccession,
+        submissionAccession: receipt.submission?.accession,
+      });
     }
   };
   const lookUp = async (alias: string) => {
     const receipt = await client.fetchReceipt(alias);
-    await recordProgress(db, submissionId, { receipt: { kind: 'RECEIPT', alias, success: receipt.success, errors: receipt.errors } });
+    await recordProgress(db, submissionId, {
+      receipt: { kind: 'RECEIPT', alias, success: receipt.success, errors: receipt.errors, xml: receipt.xml },
+    });
     fromReceipt(receipt, alias);
   };
   for (const alias of specs.map((s) => s.alias).filter((a) => sentBefore.includes(a))) await lookUp(alias);
@@ -95,8 +112,16 @@ async function register(
   // written before sending: a crash after this point resumes through RECEIPT, never a second ADD
   await recordProgress(db, submissionId, { progress: { [progressKey]: [...sentBefore, ...toAdd.map((s) => s.alias)] } });
   const receipt = await client.submit({ submission: { actions: [{ type: 'ADD' }, { type: 'RELEASE' }] }, samples: toAdd });
+  await crashPoint('registration:ena-answered');
   await recordProgress(db, submissionId, {
-    receipt: { kind: 'ADD', success: receipt.success, submission: receipt.submission?.accession, errors: receipt.errors, infos: receipt.infos },
+    receipt: {
+      kind: 'ADD',
+      success: receipt.success,
+      submission: receipt.submission?.accession,
+      errors: receipt.errors,
+      infos: receipt.infos,
+      xml: receipt.xml,
+    },
   });
   if (receipt.outcome === 'rejected') throw new EnaRejected(receipt.errors.join(' ') || 'ENA rejected the submission.');
   for (const s of toAdd) fromReceipt(receipt, s.alias);
@@ -110,46 +135,104 @@ export interface RegistrationDeps {
   db: Db;
   logger: Logger;
   ena: () => EnaClient;
+  /** to schedule the next try after an outage */
+  jobs: JobQueue;
+  mail: MailContext;
 }
 
 /**
  * The `samples.register` job (tol-manifests.md §3.3): specimens first (one per SPECIMEN_ID), then the samples
  * linked to them, then accessions recorded on the samples with `system` audit records, all in one transaction.
+ * ENA's refusal rejects the samples with its reason; an outage defers the work (lib/jobs/backoff.ts); an error of
+ * our own is thrown, so the queue runs it again, and its last run's give-up (giveUpRegistration) ends it.
  */
-export async function runSampleRegistration(deps: RegistrationDeps, submissionId: string): Promise<void> {
+export async function runSampleRegistration(deps: RegistrationDeps, submissionId: string, run: JobRun = FIRST_RUN): Promise<void> {
   const { db } = deps;
   const sub = await beginAttempt(db, submissionId);
   if (!sub) return;
-  const progress = sub.progress as { specimens?: string[]; samples?: string[] };
-  const rows = await db
-    .select()
-    .from(samples)
-    .where(and(sql`${samples.id} = any(${sql.param(sub.sampleIds)}::text[])`, sql`${samples.status} in ('processing', 'sending')`));
+  const progress = sub.progress;
+  const rows = await waitingSamplesOf(db, sub);
   if (!rows.length) {
     await finishSubmission(db, submissionId, { status: 'rejected', error: 'None of the samples is waiting for registration any more.' });
     return;
   }
-  await db.update(samples).set({ status: 'sending' }).where(sql`${samples.id} = any(${sql.param(rows.map((r) => r.id))}::text[])`);
+  await db
+    .update(samples)
+    .set({ status: 'sending' })
+    .where(sql`${samples.id} = any(${sql.param(rows.map((r) => r.id))}::text[])`);
   try {
     const client = deps.ena();
     const specimenAccessions = await registerSpecimens(deps, client, submissionId, rows, progress.specimens ?? []);
     const specs = rows.filter((r) => !r.biosampleAccession).map((r) => sampleSpecOf(r, specimenAccessions));
     const registered = await register(db, client, submissionId, 'samples', specs, progress.samples ?? []);
-    await recordAccessions(db, submissionId, rows, registered, specimenAccessions);
+    await recordAccessions(deps, submissionId, rows, registered, specimenAccessions);
   } catch (err) {
-    if (err instanceof EnaRejected) {
-      await rejectSamples(db, submissionId, rows, err.message);
+    if (err instanceof EnaRejected || (err instanceof RepositoryError && !isTransient(err))) {
+      await rejectSamples(deps, submissionId, rows, err.message, 'rejected');
       return;
     }
-    const fresh = await db.select({ attempts: submissions.attempts }).from(submissions).where(eq(submissions.id, submissionId));
-    if ((fresh[0]?.attempts ?? 0) >= MAX_ATTEMPTS) {
-      await rejectSamples(db, submissionId, rows, `ENA could not be reached: ${(err as Error).message}`, 'processing');
+    if (isTransient(err)) {
+      await deferRegistration(deps, sub, rows, err, run);
       return;
     }
-    await db.update(samples).set({ status: 'processing' }).where(sql`${samples.id} = any(${sql.param(rows.map((r) => r.id))}::text[])`);
-    if (err instanceof RepositoryError) deps.logger.warn({ err, submission_id: submissionId }, 'ENA unavailable; the job will retry');
     throw err;
   }
+}
+
+const waitingSamplesOf = (db: Db, sub: typeof submissions.$inferSelect) =>
+  db
+    .select()
+    .from(samples)
+    .where(and(sql`${samples.id} = any(${sql.param(sub.sampleIds)}::text[])`, sql`${samples.status} in ('processing', 'sending')`));
+
+/**
+ * The give-up of `samples.register`: its last run failed, or the process running it died. The samples are rejected
+ * with the reason (their approvals kept, so `sample/register` sends them again) and the submission is failed.
+ */
+export async function giveUpRegistration(deps: Pick<RegistrationDeps, 'db' | 'mail'>, submissionId: string, reason: string): Promise<void> {
+  const [sub] = await deps.db.select().from(submissions).where(eq(submissions.id, submissionId));
+  if (!sub || !['pending', 'processing'].includes(sub.status)) return;
+  const message = `The registration could not be completed (${reason}); send the samples again, or report it with the submission id ${sub.id}.`;
+  await rejectSamples(deps, sub.id, await waitingSamplesOf(deps.db, sub), message, 'failed');
+}
+
+/**
+ * ENA unreachable: the registration stays open, says why and when it is tried next, and its next run is queued with
+ * that delay in the same transaction. After two days of outage it is given up like a failed job.
+ */
+async function deferRegistration(
+  deps: RegistrationDeps,
+  sub: typeof submissions.$inferSelect,
+  rows: Sample[],
+  err: RepositoryError,
+  run: JobRun,
+) {
+  const { db } = deps;
+  const ids = rows.map((r) => r.id);
+  if (outageOver(sub.createdAt)) {
+    const reason = `ENA could not be reached for two days (last: ${err.message}); retry the registration when ENA is back.`;
+    deps.logger.error({ err, submission_id: sub.id }, 'sample registration gave up after the outage');
+    await rejectSamples(deps, sub.id, rows, reason, 'failed');
+    await recordDeadLetter(db, {
+      jobId: run.jobId,
+      name: 'samples.register',
+      data: { submissionId: sub.id },
+      reason,
+      attempts: sub.attempts,
+    });
+    return;
+  }
+  deps.logger.warn({ err, submission_id: sub.id, attempt: sub.attempts }, 'ENA unavailable; registration deferred');
+  const delay = outageDelaySeconds(sub.attempts);
+  const detail = nextTryDetail('ENA', err.message, new Date(Date.now() + delay * 1000));
+  await db.transaction(async (tx) => {
+    await tx.update(submissions).set({ status: 'processing', error: detail, updatedAt: sql`now()` }).where(eq(submissions.id, sub.id));
+    await tx
+      .update(samples)
+      .set({ status: 'processing', statusDetail: detail, nextAttemptAt: new Date(Date.now() + delay * 1000) })
+      .where(inArray(samples.id, ids));
+    await deps.jobs.send('samples.register', { submissionId: sub.id }, { tx, startAfterSeconds: delay });
+  });
 }
 
 function mappingOf(project: TolProject, version: string) {
@@ -168,31 +251,50 @@ async function registerSpecimens(
 ): Promise<Map<string, string>> {
   const { db } = deps;
   const accessions = new Map<string, string>();
-  const targets = new Map<string, Sample>();
+  const targets = new Map<string, { sample: Sample; specimenId: string }>();
   for (const r of rows) {
     if (r.specimenId && (r.symbiont ?? 'TARGET') === 'TARGET' && !targets.has(specimenKey(r.project, r.specimenId))) {
-      targets.set(specimenKey(r.project, r.specimenId), r);
+      targets.set(specimenKey(r.project, r.specimenId), { sample: r, specimenId: r.specimenId });
     }
   }
   const specs: SampleSpec[] = [];
   const aliasToKey = new Map<string, string>();
-  for (const [key, r] of targets) {
+  for (const [key, { sample: r, specimenId }] of targets) {
     await db
       .insert(specimens)
-      .values({ id: newSampleId(), project: r.project, specimenId: r.specimenId!, profileId: r.profileId, taxonId: r.taxonId, fields: specimenFields(r.fields) })
+      .values({
+        id: newSampleId(),
+        project: r.project,
+        specimenId,
+        profileId: r.profileId,
+        taxonId: r.taxonId,
+        fields: specimenFields(r.fields),
+      })
       .onConflictDoNothing({ target: [specimens.project, specimens.specimenId] });
-    const [sp] = await db
-      .select()
-      .from(specimens)
-      .where(and(eq(specimens.project, r.project), eq(specimens.specimenId, r.specimenId!)));
-    if (sp!.biosampleAccession) {
-      accessions.set(key, sp!.biosampleAccession);
+    const sp = one(
+      await db
+        .select()
+        .from(specimens)
+        .where(and(eq(specimens.project, r.project), eq(specimens.specimenId, specimenId))),
+      'the specimen just inserted or found',
+    );
+    if (sp.biosampleAccession) {
+      accessions.set(key, sp.biosampleAccession);
       continue;
     }
-    aliasToKey.set(sp!.id, key);
+    aliasToKey.set(sp.id, key);
+    // ERGA: the specimen's record names its permits, by the names they are stored under (tol-manifests.md §3.3)
+    const permits = await storedPermitNames(db, r.profileId, r.fields);
     specs.push(
       tolSampleSpec(
-        { alias: sp!.id, project: r.project.toUpperCase(), fields: sp!.fields as Record<string, string>, title: `${sp!.id}-${r.project.toUpperCase()}-specimen`, tolid: r.publicName ?? undefined },
+        {
+          alias: sp.id,
+          project: r.project.toUpperCase(),
+          fields: sp.fields,
+          title: `${sp.id}-${r.project.toUpperCase()}-specimen`,
+          tolid: sp.publicName ?? r.publicName ?? undefined,
+          extraAttributes: permits.map((p) => ({ tag: `${p.kind.toLowerCase()} permits filename`, value: p.storedName })),
+        },
         mappingOf(r.project, r.manifestVersion),
       ),
     );
@@ -205,7 +307,9 @@ async function registerSpecimens(
       .update(specimens)
       .set({ biosampleAccession: acc, sraAccession: reg.accession, submissionAccession: reg.submissionAccession, timeUpdated: sql`now()` })
       .where(eq(specimens.id, alias));
-    accessions.set(aliasToKey.get(alias)!, acc);
+    // the answer holds only the aliases sent, each of which has its key
+    const key = aliasToKey.get(alias);
+    if (key !== undefined) accessions.set(key, acc);
   }
   return accessions;
 }
@@ -235,14 +339,14 @@ function sampleSpecOf(r: Sample, specimenAccessions: Map<string, string>): Sampl
 }
 
 async function recordAccessions(
-  db: Db,
+  deps: Pick<RegistrationDeps, 'db' | 'mail'>,
   submissionId: string,
   rows: Sample[],
   registered: Map<string, Registered>,
   specimenAccessions: Map<string, string>,
 ): Promise<void> {
   const summary: Record<string, { biosampleAccession: string; sraAccession: string }> = {};
-  await db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     for (const r of rows) {
       const reg = registered.get(r.id);
       const next = {
@@ -258,11 +362,16 @@ async function recordAccessions(
       const audit = (Object.keys(next) as (keyof typeof next)[])
         .map((field) => ({ field, oldValue: (r[field] as string | null) ?? '', newValue: (next[field] as string | null) ?? '' }))
         .filter((a) => a.oldValue !== a.newValue);
-      await tx.update(samples).set({ ...next, rejectionReason: null, timeUpdated: sql`now()` }).where(eq(samples.id, r.id));
+      await tx
+        .update(samples)
+        .set({ ...next, rejectionReason: null, statusDetail: null, nextAttemptAt: null, timeUpdated: sql`now()` })
+        .where(eq(samples.id, r.id));
       if (audit.length) {
-        await tx.insert(sampleUpdates).values(
-          audit.map((a) => ({ sampleId: r.id, manifestId: r.manifestId, project: r.project, updateType: 'system' as const, ...a })),
-        );
+        await tx
+          .insert(sampleUpdates)
+          .values(
+            audit.map((a) => ({ sampleId: r.id, manifestId: r.manifestId, project: r.project, updateType: 'system' as const, ...a })),
+          );
       }
       summary[r.id] = { biosampleAccession: next.biosampleAccession ?? '', sraAccession: next.sraAccession ?? '' };
     }
@@ -276,25 +385,47 @@ async function recordAccessions(
         updatedAt: sql`now()`,
       })
       .where(eq(submissions.id, submissionId));
+    const accessions = new Map(Object.entries(summary).map(([id, a]) => [id, a.biosampleAccession]));
+    await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'samples_registered', accessions });
   });
 }
 
-async function rejectSamples(db: Db, submissionId: string, rows: Sample[], message: string, status: 'rejected' | 'processing' = 'rejected') {
-  await db.transaction(async (tx) => {
-    for (const r of rows) {
-      await tx.update(samples).set({ status, rejectionReason: message, timeUpdated: sql`now()` }).where(eq(samples.id, r.id));
-      if (status !== r.status) {
-        await tx.insert(sampleUpdates).values({
+/**
+ * ENA refused the samples (the submission `rejected`), or registration gave up (`failed`): the samples are rejected
+ * with the reason, in one transaction with the submission.
+ */
+async function rejectSamples(
+  deps: Pick<RegistrationDeps, 'db' | 'mail'>,
+  submissionId: string,
+  rows: Sample[],
+  message: string,
+  outcome: 'rejected' | 'failed',
+) {
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(samples)
+      .set({ status: 'rejected', rejectionReason: message, statusDetail: message, nextAttemptAt: null, timeUpdated: sql`now()` })
+      .where(
+        inArray(
+          samples.id,
+          rows.map((r) => r.id),
+        ),
+      );
+    const changed = rows.filter((r) => r.status !== 'rejected');
+    if (changed.length) {
+      await tx.insert(sampleUpdates).values(
+        changed.map((r) => ({
           sampleId: r.id,
           manifestId: r.manifestId,
           project: r.project,
-          updateType: 'system',
+          updateType: 'system' as const,
           field: 'status',
           oldValue: r.status,
-          newValue: status,
-        });
-      }
+          newValue: 'rejected',
+        })),
+      );
     }
+    await finishSubmission(tx, submissionId, { status: outcome, error: message });
+    await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'registration_failed', reason: message });
   });
-  await finishSubmission(db, submissionId, { status: 'rejected', error: message });
 }

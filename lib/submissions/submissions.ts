@@ -1,19 +1,18 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { profiles, submissions } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
+import { isUuid } from '@/lib/identifiers/contract';
 import type { UserRecord } from '@/lib/users/users';
+import type { Receipt, Submission, SubmissionAccessions, SubmissionProgress } from './contract';
 
 export type SubmissionRow = typeof submissions.$inferSelect;
-
-// A job retried this many times without an answer from the repository gives up and says why.
-export const MAX_ATTEMPTS = 5;
 
 /** Appends a receipt or answer to the submission's history and saves progress, outside any other transaction. */
 export async function recordProgress(
   db: Db,
   id: string,
-  change: { progress?: Record<string, unknown>; receipt?: Record<string, unknown> },
+  change: { progress?: SubmissionProgress; receipt?: Omit<Receipt, 'at'> },
 ): Promise<void> {
   await db
     .update(submissions)
@@ -40,7 +39,7 @@ export async function beginAttempt(db: Db, id: string): Promise<SubmissionRow | 
 export async function finishSubmission(
   db: Db,
   id: string,
-  outcome: { status: 'accepted' | 'rejected' | 'published'; accessions?: Record<string, unknown>; error?: string | null },
+  outcome: { status: 'accepted' | 'rejected' | 'published' | 'failed'; accessions?: SubmissionAccessions; error?: string | null },
 ): Promise<void> {
   await db
     .update(submissions)
@@ -54,29 +53,96 @@ export async function finishSubmission(
     .where(eq(submissions.id, id));
 }
 
-/** Submissions of the caller's profiles and those the caller started (a sample manager's), newest first; all for admins. */
-export async function listSubmissions(db: Db, user: UserRecord, opts: { limit?: number } = {}) {
-  return db
-    .select({ submission: submissions, profileTitle: profiles.title })
-    .from(submissions)
-    .innerJoin(profiles, eq(profiles.id, submissions.profileId))
-    .where(user.isAdmin ? undefined : or(eq(profiles.ownerId, user.id), eq(submissions.createdBy, user.id)))
-    .orderBy(desc(submissions.createdAt))
-    .limit(opts.limit ?? 200);
+/**
+ * The give-up of a submission's job: still open, it is marked failed with the reason; nothing else waits for it,
+ * and a new submission of the same thing is accepted.
+ */
+export async function failSubmission(db: Db, id: string, reason: string): Promise<boolean> {
+  const rows = await db
+    .update(submissions)
+    .set({ status: 'failed', error: reason, finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(submissions.id, id), sql`${submissions.status} in ('pending', 'processing')`))
+    .returning({ id: submissions.id });
+  return rows.length > 0;
+}
+
+/**
+ * Who may see a submission: the profile's owner, whoever started it, a sample manager of the project for sample
+ * registrations of that project's profiles, and admins.
+ */
+const visibleTo = (user: UserRecord) =>
+  user.isAdmin
+    ? undefined
+    : or(
+        eq(profiles.ownerId, user.id),
+        eq(submissions.createdBy, user.id),
+        user.managerOf.length ? and(eq(submissions.kind, 'samples'), inArray(profiles.type, user.managerOf)) : undefined,
+      );
+
+// read everywhere but the receipt's own download: each receipt without its XML (a registration's receipt names every
+// sample), with whether it has one, in the receipts' order
+const { receipts: _receipts, ...plainColumns } = getTableColumns(submissions);
+type ListedReceipt = Omit<Receipt, 'xml'> & { has_xml: boolean };
+const listedColumns = {
+  ...plainColumns,
+  receipts: sql<
+    ListedReceipt[]
+  >`(select coalesce(jsonb_agg((r.e - 'xml') || jsonb_build_object('has_xml', r.e ? 'xml') order by r.i), '[]'::jsonb)
+    from jsonb_array_elements(${submissions.receipts}) with ordinality as r(e, i))`,
+};
+type ListedSubmission = Omit<SubmissionRow, 'receipts'> & { receipts: ListedReceipt[] };
+
+/** A page of the submissions the caller may see, newest first, with the true total. */
+export async function listSubmissions(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
+  const where = visibleTo(user);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ submission: listedColumns, profileTitle: profiles.title })
+      .from(submissions)
+      .innerJoin(profiles, eq(profiles.id, submissions.profileId))
+      .where(where)
+      .orderBy(desc(submissions.createdAt), desc(submissions.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(submissions).innerJoin(profiles, eq(profiles.id, submissions.profileId)).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
 }
 
 export async function getSubmission(db: Db, user: UserRecord, id: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw NotFound('Submission not found');
+  if (!isUuid(id)) throw NotFound('Submission not found');
   const [row] = await db
-    .select({ submission: submissions, profileTitle: profiles.title, ownerId: profiles.ownerId })
+    .select({ submission: listedColumns, profileTitle: profiles.title })
     .from(submissions)
     .innerJoin(profiles, eq(profiles.id, submissions.profileId))
-    .where(eq(submissions.id, id.toLowerCase()));
-  if (!row || (row.ownerId !== user.id && !user.isAdmin && row.submission.createdBy !== user.id)) throw NotFound('Submission not found');
+    .where(and(eq(submissions.id, id.toLowerCase()), visibleTo(user)));
+  if (!row) throw NotFound('Submission not found');
   return row;
 }
 
-export function submissionJson(s: SubmissionRow, profileTitle?: string) {
+/**
+ * ENA's RECEIPT document of a submission's n-th answer (from 0), as received, for whoever may see the submission.
+ * Answers that are not a RECEIPT (Zenodo's, or recorded before receipts were kept whole) are not found.
+ */
+export async function getReceiptXml(db: Db, user: UserRecord, id: string, n: number): Promise<{ xml: string; name: string }> {
+  if (!isUuid(id)) throw NotFound('Submission not found');
+  const [row] = await db
+    .select({
+      xml: sql<string | null>`${submissions.receipts} -> ${n}::int ->> 'xml'`,
+      kind: sql<string | null>`${submissions.receipts} -> ${n}::int ->> 'kind'`,
+    })
+    .from(submissions)
+    .innerJoin(profiles, eq(profiles.id, submissions.profileId))
+    .where(and(eq(submissions.id, id.toLowerCase()), visibleTo(user)));
+  if (!row) throw NotFound('Submission not found');
+  if (!row.xml)
+    throw NotFound(row.kind ? `Answer ${n} of this submission is not an ENA receipt kept as XML` : `This submission has no answer ${n}`);
+  return { xml: row.xml, name: `receipt-${id.toLowerCase()}-${n}${row.kind ? `-${row.kind.toLowerCase()}` : ''}.xml` };
+}
+
+const receiptUrl = (id: string, n: number) => `/api/submissions/${id}/receipts/${n}`;
+
+export function submissionJson(s: ListedSubmission, profileTitle?: string): Submission {
   return {
     submission_id: s.id,
     kind: s.kind,
@@ -87,7 +153,7 @@ export function submissionJson(s: SubmissionRow, profileTitle?: string) {
     status: s.status,
     samples: s.sampleIds.length,
     accessions: s.accessions,
-    receipts: s.receipts,
+    receipts: s.receipts.map(({ has_xml, ...r }, n) => ({ ...r, ...(has_xml && { xml_url: receiptUrl(s.id, n) }) })),
     attempts: s.attempts,
     error: s.error,
     created: s.createdAt.toISOString(),

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
-import { TOL_PROJECTS, userProjectRoles, users, type TolProject } from '@/db/schema';
+import { TOL_PROJECTS, type TolProject, userProjectRoles, users } from '@/db/schema';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { Conflict, Invalid, NotFound } from '@/lib/errors';
-import { NewUserSchema, UserUpdateSchema, type NewUser, type UserUpdate } from './schemas';
+import { type NewUser, NewUserSchema, type User, type UserUpdate, UserUpdateSchema } from './contract';
 
 export interface UserRecord {
   id: number;
@@ -20,7 +20,7 @@ export interface UserRecord {
   managerOf: TolProject[];
 }
 
-export { NewUserSchema, UserUpdateSchema, type NewUser, type UserUpdate } from './schemas';
+export type { NewUser } from './contract';
 
 export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
   const u = NewUserSchema.parse(input);
@@ -92,13 +92,17 @@ export async function getUser(db: Db, id: number): Promise<UserRecord> {
   return toRecord(row, roles.get(id));
 }
 
-export async function listUsers(db: Db): Promise<UserRecord[]> {
-  const rows = await db.select().from(users).orderBy(asc(users.username));
+/** A page of all users by name, with the true total. */
+export async function listUsers(db: Db, page: { limit: number; offset: number }): Promise<{ rows: UserRecord[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db.select().from(users).orderBy(asc(users.username), asc(users.id)).limit(page.limit).offset(page.offset),
+    countUsers(db),
+  ]);
   const roles = await rolesOf(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toRecord(r, roles.get(r.id)));
+  return { rows: rows.map((r) => toRecord(r, roles.get(r.id))), total };
 }
 
 export async function countUsers(db: Db): Promise<number> {
@@ -124,11 +128,12 @@ export async function ensureFirstAdmin(
 ): Promise<{ username: string; generatedPassword?: string } | null> {
   if ((await countUsers(db)) > 0) return null;
   const username = opts.username ?? 'admin';
-  const generatedPassword = opts.password ? undefined : randomBytes(12).toString('base64url');
+  const password = opts.password ?? randomBytes(12).toString('base64url');
+  const generatedPassword = opts.password === undefined ? password : undefined;
   try {
     await createUser(db, {
       username,
-      password: opts.password ?? generatedPassword!,
+      password,
       isAdmin: true,
       memberOf: [...TOL_PROJECTS],
       managerOf: [...TOL_PROJECTS],
@@ -149,6 +154,18 @@ function toRecord(
   const { id, username, email, isAdmin, isActive, createdAt } = row;
   return { id, username, email, isAdmin, isActive, createdAt, ...roles };
 }
+
+/** A user as the API shows them. */
+export const userJson = (u: UserRecord): User => ({
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  is_admin: u.isAdmin,
+  is_active: u.isActive,
+  member_of: u.memberOf,
+  manager_of: u.managerOf,
+  created: u.createdAt.toISOString(),
+});
 
 /** Whether the user may create and use profiles of a Tree of Life project. */
 export const isMemberOf = (u: UserRecord, project: TolProject) => u.isAdmin || u.memberOf.includes(project);

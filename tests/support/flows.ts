@@ -27,6 +27,8 @@ export async function uploadManifest(
   key: string,
   profileId: string,
   rows: Record<string, string>[],
+  /** run the validation job here, for a harness without workers */
+  opts: { validateHere?: boolean } = {},
 ): Promise<{ manifest_id: string; created: number; updated: number }> {
   const project = rows.length ? guessProject(rows[0]!) : 'dtol';
   const headers = currentDefinition(project).fields.map((f) => f.name);
@@ -36,6 +38,7 @@ export async function uploadManifest(
   const res = await h.request('/api/manifest/validate', { method: 'POST', key, body: fd });
   expect(res.status).toBe(202);
   const { report_id } = (await res.json()) as { report_id: string };
+  if (opts.validateHere) await h.jobs['manifest.validate']({ reportId: report_id });
   const report = await waitFor(
     async () =>
       (await (await h.request(`/api/manifest/validate/report/${report_id}`, { key })).json()) as { status: string; errors: unknown[] },
@@ -43,7 +46,12 @@ export async function uploadManifest(
     'the validation report',
   );
   expect(report.errors).toEqual([]);
-  const confirmed = await h.request('/api/manifest/validate/confirm', { method: 'POST', key, headers: json, body: JSON.stringify({ validation_report_id: report_id }) });
+  const confirmed = await h.request('/api/manifest/validate/confirm', {
+    method: 'POST',
+    key,
+    headers: json,
+    body: JSON.stringify({ validation_report_id: report_id }),
+  });
   expect(confirmed.status).toBe(200);
   return (await confirmed.json()) as { manifest_id: string; created: number; updated: number };
 }
@@ -55,5 +63,4 @@ function guessProject(row: Record<string, string>): ManifestProject {
   return 'dtol';
 }
 
-export const dtolRows = (n: number, offset = 0) =>
-  validRows(currentDefinition('dtol'), n + offset).slice(offset);
+export const dtolRows = (n: number, offset = 0) => validRows(currentDefinition('dtol'), n + offset).slice(offset);

@@ -3,16 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { openDatabase, type Database } from '@/db/client';
-import { seedReferenceData } from '@/db/seed';
+import { type Database, openDatabase } from '@/db/client';
 import { createApiApp } from '@/lib/api/app';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/api/client-address';
 import type { ApiApp, ApiDeps } from '@/lib/api/context';
 import { createApiKey } from '@/lib/auth/api-keys';
-import { parseConfig, type Config } from '@/lib/config';
-import { jobHandlers, type JobDeps } from '@/lib/jobs/handlers';
-import { startJobQueue, type RunningQueue } from '@/lib/jobs/queue';
+import { type Config, parseConfig } from '@/lib/config';
+import { type RunningQueue, startJobQueue } from '@/lib/jobs/queue';
 import { createLogger } from '@/lib/logger';
 import type { TaxonomyLookup } from '@/lib/manifests';
+import { seedReferenceData } from '@/lib/seed';
+import { type JobDeps, jobGiveUps, jobHandlers } from '@/lib/server/jobs';
 import { createUser, type NewUser, type UserRecord } from '@/lib/users/users';
 
 export interface Harness {
@@ -28,6 +29,10 @@ export interface Harness {
   user(input?: Partial<NewUser>): Promise<{ user: UserRecord; key: string; password: string }>;
   /** the job handlers on this harness's database, to run a job by hand */
   jobs: ReturnType<typeof jobHandlers>;
+  /** what ends each job's work when its last run fails */
+  giveUps: ReturnType<typeof jobGiveUps>;
+  /** the queue: its sweep, run by hand */
+  queue: RunningQueue;
   close(): Promise<void>;
 }
 
@@ -38,6 +43,8 @@ export interface HarnessOptions {
   taxonomy?: TaxonomyLookup;
   /** replaces parts of what jobs get (e.g. repository clients) */
   jobDeps?: Partial<JobDeps>;
+  /** seconds before a failed job runs again (the queue's default: 5, doubling) */
+  retryDelaySeconds?: number;
 }
 
 const NO_TAXONOMY: TaxonomyLookup = {
@@ -46,48 +53,78 @@ const NO_TAXONOMY: TaxonomyLookup = {
 };
 
 /**
+ * Every external service at a closed local port unless a test points it at a stand-in: no test reaches the
+ * internet by accident, and one that forgets its stand-in fails at once (connection refused).
+ */
+const OFFLINE = {
+  ENA_WEBIN_URL: 'http://127.0.0.1:9/ena/submit',
+  ENA_TAXONOMY_URL: 'http://127.0.0.1:9/ena/taxonomy/rest',
+  ENA_BROWSER_URL: 'http://127.0.0.1:9/ena/browser/api',
+  ENA_FTP_URL: 'ftp://127.0.0.1:9',
+  ZENODO_URL: 'http://127.0.0.1:9/api',
+  TOLID_URL: 'http://127.0.0.1:9/tolid/api/v3',
+};
+
+/**
+ * A new, empty database on the PostgreSQL server named by TEST_DATABASE_URL, with a way to drop it; no URL (the
+ * embedded database) without that variable.
+ */
+export async function freshTestDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return { drop: async () => {} };
+  const name = `rmb_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const a = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/**
  * A fresh database per suite: in-memory PGlite by default, or a new database on the PostgreSQL server named by
  * TEST_DATABASE_URL (dropped afterwards), with the real migrations and the real app on top.
  */
 export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-test-'));
-  const config = parseConfig({ DATA_DIR: dataDir, NEXTAUTH_SECRET: 'test-secret-' + randomBytes(8).toString('hex'), ...env });
+  const config = parseConfig({ ...OFFLINE, DATA_DIR: dataDir, NEXTAUTH_SECRET: `test-secret-${randomBytes(8).toString('hex')}`, ...env });
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
 
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  let dropDatabase = async () => {};
-  let url: string | undefined;
-  if (serverUrl) {
-    const name = `rmb_test_${randomBytes(6).toString('hex')}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const u = new URL(serverUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    dropDatabase = async () => {
-      const a = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    };
-  }
+  const { url, drop: dropDatabase } = await freshTestDatabase();
   const database = await openDatabase({ url, max: 4 });
   await seedReferenceData(database.db);
   const jobDeps: JobDeps = { db: database.db, config, logger, taxonomy: opts.taxonomy ?? NO_TAXONOMY, ...opts.jobDeps };
-  const handlers = jobHandlers(jobDeps);
-  const queue: RunningQueue = await startJobQueue(database, logger, handlers, {
-    workers: opts.workers ?? false,
-    pollingIntervalSeconds: 0.5,
-  });
-  const deps: ApiDeps = { db: database.db, config, logger, jobs: queue.queue };
+  let handlers: ReturnType<typeof jobHandlers> | undefined;
+  let giveUps: ReturnType<typeof jobGiveUps> | undefined;
+  const queue: RunningQueue = await startJobQueue(
+    database,
+    logger,
+    (jobs) => {
+      handlers = jobHandlers({ ...jobDeps, jobs });
+      giveUps = jobGiveUps({ ...jobDeps, jobs });
+      return { handlers, giveUps };
+    },
+    { workers: opts.workers ?? false, pollingIntervalSeconds: 0.5, retryDelaySeconds: opts.retryDelaySeconds },
+  );
+  const deps: ApiDeps = { db: database.db, config, logger, jobs: queue.queue, databaseKind: database.kind };
   const api = createApiApp(deps);
   let n = 0;
+  let clients = 0;
 
   return {
     api,
     deps,
-    jobs: handlers,
+    jobs: handlers!,
+    giveUps: giveUps!,
+    queue,
     database,
     config,
     logs,
@@ -95,6 +132,8 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       const { key, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key) headers.set('authorization', `token ${key}`);
+      // as the service's server would set it; each request its own client unless a test names one (rate limits)
+      if (!headers.has(CLIENT_ADDRESS_HEADER)) headers.set(CLIENT_ADDRESS_HEADER, `test-client-${++clients}`);
       return Promise.resolve(api.request(p, { ...rest, headers }));
     },
     async user(input = {}) {

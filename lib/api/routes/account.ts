@@ -1,46 +1,20 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '@/lib/auth/api-keys';
-import type { UserRecord } from '@/lib/users/users';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo as StoredKey } from '@/lib/auth/api-keys';
+import {
+  type ApiKeyInfo,
+  ApiKeyInfoSchema,
+  ApiKeyParamsSchema,
+  NewApiKeyBodySchema,
+  NewApiKeySchema,
+  UserSchema,
+} from '@/lib/users/contract';
+import { userJson } from '@/lib/users/users';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { jsonResponse, pick, security } from '../schemas';
+import { announcePage, PAGE_HEADERS } from '../paging';
+import { jsonResponse, PageQuery, pick, security } from '../schemas';
 
-export const UserSchema = z
-  .object({
-    id: z.number().int(),
-    username: z.string(),
-    email: z.string(),
-    is_admin: z.boolean(),
-    is_active: z.boolean(),
-    member_of: z.array(z.string()),
-    manager_of: z.array(z.string()),
-    created: z.string(),
-  })
-  .openapi('User');
-
-export const userJson = (u: UserRecord) => ({
-  id: u.id,
-  username: u.username,
-  email: u.email,
-  is_admin: u.isAdmin,
-  is_active: u.isActive,
-  member_of: u.memberOf,
-  manager_of: u.managerOf,
-  created: u.createdAt.toISOString(),
-});
-
-const KeyInfoSchema = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    prefix: z.string().openapi({ description: 'first characters of the key, to tell keys apart' }),
-    created: z.string(),
-    last_used: z.string().nullable(),
-    revoked: z.string().nullable(),
-  })
-  .openapi('ApiKeyInfo');
-
-const keyJson = (k: ApiKeyInfo) => ({
+const keyJson = (k: StoredKey): ApiKeyInfo => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
@@ -48,7 +22,6 @@ const keyJson = (k: ApiKeyInfo) => ({
   last_used: k.lastUsedAt?.toISOString() ?? null,
   revoked: k.revokedAt?.toISOString() ?? null,
 });
-
 
 const me = createRoute({
   method: 'get',
@@ -64,10 +37,11 @@ const listKeys = createRoute({
   method: 'get',
   path: '/account/keys',
   tags: ['Account'],
-  summary: 'The caller’s API keys (never the keys themselves)',
+  summary: 'A page of the caller’s API keys (never the keys themselves)',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: jsonResponse('Keys, newest first', z.array(KeyInfoSchema)), ...pick(401) },
+  request: { query: PageQuery },
+  responses: { 200: { ...jsonResponse('Keys, newest first', z.array(ApiKeyInfoSchema)), headers: PAGE_HEADERS }, ...pick(400, 401) },
 });
 
 const createKey = createRoute({
@@ -75,18 +49,11 @@ const createKey = createRoute({
   path: '/account/keys',
   tags: ['Account'],
   summary: 'Create an API key; the key is in this response only',
+  description: 'The body is optional: without one the key has no name.',
   security,
   middleware: [requireAuth] as const,
-  request: {
-    body: {
-      required: false,
-      content: { 'application/json': { schema: z.object({ name: z.string().trim().max(100).default('') }) } },
-    },
-  },
-  responses: {
-    201: jsonResponse('The new key', KeyInfoSchema.extend({ key: z.string() })),
-    ...pick(400, 401),
-  },
+  request: { body: { required: false, content: { 'application/json': { schema: NewApiKeyBodySchema } } } },
+  responses: { 201: jsonResponse('The new key', NewApiKeySchema), ...pick(400, 401, 415) },
 });
 
 const revokeKey = createRoute({
@@ -96,19 +63,22 @@ const revokeKey = createRoute({
   summary: 'Revoke an API key',
   security,
   middleware: [requireAuth] as const,
-  request: { params: z.object({ id: z.coerce.number().int().positive() }) },
-  responses: { 200: jsonResponse('The revoked key', KeyInfoSchema), ...pick(401, 404) },
+  request: { params: ApiKeyParamsSchema },
+  responses: { 200: jsonResponse('The revoked key', ApiKeyInfoSchema), ...pick(400, 401, 404) },
 });
 
 export function registerAccountRoutes(app: ApiApp) {
   app.openapi(me, (c) => c.json(userJson(c.get('user')), 200));
   app.openapi(listKeys, async (c) => {
-    const keys = await listApiKeys(c.get('deps').db, c.get('user').id);
-    return c.json(keys.map(keyJson), 200);
+    const page = c.req.valid('query');
+    const { rows, total } = await listApiKeys(c.get('deps').db, c.get('user').id, page);
+    announcePage(c, page, rows.length, total);
+    return c.json(rows.map(keyJson), 200);
   });
   app.openapi(createKey, async (c) => {
-    const body = c.req.header('content-type') ? c.req.valid('json') : { name: '' };
-    const { key, info } = await createApiKey(c.get('deps').db, c.get('user').id, body.name ?? '');
+    // with no body the validator is skipped and hands over `{}`: no name
+    const name = c.req.valid('json').name ?? '';
+    const { key, info } = await createApiKey(c.get('deps').db, c.get('user').id, name);
     return c.json({ ...keyJson(info), key }, 201);
   });
   app.openapi(revokeKey, async (c) => {

@@ -1,42 +1,20 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { TOL_PROJECTS } from '@/db/schema';
-import { createUser, listUsers, updateUser } from '@/lib/users/users';
+import { NewUserBodySchema, UserParamsSchema, UserPatchBodySchema, UserSchema } from '@/lib/users/contract';
+import { createUser, listUsers, updateUser, userJson } from '@/lib/users/users';
 import { requireAdmin, requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { jsonResponse, pick, security } from '../schemas';
-import { UserSchema, userJson } from './account';
-
-const projects = z.array(z.enum(TOL_PROJECTS));
-const NewUserBody = z
-  .object({
-    username: z.string(),
-    password: z.string(),
-    email: z.string().default(''),
-    is_admin: z.boolean().default(false),
-    member_of: projects.default([]),
-    manager_of: projects.default([]),
-  })
-  .openapi('NewUser');
-const UserPatchBody = z
-  .object({
-    email: z.string().optional(),
-    password: z.string().optional(),
-    is_admin: z.boolean().optional(),
-    is_active: z.boolean().optional(),
-    member_of: projects.optional(),
-    manager_of: projects.optional(),
-  })
-  .openapi('UserPatch');
-
+import { announcePage, PAGE_HEADERS } from '../paging';
+import { jsonResponse, PageQuery, pick, security } from '../schemas';
 
 const list = createRoute({
   method: 'get',
   path: '/admin/users',
   tags: ['Admin'],
-  summary: 'All users with their project memberships and manager roles',
+  summary: 'A page of the users, by name, with their project memberships and manager roles',
   security,
   middleware: [requireAuth, requireAdmin] as const,
-  responses: { 200: jsonResponse('Users', z.array(UserSchema)), ...pick(401, 404) },
+  request: { query: PageQuery },
+  responses: { 200: { ...jsonResponse('Users', z.array(UserSchema)), headers: PAGE_HEADERS }, ...pick(400, 401, 404) },
 });
 
 const create = createRoute({
@@ -46,8 +24,8 @@ const create = createRoute({
   summary: 'Create a user',
   security,
   middleware: [requireAuth, requireAdmin] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: NewUserBody } } } },
-  responses: { 201: jsonResponse('The new user', UserSchema), ...pick(400, 401, 404, 409) },
+  request: { body: { required: true, content: { 'application/json': { schema: NewUserBodySchema } } } },
+  responses: { 201: jsonResponse('The new user', UserSchema), ...pick(400, 401, 404, 409, 415) },
 });
 
 const patch = createRoute({
@@ -58,14 +36,19 @@ const patch = createRoute({
   security,
   middleware: [requireAuth, requireAdmin] as const,
   request: {
-    params: z.object({ id: z.coerce.number().int().positive() }),
-    body: { required: true, content: { 'application/json': { schema: UserPatchBody } } },
+    params: UserParamsSchema,
+    body: { required: true, content: { 'application/json': { schema: UserPatchBodySchema } } },
   },
-  responses: { 200: jsonResponse('The updated user', UserSchema), ...pick(400, 401, 404) },
+  responses: { 200: jsonResponse('The updated user', UserSchema), ...pick(400, 401, 404, 415) },
 });
 
 export function registerAdminUserRoutes(app: ApiApp) {
-  app.openapi(list, async (c) => c.json((await listUsers(c.get('deps').db)).map(userJson), 200));
+  app.openapi(list, async (c) => {
+    const page = c.req.valid('query');
+    const { rows, total } = await listUsers(c.get('deps').db, page);
+    announcePage(c, page, rows.length, total);
+    return c.json(rows.map(userJson), 200);
+  });
   app.openapi(create, async (c) => {
     const b = c.req.valid('json');
     const user = await createUser(c.get('deps').db, {

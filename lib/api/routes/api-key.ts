@@ -1,25 +1,11 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { createApiKey } from '@/lib/auth/api-keys';
+import { signInWithPassword } from '@/lib/auth/sign-in';
 import { Unauthorized } from '@/lib/errors';
-import { authenticate } from '@/lib/users/users';
+import { type ApiKeyAnswer, ApiKeyAnswerSchema, CredentialsSchema } from '@/lib/users/contract';
+import { clientAddress } from '../client-address';
 import type { ApiApp } from '../context';
-import { pick } from '../schemas';
-
-const required = z.string({ error: 'This field is required.' }).min(1, 'This field is required.');
-const Credentials = z
-  .object({
-    username: required.openapi({ example: 'jane' }),
-    password: required.openapi({ example: 'correct horse battery staple' }),
-  })
-  .openapi('Credentials');
-
-const KeyResponse = z
-  .object({
-    token: z.string().openapi({ example: 'rmb_3q2…', description: 'the API key; send it as `Authorization: token <key>`' }),
-    user_id: z.number().int(),
-    email: z.string(),
-  })
-  .openapi('ApiKey');
+import { jsonResponse, pick } from '../schemas';
 
 const apiKey = createRoute({
   method: 'post',
@@ -29,30 +15,29 @@ const apiKey = createRoute({
   description: 'Each call creates a new key. Keys are shown once; list and revoke them in the portal.',
   request: {
     body: {
-      // not `required`: with it every media type's validator runs on every request; the handler re-checks instead
+      // not `required`: with it every media type's validator runs on every request, so a form would be refused as
+      // JSON; each validator runs for its own content type, and the handler checks that one of them did
       required: false,
       content: {
-        'application/x-www-form-urlencoded': { schema: Credentials },
-        'multipart/form-data': { schema: Credentials },
-        'application/json': { schema: Credentials },
+        'application/x-www-form-urlencoded': { schema: CredentialsSchema },
+        'multipart/form-data': { schema: CredentialsSchema },
+        'application/json': { schema: CredentialsSchema },
       },
     },
   },
-  responses: {
-    200: { description: 'A new key', content: { 'application/json': { schema: KeyResponse } } },
-    ...pick(400, 401),
-  },
+  responses: { 200: jsonResponse('A new key', ApiKeyAnswerSchema), ...pick(400, 401, 415, 429) },
 });
 
 export function registerApiKeyRoutes(app: ApiApp) {
   app.openapi(apiKey, async (c) => {
-    const isJson = (c.req.header('content-type') ?? '').toLowerCase().includes('json');
-    const { username, password } = Credentials.parse(isJson ? c.req.valid('json') : c.req.valid('form'));
+    // the validator of the content type sent has checked its body; the others hand over `{}`, as both do with no body
+    const { username, password } = CredentialsSchema.parse({ ...c.req.valid('form'), ...c.req.valid('json') });
     const { db } = c.get('deps');
-    const user = await authenticate(db, username, password);
+    const user = await signInWithPassword(db, clientAddress(c), username, password);
     if (!user) throw Unauthorized('Unable to log in with provided credentials.');
     const { key } = await createApiKey(db, user.id, 'apiKey endpoint');
     c.set('user', user);
-    return c.json({ token: key, user_id: user.id, email: user.email }, 200);
+    const answer: ApiKeyAnswer = { token: key, user_id: user.id, email: user.email };
+    return c.json(answer, 200);
   });
 }

@@ -1,10 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { browseAudit } from '@/lib/browse/audit';
-import { auditBrowseParams } from '@/lib/browse/params';
+import { AuditBrowsePageSchema, AuditBrowseQuerySchema } from '@/lib/browse/contract';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { listResponse, sendRows } from '../formats';
-import { pick, security } from '../schemas';
+import { sendRows } from '../formats';
+import { CSV_CONTENT, pick, security } from '../schemas';
 
 const browse = createRoute({
   method: 'get',
@@ -18,8 +18,14 @@ const browse = createRoute({
     '`return_type=csv` streams every match.',
   security,
   middleware: [requireAuth] as const,
-  request: { query: auditBrowseParams },
-  responses: { 200: listResponse('Changes, newest first, as the audit endpoints list them'), ...pick(400, 401) },
+  request: { query: AuditBrowseQuerySchema },
+  responses: {
+    200: {
+      description: 'Changes, newest first, as the audit endpoints list them',
+      content: { 'application/json': { schema: AuditBrowsePageSchema }, ...CSV_CONTENT },
+    },
+    ...pick(400, 401),
+  },
 });
 
 export function registerAuditBrowserRoutes(app: ApiApp) {

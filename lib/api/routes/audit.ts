@@ -1,17 +1,27 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { auditBetween, auditOfFieldValue, auditOfManifests, auditOfSamples, auditOfUpdateType } from '@/lib/audit/audit';
+import {
+  AuditFieldParamsSchema,
+  AuditManifestsParamsSchema,
+  AuditProjectQuerySchema,
+  AuditRecordSchema,
+  AuditSamplesQuerySchema,
+  DateRangeParamsSchema,
+  OutputQuerySchema,
+  UpdateTypeParamsSchema,
+} from '@/lib/query/contract';
 import type { ApiApp } from '../context';
-import { listResponse, outputOptions, outputQuery, pathParam, QUERY_PATTERNS, sendRows } from '../formats';
+import { listResponse, outputOptions, QUERY_PATTERNS, sendRows } from '../formats';
 import { openapiConstrained } from '../openapi';
 import { pick } from '../schemas';
 
 const tags = ['Audit'];
-const q = z.object(outputQuery);
-const listParam = outputQuery.return_type;
+const q = OutputQuerySchema;
 const updates = listResponse(
   'Changes, newest first: field, outdated_value, updated_value, update_type, time_updated, then the sample’s ' +
     'RACK_OR_PLATE_ID, SPECIMEN_ID, TUBE_OR_WELL_ID, biosampleAccession, manifest_id, public_name, sraAccession, ' +
     'svc_audit_type, svc_id, svc_profile_title, tol_project. Who made a change is never returned.',
+  AuditRecordSchema,
 );
 
 const samples = createRoute({
@@ -19,13 +29,7 @@ const samples = createRoute({
   path: '/audit/samples',
   tags,
   summary: 'Changes to samples, narrowed by svc_id, project and field',
-  request: {
-    query: q.extend({
-      svc_id: listParam.openapi({ description: 'comma list or repeated' }),
-      project: listParam.openapi({ example: 'dtol' }),
-      updatable_field: listParam.openapi({ description: 'one of the project’s updatable fields', example: 'SEX' }),
-    }),
-  },
+  request: { query: q.extend(AuditSamplesQuerySchema.shape) },
   responses: { 200: updates, ...pick(400) },
 });
 
@@ -34,10 +38,7 @@ const between = createRoute({
   path: '/audit/sample/{from}/{to}',
   tags,
   summary: 'Changes made in [from, to)',
-  request: {
-    params: z.object({ from: pathParam('from', '2025-01-01T00:00:00+00:00'), to: pathParam('to', '2026-01-01T00:00:00+00:00') }),
-    query: q,
-  },
+  request: { params: DateRangeParamsSchema, query: q },
   responses: { 200: updates, ...pick(400) },
 });
 
@@ -46,7 +47,7 @@ const byManifest = createRoute({
   path: '/audit/sample/manifest_id/{manifest_id}',
   tags,
   summary: 'Changes to the samples of one or more manifests',
-  request: { params: z.object({ manifest_id: pathParam('manifest_id', 'f8e5c23d-f735-439f-bfaf-a6886e31741e') }), query: q },
+  request: { params: AuditManifestsParamsSchema, query: q },
   responses: { 200: updates, ...pick(400) },
 });
 
@@ -55,10 +56,7 @@ const byType = createRoute({
   path: '/audit/sample/update_type/{update_type}',
   tags,
   summary: 'Changes by users (a re-uploaded manifest) or by the service itself',
-  request: {
-    params: z.object({ update_type: pathParam('update_type', 'user') }),
-    query: q.extend({ project: listParam.openapi({ description: 'repeated or a comma list', example: 'erga' }) }),
-  },
+  request: { params: UpdateTypeParamsSchema, query: q.extend(AuditProjectQuerySchema.shape) },
   responses: { 200: updates, ...pick(400) },
 });
 
@@ -68,7 +66,7 @@ const byField = createRoute({
   tags,
   summary: 'Changes to the samples whose field has exactly this value',
   description: 'field: RACK_OR_PLATE_ID, SPECIMEN_ID, TUBE_OR_WELL_ID, biosampleAccession, public_name or sraAccession.',
-  request: { params: z.object({ field: pathParam('field', 'SPECIMEN_ID'), field_value: pathParam('field_value', 'NHMUK014425123') }), query: q },
+  request: { params: AuditFieldParamsSchema, query: q },
   responses: { 200: updates, ...pick(400) },
 });
 

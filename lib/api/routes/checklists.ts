@@ -1,35 +1,28 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { SCHEMA_NAMES } from '@/db/schema';
-import { listChecklists, type ChecklistSummary } from '@/lib/checklists/checklists';
+import { listChecklists } from '@/lib/checklists/checklists';
+import {
+  ChecklistSchema,
+  ChecklistsParamsSchema,
+  ComponentPageParamsSchema,
+  ComponentPageSchema,
+  TermPageParamsSchema,
+  TermPageSchema,
+} from '@/lib/checklists/contract';
+import { checklistJson, componentPageJson, termPageJson } from '@/lib/checklists/json';
+import { describeComponent, describeTerm } from '@/lib/checklists/terms';
 import type { ApiApp } from '../context';
-import { pick } from '../schemas';
+import { jsonResponse, pick } from '../schemas';
 
-const ChecklistSchema = z
-  .object({
-    checklist_id: z.string().openapi({ example: 'version_dwc_sc_rnaseq' }),
-    name: z.string().openapi({ example: 'Darwin Core metadata' }),
-    description: z.string(),
-    standard: z.string().openapi({ example: 'dwc' }),
-    technology: z.string().openapi({ example: 'sc_rnaseq' }),
-  })
-  .openapi('Checklist');
+/** The public pages of the study schemas: their checklists, and the terms and components their JSON-LD IRIs name. */
 
-const checklistJson = (c: ChecklistSummary) => ({
-  checklist_id: c.checklistId,
-  name: c.name,
-  description: c.description,
-  standard: c.standard,
-  technology: c.technology,
-});
-
-const ok = { description: 'Checklists in workbook order', content: { 'application/json': { schema: z.array(ChecklistSchema) } } };
+const listed = jsonResponse('Checklists in workbook order', z.array(ChecklistSchema));
 
 const singleCell = createRoute({
   method: 'get',
   path: '/profiles/singlecells/checklists',
   tags: ['Checklists'],
   summary: 'Checklists of the single-cell schema (svc_single_cell)',
-  responses: { 200: ok },
+  responses: { 200: listed },
 });
 
 const bySchema = createRoute({
@@ -37,21 +30,40 @@ const bySchema = createRoute({
   path: '/profiles/schema/{schema_name}/checklists',
   tags: ['Checklists'],
   summary: 'Checklists of a schema',
-  request: {
-    params: z.object({
-      schema_name: z
-        .string()
-        .openapi({ param: { name: 'schema_name', in: 'path' }, description: `${SCHEMA_NAMES.join(', ')} (any case)` }),
-    }),
-  },
-  responses: { 200: ok, ...pick(404) },
+  request: { params: ChecklistsParamsSchema },
+  responses: { 200: listed, ...pick(404) },
+});
+
+const termPage = createRoute({
+  method: 'get',
+  path: '/profiles/schema/{schema_name}/terms/{term_name}',
+  tags: ['Studies'],
+  summary: 'A term of a schema (what the JSON-LD term IRIs of this service resolve to)',
+  request: { params: TermPageParamsSchema },
+  responses: { 200: jsonResponse('Each definition of the term, per component', TermPageSchema), ...pick(404) },
+});
+
+const componentPage = createRoute({
+  method: 'get',
+  path: '/profiles/schema/{schema_name}/components/{component}',
+  tags: ['Studies'],
+  summary: 'A component (sheet) of a schema (what the JSON-LD component IRIs resolve to)',
+  request: { params: ComponentPageParamsSchema },
+  responses: { 200: jsonResponse('The component', ComponentPageSchema), ...pick(404) },
 });
 
 export function registerChecklistRoutes(app: ApiApp) {
-  app.openapi(singleCell, async (c) =>
-    c.json((await listChecklists(c.get('deps').db, 'svc_single_cell')).map(checklistJson), 200),
-  );
+  app.openapi(singleCell, async (c) => c.json((await listChecklists(c.get('deps').db, 'svc_single_cell')).map(checklistJson), 200));
   app.openapi(bySchema, async (c) =>
     c.json((await listChecklists(c.get('deps').db, c.req.valid('param').schema_name)).map(checklistJson), 200),
   );
+  app.openapi(termPage, async (c) => {
+    const { schema_name, term_name } = c.req.valid('param');
+    const { schema, uses } = await describeTerm(c.get('deps').db, schema_name, term_name);
+    return c.json(termPageJson(schema, term_name, uses), 200);
+  });
+  app.openapi(componentPage, async (c) => {
+    const { schema_name, component } = c.req.valid('param');
+    return c.json(componentPageJson(await describeComponent(c.get('deps').db, schema_name, component)), 200);
+  });
 }

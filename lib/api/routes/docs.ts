@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { ApiApp } from '../context';
+
+type OpenAPIObject = ReturnType<ApiApp['getOpenAPI31Document']>;
+
 import { problem } from '../errors';
+import { problemResponses } from '../schemas';
 
 // Served from node_modules so the docs page works with no internet access.
 const SWAGGER_DIR = path.join(process.cwd(), 'node_modules', 'swagger-ui-dist');
@@ -30,8 +35,17 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
+// the docs page's own files: not part of the API, so not in its document
+const asset = createRoute({
+  method: 'get',
+  path: '/docs/assets/{file}',
+  hide: true,
+  request: { params: z.object({ file: z.string() }) },
+  responses: { 200: { description: 'The file' } },
+});
+
 export function registerDocsRoutes(app: ApiApp) {
-  app.doc31('/openapi.json', {
+  const config = {
     openapi: '3.1.0',
     info: {
       title: 'Research Metadata Broker API',
@@ -41,14 +55,39 @@ export function registerDocsRoutes(app: ApiApp) {
         'Zenodo. Endpoints marked with a lock need `Authorization: token <key>`; get a key from `POST /api/apiKey`.',
     },
     servers: [{ url: '/' }],
+  };
+  let document: OpenAPIObject | undefined;
+  app.get('/openapi.json', (c) => {
+    // built once, on first request: every route is registered by then
+    document ??= withKeyGuessingLimit(app.getOpenAPI31Document(config));
+    return c.json(document);
   });
   app.get('/docs', (c) => c.html(PAGE));
-  app.get('/docs/assets/:file', async (c) => {
-    const file = c.req.param('file');
+  app.openapi(asset, async (c) => {
+    const { file } = c.req.valid('param');
     const type = ASSETS[file];
     if (!type) return problem(c, 404, `No asset ${file}`);
     const body = await readFile(path.join(SWAGGER_DIR, file));
     return c.body(body, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
   });
   app.get('/', (c) => c.redirect('/api/docs', 302));
+}
+
+/**
+ * Every operation that takes an API key can answer 429: a client that sent too many unknown keys is refused before
+ * the route runs (lib/api/auth.ts), so the answer is documented here once rather than on each route.
+ */
+function withKeyGuessingLimit(doc: OpenAPIObject): OpenAPIObject {
+  for (const path of Object.values(doc.paths ?? {})) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const op = path[method];
+      if (op?.security?.length && op.responses && !op.responses['429']) {
+        op.responses['429'] = {
+          description: problemResponses[429].description,
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        };
+      }
+    }
+  }
+  return doc;
 }

@@ -1,49 +1,21 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { listProfileFiles, presignUploads, type PresignedUpload } from '@/lib/files/files';
+import {
+  DataFileSchema,
+  PresignBodySchema,
+  PresignQuerySchema,
+  UploadParamsSchema,
+  UploadQuerySchema,
+  UploadUrlSchema,
+} from '@/lib/files/contract';
+import { listProfileFiles, presignUploads } from '@/lib/files/files';
+import { fileJson, uploadUrlJson } from '@/lib/files/json';
 import { receiveUpload } from '@/lib/files/local';
-import type { StoredFile } from '@/lib/files/store';
+import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
-import { jsonResponse, pick, security } from '../schemas';
-import { ProfileIdParam } from './profiles';
-
-const FileSchema = z
-  .object({
-    file_name: z.string().openapi({ example: 'run1_R1.fastq.gz' }),
-    size_in_bytes: z.number().int(),
-    last_uploaded: z.string(),
-    S3_ETag: z.string().openapi({ example: '9b2cf535f27731c974343645a3985328' }),
-  })
-  .openapi('DataFile');
-
-const fileJson = (f: StoredFile) => ({
-  file_name: f.fileName,
-  size_in_bytes: f.sizeInBytes,
-  last_uploaded: f.lastUploaded.toISOString(),
-  S3_ETag: f.etag,
-});
-
-const UploadUrlSchema = z
-  .object({
-    name: z.string(),
-    file_name: z.string().openapi({ description: 'the same as name (the reference returned `name` only)' }),
-    url: z.string(),
-    method: z.literal('PUT'),
-    expires: z.string().openapi({ description: 'ISO 8601; URLs are valid for 24 hours' }),
-    curl: z.string().openapi({ example: "curl -T 'a.fastq.gz' 'https://…'" }),
-  })
-  .openapi('UploadUrl');
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const uploadJson = (u: PresignedUpload) => ({
-  name: u.name,
-  file_name: u.name,
-  url: u.url,
-  method: u.method,
-  expires: u.expiresAt.toISOString(),
-  curl: `curl -T ${shellQuote(u.name)} ${shellQuote(u.url)}`,
-});
+import { announcePage, PAGE_HEADERS } from '../paging';
+import { jsonResponse, PageQuery, pick, security } from '../schemas';
 
 const tags = ['Profiles'];
 const auth = [requireAuth];
@@ -57,14 +29,22 @@ const list = createRoute({
   description: 'Names keep their sub-folders (`dir/b.fastq.gz`); the reference system showed `/` as `_`.',
   security,
   middleware: auth,
-  request: { params: ProfileIdParam },
-  responses: { 200: jsonResponse('Files, by name', z.array(FileSchema)), ...pick(401, 403, 404) },
+  request: { params: ProfileParamsSchema, query: PageQuery },
+  responses: {
+    200: { ...jsonResponse('A page of the files, by name', z.array(DataFileSchema)), headers: PAGE_HEADERS },
+    ...pick(400, 401, 403, 404),
+  },
 });
 
 const presignDescription =
   'One URL per name that accepts a single HTTP PUT of the file (e.g. `curl -T <file> <url>`) for 24 hours. Names ' +
   'may contain sub-folders separated by `/`; empty, `.` and `..` segments, a leading `/`, backslashes, control ' +
-  'characters and names over 255 bytes are refused with 400.';
+  'characters and names over 255 bytes are refused with 400. Declare each file’s size (`file_sizes`, one per name) ' +
+  'and the URL takes a body of exactly that size (on S3 the size is signed, so S3 itself refuses another length); ' +
+  'a declared size over UPLOAD_MAX_BYTES is 413 and no URL is made. Without a declared size, local storage counts ' +
+  'the bytes it receives, and on S3 an object found over the limit is removed and never listed or used.';
+
+const urls = jsonResponse('Upload URLs', z.array(UploadUrlSchema));
 
 const presignGet = createRoute({
   method: 'get',
@@ -74,16 +54,8 @@ const presignGet = createRoute({
   description: `${presignDescription} Names are a comma-separated list or a repeated parameter (a name that contains a comma needs the POST form).`,
   security,
   middleware: auth,
-  request: {
-    params: ProfileIdParam,
-    query: z.object({
-      file_names: z
-        .union([z.string(), z.array(z.string())])
-        .optional()
-        .openapi({ param: { name: 'file_names', in: 'query' }, example: 'a.fastq.gz,b.fastq.gz' }),
-    }),
-  },
-  responses: { 200: jsonResponse('Upload URLs', z.array(UploadUrlSchema)), ...pick(400, 401, 403, 404) },
+  request: { params: ProfileParamsSchema, query: PresignQuerySchema },
+  responses: { 200: urls, ...pick(400, 401, 403, 404, 413) },
 });
 
 const presignPost = createRoute({
@@ -95,17 +67,10 @@ const presignPost = createRoute({
   security,
   middleware: auth,
   request: {
-    params: ProfileIdParam,
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.object({ file_names: z.array(z.string()).openapi({ example: ['a.fastq.gz', 'dir/b.fastq.gz'] }) }),
-        },
-      },
-    },
+    params: ProfileParamsSchema,
+    body: { required: true, content: { 'application/json': { schema: PresignBodySchema } } },
   },
-  responses: { 200: jsonResponse('Upload URLs', z.array(UploadUrlSchema)), ...pick(400, 401, 403, 404) },
+  responses: { 200: urls, ...pick(400, 401, 403, 404, 413, 415) },
 });
 
 const upload = createRoute({
@@ -117,48 +82,51 @@ const upload = createRoute({
     'Only reached through a URL from `presignedurls`; the signature is the credential, so no API key is sent. A ' +
     'bad or expired signature is 403, a body over UPLOAD_MAX_BYTES 413; either way nothing is stored.',
   request: {
-    params: ProfileIdParam.extend({
-      file_name: z.string().openapi({ param: { name: 'file_name', in: 'path' }, description: 'may contain `/`' }),
-    }),
-    query: z.object({ expires: z.string().optional(), signature: z.string().optional() }),
+    params: UploadParamsSchema,
+    query: UploadQuerySchema,
     body: {
       required: true,
       content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
     },
   },
-  responses: { 200: jsonResponse('The stored file', FileSchema), ...pick(400, 403, 404, 409, 413) },
+  responses: { 200: jsonResponse('The stored file', DataFileSchema), ...pick(400, 403, 404, 409, 413) },
 });
-
-const commaList = (v: string | string[] | undefined) =>
-  [v ?? []]
-    .flat()
-    .flatMap((s) => s.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 export function registerFileRoutes(app: ApiApp) {
   openapiConstrained(app, list, idPattern, async (c) => {
+    const page = c.req.valid('query');
     const files = await listProfileFiles(c.get('deps'), c.get('user'), c.req.valid('param').profile_id);
-    return c.json(files.map(fileJson), 200);
+    const shown = files.slice(page.offset, page.offset + page.limit);
+    announcePage(c, page, shown.length, files.length);
+    return c.json(shown.map(fileJson), 200);
   });
   openapiConstrained(app, presignGet, idPattern, async (c) => {
-    const names = commaList(c.req.valid('query').file_names);
-    const urls = await presignUploads(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, names);
-    return c.json(urls.map(uploadJson), 200);
+    const { file_names, file_sizes } = c.req.valid('query');
+    const made = await presignUploads(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, file_names, file_sizes);
+    const max = c.get('deps').config.UPLOAD_MAX_BYTES;
+    return c.json(
+      made.map((u) => uploadUrlJson(u, max)),
+      200,
+    );
   });
   openapiConstrained(app, presignPost, idPattern, async (c) => {
-    const { file_names } = c.req.valid('json');
-    const urls = await presignUploads(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, file_names);
-    return c.json(urls.map(uploadJson), 200);
+    const { file_names, file_sizes } = c.req.valid('json');
+    const made = await presignUploads(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, file_names, file_sizes);
+    const max = c.get('deps').config.UPLOAD_MAX_BYTES;
+    return c.json(
+      made.map((u) => uploadUrlJson(u, max)),
+      200,
+    );
   });
   // the name may span several segments (`dir/b.fastq.gz`), so the last parameter takes the rest of the path
   openapiConstrained(app, upload, { ...idPattern, file_name: '.+' }, async (c) => {
     const { profile_id, file_name } = c.req.valid('param');
-    const { expires, signature } = c.req.valid('query');
+    const { expires, size, signature } = c.req.valid('query');
     const file = await receiveUpload(c.get('deps'), {
       profileId: profile_id,
       fileName: file_name,
       expires,
+      size,
       signature,
       contentLength: c.req.header('content-length'),
       body: c.req.raw.body,

@@ -1,23 +1,32 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { sql } from 'drizzle-orm';
+import { createRoute } from '@hono/zod-openapi';
+import { fileStore } from '@/lib/files/files';
+import { HealthSchema } from '@/lib/health/contract';
+import { checkHealth } from '@/lib/health/health';
 import type { ApiApp } from '../context';
+import { jsonResponse } from '../schemas';
 
 const health = createRoute({
   method: 'get',
   path: '/health',
   tags: ['Service'],
-  summary: 'Liveness with a database round trip',
+  summary: 'The database, the job queue and the storage, each checked within three seconds, and the external services configured',
+  description:
+    '200 while the database answers (`status` is `degraded` when the queue or the storage does not); 503 with ' +
+    '`Retry-After` when the database does not (e.g. while PostgreSQL restarts).',
   responses: {
-    200: {
-      description: 'The service and its database answer',
-      content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
-    },
+    200: jsonResponse('The service answers', HealthSchema),
+    503: jsonResponse('The database does not answer', HealthSchema),
   },
 });
 
 export function registerHealthRoutes(app: ApiApp) {
   app.openapi(health, async (c) => {
-    await c.get('deps').db.execute(sql`select 1`);
-    return c.json({ status: 'ok' as const }, 200);
+    const { db, config, jobs, logger, databaseKind } = c.get('deps');
+    const result = await checkHealth({ db, kind: databaseKind, jobs, files: fileStore({ db, config, logger }), config });
+    if (result.status === 'down') {
+      c.header('retry-after', '5');
+      return c.json(result, 503);
+    }
+    return c.json(result, 200);
   });
 }

@@ -1,36 +1,69 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { Invalid, TooLarge } from '@/lib/errors';
-import { buildTemplate, findDefinition, isManifestProject, currentDefinition, loadManifestDefinitions } from '@/lib/manifests';
+import { mailContext } from '@/lib/mail/outbox';
+import { buildTemplate, currentDefinition, findDefinition, isManifestProject, loadManifestDefinitions } from '@/lib/manifests';
+import {
+  IssueGroupsQuerySchema,
+  IssueGroupsSchema,
+  ManifestConfirmedSchema,
+  ManifestParseReasonSchema,
+  ManifestUploadFormSchema,
+  type ReportIdFields,
+  ReportIdFieldsSchema,
+  ReportIdParamsSchema,
+  ReportIssueFilterSchema,
+  ReportIssuesPageSchema,
+  ReportListFilterSchema,
+  TemplateQuerySchema,
+  ValidationQueuedSchema,
+  ValidationReportSchema,
+  ValidationReportStateSchema,
+  ValidationReportSummarySchema,
+} from '@/lib/manifests/contract';
+import { permitsOfReport } from '@/lib/permits/permits';
+import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
+import {
+  createValidationReport,
+  getReport,
+  getReportSummary,
+  listReports,
+  reportJson,
+  reportStateJson,
+  reportSummaryJson,
+} from '@/lib/reports/reports';
 import { confirmReport } from '@/lib/samples/ingest';
-import { createValidationReport, getReport, listReports, reportJson } from '@/lib/reports/reports';
 import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
-import { jsonResponse, pick, security } from '../schemas';
+import { announcePage, PAGE_HEADERS } from '../paging';
+import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, security, XLSX } from '../schemas';
 
 const tags = ['Manifest validation'];
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Refuses an oversized upload before it is read (Content-Length) and while it streams. */
 const uploadLimit = createMiddleware<AppEnv>(async (c, next) => {
   const max = c.get('deps').config.UPLOAD_MAX_BYTES;
   const tooLarge = () => TooLarge(`The file is larger than the limit of ${max} bytes.`);
   if (Number(c.req.header('content-length') ?? 0) > max + 64 * 1024) throw tooLarge();
-  return bodyLimit({ maxSize: max + 64 * 1024, onError: () => { throw tooLarge(); } })(c, next);
+  return bodyLimit({
+    maxSize: max + 64 * 1024,
+    onError: () => {
+      throw tooLarge();
+    },
+  })(c, next);
 });
 
-const ValidateForm = z.object({
-  profile_id: z.string({ error: 'This field is required.' }).min(1, 'This field is required.'),
-  file: z.any().openapi({ type: 'string', format: 'binary', description: 'the manifest, .xlsx or .csv' }),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  profile_type: z.string().optional(),
-});
-
-const ReportSchema = z.object({}).passthrough().openapi('ValidationReport', {
-  description: 'ARCHITECTURE.md Decision 12: report_id, status, summary, errors[{row, column, field, value, rule, message}], warnings',
+// a file that cannot be read as a manifest says why in `reason` (the problem of lib/api/schemas.ts has no such member)
+const ManifestFileProblemSchema = z
+  .object({
+    ...ProblemSchema.shape,
+    reason: ManifestParseReasonSchema.optional().meta({ description: 'why the file cannot be read as a manifest' }),
+  })
+  .openapi('ManifestFileProblem');
+const manifestFileProblem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ManifestFileProblemSchema } },
 });
 
 const validate = createRoute({
@@ -40,36 +73,48 @@ const validate = createRoute({
   summary: 'Upload a Tree of Life manifest for validation; answers at once with the report id',
   security,
   middleware: [requireAuth, uploadLimit] as const,
-  request: { body: { required: false, content: { 'multipart/form-data': { schema: ValidateForm } } } },
+  request: { body: { required: true, content: { 'multipart/form-data': { schema: ManifestUploadFormSchema } } } },
   responses: {
-    202: jsonResponse('The report was created; poll it with manifest/validate/report', z.object({ report_id: z.string(), validation_report_id: z.string(), status: z.string() })),
-    ...pick(400, 401, 404),
-    413: { description: 'The file is too large' },
-    415: { description: 'Not an .xlsx or .csv file' },
+    202: jsonResponse('The report was created; poll it with manifest/validate/report', ValidationQueuedSchema),
+    ...pick(400, 401, 403, 404, 413),
+    415: manifestFileProblem('Not an .xlsx or .csv file (`reason`: unsupported_format), or not a multipart form'),
+    422: manifestFileProblem('Not a manifest that can be read: empty, not a spreadsheet, no Metadata Entry sheet (`reason` says which)'),
   },
 });
 
-const ReportIdBody = z.object({ validation_report_id: z.string().optional(), report_id: z.string().optional() });
-const reportIdFrom = async (c: Context<AppEnv>): Promise<string> => {
-  const fromQuery = c.req.query('validation_report_id') ?? c.req.query('report_id');
-  let body: Record<string, unknown> = {};
-  const type = c.req.header('content-type') ?? '';
-  if (type.includes('json')) body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
-  else if (type.includes('form')) body = (await c.req.parseBody()) as Record<string, unknown>;
-  const parsed = ReportIdBody.parse(body);
-  const id = parsed.validation_report_id ?? parsed.report_id ?? fromQuery;
-  if (!id) throw Invalid("'validation_report_id' is required but not provided.", [{ path: 'validation_report_id', message: 'This field is required.' }]);
-  return id;
+/** manifest/validate/report and confirm take the report id as the reference's clients send it: a form, JSON or the query. */
+const reportIdRequest = {
+  query: ReportIdFieldsSchema,
+  body: {
+    required: false,
+    content: {
+      'application/json': { schema: ReportIdFieldsSchema },
+      'multipart/form-data': { schema: ReportIdFieldsSchema },
+      'application/x-www-form-urlencoded': { schema: ReportIdFieldsSchema },
+    },
+  },
 };
+
+/** The body's id first (either name), then the query's. */
+function reportIdOf(...sources: ReportIdFields[]): string {
+  for (const s of sources) {
+    const id = s.validation_report_id ?? s.report_id;
+    if (id) return id;
+  }
+  throw Invalid("'validation_report_id' is required but not provided.", [
+    { path: 'validation_report_id', message: 'This field is required.' },
+  ]);
+}
 
 const report = createRoute({
   method: 'post',
   path: '/manifest/validate/report',
   tags,
-  summary: 'A validation report (form or JSON field validation_report_id)',
+  summary: 'A validation report (validation_report_id in a form, JSON or the query)',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: jsonResponse('The report', ReportSchema), ...pick(400, 401, 404) },
+  request: reportIdRequest,
+  responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(400, 401, 404, 415) },
 });
 const reportGet = createRoute({
   method: 'get',
@@ -78,20 +123,69 @@ const reportGet = createRoute({
   summary: 'A validation report',
   security,
   middleware: [requireAuth] as const,
-  request: { params: z.object({ report_id: z.string() }) },
-  responses: { 200: jsonResponse('The report', ReportSchema), ...pick(401, 404) },
+  request: { params: ReportIdParamsSchema },
+  responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(401, 404) },
 });
+
+const ListQuery = PageQuery.extend(ReportListFilterSchema.shape);
 
 const validations = createRoute({
   method: 'post',
   path: '/manifest/validations',
   tags,
-  summary: 'The caller’s validation reports, newest first (without their error lists)',
+  summary: 'A page of the caller’s validation reports, newest first (without their error lists)',
+  description: '`content` holds the first error messages; the whole report is at `manifest/validate/report/{report_id}`.',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: jsonResponse('Reports', z.array(ReportSchema)), ...pick(401) },
+  request: { query: ListQuery },
+  responses: {
+    200: { ...jsonResponse('Reports', ValidationReportSummarySchema.array()), headers: PAGE_HEADERS },
+    ...pick(400, 401),
+  },
 });
-const validationsGet = createRoute({ ...validations, method: 'get', request: { query: z.object({ profile_id: z.string().optional() }) } });
+const validationsGet = createRoute({ ...validations, method: 'get' });
+
+const reportStatus = createRoute({
+  method: 'get',
+  path: '/manifest/validate/report/{report_id}/status',
+  tags,
+  summary: 'Where a validation stands, for polling: status, progress and counts, without the error lists',
+  security,
+  middleware: [requireAuth] as const,
+  request: { params: ReportIdParamsSchema },
+  responses: { 200: jsonResponse('The report’s state', ValidationReportStateSchema), ...pick(401, 404) },
+});
+
+const IssuesQuery = PageQuery.extend(ReportIssueFilterSchema.shape);
+
+const issuesPage = createRoute({
+  method: 'get',
+  path: '/manifest/validate/report/{report_id}/issues',
+  tags,
+  summary: 'A page of a validation report’s errors and warnings, by severity, field and rule',
+  description:
+    'Errors first, then warnings, each in the report’s order. `severity`, `field` and `rule` together name one group of ' +
+    '`manifest/validate/report/{report_id}/groups`; an empty `field` selects the issues of the sheet as a whole.',
+  security,
+  middleware: [requireAuth] as const,
+  request: { params: ReportIdParamsSchema, query: IssuesQuery },
+  responses: { 200: jsonResponse('The page', ReportIssuesPageSchema), ...pick(400, 401, 404) },
+});
+
+const issueGroups = createRoute({
+  method: 'get',
+  path: '/manifest/validate/report/{report_id}/groups',
+  tags,
+  summary: 'A validation report’s errors and warnings grouped by field and rule, with counts',
+  description:
+    'One group per severity, field and rule, with the number of issues and of rows, the allowed values of a vocabulary ' +
+    'and the expected format where the manifest definition names them; the cells of a group are at ' +
+    '`manifest/validate/report/{report_id}/issues`.',
+  security,
+  middleware: [requireAuth] as const,
+  request: { params: ReportIdParamsSchema, query: IssueGroupsQuerySchema },
+  responses: { 200: jsonResponse('The groups', IssueGroupsSchema), ...pick(400, 401, 404) },
+});
 
 const confirm = createRoute({
   method: 'post',
@@ -100,13 +194,14 @@ const confirm = createRoute({
   summary: 'Create or update the samples of a complete report without errors',
   description:
     'One transaction: a new manifest and its samples, or, for a re-upload, the changed fields with an audit record each. ' +
-    'A report can be confirmed once; a report whose profile changed since must be validated again (409).',
+    'A report can be confirmed once; a report whose profile changed since must be validated again (409). An ERGA ' +
+    'manifest that names permits is confirmed only once every permit PDF has been uploaded (409 naming the missing ' +
+    'files; see manifest/validate/permits). The sample managers of the project are emailed. The report id ' +
+    '(validation_report_id) is taken from a form, JSON or the query.',
   security,
   middleware: [requireAuth] as const,
-  responses: {
-    200: jsonResponse('What was written', z.object({ manifest_id: z.string(), created: z.number(), updated: z.number() })),
-    ...pick(400, 401, 404, 409),
-  },
+  request: reportIdRequest,
+  responses: { 200: jsonResponse('What was written', ManifestConfirmedSchema), ...pick(400, 401, 404, 409, 415) },
 });
 
 const template = createRoute({
@@ -114,48 +209,62 @@ const template = createRoute({
   path: '/manifest/template',
   tags: ['Manifests'],
   summary: 'A blank manifest template (xlsx) for a project and version, generated from the stored definition',
-  request: {
-    query: z.object({
-      project: z.string().openapi({ example: 'dtol' }),
-      version: z.string().optional().openapi({ description: 'default: the current version' }),
-    }),
-  },
-  responses: { 200: { description: 'The workbook', content: { [XLSX]: { schema: z.any() } } }, ...pick(400, 404) },
+  request: { query: TemplateQuerySchema },
+  responses: { 200: fileResponse('The workbook', XLSX), ...pick(400) },
 });
 
 export function registerManifestValidationRoutes(app: ApiApp) {
   app.openapi(validate, async (c) => {
-    const form = ValidateForm.parse(c.req.valid('form'));
-    const file = form.file as unknown;
-    if (!(file instanceof File)) {
-      throw Invalid("'file' is required but not provided.", [{ path: 'file', message: 'Upload the manifest as the multipart field file.' }]);
+    const { profile_id, file } = c.req.valid('form');
+    if (!file) {
+      throw Invalid("'file' is required but not provided.", [
+        { path: 'file', message: 'Upload the manifest as the multipart field file.' },
+      ]);
     }
-    const { db, config } = c.get('deps');
+    const { db, config, jobs } = c.get('deps');
     if (file.size > config.UPLOAD_MAX_BYTES) throw TooLarge(`The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`);
-    const row = await createValidationReport(db, c.get('user'), {
-      profileId: form.profile_id,
+    const row = await createValidationReport(db, jobs, c.get('user'), {
+      profileId: profile_id,
       fileName: file.name,
       bytes: new Uint8Array(await file.arrayBuffer()),
     });
-    await c.get('deps').jobs.send('manifest.validate', { reportId: row.id });
     return c.json({ report_id: row.id, validation_report_id: row.id, status: row.status }, 202);
   });
   app.openapi(report, async (c) => {
-    const row = await getReport(c.get('deps').db, c.get('user'), await reportIdFrom(c));
-    return c.json(reportJson(row), 200);
+    const { db } = c.get('deps');
+    const id = reportIdOf(c.req.valid('json'), c.req.valid('form'), c.req.valid('query'));
+    const row = await getReport(db, c.get('user'), id);
+    return c.json(reportJson(row, await permitsOfReport(db, row)), 200);
   });
   app.openapi(reportGet, async (c) => {
-    const row = await getReport(c.get('deps').db, c.get('user'), c.req.valid('param').report_id);
-    return c.json(reportJson(row), 200);
+    const { db } = c.get('deps');
+    const row = await getReport(db, c.get('user'), c.req.valid('param').report_id);
+    return c.json(reportJson(row, await permitsOfReport(db, row)), 200);
   });
-  const listHandler = async (c: Context<AppEnv>) => {
-    const rows = await listReports(c.get('deps').db, c.get('user'), { profileId: c.req.query('profile_id') });
-    return c.json(rows.map((r) => reportJson(r, { details: false })), 200);
-  };
-  app.openapi(validations, listHandler);
-  app.openapi(validationsGet, listHandler);
+  app.openapi(reportStatus, async (c) => {
+    const row = await getReportSummary(c.get('deps').db, c.get('user'), c.req.valid('param').report_id);
+    return c.json(reportStateJson(row), 200);
+  });
+  app.openapi(issuesPage, async (c) => {
+    const { report_id } = c.req.valid('param');
+    return c.json(await reportIssues(c.get('deps').db, c.get('user'), report_id, c.req.valid('query')), 200);
+  });
+  app.openapi(issueGroups, async (c) => {
+    const { report_id } = c.req.valid('param');
+    return c.json(await reportIssueGroups(c.get('deps').db, c.get('user'), report_id, c.req.valid('query').severity), 200);
+  });
+  for (const route of [validations, validationsGet]) {
+    app.openapi(route, async (c) => {
+      const { profile_id, ...page } = c.req.valid('query');
+      const { rows, total } = await listReports(c.get('deps').db, c.get('user'), { profileId: profile_id, ...page });
+      announcePage(c, page, rows.length, total);
+      return c.json(rows.map(reportSummaryJson), 200);
+    });
+  }
   app.openapi(confirm, async (c) => {
-    const result = await confirmReport(c.get('deps').db, c.get('user'), await reportIdFrom(c));
+    const { db, config, jobs } = c.get('deps');
+    const id = reportIdOf(c.req.valid('json'), c.req.valid('form'), c.req.valid('query'));
+    const result = await confirmReport(db, c.get('user'), id, mailContext(config, jobs));
     return c.json(result, 200);
   });
   app.openapi(template, async (c) => {
@@ -164,7 +273,9 @@ export function registerManifestValidationRoutes(app: ApiApp) {
     if (!isManifestProject(p)) throw Invalid(`Invalid value for 'project'. Must be one of: ASG, DTOL, DTOLENV or ERGA`);
     const definition = version ? findDefinition(p, version) : currentDefinition(p);
     if (!definition) {
-      const known = loadManifestDefinitions().filter((d) => d.project === p).map((d) => d.version);
+      const known = loadManifestDefinitions()
+        .filter((d) => d.project === p)
+        .map((d) => d.version);
       throw Invalid(`Unknown version '${version}' of ${p.toUpperCase()}. Known versions: ${known.join(', ')}`);
     }
     const body = await buildTemplate(definition);

@@ -1,23 +1,36 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { stringify } from 'csv-stringify/sync';
+import {
+  CurrentVersionQuerySchema,
+  CurrentVersionsSchema,
+  DateRangeParamsSchema,
+  ManifestIdSchema,
+  ManifestParamsSchema,
+  OutputQuerySchema,
+  ProjectDateRangeParamsSchema,
+  RoCrateSchema,
+  SampleRecordSchema,
+  SampleStatusItemSchema,
+  SequencingCentreQuerySchema,
+} from '@/lib/query/contract';
 import {
   allManifestIds,
   currentVersions,
   manifestIdsBetween,
   manifestIdsOfCentre,
   manifestRoCrate,
-  manifestSamples,
   manifestSampleStatus,
+  manifestSamples,
 } from '@/lib/query/manifests';
 import { parseReturnType } from '@/lib/query/params';
 import type { ApiApp } from '../context';
-import { listResponse, outputOptions, outputQuery, pathParam, QUERY_PATTERNS, sendRoCrate, sendRows } from '../formats';
+import { listResponse, outputOptions, QUERY_PATTERNS, sendRoCrate, sendRows } from '../formats';
 import { openapiConstrained } from '../openapi';
-import { pick } from '../schemas';
+import { CSV_CONTENT, pick } from '../schemas';
 
 const tags = ['Manifests'];
-const ids = listResponse('Manifest ids, newest manifest first', z.string().uuid());
-const q = z.object(outputQuery);
+const ids = listResponse('Manifest ids, newest manifest first', ManifestIdSchema);
+const q = OutputQuerySchema;
 
 const list = createRoute({
   method: 'get',
@@ -36,7 +49,7 @@ const byCentre = createRoute({
   description:
     'The centre is named by its label (`EARLHAM INSTITUTE`) or short name (`EI`), in any case. A manifest belongs to ' +
     'the centre when its profile chose the centre, or when one of its samples names the centre as GAL.',
-  request: { query: q.extend({ sequencing_centre: z.string().optional().openapi({ example: 'EARLHAM INSTITUTE' }) }) },
+  request: { query: q.extend(SequencingCentreQuerySchema.shape) },
   responses: { 200: ids, ...pick(400) },
 });
 
@@ -46,14 +59,9 @@ const versions = createRoute({
   tags,
   summary: 'The current manifest version of each project, or of one',
   description: 'A one-element array, as the reference answers: `[{"ASG": "2.5", "DTOL": "2.5", …}]`. CSV columns: manifest_type, version.',
-  request: {
-    query: z.object({
-      manifest_type: z.string().optional().openapi({ example: 'DTOL' }),
-      return_type: outputQuery.return_type,
-    }),
-  },
+  request: { query: CurrentVersionQuerySchema },
   responses: {
-    200: { description: 'Versions', content: { 'application/json': { schema: z.array(z.record(z.string(), z.string())) }, 'text/csv': { schema: z.string() } } },
+    200: { description: 'Versions', content: { 'application/json': { schema: CurrentVersionsSchema }, ...CSV_CONTENT } },
     ...pick(400),
   },
 });
@@ -64,7 +72,7 @@ const between = createRoute({
   tags,
   summary: 'Ids of the manifests recorded in [from, to)',
   description: 'Dates are ISO 8601 (`2024-01-01T00:00:00+00:00`; `Z`, `+00:0`, a date alone are accepted).',
-  request: { params: z.object({ from: pathParam('from', '2024-01-01T00:00:00+00:00'), to: pathParam('to', '2025-01-01T00:00:00+00:00') }), query: q },
+  request: { params: DateRangeParamsSchema, query: q },
   responses: { 200: ids, ...pick(400) },
 });
 
@@ -73,26 +81,20 @@ const projectBetween = createRoute({
   path: '/manifest/{project}/{from}/{to}',
   tags,
   summary: 'Ids of the manifests of one or more projects recorded in [from, to)',
-  request: {
-    params: z.object({
-      project: pathParam('project', 'dtol,erga'),
-      from: pathParam('from', '2024-01-01T00:00:00+00:00'),
-      to: pathParam('to', '2025-01-01T00:00:00+00:00'),
-    }),
-    query: q,
-  },
+  request: { params: ProjectDateRangeParamsSchema, query: q },
   responses: { 200: ids, ...pick(400) },
 });
-
-const manifestIdParam = z.object({ manifest_id: pathParam('manifest_id', 'f8e5c23d-f735-439f-bfaf-a6886e31741e') });
 
 const status = createRoute({
   method: 'get',
   path: '/manifest/{manifest_id}/sample_status',
   tags,
   summary: 'The status of each sample of a manifest',
-  request: { params: manifestIdParam, query: q },
-  responses: { 200: listResponse('svc_id, manifest_id, status, time_created, time_updated per sample'), ...pick(400) },
+  request: { params: ManifestParamsSchema, query: q },
+  responses: {
+    200: listResponse('svc_id, manifest_id, status, time_created, time_updated per sample', SampleStatusItemSchema),
+    ...pick(400),
+  },
 });
 
 const byId = createRoute({
@@ -103,9 +105,12 @@ const byId = createRoute({
   description:
     '`return_type=rocrate` answers an RO-Crate 1.2 metadata document (`application/ld+json`): the manifest as the root ' +
     'dataset, one BioSample per sample, with its people, taxa and places.',
-  request: { params: manifestIdParam, query: q },
+  request: { params: ManifestParamsSchema, query: q },
   responses: {
-    200: { ...listResponse('Sample records'), content: { ...listResponse('').content, 'application/ld+json': { schema: z.object({}).passthrough() } } },
+    200: {
+      description: 'Sample records (JSON or CSV), or the RO-Crate',
+      content: { ...listResponse('', SampleRecordSchema).content, 'application/ld+json': { schema: RoCrateSchema } },
+    },
     ...pick(400),
   },
 });
@@ -132,11 +137,16 @@ export function registerManifestReadRoutes(app: ApiApp) {
     }
     return c.json([found], 200);
   });
-  openapiConstrained(app, projectBetween, { project: QUERY_PATTERNS.projects, from: QUERY_PATTERNS.date, to: QUERY_PATTERNS.date }, async (c) => {
-    const { project, from, to } = c.req.valid('param');
-    const out = outputOptions(c.req.valid('query'));
-    return sendRows(c, await manifestIdsBetween(c.get('deps').db, { projects: project, from, to, page: out.page }), out);
-  });
+  openapiConstrained(
+    app,
+    projectBetween,
+    { project: QUERY_PATTERNS.projects, from: QUERY_PATTERNS.date, to: QUERY_PATTERNS.date },
+    async (c) => {
+      const { project, from, to } = c.req.valid('param');
+      const out = outputOptions(c.req.valid('query'));
+      return sendRows(c, await manifestIdsBetween(c.get('deps').db, { projects: project, from, to, page: out.page }), out);
+    },
+  );
   openapiConstrained(app, between, { from: QUERY_PATTERNS.date, to: QUERY_PATTERNS.date }, async (c) => {
     const { from, to } = c.req.valid('param');
     const out = outputOptions(c.req.valid('query'));

@@ -1,9 +1,10 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import { MappingItemSchema, type MappingPair, MappingQuerySchema } from '@/lib/query/contract';
 import { mappingList } from '@/lib/query/field-lists';
 import { parseReturnType, parseStandard, single } from '@/lib/query/params';
 import { fromArray } from '@/lib/query/stream';
 import type { ApiApp } from '../context';
-import { arrayWrappedResponse, outputQuery, sendRows } from '../formats';
+import { arrayWrappedResponse, sendRows } from '../formats';
 import { pick } from '../schemas';
 
 const mapping = createRoute({
@@ -15,15 +16,8 @@ const mapping = createRoute({
     'The reference’s one-element array around the wrapper; `data` lists the names in template order, fields without ' +
     'a name in the standard left out. With `pairs=true` each item is `{"tol": <field>, "<standard>": <name>}`. ' +
     'CSV: one column, `field` (or `tol` and the standard with pairs).',
-  request: {
-    query: z.object({
-      project: outputQuery.return_type.openapi({ example: 'dtol' }),
-      standard: outputQuery.standard,
-      return_type: outputQuery.return_type,
-      pairs: z.string().optional().openapi({ description: 'true: ToL field and mapped name pairs' }),
-    }),
-  },
-  responses: { 200: arrayWrappedResponse('Field names'), ...pick(400) },
+  request: { query: MappingQuerySchema },
+  responses: { 200: arrayWrappedResponse('Field names, or pairs', MappingItemSchema), ...pick(400) },
 });
 
 export function registerMappingRoutes(app: ApiApp) {
@@ -34,6 +28,10 @@ export function registerMappingRoutes(app: ApiApp) {
     const pairs = ['true', '1', 'yes'].includes((single(query.pairs) ?? '').toLowerCase());
     const data = mappingList({ project: query.project, standard, pairs });
     const columns = pairs ? ['tol', standard] : ['field'];
-    return sendRows(c, fromArray<string | Record<string, string>>(data, columns), { returnType, standard, arrayWrapped: returnType === 'json' });
+    return sendRows(c, fromArray<string | MappingPair>(data, columns), {
+      returnType,
+      standard,
+      arrayWrapped: returnType === 'json',
+    });
   });
 }

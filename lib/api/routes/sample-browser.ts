@@ -1,11 +1,15 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import { DEFAULT_PAGE, SampleBrowsePageSchema, SampleBrowseQuerySchema } from '@/lib/browse/contract';
 import { browseSamples } from '@/lib/browse/samples';
-import { DEFAULT_PAGE, sampleBrowseParams } from '@/lib/browse/params';
-import type { SampleRecord } from '@/lib/standards/render';
+import { ProfileParamsSchema } from '@/lib/profiles/contract';
+import type { SampleRecord } from '@/lib/query/contract';
+import { ProfileSampleSummarySchema } from '@/lib/samples/contract';
+import { profileSampleSummary } from '@/lib/samples/summary';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { sendRows } from '../formats';
-import { pick, security } from '../schemas';
+import { openapiConstrained, PATH_PATTERNS } from '../openapi';
+import { CSV_CONTENT, jsonResponse, pick, security } from '../schemas';
 
 const browse = createRoute({
   method: 'get',
@@ -22,32 +26,36 @@ const browse = createRoute({
     '(or the page asked for) with all fields. Records are rendered as by the query API, `standard` renaming them.',
   security,
   middleware: [requireAuth] as const,
-  request: { query: sampleBrowseParams },
+  request: { query: SampleBrowseQuerySchema },
   responses: {
     200: {
       description: 'One page of sample records, or CSV',
-      content: {
-        'application/json': {
-          schema: z.object({
-            status: z.literal('OK'),
-            number_found: z.number().int(),
-            data: z.array(z.record(z.string(), z.string())),
-            columns: z.array(z.object({ field: z.string(), key: z.string(), label: z.string(), sort: z.string().optional() })),
-            standard: z.string(),
-            sort: z.string(),
-            order: z.string(),
-            limit: z.number().int(),
-            offset: z.number().int(),
-          }),
-        },
-        'text/csv': { schema: z.string() },
-      },
+      content: { 'application/json': { schema: SampleBrowsePageSchema }, ...CSV_CONTENT },
     },
     ...pick(400, 401),
   },
 });
 
+const summary = createRoute({
+  method: 'get',
+  path: '/profiles/{profile_id}/samples/summary',
+  tags: ['Portal'],
+  summary: 'What a profile holds: its confirmed manifests, its samples counted by status, its permits',
+  description:
+    'Manifests newest first, each with its samples by status; the same counts for the whole profile (statuses with no ' +
+    'sample are left out), and how many rejected samples failed at registration after approval; the ERGA permits ' +
+    'its samples name, the latest confirmed upload of each, with a URL to download it. For the profile’s owner (and ' +
+    'admins); anyone else is told 404, as for an unknown profile.',
+  security,
+  middleware: [requireAuth] as const,
+  request: { params: ProfileParamsSchema },
+  responses: { 200: jsonResponse('The profile’s manifests, samples and permits', ProfileSampleSummarySchema), ...pick(401, 403, 404) },
+});
+
 export function registerSampleBrowserRoutes(app: ApiApp) {
+  openapiConstrained(app, summary, { profile_id: PATH_PATTERNS.profile_id }, async (c) =>
+    c.json(await profileSampleSummary(c.get('deps').db, c.get('user'), c.req.valid('param').profile_id), 200),
+  );
   app.openapi(browse, async (c) => {
     const p = c.req.valid('query');
     const result = await browseSamples(c.get('deps').db, p);

@@ -1,32 +1,38 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import { mailContext } from '@/lib/mail/outbox';
+import { manifestTypeOf } from '@/lib/manifests/contract';
+import {
+  DECIDED_DAYS,
+  DecisionAnswerSchema,
+  DecisionRequestSchema,
+  type PendingSample,
+  PendingSamplesSchema,
+  ReviewQuerySchema,
+  ReviewQueueSchema,
+} from '@/lib/samples/contract';
 import { decideSamples, pendingForManager } from '@/lib/samples/decision';
+import { registrationQueue } from '@/lib/samples/registration';
+import { reviewQueue } from '@/lib/samples/review';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { pick, security } from '../schemas';
+import { jsonResponse, PageQuery, pick, security } from '../schemas';
 
 const tags = ['Sample approval'];
-
-const DecisionBody = z
-  .object({
-    svc_ids: z.array(z.string().regex(/^[0-9a-fA-F]{24}$/, 'svc_id is 24 hexadecimal characters')).min(1).max(10_000),
-    decision: z.enum(['accept', 'reject']),
-    reason: z.string().max(2000).optional(),
-  })
-  .openapi('SampleDecision');
 
 const decide = createRoute({
   method: 'post',
   path: '/sample/decision',
   tags,
   summary: 'Accept or reject pending samples (sample managers of the samples’ project, and admins)',
-  description: 'Accepted samples move to `processing`, ready for registration at ENA. The reason of a rejection is never returned by the public API.',
+  description:
+    'A sample whose last required approval this is goes on to registration at once, queued in the same ' +
+    'transaction: `processing` (a registration job), `awaiting_tolid` (its specimen first needs a ToLID from the ToLID ' +
+    'service) or `awaiting_ena` (no Webin account configured yet; it is sent as soon as there is one). ' +
+    '`registrations` lists the registrations started. The reason of a rejection is never returned by the public API.',
   security,
   middleware: [requireAuth] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: DecisionBody } } } },
-  responses: {
-    200: { description: 'Decided samples', content: { 'application/json': { schema: z.object({ accepted: z.array(z.string()), rejected: z.array(z.string()) }) } } },
-    ...pick(400, 401, 404, 409),
-  },
+  request: { body: { required: true, content: { 'application/json': { schema: DecisionRequestSchema } } } },
+  responses: { 200: jsonResponse('Decided samples', DecisionAnswerSchema), ...pick(400, 401, 404, 409, 415) },
 });
 
 const pending = createRoute({
@@ -36,41 +42,62 @@ const pending = createRoute({
   summary: 'Samples waiting for the caller’s decision (a sample manager’s review queue)',
   security,
   middleware: [requireAuth] as const,
-  request: {
-    query: z.object({
-      limit: z.coerce.number().int().min(1).max(1000).default(100),
-      offset: z.coerce.number().int().min(0).default(0),
-    }),
-  },
-  responses: { 200: { description: 'A page of pending samples', content: { 'application/json': { schema: z.object({}).passthrough() } } }, ...pick(401) },
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse('A page of pending samples', PendingSamplesSchema), ...pick(400, 401) },
+});
+
+const review = createRoute({
+  method: 'get',
+  path: '/sample/review',
+  tags,
+  summary: 'The caller’s review queue by manifest: samples awaiting a decision, or decided lately',
+  description:
+    '`state=awaiting` (default): the samples of the projects the caller manages (an admin: every project) that wait ' +
+    'for a decision, grouped by the manifest that brought them, oldest manifest first, with who confirmed the ' +
+    `manifest and when, and the ERGA permits each sample names. \`state=decided\`: the samples decided in the last ${DECIDED_DAYS} ` +
+    'days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration ' +
+    'at ENA, accession, or the reason of a rejection). Paged by manifest: every sample of a listed manifest is in its group.',
+  security,
+  middleware: [requireAuth] as const,
+  request: { query: ReviewQuerySchema },
+  responses: { 200: jsonResponse('A page of manifests with their samples', ReviewQueueSchema), ...pick(400, 401) },
 });
 
 export function registerSampleDecisionRoutes(app: ApiApp) {
+  app.openapi(review, async (c) => c.json(await reviewQueue(c.get('deps').db, c.get('user'), c.req.valid('query')), 200));
   app.openapi(decide, async (c) => {
     const b = c.req.valid('json');
-    const result = await decideSamples(c.get('deps').db, c.get('user'), { svcIds: b.svc_ids, decision: b.decision, reason: b.reason });
+    const { db, config, jobs } = c.get('deps');
+    const result = await decideSamples(
+      db,
+      c.get('user'),
+      { svcIds: b.svc_ids, decision: b.decision, reason: b.reason },
+      registrationQueue(config, jobs),
+      mailContext(config, jobs),
+    );
     return c.json(result, 200);
   });
   app.openapi(pending, async (c) => {
-    const { limit, offset } = c.req.valid('query');
-    const page = await pendingForManager(c.get('deps').db, c.get('user'), { limit, offset });
+    const page = await pendingForManager(c.get('deps').db, c.get('user'), c.req.valid('query'));
     return c.json(
       {
-        status: 'OK',
+        status: 'OK' as const,
         number_found: page.total,
-        data: page.samples.map((s) => ({
-          svc_id: s.id,
-          manifest_id: s.manifestId,
-          profile_id: s.profileId,
-          tol_project: s.project.toUpperCase(),
-          status: s.status,
-          SPECIMEN_ID: s.specimenId ?? '',
-          RACK_OR_PLATE_ID: s.rackOrPlateId ?? '',
-          TUBE_OR_WELL_ID: s.tubeOrWellId ?? '',
-          TAXON_ID: s.taxonId ?? '',
-          SCIENTIFIC_NAME: s.scientificName ?? '',
-          time_created: s.timeCreated.toISOString(),
-        })),
+        data: page.samples.map(
+          (s): PendingSample => ({
+            svc_id: s.id,
+            manifest_id: s.manifestId,
+            profile_id: s.profileId,
+            tol_project: manifestTypeOf(s.project),
+            status: s.status,
+            SPECIMEN_ID: s.specimenId ?? '',
+            RACK_OR_PLATE_ID: s.rackOrPlateId ?? '',
+            TUBE_OR_WELL_ID: s.tubeOrWellId ?? '',
+            TAXON_ID: s.taxonId ?? '',
+            SCIENTIFIC_NAME: s.scientificName ?? '',
+            time_created: s.timeCreated.toISOString(),
+          }),
+        ),
       },
       200,
     );

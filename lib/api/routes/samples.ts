@@ -1,5 +1,25 @@
-import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { SvcIdSchema } from '@/lib/identifiers/contract';
+import {
+  AccessionsParamsSchema,
+  AssociatedProjectsQuerySchema,
+  BioimagesQuerySchema,
+  DateRangeParamsSchema,
+  FieldNameSchema,
+  OutputQuerySchema,
+  ProfileTubesSchema,
+  ProjectQuerySchema,
+  ProjectsParamsSchema,
+  SampleFieldParamsSchema,
+  SampleRecordSchema,
+  SequencingCentreQuerySchema,
+  SvcIdsParamsSchema,
+  TaxonIdsParamsSchema,
+  type TubeOrWellQuery,
+  TubeOrWellQuerySchema,
+  VersionFieldsQuerySchema,
+} from '@/lib/query/contract';
 import { updatableFieldList, versionFieldList } from '@/lib/query/field-lists';
 import { parseReturnType, parseStandard } from '@/lib/query/params';
 import { samplesByFieldValues } from '@/lib/query/sample-field';
@@ -16,25 +36,16 @@ import {
 import { fromArray } from '@/lib/query/stream';
 import { tubeOrWellIds } from '@/lib/query/tube-or-well';
 import type { ApiApp, AppEnv } from '../context';
-import {
-  arrayWrappedResponse,
-  dateQuery,
-  datesOf,
-  listResponse,
-  outputOptions,
-  outputQuery,
-  pagingQuery,
-  pathParam,
-  QUERY_PATTERNS,
-  sendRows,
-} from '../formats';
+import { arrayWrappedResponse, datesOf, listResponse, outputOptions, QUERY_PATTERNS, sendRows } from '../formats';
 import { openapiConstrained } from '../openapi';
 import { pick } from '../schemas';
 
 const tags = ['Samples'];
-const records = listResponse('Sample records, every exported field; in dwc/ena/mixs the fields renamed through the standards map');
-const q = z.object(outputQuery);
-const listParam = outputQuery.return_type;
+const records = listResponse(
+  'Sample records, every exported field; in dwc/ena/mixs the fields renamed through the standards map',
+  SampleRecordSchema,
+);
+const q = OutputQuerySchema;
 const STANDARD_NOTE =
   '`standard=dwc|ena|mixs` renames every field to its term in that standard; fields without a term are left out, the ' +
   'service’s own keys keep an `svc_` prefix, and where two fields share a term the later one keeps its value as ' +
@@ -53,71 +64,55 @@ const route = <P extends string, E extends Extra>(path: P, summary: string, extr
   });
 
 const associated = route('/sample/associated_tol_project', 'Samples of profiles carrying every sub-project named', {
-  request: {
-    query: q.extend({
-      values: listParam.openapi({ description: 'BGE, BIOBLITZ, CBP, ERGA_COMMUNITY, ERGA_PILOT or POP_GENOMICS; repeated or a comma list', example: 'BGE' }),
-    }),
-  },
+  request: { query: q.extend(AssociatedProjectsQuerySchema.shape) },
 });
 
 const updatable = route('/sample/updatable_fields', 'Fields a re-uploaded manifest may change', {
   description: 'Sorted; a comma list of projects gives the union. In another standard, each field’s term at the current version.',
-  request: { query: q.extend({ project: listParam.openapi({ example: 'dtol' }) }) },
-  responses: { 200: listResponse('Field names', z.string()), ...pick(400) },
+  request: { query: q.extend(ProjectQuerySchema.shape) },
+  responses: { 200: listResponse('Field names', FieldNameSchema), ...pick(400) },
 });
-
-const listPath = (name: string, example: string) => z.object({ [name]: pathParam(name, example) });
 
 const bySvcId = route('/sample/svc_id/{svc_ids}', 'Samples by svc_id (comma list), in the order asked', {
-  request: { params: listPath('svc_ids', '67d461e318e6e19d10b37901'), query: q },
+  request: { params: SvcIdsParamsSchema, query: q },
 });
 const byAccession = route('/sample/biosampleAccessions/{biosampleAccessions}', 'Samples by BioSamples accession (comma list)', {
-  request: { params: listPath('biosampleAccessions', 'SAMEA7519928'), query: q },
+  request: { params: AccessionsParamsSchema, query: q },
 });
-const byAccessionSingular = route('/sample/biosampleAccession/{biosampleAccessions}', 'Alias of sample/biosampleAccessions (the reference’s spelling)', {
-  request: { params: listPath('biosampleAccessions', 'SAMEA7519928'), query: q },
-});
+const byAccessionSingular = route(
+  '/sample/biosampleAccession/{biosampleAccessions}',
+  'Alias of sample/biosampleAccessions (the reference’s spelling)',
+  {
+    request: { params: AccessionsParamsSchema, query: q },
+  },
+);
 const byField = route('/sample/sample_field/{field}/{values}', 'Samples whose field contains any of the values', {
   description:
     'Case-insensitive substring match on any of the comma-separated values, taken literally. `svc_id` matches exactly, ' +
     '`svc_profile_title` searches the profile title, and time_created / time_updated / last_bioimage_submitted mean ' +
-    '“on or after the earliest date given”. ' + STANDARD_NOTE,
-  request: {
-    params: z.object({ field: pathParam('field', 'SCIENTIFIC_NAME'), values: pathParam('values', 'Aglais io') }),
-    query: q,
-  },
+    '“on or after the earliest date given”. ' +
+    STANDARD_NOTE,
+  request: { params: SampleFieldParamsSchema, query: q },
 });
 const byCentre = route('/sample/sequencing_centre', 'Samples of a sequencing centre (label or short name)', {
-  request: { query: q.extend({ sequencing_centre: z.string().optional().openapi({ example: 'SANGER INSTITUTE' }) }) },
+  request: { query: q.extend(SequencingCentreQuerySchema.shape) },
 });
 const byTaxon = route('/sample/taxon_id/{taxon_ids}', 'Samples by NCBI taxon id (comma list)', {
-  request: { params: listPath('taxon_ids', '104452'), query: q },
+  request: { params: TaxonIdsParamsSchema, query: q },
 });
 const bioimages = route('/sample/with_submitted_bioimages', 'Samples with images submitted to the BioImage Archive, newest first', {
   description: 'Dates filter on the image submission time; `from`/`to` are accepted beside the reference’s `d_from`/`d_to`.',
-  request: { query: z.object({ ...pagingQuery, project: listParam.openapi({ example: 'erga' }), ...dateQuery }) },
-  responses: { 200: listResponse('SPECIMEN_ID, TAXON_ID, biosampleAccession, last_bioimage_submitted, svc_profile_title, tol_project'), ...pick(400) },
+  request: { query: BioimagesQuerySchema },
+  responses: {
+    200: listResponse(
+      'SPECIMEN_ID, TAXON_ID, biosampleAccession, last_bioimage_submitted, svc_profile_title, tol_project',
+      SampleRecordSchema,
+    ),
+    ...pick(400),
+  },
 });
 
-const tubesQuery = z.object({
-  return_type: listParam,
-  project: listParam.openapi({ description: 'the reference’s name of profile_type' }),
-  profile_type: listParam.openapi({ example: 'erga' }),
-  associated_tol_project: listParam.openapi({ description: 'the reference’s name of associated_profile_type' }),
-  associated_profile_type: listParam.openapi({ example: 'BGE' }),
-  ...dateQuery,
-});
-const tubesResponse = arrayWrappedResponse(
-  'Profiles with the tube or well ids of their samples',
-  z.object({
-    TUBE_OR_WELL_IDs: z.array(z.string()),
-    associated_profile_type: z.array(z.string()),
-    first_manifest_date_created: z.string(),
-    last_manifest_date_modified: z.string(),
-    profile_title: z.string(),
-    profile_type: z.string(),
-  }),
-);
+const tubesResponse = arrayWrappedResponse('Profiles with the tube or well ids of their samples', ProfileTubesSchema);
 const tubes = (method: 'get' | 'post', path: '/sample/tube_or_well_ids' | '/profile/tube_or_well_ids') =>
   createRoute({
     method,
@@ -127,29 +122,26 @@ const tubes = (method: 'get' | 'post', path: '/sample/tube_or_well_ids' | '/prof
     description:
       'Served at both paths, by GET and POST, with both parameter spellings (profile_type or project, ' +
       'associated_profile_type or associated_tol_project, d_from/d_to or from/to). The body is ignored.',
-    request: { query: tubesQuery },
+    request: { query: TubeOrWellQuerySchema },
     responses: { 200: tubesResponse, ...pick(400) },
   });
 
 const versionFields = route('/sample/project/manifest_version/fields', 'Fields of one manifest version of a project', {
   description: 'The one-element array form of the reference. Fields without a term in the standard are left out.',
-  request: { query: q.extend({ project: listParam.openapi({ example: 'erga' }), manifest_version: listParam.openapi({ example: '2.5.1' }) }) },
-  responses: { 200: arrayWrappedResponse('Field names'), ...pick(400) },
+  request: { query: q.extend(VersionFieldsQuerySchema.shape) },
+  responses: { 200: arrayWrappedResponse('Field names', FieldNameSchema), ...pick(400) },
 });
 
 const between = route('/sample/{from}/{to}', 'Samples created in [from, to), newest first', {
-  request: {
-    params: z.object({ from: pathParam('from', '2024-01-01T00:00:00+00:00'), to: pathParam('to', '2025-01-01T00:00:00+00:00') }),
-    query: q,
-  },
+  request: { params: DateRangeParamsSchema, query: q },
 });
 const ofProjects = route('/sample/{project}', 'svc_ids of the samples of one or more projects', {
   description: 'A comma list of asg, dtol, dtolenv, erga (any case).',
-  request: { params: listPath('project', 'dtol,erga'), query: q },
-  responses: { 200: listResponse('svc_ids', z.string()), ...pick(400) },
+  request: { params: ProjectsParamsSchema, query: q },
+  responses: { 200: listResponse('svc_ids', SvcIdSchema), ...pick(400) },
 });
 
-function tubesHandler(c: Context<AppEnv>, query: z.infer<typeof tubesQuery>) {
+function tubesHandler(c: Context<AppEnv>, query: TubeOrWellQuery) {
   const returnType = parseReturnType(query.return_type, ['json', 'csv']);
   const projectParam = query.profile_type !== undefined ? 'profile_type' : 'project';
   return tubeOrWellIds(c.get('deps').db, {

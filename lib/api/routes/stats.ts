@@ -1,5 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { externalServices } from '@/lib/config';
+import { ReturnTypeQuerySchema } from '@/lib/query/contract';
 import { fromArray } from '@/lib/query/stream';
+import { CountSchema, SampleCountQuerySchema, SampleTypeParamsSchema, StatsSummarySchema } from '@/lib/stats/contract';
 import {
   associatedTolProjects,
   numberOfDatafiles,
@@ -10,18 +13,26 @@ import {
   tolProjects,
 } from '@/lib/stats/stats';
 import type { ApiApp } from '../context';
-import { dateQuery, datesOf, listResponse, outputOptions, pathParam, sendRows } from '../formats';
-import { pick } from '../schemas';
+import { datesOf, listResponse, outputOptions, sendRows } from '../formats';
+import { jsonResponse, pick } from '../schemas';
 
 const tags = ['Statistics'];
-const count = (description: string) => ({
-  description: `${description}: a bare JSON number, as the reference answers`,
-  content: { 'application/json': { schema: z.number().int() } },
-});
-const returnType = z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'json (default) or csv' });
+const count = (description: string) => jsonResponse(`${description}: a bare JSON number, as the reference answers`, CountSchema);
 
-const users = createRoute({ method: 'get', path: '/stats/number_of_users', tags, summary: 'Number of registered users', responses: { 200: count('Users') } });
-const profiles = createRoute({ method: 'get', path: '/stats/number_of_profiles', tags, summary: 'Number of profiles', responses: { 200: count('Profiles') } });
+const users = createRoute({
+  method: 'get',
+  path: '/stats/number_of_users',
+  tags,
+  summary: 'Number of registered users',
+  responses: { 200: count('Users') },
+});
+const profiles = createRoute({
+  method: 'get',
+  path: '/stats/number_of_profiles',
+  tags,
+  summary: 'Number of profiles',
+  responses: { 200: count('Profiles') },
+});
 const datafiles = createRoute({
   method: 'get',
   path: '/stats/number_of_datafiles',
@@ -29,15 +40,14 @@ const datafiles = createRoute({
   summary: 'Number of data files uploaded to profiles',
   responses: { 200: count('Data files') },
 });
-const samplesDescription =
-  'Samples created in [d_from, d_to) when the dates are given (also without a sample type, unlike the reference).';
+const samplesDescription = 'Samples created in [d_from, d_to) when the dates are given (also without a sample type, unlike the reference).';
 const samplesAll = createRoute({
   method: 'get',
   path: '/stats/number_of_samples',
   tags,
   summary: 'Number of samples',
   description: samplesDescription,
-  request: { query: z.object(dateQuery) },
+  request: { query: SampleCountQuerySchema },
   responses: { 200: count('Samples'), ...pick(400) },
 });
 const samplesOfType = createRoute({
@@ -46,7 +56,7 @@ const samplesOfType = createRoute({
   tags,
   summary: 'Number of samples of a project',
   description: `${samplesDescription} sample_type: ASG, DTOL, DTOLENV or ERGA (any case).`,
-  request: { params: z.object({ sample_type: pathParam('sample_type', 'dtol') }), query: z.object(dateQuery) },
+  request: { params: SampleTypeParamsSchema, query: SampleCountQuerySchema },
   responses: { 200: count('Samples'), ...pick(400) },
 });
 const tol = createRoute({
@@ -54,7 +64,7 @@ const tol = createRoute({
   path: '/stats/tol_projects',
   tags,
   summary: 'The Tree of Life projects brokered',
-  request: { query: z.object({ return_type: returnType }) },
+  request: { query: ReturnTypeQuerySchema },
   responses: { 200: listResponse('Project labels', z.string()), ...pick(400) },
 });
 const associated = createRoute({
@@ -62,7 +72,7 @@ const associated = createRoute({
   path: '/stats/associated_tol_projects',
   tags,
   summary: 'The sub-projects brokered',
-  request: { query: z.object({ return_type: returnType }) },
+  request: { query: ReturnTypeQuerySchema },
   responses: { 200: listResponse('Sub-project labels', z.string()), ...pick(400) },
 });
 const summary = createRoute({
@@ -72,8 +82,9 @@ const summary = createRoute({
   summary: 'Everything the statistics dashboard shows, in one object',
   description:
     'users, profiles, datafiles; samples (total, by project and status, per month of creation); manifests (total, per ' +
-    'sequencing centre); submissions by status.',
-  responses: { 200: { description: 'Aggregate counts only', content: { 'application/json': { schema: z.object({}).passthrough() } } } },
+    'sequencing centre); submissions by status; services: which external services (ENA, the ToLID service, Zenodo, ' +
+    'mail) the settings reach, and what a missing one means.',
+  responses: { 200: jsonResponse('Aggregate counts only', StatsSummarySchema) },
 });
 
 export function registerStatsRoutes(app: ApiApp) {
@@ -93,5 +104,8 @@ export function registerStatsRoutes(app: ApiApp) {
     const out = outputOptions(c.req.valid('query'));
     return sendRows(c, fromArray(associatedTolProjects(), ['name']), out);
   });
-  app.openapi(summary, async (c) => c.json(await statsSummary(c.get('deps').db), 200));
+  app.openapi(summary, async (c) => {
+    const { db, config } = c.get('deps');
+    return c.json({ ...(await statsSummary(db)), services: externalServices(config) }, 200);
+  });
 }

@@ -1,30 +1,29 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import { createRoute, type z } from '@hono/zod-openapi';
 import { stringify } from 'csv-stringify/sync';
-import type { Repository } from '@/db/schema';
+import type { Context } from 'hono';
+import { listing } from '@/lib/checklists/definitions';
 import { Invalid } from '@/lib/errors';
 import { createEnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
 import { createZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
+import { StudyParamsSchema } from '@/lib/studies/contract';
+import { publishStudy, queueStudySubmission, type StudyClients, studyAccessions, studySubmissionStatus } from '@/lib/submissions/study';
 import {
-  parseRepository,
-  publishStudy,
-  queueStudySubmission,
-  studyAccessions,
-  studySubmissionStatus,
-  type StudyClients,
-} from '@/lib/submissions/study';
+  AccessionQuerySchema,
+  AccessionRowsSchema,
+  PublishQuerySchema,
+  RepositoryQuerySchema,
+  StudyPublishAnswerSchema,
+  StudySubmissionStatusSchema,
+  StudySubmitAnswerSchema,
+} from '@/lib/submissions/study/contract';
 import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
-import { jsonResponse, pick, security } from '../schemas';
-import { StudyParams, studyPathPatterns } from './studies';
+import { CSV_CONTENT, jsonResponse, pick, security } from '../schemas';
+import { studyPathPatterns } from './studies';
 
 const tags = ['Study submission'];
 const base = '/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/action';
-const RepositoryQuery = z.object({
-  repository: z.string().optional().openapi({ description: 'ena (default) or zenodo' }),
-});
-const AnswerSchema = z.object({}).passthrough();
 
 const submit = createRoute({
   method: 'post',
@@ -37,15 +36,21 @@ const submit = createRoute({
     'nothing changed since the last one. Nothing is queued then.',
   security,
   middleware: [requireAuth] as const,
-  request: { params: StudyParams, query: RepositoryQuery },
-  responses: { 202: jsonResponse('Queued', AnswerSchema), ...pick(400, 401, 404, 409) },
+  request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
+  responses: { 202: jsonResponse('Queued', StudySubmitAnswerSchema), ...pick(400, 401, 403, 404, 409) },
 });
-const status = createRoute({ ...submit, method: 'get', summary: 'The study’s submission status at a repository', responses: { 200: jsonResponse('Status', AnswerSchema), ...pick(400, 401, 404) } });
 
-const AccessionQuery = RepositoryQuery.extend({
-  repository: z.string().optional().openapi({ description: 'ena or zenodo; default: every repository the study goes to' }),
-  return_type: z.string().optional().openapi({ description: 'json (default) or csv' }),
+const status = createRoute({
+  method: 'get',
+  path: `${base}/submit`,
+  tags,
+  summary: 'The study’s submission status at a repository',
+  security,
+  middleware: [requireAuth] as const,
+  request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
+  responses: { 200: jsonResponse('Status', StudySubmissionStatusSchema), ...pick(400, 401, 403, 404) },
 });
+
 const accession = createRoute({
   method: 'get',
   path: `${base}/accession`,
@@ -53,13 +58,10 @@ const accession = createRoute({
   summary: 'The study’s accessions (all repositories by default)',
   security,
   middleware: [requireAuth] as const,
-  request: { params: StudyParams, query: AccessionQuery },
+  request: { params: StudyParamsSchema, query: AccessionQuerySchema },
   responses: {
-    200: {
-      description: 'Accession rows',
-      content: { 'application/json': { schema: z.array(z.record(z.string(), z.string())) }, 'text/csv': { schema: z.string() } },
-    },
-    ...pick(400, 401, 404),
+    200: { description: 'Accession rows', content: { ...jsonResponse('', AccessionRowsSchema).content, ...CSV_CONTENT } },
+    ...pick(400, 401, 403, 404),
   },
 });
 const accessionPost = createRoute({ ...accession, method: 'post' });
@@ -69,15 +71,13 @@ const publish = createRoute({
   path: `${base}/publish`,
   tags,
   summary: 'Release the held ENA project (or set its hold date) or publish the Zenodo deposition',
+  description:
+    'Synchronous: the repository is asked in the request. 409 while a submission runs, before the first one, when ' +
+    'already published or released, and when the repository refuses; 503 when it cannot be reached (nothing changed).',
   security,
   middleware: [requireAuth] as const,
-  request: {
-    params: StudyParams,
-    query: RepositoryQuery.extend({
-      hold_until: z.string().optional().openapi({ description: 'ENA only: YYYY-MM-DD to release on instead of now' }),
-    }),
-  },
-  responses: { 200: jsonResponse('Published', AnswerSchema), ...pick(400, 401, 404, 409) },
+  request: { params: StudyParamsSchema, query: PublishQuerySchema },
+  responses: { 200: jsonResponse('Published', StudyPublishAnswerSchema), ...pick(400, 401, 403, 404, 409, 503) },
 });
 
 const clientsOf = (c: Context<AppEnv>): StudyClients => {
@@ -88,16 +88,19 @@ const clientsOf = (c: Context<AppEnv>): StudyClients => {
   };
 };
 
-const scopeOf = (c: Context<AppEnv>) => ({
-  profileId: c.req.param('profile_id') ?? '',
-  schemaName: c.req.param('schema_name') ?? '',
-  studyId: c.req.param('study_id') ?? '',
+const scopeOf = (p: { profile_id: string; schema_name: string; study_id: string }) => ({
+  profileId: p.profile_id,
+  schemaName: p.schema_name,
+  studyId: p.study_id,
 });
+
+const RETURN_TYPES = ['json', 'csv'] as const;
+type StudyParams = z.output<typeof StudyParamsSchema>;
+type AccessionQuery = z.output<typeof AccessionQuerySchema>;
 
 export function registerStudyActionRoutes(app: ApiApp) {
   openapiConstrained(app, submit, studyPathPatterns, async (c) => {
     const { db, jobs, config, logger } = c.get('deps');
-    const repository = parseRepository(c.req.query('repository')) as Repository;
     const result = await queueStudySubmission(
       {
         db,
@@ -106,19 +109,22 @@ export function registerStudyActionRoutes(app: ApiApp) {
           void (repo === 'ena' ? enaClientOptionsFromConfig(config, logger) : zenodoClientOptionsFromConfig(config, logger)),
       },
       c.get('user'),
-      { ...scopeOf(c), repository },
+      { ...scopeOf(c.req.valid('param')), repository: c.req.valid('query').repository },
     );
     return c.json(result, 202);
   });
   openapiConstrained(app, status, studyPathPatterns, async (c) => {
-    const repository = parseRepository(c.req.query('repository')) as Repository;
-    return c.json(await studySubmissionStatus(c.get('deps').db, c.get('user'), { ...scopeOf(c), repository }), 200);
+    const scope = { ...scopeOf(c.req.valid('param')), repository: c.req.valid('query').repository };
+    return c.json(await studySubmissionStatus(c.get('deps').db, c.get('user'), scope), 200);
   });
-  const accessionHandler = async (c: Context<AppEnv>) => {
-    const repository = parseRepository(c.req.query('repository'), null);
-    const returnType = (c.req.query('return_type') ?? 'json').trim().toLowerCase() || 'json';
-    if (returnType !== 'json' && returnType !== 'csv') throw Invalid(`Invalid value for 'return_type'. Accepted values are: json and csv`);
-    const scope = scopeOf(c);
+  const answerAccessions = async (c: Context<AppEnv>, params: StudyParams, query: AccessionQuery) => {
+    const { repository, return_type } = query;
+    const returnType = return_type?.trim().toLowerCase() || 'json';
+    if (returnType !== 'json' && returnType !== 'csv') {
+      const message = `Invalid value for 'return_type'. Accepted values are: ${listing(RETURN_TYPES)}`;
+      throw Invalid(message, [{ path: 'return_type', message }]);
+    }
+    const scope = scopeOf(params);
     const rows = await studyAccessions(c.get('deps').db, c.get('user'), { ...scope, repository });
     if (returnType === 'json') return c.json(rows, 200);
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
@@ -127,14 +133,14 @@ export function registerStudyActionRoutes(app: ApiApp) {
       'content-disposition': `attachment; filename="${scope.studyId}_accessions.csv"`,
     });
   };
-  openapiConstrained(app, accession, studyPathPatterns, accessionHandler);
-  openapiConstrained(app, accessionPost, studyPathPatterns, accessionHandler);
+  openapiConstrained(app, accession, studyPathPatterns, (c) => answerAccessions(c, c.req.valid('param'), c.req.valid('query')));
+  openapiConstrained(app, accessionPost, studyPathPatterns, (c) => answerAccessions(c, c.req.valid('param'), c.req.valid('query')));
   openapiConstrained(app, publish, studyPathPatterns, async (c) => {
-    const repository = parseRepository(c.req.query('repository')) as Repository;
+    const { repository, hold_until } = c.req.valid('query');
     const result = await publishStudy({ db: c.get('deps').db, ...clientsOf(c) }, c.get('user'), {
-      ...scopeOf(c),
+      ...scopeOf(c.req.valid('param')),
       repository,
-      holdUntil: c.req.query('hold_until') || undefined,
+      holdUntil: hold_until,
     });
     return c.json(result, 200);
   });

@@ -1,35 +1,40 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { enaClientOptionsFromConfig } from '@/lib/repositories/ena';
+import { createRoute } from '@hono/zod-openapi';
+import { RegisterAnswerSchema, RegisterRequestSchema } from '@/lib/samples/contract';
+import {
+  SubmissionIdParamsSchema,
+  SubmissionListSchema,
+  SubmissionReceiptParamsSchema,
+  SubmissionSchema,
+} from '@/lib/submissions/contract';
 import { queueSampleRegistration } from '@/lib/submissions/register-samples';
-import { getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
+import { getReceiptXml, getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { jsonResponse, pick, security } from '../schemas';
+import { fileResponse, jsonResponse, PageQuery, pick, security } from '../schemas';
 
 const tags = ['Submissions'];
-const SubmissionSchema = z.object({}).passthrough().openapi('Submission', {
-  description: 'submission_id, kind (samples | study), repository, status (pending, processing, accepted, rejected, published), accessions, receipts, error',
-});
 
 const register = createRoute({
   method: 'post',
   path: '/sample/register',
   tags,
-  summary: 'Register accepted samples at ENA (BioSamples), as a background submission',
+  summary: 'Retry the registration of approved samples at ENA (BioSamples)',
   description:
-    'Specimens first, then the samples linked to them (sample derived from / same as / symbiont of). Accessions are ' +
-    'written to the samples as `system` updates. 409 naming the missing setting when no Webin account is configured.',
+    'Approved samples are queued for registration the moment their last approval is recorded; this sends on again ' +
+    'those that wait (awaiting_ena, awaiting_tolid, or processing without a running registration) and those whose ' +
+    'registration failed after approval. Specimens are registered first (after their ToLIDs), then the samples ' +
+    'linked to them (sample derived from / same as / symbiont of). Accessions are written to the samples as `system` ' +
+    'updates. Idempotent: samples already on their way are answered with their registration (`created: false`). ' +
+    '409 naming the missing setting when no Webin account is configured.',
   security,
   middleware: [requireAuth] as const,
-  request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: z.object({ svc_ids: z.array(z.string().regex(/^[0-9a-fA-F]{24}$/)).min(1).max(10_000) }) } },
-    },
-  },
+  request: { body: { required: true, content: { 'application/json': { schema: RegisterRequestSchema } } } },
   responses: {
-    202: jsonResponse('Queued submissions, one per profile', z.array(z.object({ submission_id: z.string(), samples: z.number() }))),
-    ...pick(400, 401, 404, 409),
+    202: jsonResponse(
+      'The registrations the samples are in, one per profile (samples waiting for a ToLID are in none yet)',
+      RegisterAnswerSchema,
+    ),
+    ...pick(400, 401, 404, 409, 415),
   },
 });
 
@@ -37,10 +42,14 @@ const list = createRoute({
   method: 'get',
   path: '/submissions',
   tags,
-  summary: 'The caller’s submissions to public repositories, newest first',
+  summary: 'A page of the submissions the caller may see, newest first',
+  description:
+    'The caller’s own (their profiles’, or started by them), and for a sample manager the sample registrations of ' +
+    'their projects; all for admins. `number_found` is the total.',
   security,
   middleware: [requireAuth] as const,
-  responses: { 200: jsonResponse('Submissions', z.array(SubmissionSchema)), ...pick(401) },
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse('Submissions', SubmissionListSchema), ...pick(400, 401) },
 });
 
 const one = createRoute({
@@ -50,26 +59,44 @@ const one = createRoute({
   summary: 'One submission with its receipts',
   security,
   middleware: [requireAuth] as const,
-  request: { params: z.object({ submission_id: z.string() }) },
+  request: { params: SubmissionIdParamsSchema },
   responses: { 200: jsonResponse('The submission', SubmissionSchema), ...pick(401, 404) },
+});
+
+const receipt = createRoute({
+  method: 'get',
+  path: '/submissions/{submission_id}/receipts/{n}',
+  tags,
+  summary: 'ENA’s RECEIPT document of one of a submission’s answers, as ENA sent it',
+  description:
+    'The n-th entry of the submission’s `receipts` (from 0, oldest first), whose `xml_url` names this address. Sent as ' +
+    'a download (`Content-Disposition: attachment`). 404 for an entry that is not an ENA receipt (a Zenodo deposition).',
+  security,
+  middleware: [requireAuth] as const,
+  request: { params: SubmissionReceiptParamsSchema },
+  responses: { 200: fileResponse('The RECEIPT document', 'application/xml'), ...pick(400, 401, 404) },
 });
 
 export function registerSubmissionRoutes(app: ApiApp) {
   app.openapi(register, async (c) => {
-    const { db, jobs, config, logger } = c.get('deps');
-    const queued = await queueSampleRegistration(
-      { db, jobs, enaConfigured: () => void enaClientOptionsFromConfig(config, logger) },
-      c.get('user'),
-      c.req.valid('json').svc_ids,
-    );
+    const { db, jobs, config } = c.get('deps');
+    const queued = await queueSampleRegistration({ db, jobs, config }, c.get('user'), c.req.valid('json').svc_ids);
     return c.json(queued, 202);
   });
   app.openapi(list, async (c) => {
-    const rows = await listSubmissions(c.get('deps').db, c.get('user'));
-    return c.json(rows.map((r) => submissionJson(r.submission, r.profileTitle)), 200);
+    const page = await listSubmissions(c.get('deps').db, c.get('user'), c.req.valid('query'));
+    return c.json({ number_found: page.total, data: page.rows.map((r) => submissionJson(r.submission, r.profileTitle)) }, 200);
   });
   app.openapi(one, async (c) => {
     const row = await getSubmission(c.get('deps').db, c.get('user'), c.req.valid('param').submission_id);
     return c.json(submissionJson(row.submission, row.profileTitle), 200);
+  });
+  app.openapi(receipt, async (c) => {
+    const { submission_id, n } = c.req.valid('param');
+    const found = await getReceiptXml(c.get('deps').db, c.get('user'), submission_id, n);
+    return c.body(found.xml, 200, {
+      'content-type': 'application/xml; charset=utf-8',
+      'content-disposition': `attachment; filename="${found.name}"`,
+    });
   });
 }

@@ -1,6 +1,6 @@
-import ExcelJS from 'exceljs';
+import { cellText } from '@/lib/spreadsheets/cells';
+import { streamSheets, WorkbookUnreadable } from '@/lib/spreadsheets/stream-sheets';
 import { ManifestParseError } from '../errors';
-import { cellText } from './cells';
 
 export const METADATA_SHEET = 'Metadata Entry';
 
@@ -27,45 +27,56 @@ export const noMetadataSheet = (sheetNames: string[]) =>
     `The workbook has no '${METADATA_SHEET}' sheet (sheets found: ${sheetNames.map((n) => `'${n}'`).join(', ') || 'none'}). Enter the samples in the '${METADATA_SHEET}' sheet of the template.`,
   );
 
-async function loadWorkbook(buffer: Uint8Array): Promise<ExcelJS.Workbook> {
-  if (!isZip(buffer)) throw notAWorkbook();
-  const workbook = new ExcelJS.Workbook();
-  try {
-    // exceljs's typings ask for its own Buffer type; a Node Buffer view over the same bytes is what it reads
-    await workbook.xlsx.load(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength) as unknown as ExcelJS.Buffer);
-  } catch (err) {
-    throw notAWorkbook(err);
-  }
-  return workbook;
-}
-
 export const sheetKey = (name: string): string => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
+// a sheet scanned this far holds nothing more anyone typed: Excel itself stops at 1,048,576 rows
+const MAX_SCANNED_ROWS = 1_048_576;
+
 /**
- * The `Metadata Entry` sheet (name compared ignoring case and spacing) as text cells. `isNumericHeader` names the
- * columns whose date-formatted cells are read as the numbers they hold.
+ * The `Metadata Entry` sheet (name compared ignoring case and spacing) as text cells, read as a stream after the
+ * zip's sizes are checked (lib/spreadsheets). `isNumericHeader` names the columns whose date-formatted cells are read
+ * as the numbers they hold. At most `maxRows` rows with values are kept: one more tells the caller there were too
+ * many, without reading a million more into memory.
  */
 export async function readXlsxGrid(
   buffer: Uint8Array,
   isNumericHeader: (header: string) => boolean = () => false,
+  opts: { maxRows?: number } = {},
 ): Promise<SheetGrid> {
-  const workbook = await loadWorkbook(buffer);
-  const sheet = workbook.worksheets.find((ws) => sheetKey(ws.name) === sheetKey(METADATA_SHEET));
-  if (!sheet) throw noMetadataSheet(workbook.worksheets.map((ws) => ws.name));
-  const date1904 = workbook.properties.date1904 ?? false;
-  const header: string[] = [];
-  sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => {
-    header[col - 1] = cellText(cell.value, cell.numFmt, date1904);
-  });
-  const grid: SheetGrid = { header: Array.from(header, (h) => h ?? ''), rows: [] };
-  const numeric = grid.header.map((h) => isNumericHeader(h.trim()));
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: false }, (cell, col) => {
-      cells[col - 1] = cellText(cell.value, cell.numFmt, date1904, numeric[col - 1] ?? false);
-    });
-    grid.rows.push({ rowNumber, cells });
-  });
-  return grid;
+  if (!isZip(buffer)) throw notAWorkbook();
+  const maxRows = opts.maxRows ?? Number.POSITIVE_INFINITY;
+  const seen: string[] = [];
+  try {
+    const wanted = (name: string) => {
+      seen.push(name);
+      return sheetKey(name) === sheetKey(METADATA_SHEET);
+    };
+    for await (const sheet of streamSheets(buffer, { wanted })) {
+      const grid: SheetGrid = { header: [], rows: [] };
+      let numeric: boolean[] = [];
+      for await (const row of sheet.rows) {
+        if (row.rowNumber > MAX_SCANNED_ROWS) break;
+        if (row.rowNumber === 1) {
+          const header: string[] = [];
+          for (const c of row.cells) header[c.col - 1] = cellText(c.value, c.numFmt, { date1904: sheet.date1904 });
+          grid.header = Array.from(header, (h) => h ?? '');
+          numeric = grid.header.map((h) => isNumericHeader(h.trim()));
+          continue;
+        }
+        if (!row.cells.length) continue;
+        const cells: string[] = [];
+        for (const c of row.cells)
+          cells[c.col - 1] = cellText(c.value, c.numFmt, { date1904: sheet.date1904, numeric: numeric[c.col - 1] ?? false });
+        grid.rows.push({ rowNumber: row.rowNumber, cells });
+        if (grid.rows.length > maxRows) break;
+      }
+      return grid;
+    }
+  } catch (err) {
+    if (err instanceof WorkbookUnreadable) {
+      throw err.tooLarge ? new ManifestParseError('too_large', err.message) : notAWorkbook(err);
+    }
+    throw err;
+  }
+  throw noMetadataSheet(seen);
 }

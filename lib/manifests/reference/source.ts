@@ -14,9 +14,7 @@ import type { ManifestProject } from '../types';
  * REFERENCE_DIR (a folder holding `tol/`) points elsewhere, as it does for the checklist workbooks.
  */
 export function tolDataDir(env: Record<string, string | undefined> = process.env): string {
-  return env.REFERENCE_DIR
-    ? path.resolve(env.REFERENCE_DIR, 'tol')
-    : path.join(process.cwd(), 'db', 'seed', 'data', 'tol');
+  return env.REFERENCE_DIR ? path.resolve(env.REFERENCE_DIR, 'tol') : path.join(process.cwd(), 'db', 'seed', 'data', 'tol');
 }
 
 const attributeSchema = z.object({

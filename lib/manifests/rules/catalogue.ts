@@ -14,7 +14,10 @@ export const RULES = {
   // cells
   mandatory: { severity: 'error', description: 'a required cell is empty (NA spellings count as empty)' },
   vocabulary: { severity: 'error', description: 'a value outside the field’s vocabulary' },
-  vocabulary_normalised: { severity: 'warning', description: 'a vocabulary value in another case/format; replaced by the canonical spelling' },
+  vocabulary_normalised: {
+    severity: 'warning',
+    description: 'a vocabulary value in another case/format; replaced by the canonical spelling',
+  },
   pattern: { severity: 'error', description: 'a value not in the field’s format (ORCID, Local Contexts id, …)' },
   integer: { severity: 'error', description: 'not an integer' },
   number: { severity: 'error', description: 'not a number of the required form' },
@@ -23,7 +26,10 @@ export const RULES = {
   date_order: { severity: 'warning', description: 'preserved before collected' },
   time: { severity: 'error', description: 'not a 24-hour HH:MM time' },
   coordinates: { severity: 'error', description: 'a latitude/longitude that is malformed or out of range' },
-  collection_location: { severity: 'error', description: 'COLLECTION_LOCATION does not start with a known country followed by | and a region' },
+  collection_location: {
+    severity: 'error',
+    description: 'COLLECTION_LOCATION does not start with a known country followed by | and a region',
+  },
   url: { severity: 'error', description: 'not a valid URL' },
   // rack and tube
   rack_tube_token: { severity: 'error', description: 'RACK_OR_PLATE_ID / TUBE_OR_WELL_ID is a missing-value token or NA' },
@@ -42,7 +48,10 @@ export const RULES = {
   barcoding_overwrite: { severity: 'warning', description: 'barcoding fields set to NOT_APPLICABLE as no tissue was removed' },
   original_location: { severity: 'error', description: 'ORIGINAL_COLLECTION_DATE without ORIGINAL_GEOGRAPHIC_LOCATION' },
   // ERGA
-  erga_coordinates: { severity: 'error', description: 'ERGA’s decimal and start/end coordinate groups are not one numeric, one NOT_COLLECTED' },
+  erga_coordinates: {
+    severity: 'error',
+    description: 'ERGA’s decimal and start/end coordinate groups are not one numeric, one NOT_COLLECTED',
+  },
   permit_filename: { severity: 'error', description: 'a permit file name that does not match its REQUIRED flag' },
   permit_conflict: { severity: 'error', description: 'rows of one specimen disagree on a permit' },
   biobanking_voucher: { severity: 'warning', description: 'biobanked tissue/DNA without a voucher id' },

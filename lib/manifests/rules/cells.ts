@@ -12,7 +12,7 @@ import {
   vocabularyKey,
 } from '../values';
 import type { RuleCode } from './catalogue';
-import { cellKey, matchesPattern, type CompiledField, type RuleState, type WorkRow } from './context';
+import { type CompiledField, cellKey, matchesPattern, type RuleState, type WorkRow } from './context';
 
 /**
  * Per-cell checks: mandatory, vocabulary, and the format of each kind of field. One pass over rows × fields with
@@ -22,13 +22,23 @@ import { cellKey, matchesPattern, type CompiledField, type RuleState, type WorkR
 /** Fields whose emptiness and format other rules judge with better messages. */
 const OWNED_ELSEWHERE = new Set([
   // taxonomy.ts: filled from the taxonomy where possible
-  'TAXON_ID', 'SCIENTIFIC_NAME', 'ORDER_OR_GROUP', 'FAMILY', 'GENUS',
+  'TAXON_ID',
+  'SCIENTIFIC_NAME',
+  'ORDER_OR_GROUP',
+  'FAMILY',
+  'GENUS',
   // rack-tube.ts: NA spellings and tokens have their own message
-  'RACK_OR_PLATE_ID', 'TUBE_OR_WELL_ID',
+  'RACK_OR_PLATE_ID',
+  'TUBE_OR_WELL_ID',
 ]);
 /** ERGA's coordinate groups: erga.ts reports blanks; the format is still checked here. */
 const ERGA_COORDINATES = new Set([
-  'DECIMAL_LATITUDE', 'DECIMAL_LONGITUDE', 'LATITUDE_START', 'LONGITUDE_START', 'LATITUDE_END', 'LONGITUDE_END',
+  'DECIMAL_LATITUDE',
+  'DECIMAL_LONGITUDE',
+  'LATITUDE_START',
+  'LONGITUDE_START',
+  'LATITUDE_END',
+  'LONGITUDE_END',
 ]);
 
 type Check = (s: RuleState, row: WorkRow, f: CompiledField, value: string) => void;
@@ -123,7 +133,15 @@ const checkIsoDate: Check = (s, row, f, value) => {
   const date = parseIsoDate(value);
   if (!date) {
     const shape = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(value);
-    fail(s, 'date', row, f, shape ? messages.dateNotInCalendar(value, f.def.name, row.rowNumber) : messages.dateFormat(value, f.def.name, row.rowNumber, 'YYYY-MM-DD'));
+    fail(
+      s,
+      'date',
+      row,
+      f,
+      shape
+        ? messages.dateNotInCalendar(value, f.def.name, row.rowNumber)
+        : messages.dateFormat(value, f.def.name, row.rowNumber, 'YYYY-MM-DD'),
+    );
     return;
   }
   // today is allowed: the reference refuses it, but its own message says only "cannot be in the future"
@@ -140,9 +158,10 @@ const checkCoordinates: Check = (s, row, f, value) => {
   if (!/^[+-]?[0-9]/.test(value)) return;
   const r = checkCoordinate(value, f.def.min ?? -Infinity, f.def.max ?? Infinity, f.def.maxDecimals);
   if (r.ok) return;
-  const text = r.reason === 'range'
-    ? messages.coordinateRange(value, f.def.name, row.rowNumber, f.def.min ?? -Infinity, f.def.max ?? Infinity)
-    : messages.invalid(value, f.def.name, row.rowNumber, allowedText(f));
+  const text =
+    r.reason === 'range'
+      ? messages.coordinateRange(value, f.def.name, row.rowNumber, f.def.min ?? -Infinity, f.def.max ?? Infinity)
+      : messages.invalid(value, f.def.name, row.rowNumber, allowedText(f));
   fail(s, 'coordinates', row, f, text);
 };
 
@@ -155,7 +174,12 @@ const checkLocation: Check = (s, row, f, value) => {
     const key = vocabularyKey(country);
     const match = f.def.allowedValues?.find((c) => vocabularyKey(c) === key) ?? null;
     if (match && f.def.normaliseValues) {
-      s.report.warn('vocabulary_normalised', { row: row.rowNumber, field: f.def.name, value, message: messages.caseFormat(country, row.rowNumber, f.def.name, match) });
+      s.report.warn('vocabulary_normalised', {
+        row: row.rowNumber,
+        field: f.def.name,
+        value,
+        message: messages.caseFormat(country, row.rowNumber, f.def.name, match),
+      });
       canonical = match;
     } else {
       canonical = match ? country : null;
@@ -178,7 +202,10 @@ const checkUrl: Check = (s, row, f, value) => {
 
 const checkUrlList: Check = (s, row, f, value) => {
   if (acceptedToken(f, value)) return;
-  const bad = value.split('|').map((p) => p.trim()).find((p) => !isValidUrl(p));
+  const bad = value
+    .split('|')
+    .map((p) => p.trim())
+    .find((p) => !isValidUrl(p));
   if (bad !== undefined) fail(s, 'url', row, f, messages.url(bad || value, f.def.name, row.rowNumber));
 };
 

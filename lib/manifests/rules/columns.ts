@@ -48,7 +48,14 @@ export function mapColumns(parsed: ParsedManifest, definition: ManifestDefinitio
   });
   for (const f of definition.fields) {
     if (f.required && !headersOfField.has(f.name) && !optionalColumns.has(f.name)) {
-      map.errors.push({ row: null, column: null, field: f.name, value: null, rule: 'missing_column', message: messages.fieldNotFound(f.name) });
+      map.errors.push({
+        row: null,
+        column: null,
+        field: f.name,
+        value: null,
+        rule: 'missing_column',
+        message: messages.fieldNotFound(f.name),
+      });
     }
   }
   return map;

@@ -1,6 +1,6 @@
 import type { FieldDefinition, Issue, ManifestDefinition, ValidationContext } from '../types';
-import type { RuleCode } from './catalogue';
 import { patternSubject, vocabularyKey } from '../values';
+import type { RuleCode } from './catalogue';
 
 /** One data row while rules run: cleaned values by field name (NA spellings already blank) and the cell text as read. */
 export interface WorkRow {
@@ -80,9 +80,7 @@ export function compileDefinition(definition: ManifestDefinition): Map<string, C
   const out = new Map<string, CompiledField>();
   for (const def of definition.fields) {
     const allowed = def.allowedValues ? new Set(def.allowedValues) : null;
-    const canonicalByKey = def.normaliseValues && def.allowedValues
-      ? new Map(def.allowedValues.map((v) => [vocabularyKey(v), v]))
-      : null;
+    const canonicalByKey = def.normaliseValues && def.allowedValues ? new Map(def.allowedValues.map((v) => [vocabularyKey(v), v])) : null;
     out.set(def.name, {
       def,
       regex: def.pattern ? new RegExp(def.pattern, 'i') : null,

@@ -29,7 +29,12 @@ export function checkBiobankingVouchers(s: RuleState): void {
     for (const row of s.rows) {
       const id = row.values[voucher] ?? '';
       if (row.values[removed] === 'Y' && (!id || missingTokenOf(id) !== null)) {
-        s.report.warn('biobanking_voucher', { row: row.rowNumber, field: voucher, value: id, message: messages.biobankingVoucher(row.rowNumber, removed, voucher) });
+        s.report.warn('biobanking_voucher', {
+          row: row.rowNumber,
+          field: voucher,
+          value: id,
+          message: messages.biobankingVoucher(row.rowNumber, removed, voucher),
+        });
       }
     }
   }

@@ -67,7 +67,12 @@ export function checkPermits(s: RuleState): void {
       const ok = required === 'Y' ? !notApplicable && file.regex !== null && file.regex.test(name) : notApplicable;
       if (!ok) {
         s.failed.add(cellKey(row.rowNumber, fileField));
-        s.report.error('permit_filename', { row: row.rowNumber, field: fileField, value: name, message: messages.permitFilename(name, fileField, row.rowNumber) });
+        s.report.error('permit_filename', {
+          row: row.rowNumber,
+          field: fileField,
+          value: name,
+          message: messages.permitFilename(name, fileField, row.rowNumber),
+        });
         continue;
       }
       const specimen = row.values.SPECIMEN_ID;
@@ -76,7 +81,12 @@ export function checkPermits(s: RuleState): void {
       const first = pairBySpecimen.get(specimen);
       if (first === undefined) pairBySpecimen.set(specimen, pair);
       else if (first !== pair) {
-        s.report.error('permit_conflict', { row: row.rowNumber, field: fileField, value: pair, message: messages.permitConflict(pair, prefix, specimen) });
+        s.report.error('permit_conflict', {
+          row: row.rowNumber,
+          field: fileField,
+          value: pair,
+          message: messages.permitConflict(pair, prefix, specimen),
+        });
       }
     }
   }
@@ -101,11 +111,20 @@ export function checkPopGenomics(s: RuleState): void {
     if (!purpose || s.failed.has(cellKey(row.rowNumber, 'PURPOSE_OF_SPECIMEN'))) continue;
     const isResequencing = vocabularyKey(purpose) === 'resequencing';
     if (pop && !isResequencing) {
-      s.report.error('pop_genomics', { row: row.rowNumber, field: 'PURPOSE_OF_SPECIMEN', value: purpose, message: messages.popGenomicsPurpose(purpose, row.rowNumber) });
+      s.report.error('pop_genomics', {
+        row: row.rowNumber,
+        field: 'PURPOSE_OF_SPECIMEN',
+        value: purpose,
+        message: messages.popGenomicsPurpose(purpose, row.rowNumber),
+      });
     }
     if (!pop && isResequencing) resequencing.push(row.rowNumber);
   }
   if (resequencing.length) {
-    s.report.error('pop_genomics', { row: null, field: 'PURPOSE_OF_SPECIMEN', message: messages.resequencingWithoutPopGenomics(profile, rowRanges(resequencing)) });
+    s.report.error('pop_genomics', {
+      row: null,
+      field: 'PURPOSE_OF_SPECIMEN',
+      message: messages.resequencingWithoutPopGenomics(profile, rowRanges(resequencing)),
+    });
   }
 }

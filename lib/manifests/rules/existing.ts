@@ -42,7 +42,12 @@ export async function checkStoredTubes(s: RuleState, groups: ReadonlyMap<string,
       }
       if (result.mode === 'create') continue;
       if ((row.values.SYMBIONT ?? 'TARGET') === 'SYMBIONT') {
-        s.report.error('update_symbiont', { row: row.rowNumber, field: 'SYMBIONT', value: 'SYMBIONT', message: messages.updateSymbiont(row.rowNumber) });
+        s.report.error('update_symbiont', {
+          row: row.rowNumber,
+          field: 'SYMBIONT',
+          value: 'SYMBIONT',
+          message: messages.updateSymbiont(row.rowNumber),
+        });
         continue;
       }
       const sample = own.get(g.key);

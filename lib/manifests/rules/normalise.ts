@@ -61,7 +61,11 @@ export function applyPopGenomicsDefaults(s: RuleState): void {
       const value = field === 'GAL_SAMPLE_ID' ? (row.values.COLLECTOR_SAMPLE_ID ?? '') : (POP_GENOMICS_DEFAULTS[field] ?? '');
       if (!value) continue;
       row.values[field] = value;
-      s.report.warn('default_substituted', { row: row.rowNumber, field, message: messages.defaultSubstituted(field, row.rowNumber, value) });
+      s.report.warn('default_substituted', {
+        row: row.rowNumber,
+        field,
+        message: messages.defaultSubstituted(field, row.rowNumber, value),
+      });
     }
   }
 }

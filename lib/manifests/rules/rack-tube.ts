@@ -21,8 +21,19 @@ export interface TubeGroup {
  * own serial number, which the reference's copy would duplicate.
  */
 const SYMBIONT_OWN_FIELDS = new Set([
-  'SERIES', 'ORDER_OR_GROUP', 'FAMILY', 'GENUS', 'TAXON_ID', 'SCIENTIFIC_NAME', 'TAXON_REMARKS', 'INFRASPECIFIC_EPITHET',
-  'CULTURE_OR_STRAIN_ID', 'COMMON_NAME', 'LIFESTAGE', 'SEX', 'SYMBIONT',
+  'SERIES',
+  'ORDER_OR_GROUP',
+  'FAMILY',
+  'GENUS',
+  'TAXON_ID',
+  'SCIENTIFIC_NAME',
+  'TAXON_REMARKS',
+  'INFRASPECIFIC_EPITHET',
+  'CULTURE_OR_STRAIN_ID',
+  'COMMON_NAME',
+  'LIFESTAGE',
+  'SEX',
+  'SYMBIONT',
 ]);
 
 const isTokenOrNa = (raw: string): boolean => missingTokenOf(raw) !== null || NA_VALUES.has(raw);
@@ -67,9 +78,17 @@ export function checkRackTube(s: RuleState): Map<string, TubeGroup> {
       error(row, 'rack_tube_slash', hasSlash(rawRack) ? 'RACK_OR_PLATE_ID' : 'TUBE_OR_WELL_ID', messages.rackTubeSlash(row.rowNumber));
       continue;
     }
-    for (const [f, v] of [[rackField, rawRack], [tubeField, rawTube]] as const) {
+    for (const [f, v] of [
+      [rackField, rawRack],
+      [tubeField, rawTube],
+    ] as const) {
       if (f && v && !matchesPattern(f, v)) {
-        s.report.warn('fluidx', { row: row.rowNumber, field: f.def.name, value: v, message: messages.fluidx(v, f.def.name, row.rowNumber) });
+        s.report.warn('fluidx', {
+          row: row.rowNumber,
+          field: f.def.name,
+          value: v,
+          message: messages.fluidx(v, f.def.name, row.rowNumber),
+        });
       }
     }
     const key = rackTubeKey(rawRack, rawTube);
@@ -93,15 +112,30 @@ export function checkTargetsAndSymbionts(s: RuleState, groups: ReadonlyMap<strin
     if (!first) continue;
     if (g.rows.length === 1) {
       if (symbiontOf(first) === 'SYMBIONT') {
-        s.report.error('orphan_symbiont', { row: first.rowNumber, field: 'SYMBIONT', value: 'SYMBIONT', message: messages.orphanSymbiont(g.pair.tubeOrWellId) });
+        s.report.error('orphan_symbiont', {
+          row: first.rowNumber,
+          field: 'SYMBIONT',
+          value: 'SYMBIONT',
+          message: messages.orphanSymbiont(g.pair.tubeOrWellId),
+        });
       }
       continue;
     }
     if (targets.length === 0) {
-      s.report.error('rack_tube_duplicate', { row: first.rowNumber, field: 'TUBE_OR_WELL_ID', value: g.pair.tubeOrWellId, message: messages.duplicateWithoutTarget(g.key, rows) });
+      s.report.error('rack_tube_duplicate', {
+        row: first.rowNumber,
+        field: 'TUBE_OR_WELL_ID',
+        value: g.pair.tubeOrWellId,
+        message: messages.duplicateWithoutTarget(g.key, rows),
+      });
     }
     for (const extra of targets.slice(1)) {
-      s.report.error('rack_tube_duplicate', { row: extra.rowNumber, field: 'TUBE_OR_WELL_ID', value: g.pair.tubeOrWellId, message: messages.multipleTargets(g.key, rows) });
+      s.report.error('rack_tube_duplicate', {
+        row: extra.rowNumber,
+        field: 'TUBE_OR_WELL_ID',
+        value: g.pair.tubeOrWellId,
+        message: messages.multipleTargets(g.key, rows),
+      });
     }
   }
 }

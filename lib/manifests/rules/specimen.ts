@@ -61,7 +61,8 @@ export function specimenFormatFor(project: ManifestProject, values: Record<strin
   const galField = project === 'asg' ? 'PARTNER' : 'GAL';
   const gal = values[galField] ?? '';
   const table = project === 'asg' ? ASG_FORMATS : project === 'dtolenv' ? DTOLENV_FORMATS : DTOL_FORMATS;
-  const f = table[gal];
+  // own keys only: a cell reading `toString` names no GAL
+  const f = Object.hasOwn(table, gal) ? table[gal] : undefined;
   return f ? { by: `${galField} ${gal}`, format: f } : null;
 }
 
@@ -97,7 +98,12 @@ export function checkSpecimens(s: RuleState): void {
   for (const [id, rows] of wholeOrganism) {
     const all = rowRanges(rows.map((r) => r.rowNumber));
     for (const row of rows.slice(1)) {
-      s.report.error('whole_organism_duplicate', { row: row.rowNumber, field: 'ORGANISM_PART', value: row.values.ORGANISM_PART ?? '', message: messages.wholeOrganism(id, all) });
+      s.report.error('whole_organism_duplicate', {
+        row: row.rowNumber,
+        field: 'ORGANISM_PART',
+        value: row.values.ORGANISM_PART ?? '',
+        message: messages.wholeOrganism(id, all),
+      });
     }
   }
 }
@@ -110,7 +116,12 @@ export function checkSpecimens(s: RuleState): void {
 export async function checkSpecimenTaxa(s: RuleState, sampleOfRow: ReadonlyMap<number, ExistingSample>): Promise<void> {
   if (!s.present.has('SPECIMEN_ID') || !s.fields.has('TAXON_ID')) return;
   const targets = s.rows.filter(
-    (r) => isTarget(r) && r.values.SPECIMEN_ID && r.values.TAXON_ID && !s.failed.has(cellKey(r.rowNumber, 'SPECIMEN_ID')) && !s.failed.has(cellKey(r.rowNumber, 'TAXON_ID')),
+    (r) =>
+      isTarget(r) &&
+      r.values.SPECIMEN_ID &&
+      r.values.TAXON_ID &&
+      !s.failed.has(cellKey(r.rowNumber, 'SPECIMEN_ID')) &&
+      !s.failed.has(cellKey(r.rowNumber, 'TAXON_ID')),
   );
   const firstTaxon = new Map<string, string>();
   const error = (row: WorkRow, taxon: string, inManifest: boolean) =>
@@ -140,9 +151,7 @@ export async function checkSpecimenTaxa(s: RuleState, sampleOfRow: ReadonlyMap<n
   }
   for (const row of consistent) {
     const own = sampleOfRow.get(row.rowNumber)?.sampleId;
-    const clash = storedBySpecimen
-      .get(row.values.SPECIMEN_ID ?? '')
-      ?.find((e) => e.sampleId !== own && e.taxonId !== row.values.TAXON_ID);
+    const clash = storedBySpecimen.get(row.values.SPECIMEN_ID ?? '')?.find((e) => e.sampleId !== own && e.taxonId !== row.values.TAXON_ID);
     if (clash) error(row, clash.taxonId, false);
   }
 }

@@ -40,20 +40,6 @@ export class TaxonomyCache {
   }
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight, so a large manifest does not flood the taxonomy service. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 export const isTrue = (v: string | undefined): boolean => String(v).toLowerCase() === 'true';
 
 /** Lineage names, highest first: "Eukaryota; Metazoa; …; Aglais; " → ['Eukaryota', 'Metazoa', …, 'Aglais']. */
@@ -65,12 +51,37 @@ export const lineageNames = (lineage: string): string[] =>
 
 /** Ordinal of the Linnaean ranks that bound the search; unranked clades ("no rank", "clade") are skipped. */
 const RANK_LEVEL: Record<string, number> = {
-  'species subgroup': 11, 'species group': 12, series: 14, subsection: 14, section: 15, subgenus: 16,
-  genus: 20, subtribe: 21, tribe: 22, subfamily: 23,
-  family: 30, superfamily: 31, parvorder: 35, infraorder: 36, suborder: 37,
-  order: 40, superorder: 41, subcohort: 42, cohort: 43, infraclass: 45, subclass: 46,
-  class: 50, superclass: 51, subphylum: 55, phylum: 60, superphylum: 61, subkingdom: 65, kingdom: 70,
-  superkingdom: 80, domain: 80, realm: 80,
+  'species subgroup': 11,
+  'species group': 12,
+  series: 14,
+  subsection: 14,
+  section: 15,
+  subgenus: 16,
+  genus: 20,
+  subtribe: 21,
+  tribe: 22,
+  subfamily: 23,
+  family: 30,
+  superfamily: 31,
+  parvorder: 35,
+  infraorder: 36,
+  suborder: 37,
+  order: 40,
+  superorder: 41,
+  subcohort: 42,
+  cohort: 43,
+  infraclass: 45,
+  subclass: 46,
+  class: 50,
+  superclass: 51,
+  subphylum: 55,
+  phylum: 60,
+  superphylum: 61,
+  subkingdom: 65,
+  kingdom: 70,
+  superkingdom: 80,
+  domain: 80,
+  realm: 80,
 };
 
 const FAMILY_LEVEL = 30;

@@ -1,9 +1,10 @@
+import { mapLimit } from '@/lib/concurrency';
 import { messages } from '../messages';
 import type { TaxonRecord } from '../types';
 import { vocabularyKey } from '../values';
 import type { RuleCode } from './catalogue';
 import { cellKey, type RuleState, type WorkRow } from './context';
-import { isTrue, mapLimit, rankedLineage, TaxonomyCache, type RankedLineage } from './taxonomy-lookup';
+import { isTrue, type RankedLineage, rankedLineage, TaxonomyCache } from './taxonomy-lookup';
 
 /**
  * TAXON_ID ↔ SCIENTIFIC_NAME consistency, submittability, rank and the lineage columns (tol-manifests.md §2.3).
@@ -74,7 +75,12 @@ export async function checkTaxonomy(s: RuleState): Promise<void> {
         continue;
       }
       row.values.TAXON_ID = hit.taxId;
-      s.report.warn('taxon_filled', { row: row.rowNumber, field: 'TAXON_ID', value: '', message: messages.taxonFilled(row.rowNumber, name, hit.taxId) });
+      s.report.warn('taxon_filled', {
+        row: row.rowNumber,
+        field: 'TAXON_ID',
+        value: '',
+        message: messages.taxonFilled(row.rowNumber, name, hit.taxId),
+      });
     }
     withId.push(row);
   }
@@ -163,7 +169,12 @@ function applyName(s: RuleState, row: WorkRow, pairs: ReadonlyMap<string, NameVe
     error(row, 'taxon_mismatch', 'TAXON_ID', messages.taxonIdMismatch(row.values.TAXON_ID ?? '', row.rowNumber, v.ids));
     return false;
   }
-  s.report.warn('taxon_synonym', { row: row.rowNumber, field: 'SCIENTIFIC_NAME', value: name, message: messages.synonym(name, row.rowNumber, v.official) });
+  s.report.warn('taxon_synonym', {
+    row: row.rowNumber,
+    field: 'SCIENTIFIC_NAME',
+    value: name,
+    message: messages.synonym(name, row.rowNumber, v.official),
+  });
   row.values.SCIENTIFIC_NAME = v.official;
   if (s.fields.has('OTHER_INFORMATION')) {
     const note = `Scientific name synonym ${name} was replaced by ${v.official}`;
@@ -185,11 +196,17 @@ function applyLineage(s: RuleState, row: WorkRow, lineage: RankedLineage, name: 
     if (!value) {
       const fill = expected ?? 'NOT_APPLICABLE';
       row.values[field] = fill;
-      s.report.warn('lineage_filled', { row: row.rowNumber, field, value: '', message: messages.lineageFilled(field, row.rowNumber, name, fill) });
+      s.report.warn('lineage_filled', {
+        row: row.rowNumber,
+        field,
+        value: '',
+        message: messages.lineageFilled(field, row.rowNumber, name, fill),
+      });
       continue;
     }
     if (expected !== null) {
-      if (value.toLowerCase() !== expected.toLowerCase()) error(row, 'lineage', field, messages.lineageMismatch(value, field, row.rowNumber, expected));
+      if (value.toLowerCase() !== expected.toLowerCase())
+        error(row, 'lineage', field, messages.lineageMismatch(value, field, row.rowNumber, expected));
     } else if (field !== 'ORDER_OR_GROUP' && vocabularyKey(value) !== 'not applicable') {
       error(row, 'lineage', field, messages.lineageAbsent(value, field, row.rowNumber));
     }

@@ -1,5 +1,4 @@
 import { Invalid } from '@/lib/errors';
-import { buildXml, compact, element, xmlText, type XmlNode } from './xml';
 import type {
   Attribute,
   BrokerDefaults,
@@ -13,6 +12,7 @@ import type {
   SubmissionSpec,
   WebinDocument,
 } from './types';
+import { buildXml, compact, element, type XmlNode, xmlText } from './xml';
 
 /**
  * Builders of ENA's XML objects (ENA.submission.xsd, ENA.project.xsd, SRA.sample.xsd, SRA.experiment.xsd,
@@ -25,15 +25,13 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const opt = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : xmlText(v));
 
 function requireAlias(kind: string, alias: string): void {
-  if (!alias || !alias.trim()) throw Invalid(`An ENA ${kind} needs an alias.`);
+  if (!alias?.trim()) throw Invalid(`An ENA ${kind} needs an alias.`);
 }
 
 function attributesNode(childName: string, attributes: Attribute[] | undefined): XmlNode | undefined {
   if (!attributes?.length) return undefined;
   return {
-    [childName]: attributes.map((a) =>
-      compact({ TAG: xmlText(a.tag), VALUE: xmlText(a.value), UNITS: opt(a.units) }),
-    ),
+    [childName]: attributes.map((a) => compact({ TAG: xmlText(a.tag), VALUE: xmlText(a.value), UNITS: opt(a.units) })),
   };
 }
 
@@ -75,9 +73,7 @@ export function submissionNode(spec: SubmissionSpec, defaults: BrokerDefaults = 
   if (!spec.actions.length) throw Invalid('An ENA submission needs at least one action.');
   const contacts = spec.contacts?.length
     ? {
-        CONTACT: spec.contacts.map((c) =>
-          element({ name: c.name, inform_on_status: c.informOnStatus, inform_on_error: c.informOnError }),
-        ),
+        CONTACT: spec.contacts.map((c) => element({ name: c.name, inform_on_status: c.informOnStatus, inform_on_error: c.informOnError })),
       }
     : undefined;
   return compact({
@@ -98,9 +94,7 @@ export function projectNode(spec: ProjectSpec, defaults: BrokerDefaults = {}): X
     ? { UMBRELLA_PROJECT: '' }
     : {
         SUBMISSION_PROJECT: {
-          SEQUENCING_PROJECT: spec.locusTagPrefixes?.length
-            ? { LOCUS_TAG_PREFIX: spec.locusTagPrefixes.map(xmlText) }
-            : '',
+          SEQUENCING_PROJECT: spec.locusTagPrefixes?.length ? { LOCUS_TAG_PREFIX: spec.locusTagPrefixes.map(xmlText) } : '',
         },
       };
   return compact({
@@ -165,7 +159,10 @@ export function experimentNode(spec: ExperimentSpec, defaults: BrokerDefaults = 
 }
 
 function platformName(platform: string): string {
-  const name = platform.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const name = platform
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw Invalid(`'${platform}' is not an ENA platform.`);
   return name;
 }

@@ -4,7 +4,7 @@ import { Conflict } from '@/lib/errors';
 import { RepositoryError, RepositoryHttpError, RepositoryProtocolError } from '../errors';
 import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
 import { buildWebinXml } from './build';
-import { parseReceipt, type EnaReceipt } from './receipt';
+import { type EnaReceipt, parseReceipt } from './receipt';
 import type { BrokerDefaults, WebinDocument } from './types';
 
 /**
@@ -248,10 +248,9 @@ export function enaClientOptionsFromConfig(
   logger: Logger,
   extra: Partial<EnaClientOptions> = {},
 ): EnaClientOptions {
-  const missing = [
-    config.ENA_USERNAME ? undefined : 'ENA_USERNAME',
-    config.ENA_PASSWORD ? undefined : 'ENA_PASSWORD',
-  ].filter((m): m is string => m !== undefined);
+  const missing = [config.ENA_USERNAME ? undefined : 'ENA_USERNAME', config.ENA_PASSWORD ? undefined : 'ENA_PASSWORD'].filter(
+    (m): m is string => m !== undefined,
+  );
   if (missing.length) throw Conflict(`ENA submission is not configured: set ${missing.join(' and ')}.`);
   return {
     baseUrl: config.ENA_WEBIN_URL,

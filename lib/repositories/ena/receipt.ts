@@ -114,7 +114,8 @@ export function classifyMessage(level: MessageLevel, text: string): ReceiptMessa
     return { ...base, kind: 'alias_exists', objectType, alias: exists[2], accession };
   }
   const modern = NEW_CHECKLIST.exec(text);
-  if (modern) return { ...base, kind: 'checklist', sample: modern[1]?.trim(), attribute: modern[2]?.trim() || undefined, reason: modern[3]?.trim() };
+  if (modern)
+    return { ...base, kind: 'checklist', sample: modern[1]?.trim(), attribute: modern[2]?.trim() || undefined, reason: modern[3]?.trim() };
   const missing = OLD_MISSING.exec(text);
   if (missing) return { ...base, kind: 'checklist', attribute: missing[1], reason: text };
   const old = OLD_ERROR_AT.exec(text);
@@ -177,7 +178,11 @@ export function parseReceipt(xml: string): EnaReceipt {
   const infos = messages.filter((m) => m.level === 'INFO').map((m) => m.text);
   const existing: ExistingObject[] = messages
     .filter((m) => m.level === 'ERROR' && m.kind === 'alias_exists' && m.objectType && m.alias !== undefined)
-    .map((m) => ({ type: m.objectType as ReceiptObjectType, alias: m.alias as string, ...(m.accession ? { accession: m.accession } : {}) }));
+    .map((m) => ({
+      type: m.objectType as ReceiptObjectType,
+      alias: m.alias as string,
+      ...(m.accession ? { accession: m.accession } : {}),
+    }));
 
   const success = successAttr.trim().toLowerCase() === 'true';
   const errorMessages = messages.filter((m) => m.level === 'ERROR');
@@ -190,7 +195,9 @@ export function parseReceipt(xml: string): EnaReceipt {
     submission,
     objects,
     byAlias,
-    actions: arrayOf(childOf(root, 'ACTIONS')).map((a) => textOf(a).trim()).filter(Boolean),
+    actions: arrayOf(childOf(root, 'ACTIONS'))
+      .map((a) => textOf(a).trim())
+      .filter(Boolean),
     messages,
     errors,
     infos,
@@ -199,6 +206,3 @@ export function parseReceipt(xml: string): EnaReceipt {
     xml,
   };
 }
-
-/** The receipt's errors as one sentence, the way the reference reports them to users. */
-export const receiptErrorText = (receipt: EnaReceipt): string => receipt.errors.join(' ');

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import { Conflict } from '@/lib/errors';
 import { RepositoryError, RepositoryHttpError, RepositoryProtocolError } from '../errors';
-import { type HttpMethod, type HttpOptions, httpRequest, type HttpRequest, joinUrl, plumbingOf } from '../http';
+import { type HttpMethod, type HttpOptions, type HttpRequest, httpRequest, joinUrl, plumbingOf } from '../http';
 import {
   BucketFileSchema,
   DepositionSchema,
-  ZenodoErrorBodySchema,
   type PublishedDeposition,
   type ZenodoDeposition,
   type ZenodoErrorBody,
+  ZenodoErrorBodySchema,
   type ZenodoFile,
   type ZenodoFileContent,
   type ZenodoMetadata,
@@ -45,9 +45,7 @@ export class ZenodoError extends RepositoryHttpError {
 }
 
 function zenodoMessage(status: number, body: ZenodoErrorBody | undefined): string {
-  const details = (body?.errors ?? [])
-    .map((e) => [e.field, e.message ?? e.messages?.join(' ')].filter(Boolean).join(': '))
-    .filter(Boolean);
+  const details = (body?.errors ?? []).map((e) => [e.field, e.message ?? e.messages?.join(' ')].filter(Boolean).join(': ')).filter(Boolean);
   const head = body?.message ?? `Zenodo answered ${status}`;
   return details.length ? `${head} (${details.join('; ')})` : head;
 }
@@ -56,8 +54,17 @@ export interface ZenodoClient {
   createDeposition(metadata?: ZenodoMetadata): Promise<ZenodoDeposition>;
   getDeposition(id: number | string): Promise<ZenodoDeposition>;
   updateMetadata(id: number | string, metadata: ZenodoMetadata): Promise<ZenodoDeposition>;
-  /** PUT into the deposition's bucket (raw bytes, not multipart) */
-  uploadFile(target: ZenodoDeposition | string, name: string, content: ZenodoFileContent, contentType?: string): Promise<ZenodoFile>;
+  /**
+   * PUT into the deposition's bucket (raw bytes, not multipart). For a stream, `size` is sent as Content-Length so
+   * the bucket knows the length up front rather than reading a chunked body.
+   */
+  uploadFile(
+    target: ZenodoDeposition | string,
+    name: string,
+    content: ZenodoFileContent,
+    contentType?: string,
+    size?: number,
+  ): Promise<ZenodoFile>;
   deleteFile(target: ZenodoDeposition | string, name: string): Promise<void>;
   publish(id: number | string): Promise<PublishedDeposition>;
   /** a new draft version of a published deposition: the draft itself (links.latest_draft), not the old record */
@@ -69,7 +76,8 @@ export interface ZenodoClient {
 
 function toDeposition(body: unknown): ZenodoDeposition {
   const parsed = DepositionSchema.safeParse(body);
-  if (!parsed.success) throw new RepositoryProtocolError('zenodo', 'Zenodo answered with something that is not a deposition', JSON.stringify(body));
+  if (!parsed.success)
+    throw new RepositoryProtocolError('zenodo', 'Zenodo answered with something that is not a deposition', JSON.stringify(body));
   const d = parsed.data;
   const links: ZenodoDeposition['links'] = {};
   for (const [k, v] of Object.entries(d.links ?? {})) if (typeof v === 'string') links[k] = v;
@@ -133,7 +141,8 @@ export function createZenodoClient(options: ZenodoClientOptions): ZenodoClient {
 
   const bucketOf = (target: ZenodoDeposition | string): string => {
     const bucket = typeof target === 'string' ? target : target.links.bucket;
-    if (!bucket) throw new RepositoryProtocolError('zenodo', `deposition ${typeof target === 'string' ? '' : target.id} has no bucket link`, '');
+    if (!bucket)
+      throw new RepositoryProtocolError('zenodo', `deposition ${typeof target === 'string' ? '' : target.id} has no bucket link`, '');
     return bucket;
   };
 
@@ -148,15 +157,21 @@ export function createZenodoClient(options: ZenodoClientOptions): ZenodoClient {
 
     updateMetadata: async (id, metadata) => toDeposition(await json('PUT', deposition(id), { metadata })),
 
-    async uploadFile(target, name, content, contentType = 'application/octet-stream') {
+    async uploadFile(target, name, content, contentType = 'application/octet-stream', size) {
       const body = await send({
         method: 'PUT',
         url: joinUrl(bucketOf(target), encodeURIComponent(name)),
-        headers: { 'content-type': contentType },
-        body: typeof content === 'function' ? content : content instanceof Uint8Array ? new Blob([content as Uint8Array<ArrayBuffer>]) : content,
+        headers: { 'content-type': contentType, ...(size !== undefined && { 'content-length': String(size) }) },
+        body:
+          typeof content === 'function'
+            ? content
+            : content instanceof Uint8Array
+              ? new Blob([content as Uint8Array<ArrayBuffer>])
+              : content,
       });
       const parsed = BucketFileSchema.safeParse(body);
-      if (!parsed.success) throw new RepositoryProtocolError('zenodo', 'Zenodo answered an upload without a file record', JSON.stringify(body));
+      if (!parsed.success)
+        throw new RepositoryProtocolError('zenodo', 'Zenodo answered an upload without a file record', JSON.stringify(body));
       const f = parsed.data;
       return {
         key: f.key,
@@ -173,14 +188,20 @@ export function createZenodoClient(options: ZenodoClientOptions): ZenodoClient {
 
     async publish(id) {
       const published = await action(id, 'publish');
-      if (!published.doi) throw new RepositoryProtocolError('zenodo', `Zenodo published deposition ${id} without a DOI`, JSON.stringify(published.raw));
+      if (!published.doi)
+        throw new RepositoryProtocolError('zenodo', `Zenodo published deposition ${id} without a DOI`, JSON.stringify(published.raw));
       return published as PublishedDeposition;
     },
 
     async newVersion(id) {
       const old = await action(id, 'newversion');
       const draft = old.links.latest_draft;
-      if (!draft) throw new RepositoryProtocolError('zenodo', `Zenodo opened a new version of ${id} without a latest_draft link`, JSON.stringify(old.raw));
+      if (!draft)
+        throw new RepositoryProtocolError(
+          'zenodo',
+          `Zenodo opened a new version of ${id} without a latest_draft link`,
+          JSON.stringify(old.raw),
+        );
       return toDeposition(await send({ method: 'GET', url: draft }));
     },
 

@@ -1,4 +1,4 @@
-import { attr, child, has, list, textOf, type DocObject, type ObjectType } from './ena-xml';
+import { attr, child, type DocObject, has, list, type ObjectType, textOf } from './ena-xml';
 import type { TaxonomyTable } from './taxonomy';
 
 /**
@@ -14,6 +14,8 @@ export interface ValidationContext {
   hasAlias(type: ObjectType, alias: string): boolean;
   /** resolves a reference by accession within the account */
   hasAccession(types: ObjectType[], accession: string): boolean;
+  /** a file of the account's upload area (null: not there), when the upload area is checked */
+  areaFile?(filename: string): { size: number; md5: string } | null;
 }
 
 /** ERC000053 (ENA Tree of Life): the attributes every ToL sample and specimen carries. */
@@ -91,7 +93,8 @@ function sample(o: DocObject, ctx: ValidationContext): string[] {
       if (!MISSING.test(a.value) && !COORDINATE.test(a.value))
         errors.push(`Sample: ${name}; Attribute: ${a.tag}; Reason: must match pattern ^[+-]?\\d+(\\.\\d{1,8})?$`);
       if (!a.units) errors.push(`Sample: ${name}; Attribute: ${a.tag}; Reason: must have required property 'unit'`);
-      else if (a.units !== 'DD') errors.push(`Sample: ${name}; Attribute: ${a.tag}; Reason: must be equal to one of the allowed values:[DD]`);
+      else if (a.units !== 'DD')
+        errors.push(`Sample: ${name}; Attribute: ${a.tag}; Reason: must be equal to one of the allowed values:[DD]`);
     }
   }
   const singles = new Map<string, number>();
@@ -139,8 +142,23 @@ function run(o: DocObject, ctx: ValidationContext): string[] {
     if (method !== 'MD5' && method !== 'SHA-256') errors.push(`${where(o)} FILE ${filename ?? ''} needs checksum_method MD5 or SHA-256.`);
     else if (!(method === 'MD5' ? /^[0-9a-fA-F]{32}$/ : /^[0-9a-fA-F]{64}$/).test(checksum))
       errors.push(`${where(o)} Invalid ${method} checksum "${checksum}" for file ${filename ?? ''}.`);
+    else if (filename && ctx.areaFile) {
+      // as Webin does: the file must be in the account's upload area, with the bytes the RUN says
+      const staged = ctx.areaFile(filename);
+      if (!staged) errors.push(`${where(o)} Failed to find file "${filename}" in the Webin upload area.`);
+      else if (method === 'MD5' && staged.md5 !== checksum.toLowerCase())
+        errors.push(`${where(o)} Invalid MD5 checksum "${checksum}" for file "${filename}": the uploaded file has ${staged.md5}.`);
+    }
   }
   return errors;
+}
+
+/** The files the RUNs of a document name. */
+export function runFileNames(objects: DocObject[]): string[] {
+  return objects
+    .filter((o) => o.type === 'RUN')
+    .flatMap((o) => list(child(child(child(o.node, 'DATA_BLOCK'), 'FILES'), 'FILE')).map((f) => attr(f, 'filename') ?? ''))
+    .filter(Boolean);
 }
 
 /** Every problem with one object; empty when ENA would take it. */

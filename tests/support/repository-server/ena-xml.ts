@@ -64,8 +64,7 @@ const parser = new XMLParser({
   isArray: (name) => REPEATED.has(name),
 });
 
-export const child = (node: unknown, name: string): unknown =>
-  node && typeof node === 'object' ? (node as Node)[name] : undefined;
+export const child = (node: unknown, name: string): unknown => (node && typeof node === 'object' ? (node as Node)[name] : undefined);
 export const list = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 export const attr = (node: unknown, name: string): string | undefined => {
   const v = child(node, `@_${name}`);
@@ -138,7 +137,10 @@ export function readDocument(roots: Node[], v1Action?: { action: string; holdDat
   roots.forEach(visit);
 
   if (v1Action && !submissions) {
-    for (const a of v1Action.action.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)) {
+    for (const a of v1Action.action
+      .split(',')
+      .map((s) => s.trim().toUpperCase())
+      .filter(Boolean)) {
       if (!ACTION_TYPES.includes(a)) errors.push(`Invalid ACTION ${a}.`);
       else actions.push({ type: a as ActionType });
     }

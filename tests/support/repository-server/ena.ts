@@ -1,7 +1,8 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import { basicCredentials, formParts, json, text, xml, type Incoming, type Outgoing } from './http';
-import { attr, child, parseXml, readDocument, type DocObject, type Node, type ObjectType, type ParsedAction } from './ena-xml';
-import { DEFAULT_CHECKLISTS, validateObject, type ValidationContext } from './ena-validate';
+import { DEFAULT_PUBLIC_SAMPLES, dropBoxSample, type PublicSample } from './ena-samples';
+import { DEFAULT_CHECKLISTS, runFileNames, type ValidationContext, validateObject } from './ena-validate';
+import { attr, child, type DocObject, type Node, type ObjectType, type ParsedAction, parseXml, readDocument } from './ena-xml';
+import { basicCredentials, formParts, type Incoming, json, type Outgoing, text, xml } from './http';
 import type { TaxonomyTable } from './taxonomy';
 
 /**
@@ -57,7 +58,13 @@ const PREFIX: Record<ObjectType | 'SUBMISSION', [string, string?, string?]> = {
   SUBMISSION: ['ERA'],
 };
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: true, suppressBooleanAttributes: false, format: true });
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
+  format: true,
+});
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const plusMonths = (d: Date, n: number) => {
@@ -66,10 +73,15 @@ const plusMonths = (d: Date, n: number) => {
   return x;
 };
 
+/** What the stand-in needs of the upload area: a file of an account's area, or null. */
+export type AreaFileLookup = (account: string, filename: string) => Promise<{ size: number; md5: string } | null>;
+
 export class EnaState {
   readonly submissions: EnaSubmissionRecord[] = [];
   readonly accounts = new Map<string, Account>();
   readonly queued = new Map<string, { account: string; receipt: string; pollsLeft: number }>();
+  /** samples of other submitters that the browser API shows */
+  readonly publicSamples: PublicSample[] = DEFAULT_PUBLIC_SAMPLES.map((s) => ({ ...s }));
   private counter = 70_000;
 
   constructor(
@@ -77,6 +89,7 @@ export class EnaState {
     readonly taxa: TaxonomyTable,
     readonly settings: EnaSettings,
     readonly checklists: Record<string, string[]> = DEFAULT_CHECKLISTS,
+    readonly areaFile?: AreaFileLookup,
   ) {}
 
   /** Every object an account (or every account) holds. */
@@ -105,7 +118,13 @@ export class EnaState {
     accountName: string,
     roots: Node[],
     via: EnaSubmissionRecord['via'],
-    options: { v1Action?: { action: string; holdDate?: string }; forcedErrors?: string[]; submissionAccession?: string } = {},
+    options: {
+      v1Action?: { action: string; holdDate?: string };
+      forcedErrors?: string[];
+      submissionAccession?: string;
+      /** the upload area's files that the document's RUNs name, when the area is checked */
+      areaFiles?: Map<string, { size: number; md5: string } | null>;
+    } = {},
   ): { receipt: string; success: boolean; submissionAccession?: string } {
     const acct = this.account(accountName);
     const doc = readDocument(roots, options.v1Action);
@@ -117,7 +136,7 @@ export class EnaState {
         ? [...options.forcedErrors]
         : [`Sample: ${firstSample}; Attribute: collection date; Reason: must match format "date"`]
       : [...doc.errors];
-    if (!errors.length) errors.push(...this.check(acct, doc.objects, actions, types));
+    if (!errors.length) errors.push(...this.check(acct, doc.objects, actions, types, options.areaFiles));
     const record = (success: boolean, receipt: string, submissionAccession?: string) => {
       this.submissions.push({
         account: accountName,
@@ -133,16 +152,23 @@ export class EnaState {
     };
 
     if (errors.length) {
-      const receipt = this.receipt(false, doc.objects.map((o) => ({ type: o.type, alias: o.alias })), undefined, actions, [
-        ...errors.map((e) => ['ERROR', e] as const),
-        ['INFO', 'Submission has been rolled back.'] as const,
-      ]);
+      const receipt = this.receipt(
+        false,
+        doc.objects.map((o) => ({ type: o.type, alias: o.alias })),
+        undefined,
+        actions,
+        [...errors.map((e) => ['ERROR', e] as const), ['INFO', 'Submission has been rolled back.'] as const],
+      );
       return record(false, receipt);
     }
     if (types.has('VALIDATE')) {
-      const receipt = this.receipt(true, doc.objects.map((o) => ({ type: o.type, alias: o.alias })), undefined, actions, [
-        ['INFO', 'Submission(s) validated successfully.'],
-      ]);
+      const receipt = this.receipt(
+        true,
+        doc.objects.map((o) => ({ type: o.type, alias: o.alias })),
+        undefined,
+        actions,
+        [['INFO', 'Submission(s) validated successfully.']],
+      );
       return record(true, receipt);
     }
 
@@ -159,7 +185,13 @@ export class EnaState {
     return acct.byAccession.get(target) ?? [...acct.objects.values()].find((o) => o.alias === target);
   }
 
-  private check(acct: Account, objects: DocObject[], actions: ParsedAction[], types: Set<string>): string[] {
+  private check(
+    acct: Account,
+    objects: DocObject[],
+    actions: ParsedAction[],
+    types: Set<string>,
+    areaFiles?: Map<string, { size: number; md5: string } | null>,
+  ): string[] {
     const errors: string[] = [];
     const add = types.has('ADD');
     const modify = types.has('MODIFY');
@@ -169,7 +201,8 @@ export class EnaState {
     const seen = new Set<string>();
     for (const o of objects) {
       const key = `${o.type}:${o.alias}`;
-      if (o.alias && seen.has(key)) errors.push(`In ${o.type.toLowerCase()}, alias: "${o.alias}". The alias is used more than once in this submission.`);
+      if (o.alias && seen.has(key))
+        errors.push(`In ${o.type.toLowerCase()}, alias: "${o.alias}". The alias is used more than once in this submission.`);
       seen.add(key);
     }
     const ctx: ValidationContext = {
@@ -180,6 +213,7 @@ export class EnaState {
         const o = acct.byAccession.get(accession);
         return !!o && ts.includes(o.type) && o.status !== 'CANCELLED';
       },
+      ...(areaFiles && { areaFile: (filename: string) => areaFiles.get(filename) ?? null }),
     };
     for (const o of objects) errors.push(...validateObject(o, ctx));
 
@@ -194,15 +228,18 @@ export class EnaState {
             : `In ${kind}, alias: "${o.alias}". The object being added already exists in the submission account with accession: "${existing.accession}".`,
         );
       }
-      if (modify && !existing) errors.push(`In ${kind}, alias: "${o.alias}". The object being updated does not exist in the submission account.`);
+      if (modify && !existing)
+        errors.push(`In ${kind}, alias: "${o.alias}". The object being updated does not exist in the submission account.`);
     }
 
     const today = new Date();
     for (const a of actions) {
       if (a.type === 'HOLD' && a.holdUntilDate !== undefined) {
         const date = new Date(`${a.holdUntilDate}T00:00:00Z`);
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(a.holdUntilDate) || Number.isNaN(date.getTime())) errors.push(`Invalid hold date "${a.holdUntilDate}".`);
-        else if (date <= today || date > plusMonths(today, 24)) errors.push(`The hold date "${a.holdUntilDate}" must be in the future and at most two years ahead.`);
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(a.holdUntilDate) || Number.isNaN(date.getTime()))
+          errors.push(`Invalid hold date "${a.holdUntilDate}".`);
+        else if (date <= today || date > plusMonths(today, 24))
+          errors.push(`The hold date "${a.holdUntilDate}" must be in the future and at most two years ahead.`);
       }
       if (!a.target) {
         if (a.type === 'CANCEL' || a.type === 'RECEIPT') errors.push(`The ${a.type} action needs a target.`);
@@ -210,12 +247,19 @@ export class EnaState {
       }
       const target = this.find(acct, a.target);
       if (!target || target.status === 'CANCELLED') errors.push(`The object "${a.target}" does not exist in the submission account.`);
-      else if (a.type === 'HOLD' && target.status === 'PUBLIC') errors.push(`The object "${a.target}" is already public and cannot be held.`);
+      else if (a.type === 'HOLD' && target.status === 'PUBLIC')
+        errors.push(`The object "${a.target}" is already public and cannot be held.`);
     }
     return errors;
   }
 
-  private apply(acct: Account, objects: DocObject[], actions: ParsedAction[], types: Set<string>, submissionAccession: string): StoredObject[] {
+  private apply(
+    acct: Account,
+    objects: DocObject[],
+    actions: ParsedAction[],
+    types: Set<string>,
+    submissionAccession: string,
+  ): StoredObject[] {
     const releaseAll = actions.some((a) => a.type === 'RELEASE' && !a.target);
     const hold = actions.find((a) => a.type === 'HOLD' && !a.target);
     const holdDate = releaseAll ? undefined : (hold?.holdUntilDate ?? day(plusMonths(new Date(), hold ? 24 : 2)));
@@ -267,7 +311,8 @@ export class EnaState {
     const refersTo = (node: unknown, o: StoredObject) =>
       attr(node, 'accession') === o.accession || attr(node, 'accession') === o.extId?.accession || attr(node, 'refname') === o.alias;
     for (const o of acct.objects.values()) {
-      if (target.type === 'PROJECT' && o.type === 'EXPERIMENT' && refersTo(child(o.node, 'STUDY_REF'), target)) out.push(...this.withDependants(acct, o));
+      if (target.type === 'PROJECT' && o.type === 'EXPERIMENT' && refersTo(child(o.node, 'STUDY_REF'), target))
+        out.push(...this.withDependants(acct, o));
       if (target.type === 'EXPERIMENT' && o.type === 'RUN' && refersTo(child(o.node, 'EXPERIMENT_REF'), target)) out.push(o);
     }
     return out;
@@ -315,15 +360,30 @@ function pollLinks(state: EnaState, base: string, id: string, account: string): 
   const head = { submissionId: id, submissionAccountId: account };
   return state.settings.pollLinkShape === 'hal'
     ? { ...head, _links: { poll: { href } } }
-    : { ...head, links: [{ rel: 'poll-json', href: `${href}?mediaType=json` }, { rel: 'poll-xml', href: `${href}?mediaType = xml` }] };
+    : {
+        ...head,
+        links: [
+          { rel: 'poll-json', href: `${href}?mediaType=json` },
+          { rel: 'poll-xml', href: `${href}?mediaType = xml` },
+        ],
+      };
 }
 
 /** Requests under the Webin root (`/ena/submit`); `base` is that root's URL. */
-export async function handleEna(state: EnaState, incoming: Incoming, rest: string, base: string, forcedErrors?: string[]): Promise<Outgoing> {
+export async function handleEna(
+  state: EnaState,
+  incoming: Incoming,
+  rest: string,
+  base: string,
+  forcedErrors?: string[],
+): Promise<Outgoing> {
   const creds = basicCredentials(incoming);
   if (!creds || state.credentials[creds.username] !== creds.password)
     return { status: 401, headers: { 'www-authenticate': 'Basic realm="ENA"', 'content-type': 'text/plain' }, body: 'Unauthorized' };
   const account = creds.username;
+
+  const sample = /^\/drop-box\/samples\/([^/]+)$/.exec(rest);
+  if (sample?.[1]) return dropBoxSample(state, account, incoming, decodeURIComponent(sample[1]));
 
   const poll = /^\/webin-v2\/submit\/poll\/([^/?]+)$/.exec(rest);
   if (poll?.[1]) {
@@ -360,8 +420,14 @@ export async function handleEna(state: EnaState, incoming: Incoming, rest: strin
 
   const queue = rest === '/webin-v2/submit/queue';
   const submissionAccession = queue ? state.nextAccession('SUBMISSION').accession : undefined;
+  let areaFiles: Map<string, { size: number; md5: string } | null> | undefined;
+  if (state.areaFile && !parseErrors.length) {
+    const names = runFileNames(readDocument(roots, v1Action).objects);
+    areaFiles = new Map(await Promise.all(names.map(async (n) => [n, await state.areaFile!(account, n)] as const)));
+  }
   const result = state.process(account, parseErrors.length ? [] : roots, queue ? 'queue' : isV1 ? 'v1' : 'sync', {
     ...(v1Action ? { v1Action } : {}),
+    ...(areaFiles ? { areaFiles } : {}),
     ...(parseErrors.length ? { forcedErrors: parseErrors } : forcedErrors ? { forcedErrors } : {}),
     ...(submissionAccession ? { submissionAccession } : {}),
   });

@@ -1,11 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TaxonRecord } from '@/lib/manifests/types';
-import { EnaState, handleEna, type EnaSettings } from './ena';
+import { type EnaSettings, EnaState, handleEna } from './ena';
+import { handleBrowser } from './ena-samples';
 import { DEFAULT_CHECKLISTS } from './ena-validate';
 import { Faults, type ServiceName } from './faults';
-import { json, readIncoming, write, type Incoming, type Outgoing } from './http';
+import { startUploadAreaServer, type UploadAreaServer } from './ftp';
+import { type Incoming, json, type Outgoing, readIncoming, write } from './http';
+import { type MailServer, startMailServer } from './smtp';
 import { handleTaxonomy, TaxonomyTable } from './taxonomy';
+import { handleTolid, TolidState } from './tolid';
 import { handleZenodo, ZenodoState } from './zenodo';
 
 /**
@@ -15,14 +19,14 @@ import { handleZenodo, ZenodoState } from './zenodo';
  * Paths mirror the real services (`/ena/submit/webin-v2/…`, `/ena/taxonomy/rest/…`, `/api/deposit/…`).
  */
 
+export type { EnaSettings } from './ena';
 export { Faults } from './faults';
-export type { EnaSettings, EnaSubmissionRecord, StoredObject } from './ena';
-export { DEFAULT_TAXA } from './taxonomy';
 
 export interface RepositoryServerOptions {
   /** Webin accounts, username → password */
   enaAccounts?: Record<string, string>;
   zenodoTokens?: string[];
+  tolidTokens?: string[];
   /** taxa added to the built-in table (real taxa: 9606, 171585, 7227, 9913, genus 7215, unsubmittable 32644) */
   taxa?: TaxonRecord[];
   /** synonym → taxId, for any-name look-ups */
@@ -43,6 +47,8 @@ export interface RecordedRequest {
   /** the auth scheme used, never the secret */
   auth?: 'basic' | 'bearer' | 'query-token';
   contentType?: string;
+  /** the Content-Length header, when the client declared one (a chunked body has none) */
+  contentLength?: string;
   /** the body as text (multipart included), for assertions on what was sent */
   body: string;
   /** 0 while unanswered (or never answered: a hang) */
@@ -59,7 +65,18 @@ export interface RepositoryServer {
   zenodoUrl: string;
   /** as ENA_TAXONOMY_URL */
   taxonomyUrl: string;
-  credentials: { ena: { username: string; password: string }; zenodo: { token: string } };
+  /** ENA's browser API root, as ENA_BROWSER_URL */
+  browserUrl: string;
+  /** Sanger's ToLID service, as TOLID_URL */
+  tolidUrl: string;
+  tolid: TolidState;
+  /** an SMTP server that keeps what it receives, as SMTP_URL */
+  smtpUrl: string;
+  mail: MailServer;
+  /** the Webin file upload area (FTP), as ENA_FTP_URL */
+  ftpUrl: string;
+  uploadArea: UploadAreaServer;
+  credentials: { ena: { username: string; password: string }; zenodo: { token: string }; tolid: { token: string } };
   faults: Faults;
   requests: RecordedRequest[];
   ena: EnaState;
@@ -70,12 +87,16 @@ export interface RepositoryServer {
 
 const ENA_ROOT = '/ena/submit';
 const TAXONOMY_ROOT = '/ena/taxonomy/rest';
+const BROWSER_ROOT = '/ena/browser/api';
+const TOLID_ROOT = '/tolid/api/v3';
 const ZENODO_ROOT = '/api';
 
 function route(path: string): { service: ServiceName; rest: string } | undefined {
   for (const [service, root] of [
     ['ena', ENA_ROOT],
     ['taxonomy', TAXONOMY_ROOT],
+    ['browser', BROWSER_ROOT],
+    ['tolid', TOLID_ROOT],
     ['zenodo', ZENODO_ROOT],
   ] as const) {
     if (path === root || path.startsWith(`${root}/`)) return { service, rest: path.slice(root.length) };
@@ -93,12 +114,18 @@ function authScheme(incoming: Incoming): RecordedRequest['auth'] {
 export async function startRepositoryServer(options: RepositoryServerOptions = {}): Promise<RepositoryServer> {
   const enaAccounts = options.enaAccounts ?? { 'Webin-00000': 'webin-test-password' };
   const zenodoTokens = options.zenodoTokens ?? ['zenodo-test-token'];
+  const tolidTokens = options.tolidTokens ?? ['tolid-test-token'];
+  const tolid = new TolidState(new Set(tolidTokens));
   const taxonomy = new TaxonomyTable(options.taxa, options.synonyms);
   const faults = new Faults();
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const settings: EnaSettings = { pollLinkShape: 'links', pendingPolls: 1, aliasErrorWording: 'new', ...options.ena };
-  const ena = new EnaState(enaAccounts, taxonomy, settings, { ...DEFAULT_CHECKLISTS, ...options.checklists });
+  const uploadArea = await startUploadAreaServer(enaAccounts);
+  const mail = await startMailServer();
+  const ena = new EnaState(enaAccounts, taxonomy, settings, { ...DEFAULT_CHECKLISTS, ...options.checklists }, (account, filename) =>
+    uploadArea.fileOf(account, filename),
+  );
   const zenodo = new ZenodoState(new Set(zenodoTokens));
   let base = '';
 
@@ -107,6 +134,8 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
     if (!r) return json(404, { message: 'Not found' });
     if (r.service === 'ena') return handleEna(ena, incoming, r.rest, `${base}${ENA_ROOT}`, forcedErrors);
     if (r.service === 'taxonomy') return handleTaxonomy(taxonomy, incoming, r.rest);
+    if (r.service === 'browser') return handleBrowser(ena, incoming, r.rest);
+    if (r.service === 'tolid') return handleTolid(tolid, incoming, r.rest);
     return handleZenodo(zenodo, incoming, r.rest, `${base}${ZENODO_ROOT}`);
   };
 
@@ -123,6 +152,7 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
       query: query.toString(),
       ...(authScheme(incoming) ? { auth: authScheme(incoming) } : {}),
       ...(incoming.headers['content-type'] ? { contentType: incoming.headers['content-type'] } : {}),
+      ...(incoming.headers['content-length'] ? { contentLength: incoming.headers['content-length'] } : {}),
       body: incoming.body.toString('utf8'),
       status: 0,
       at: new Date(),
@@ -174,7 +204,14 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
     enaUrl: `${base}${ENA_ROOT}`,
     zenodoUrl: `${base}${ZENODO_ROOT}`,
     taxonomyUrl: `${base}${TAXONOMY_ROOT}`,
-    credentials: { ena: { username, password }, zenodo: { token: zenodoTokens[0] ?? '' } },
+    browserUrl: `${base}${BROWSER_ROOT}`,
+    tolidUrl: `${base}${TOLID_ROOT}`,
+    tolid,
+    smtpUrl: mail.url,
+    mail,
+    ftpUrl: uploadArea.url,
+    uploadArea,
+    credentials: { ena: { username, password }, zenodo: { token: zenodoTokens[0] ?? '' }, tolid: { token: tolidTokens[0] ?? '' } },
     faults,
     requests,
     ena,
@@ -185,6 +222,8 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
       timers.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await uploadArea.close();
+      await mail.close();
     },
   };
 }

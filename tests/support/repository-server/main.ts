@@ -12,10 +12,19 @@ const env = {
   ENA_USERNAME: server.credentials.ena.username,
   ENA_PASSWORD: server.credentials.ena.password,
   ENA_TAXONOMY_URL: server.taxonomyUrl,
+  ENA_BROWSER_URL: server.browserUrl,
+  ENA_FTP_URL: server.ftpUrl,
   ZENODO_URL: server.zenodoUrl,
   ZENODO_TOKEN: server.credentials.zenodo.token,
+  TOLID_URL: server.tolidUrl,
+  TOLID_TOKEN: server.credentials.tolid.token,
+  SMTP_URL: server.smtpUrl,
 };
-process.stdout.write(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
+process.stdout.write(
+  `${Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n')}\n`,
+);
 const stop = () => void server.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -1,5 +1,5 @@
 import type { TaxonRecord } from '@/lib/manifests/types';
-import { json, text, type Incoming, type Outgoing } from './http';
+import { type Incoming, json, type Outgoing, text } from './http';
 
 /**
  * ENA's taxonomy REST service over a small table of real taxa, in its JSON shape (every member a string).

@@ -1,12 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { json, bearerToken, type Incoming, type Outgoing } from './http';
+import { bearerToken, type Incoming, json, type Outgoing } from './http';
 
 /**
  * Zenodo's deposition API (anchors.md §B.6) in memory: drafts with buckets, metadata validation, publish with a
  * sandbox DOI (10.5072/zenodo.N), new versions sharing a concept id. Tokens own their depositions.
  */
 
-const UPLOAD_TYPES = ['publication', 'poster', 'presentation', 'dataset', 'image', 'video', 'software', 'lesson', 'physicalobject', 'other'];
+const UPLOAD_TYPES = [
+  'publication',
+  'poster',
+  'presentation',
+  'dataset',
+  'image',
+  'video',
+  'software',
+  'lesson',
+  'physicalobject',
+  'other',
+];
 const ACCESS_RIGHTS = ['open', 'embargoed', 'restricted', 'closed'];
 
 export interface StoredFile {
@@ -171,7 +182,8 @@ function parseJsonBody(incoming: Incoming): { ok: true; value: Record<string, un
   if (!/^application\/json/i.test(type)) return { ok: false, out: problem(415, 'The request Content-Type must be application/json.') };
   try {
     const value: unknown = incoming.body.length ? JSON.parse(incoming.body.toString('utf8')) : {};
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, out: problem(400, 'Request body must be a JSON object.') };
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      return { ok: false, out: problem(400, 'Request body must be a JSON object.') };
     return { ok: true, value: value as Record<string, unknown> };
   } catch {
     return { ok: false, out: problem(400, 'Could not parse the JSON body.') };
@@ -185,7 +197,10 @@ const metadataOf = (body: Record<string, unknown>): Record<string, unknown> =>
 export function handleZenodo(state: ZenodoState, incoming: Incoming, rest: string, api: string): Outgoing {
   const token = bearerToken(incoming);
   if (!token || !state.tokens.has(token))
-    return problem(401, 'The server could not verify that you are authorized to access the URL requested. You either supplied the wrong credentials (e.g. a bad password), or your browser does not understand how to supply the credentials required.');
+    return problem(
+      401,
+      'The server could not verify that you are authorized to access the URL requested. You either supplied the wrong credentials (e.g. a bad password), or your browser does not understand how to supply the credentials required.',
+    );
   const method = incoming.method;
 
   const files = /^\/files\/([^/]+)\/(.+)$/.exec(rest);
@@ -221,7 +236,11 @@ export function handleZenodo(state: ZenodoState, incoming: Incoming, rest: strin
   }
 
   if (rest === '/deposit/depositions' || rest === '/deposit/depositions/') {
-    if (method === 'GET') return json(200, [...state.depositions.values()].filter((d) => d.owner === token).map((d) => depositionJson(api, d)));
+    if (method === 'GET')
+      return json(
+        200,
+        [...state.depositions.values()].filter((d) => d.owner === token).map((d) => depositionJson(api, d)),
+      );
     if (method !== 'POST') return problem(405, 'Method not allowed.');
     const body = parseJsonBody(incoming);
     if (!body.ok) return body.out;

@@ -1,0 +1,50 @@
+import { createRoute } from '@hono/zod-openapi';
+import { FailedJobParamsSchema, FailedJobsQuerySchema, FailedJobsSchema, RetriedJobSchema } from '@/lib/jobs/contract';
+import { deadLetterJson, listDeadLetters } from '@/lib/jobs/dead-letters';
+import { retryDeadLetter } from '@/lib/jobs/retry';
+import { requireAdmin, requireAuth } from '../auth';
+import type { ApiApp } from '../context';
+import { jsonResponse, PageQuery, pick, security } from '../schemas';
+
+const tags = ['Admin'];
+
+const list = createRoute({
+  method: 'get',
+  path: '/admin/jobs',
+  tags,
+  summary: 'The job queue now, and the work given up for good (the dead-letter list), newest first',
+  description:
+    'Work is given up when the last run of its job failed, the process running its last run died, its job was lost, ' +
+    'or a repository stayed unreachable for two days. Its owner sees it failed with the reason; an admin can retry it.',
+  security,
+  middleware: [requireAuth, requireAdmin] as const,
+  request: { query: PageQuery.extend(FailedJobsQuerySchema.shape) },
+  responses: { 200: jsonResponse('The queue and a page of failed jobs', FailedJobsSchema), ...pick(400, 401, 404) },
+});
+
+const retry = createRoute({
+  method: 'post',
+  path: '/admin/jobs/failed/{id}/retry',
+  tags,
+  summary: 'Run given-up work again: the work is reopened and its job queued, once',
+  description:
+    '409 when it was retried already, or when the work cannot run again as it was (a report whose upload is gone, a ' +
+    'submission superseded by a newer one, a job that only runs on schedule).',
+  security,
+  middleware: [requireAuth, requireAdmin] as const,
+  request: { params: FailedJobParamsSchema },
+  responses: { 200: jsonResponse('The entry, marked retried, and what was queued', RetriedJobSchema), ...pick(400, 401, 404, 409) },
+});
+
+export function registerAdminJobRoutes(app: ApiApp) {
+  app.openapi(list, async (c) => {
+    const { limit, offset, open } = c.req.valid('query');
+    const { db, jobs } = c.get('deps');
+    const [queue, page] = await Promise.all([jobs.health(), listDeadLetters(db, { limit, offset, open: open === 'true' })]);
+    return c.json({ queue, number_found: page.total, data: page.rows.map(deadLetterJson) }, 200);
+  });
+  app.openapi(retry, async (c) => {
+    const { db, jobs, config } = c.get('deps');
+    return c.json(await retryDeadLetter({ db, jobs, config }, c.get('user'), c.req.valid('param').id), 200);
+  });
+}

@@ -1,0 +1,98 @@
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Db } from '@/db/client';
+import { rateLimits } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+
+/**
+ * Limits on guessing, counted in the database (rate-limiter-flexible's Drizzle store, table `rate_limits`), so every
+ * instance on it shares them. Only failures count: a right password or a valid key is never slowed, and a blocked
+ * sign-in is refused before the password hash is computed, so guessing cannot be used to load the CPU either.
+ *
+ * - Passwords (portal sign-in and POST /apiKey): 10 failures for one account within 15 minutes lock that account
+ *   for 15 minutes; 30 failures from one client within 15 minutes block that client for 15 minutes.
+ * - API keys: 30 unknown keys from one client within a minute block that client's unknown keys for 5 minutes.
+ */
+
+export const LIMITS = {
+  accountFailures: { points: 10, duration: 15 * 60, blockDuration: 15 * 60 },
+  clientPasswordFailures: { points: 30, duration: 15 * 60, blockDuration: 15 * 60 },
+  clientKeyFailures: { points: 30, duration: 60, blockDuration: 5 * 60 },
+} as const;
+
+export class RateLimited extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message, undefined, { retry_after: retryAfterSeconds });
+  }
+}
+
+export interface GuessLimits {
+  /** before checking a password: 429 when the account is locked or the client blocked */
+  assertPasswordAllowed(client: string, username: string): Promise<void>;
+  passwordFailed(client: string, username: string): Promise<void>;
+  passwordSucceeded(username: string): Promise<void>;
+  /** after an unknown key: 429 instead of 401 once the client has guessed too often */
+  keyFailed(client: string): Promise<void>;
+}
+
+const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const accountKey = (username: string) => username.trim().toLowerCase();
+
+const limiters = new WeakMap<Db, GuessLimits>();
+
+/** One set of limiters per database handle (the rate-limiter keeps a clean-up timer per instance). */
+export function guessLimits(db: Db): GuessLimits {
+  let limits = limiters.get(db);
+  if (limits) return limits;
+  const store = (keyPrefix: string, opts: { points: number; duration: number; blockDuration: number }) =>
+    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, ...opts });
+  const account = store('pw_account', LIMITS.accountFailures);
+  const clientPasswords = store('pw_client', LIMITS.clientPasswordFailures);
+  const clientKeys = store('key_client', LIMITS.clientKeyFailures);
+
+  // the limit reached: that many failures already, so the next attempt is refused before it is tried
+  const blocked = async (limiter: RateLimiterDrizzle, key: string, points: number) => {
+    const res = await limiter.get(key);
+    return res && res.consumedPoints >= points ? res.msBeforeNext : 0;
+  };
+  // consume throws the RateLimiterRes when the point that was just used is over the limit
+  const consume = async (limiter: RateLimiterDrizzle, key: string): Promise<number> => {
+    try {
+      await limiter.consume(key);
+      return 0;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return err.msBeforeNext;
+      throw err;
+    }
+  };
+
+  limits = {
+    async assertPasswordAllowed(client, username) {
+      const locked = await blocked(account, accountKey(username), LIMITS.accountFailures.points);
+      if (locked) {
+        throw new RateLimited(
+          `Too many failed sign-ins for this account: it is locked for ${minutes(locked)} more minute(s). Try again then, or ask an administrator to reset the password.`,
+          seconds(locked),
+        );
+      }
+      const wait = await blocked(clientPasswords, client, LIMITS.clientPasswordFailures.points);
+      if (wait)
+        throw new RateLimited(`Too many failed sign-ins from this address: try again in ${minutes(wait)} minute(s).`, seconds(wait));
+    },
+    async passwordFailed(client, username) {
+      await Promise.all([consume(account, accountKey(username)), consume(clientPasswords, client)]);
+    },
+    async passwordSucceeded(username) {
+      await account.delete(accountKey(username));
+    },
+    async keyFailed(client) {
+      const wait = await consume(clientKeys, client);
+      if (wait) throw new RateLimited(`Too many unknown API keys from this address: try again in ${seconds(wait)} seconds.`, seconds(wait));
+    },
+  };
+  limiters.set(db, limits);
+  return limits;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { QueueHealthSchema } from '../jobs/contract';
+
+/** What GET /api/health answers: each part of the service checked within three seconds, and the services configured. */
+
+export const CheckSchema = z.object({
+  ok: z.boolean(),
+  latency_ms: z.number(),
+  error: z.string().optional().meta({ description: 'why it is not ok' }),
+});
+export type Check = z.infer<typeof CheckSchema>;
+
+export const ServiceStateSchema = z.object({
+  configured: z.boolean(),
+  detail: z.string().meta({ description: 'what is used, or what its absence means' }),
+});
+
+/** The external services the settings reach (ENA, the ToLID service, Zenodo, mail). */
+export const ExternalServicesSchema = z
+  .object({ ena: ServiceStateSchema, tolid: ServiceStateSchema, zenodo: ServiceStateSchema, mail: ServiceStateSchema })
+  .meta({ id: 'ExternalServices' });
+
+export const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded', 'down']).meta({
+      description: 'ok: everything answers; degraded: the database answers but the queue or the storage does not; down: no database',
+    }),
+    database: CheckSchema.extend({ kind: z.enum(['pglite', 'postgres']) }),
+    // the queue's figures are there when it answered
+    queue: CheckSchema.extend(QueueHealthSchema.partial().shape),
+    storage: CheckSchema.extend({ kind: z.enum(['local', 's3']) }),
+    services: ExternalServicesSchema,
+  })
+  .meta({ id: 'Health' });
+export type Health = z.infer<typeof HealthSchema>;

@@ -1,0 +1,66 @@
+import { count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { deadLetters } from '@/db/schema';
+import type { FailedJob, JobData, JobName } from './contract';
+
+export type DeadLetterRow = typeof deadLetters.$inferSelect;
+
+/** Puts given-up work on the list admins see (the portal's Jobs page, GET /admin/jobs/failed). */
+export async function recordDeadLetter<N extends JobName>(
+  db: Db,
+  entry: { jobId: string | null; name: N; data: JobData[N]; reason: string; attempts: number },
+): Promise<void> {
+  await db.insert(deadLetters).values({
+    jobId: entry.jobId,
+    name: entry.name,
+    data: entry.data,
+    reason: entry.reason,
+    attempts: entry.attempts,
+  });
+}
+
+/** Newest first; `open` only those not retried yet. */
+export async function listDeadLetters(db: Db, opts: { limit: number; offset: number; open?: boolean }) {
+  const where = opts.open ? isNull(deadLetters.retriedAt) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(deadLetters)
+      .where(where)
+      .orderBy(desc(deadLetters.failedAt), desc(deadLetters.id))
+      .limit(opts.limit)
+      .offset(opts.offset),
+    db.select({ n: count() }).from(deadLetters).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function getDeadLetter(db: Db, id: string): Promise<DeadLetterRow | undefined> {
+  const [row] = await db.select().from(deadLetters).where(eq(deadLetters.id, id));
+  return row;
+}
+
+/** Marks the entry retried; false when someone else retried it first. */
+export async function markRetried(db: Db, id: string, userId: number): Promise<boolean> {
+  const rows = await db
+    .update(deadLetters)
+    .set({ retriedAt: sql`now()`, retriedBy: userId })
+    .where(sql`${deadLetters.id} = ${id} and ${deadLetters.retriedAt} is null`)
+    .returning({ id: deadLetters.id });
+  return rows.length > 0;
+}
+
+export function deadLetterJson(r: DeadLetterRow): FailedJob {
+  const letter = {
+    id: r.id,
+    job: r.name,
+    job_id: r.jobId,
+    data: r.data,
+    reason: r.reason,
+    attempts: r.attempts,
+    failed: r.failedAt.toISOString(),
+    retried: r.retriedAt?.toISOString() ?? null,
+  };
+  // recordDeadLetter writes a job's name and its data together; the row's two columns cannot say so to TypeScript
+  return letter as FailedJob;
+}

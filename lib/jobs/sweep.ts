@@ -1,0 +1,182 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '@/db/client';
+import { rowsOf } from '@/db/rows';
+import type { Liveness } from './liveness';
+import type { JobName, JobQueue } from './queue';
+import { DEAD_AFTER_SECONDS, LOCK_FREE_AND_QUIET_SECONDS, SILENT_FOR_GOOD_SECONDS } from './runs';
+
+/**
+ * The sweep (`jobs.sweep`, every minute and once when a worker starts) keeps the promise that every job ends:
+ *
+ * 1. A job pg-boss shows active whose process stopped beating (lib/jobs/runs.ts) is failed back to pg-boss, which
+ *    runs it again after its retry delay, or, if that was its last run, its work is given up with the reason.
+ * 2. Open work whose job is gone (never sent, or lost) is queued again; open work whose job failed for good is
+ *    given up. "Open": a report pending or running, a submission pending or processing, an email queued.
+ * 3. A publication (synchronous, no job) left processing by a process that died is marked failed.
+ */
+
+export interface SweepDeps {
+  db: Db;
+  logger: Logger;
+  queue: JobQueue;
+  giveUp(name: JobName, jobId: string | null, data: unknown, reason: string, attempts: number): Promise<void>;
+}
+
+export interface SweepContext {
+  liveness: Liveness;
+  processStartedAt: Date;
+  failJob(name: JobName, id: string, reason: string): Promise<void>;
+}
+
+export interface SweepResult {
+  /** active jobs handed back to the queue (or given up) because their process died */
+  dead: number;
+  /** open work queued again because its job was gone */
+  requeued: number;
+  /** open work given up because its job failed for good */
+  givenUp: number;
+}
+
+/** Open work per job: the id column, the key its job data carries it under, and the rows still waiting for it. */
+const OPEN_WORK: { name: JobName; key: string; open: SQL }[] = [
+  {
+    name: 'manifest.validate',
+    key: 'reportId',
+    open: sql`select id::text as id from validation_reports where status in ('pending', 'running')`,
+  },
+  {
+    name: 'samples.register',
+    key: 'submissionId',
+    open: sql`select id::text as id from submissions where kind = 'samples' and status in ('pending', 'processing')`,
+  },
+  {
+    name: 'study.submit',
+    key: 'submissionId',
+    open: sql`select id::text as id from submissions where kind = 'study' and action = 'submit' and status in ('pending', 'processing')`,
+  },
+  { name: 'email.send', key: 'emailId', open: sql`select id::text as id from emails where status = 'queued'` },
+];
+
+// a publication answers within the HTTP client's time limits; one still processing after this was interrupted
+const PUBLICATION_STALE_MINUTES = 15;
+
+export async function sweepJobs(deps: SweepDeps, ctx: SweepContext): Promise<SweepResult> {
+  const result: SweepResult = { dead: 0, requeued: 0, givenUp: 0 };
+  await handBackDeadRuns(deps, ctx, result);
+  for (const work of OPEN_WORK) await recoverLostWork(deps, work, result);
+  await failInterruptedPublications(deps);
+  if (result.dead || result.requeued || result.givenUp) deps.logger.warn({ ...result }, 'job sweep recovered work');
+  return result;
+}
+
+interface ActiveJob {
+  id: string;
+  name: JobName;
+  data: unknown;
+  retry_count: number;
+  retry_limit: number;
+  started_before_us: boolean;
+  started_seconds: number;
+  instance: string | null;
+  heartbeat_seconds: number | null;
+}
+
+/** The active jobs whose process is gone: see lib/jobs/liveness.ts and lib/jobs/runs.ts. */
+async function deadJobs(jobs: ActiveJob[], ctx: SweepContext): Promise<ActiveJob[]> {
+  const { liveness } = ctx;
+  const others = jobs.filter((j) => j.instance && j.instance !== liveness.instance);
+  // a lock found free is trusted only once the heartbeat has also gone quiet: a restart of PostgreSQL drops every
+  // instance's lock for the seconds it takes them to take it again
+  const quiet = others.filter((j) => (j.heartbeat_seconds ?? 0) > LOCK_FREE_AND_QUIET_SECONDS);
+  const gone = await liveness.deadAmong([...new Set(quiet.flatMap((j) => j.instance ?? []))]);
+  return jobs.filter((j) => {
+    if (!j.instance) return j.started_seconds > DEAD_AFTER_SECONDS || (liveness.exclusive && j.started_before_us);
+    if (j.instance === liveness.instance) return false;
+    if (liveness.exclusive) return true;
+    return (j.heartbeat_seconds ?? 0) > SILENT_FOR_GOOD_SECONDS || gone.has(j.instance);
+  });
+}
+
+async function handBackDeadRuns(deps: SweepDeps, ctx: SweepContext, result: SweepResult) {
+  const { db } = deps;
+  const active = rowsOf<ActiveJob>(
+    await db.execute(sql`
+      select j.id::text as id, j.name, j.data, j.retry_count, j.retry_limit,
+        j.started_on < ${ctx.processStartedAt.toISOString()}::timestamptz as started_before_us,
+        extract(epoch from now() - j.started_on)::int as started_seconds,
+        r.instance, extract(epoch from now() - r.heartbeat_at)::int as heartbeat_seconds
+      from pgboss.job j
+      left join job_runs r on r.job_id = j.id
+      where j.state = 'active'`),
+  );
+  for (const job of await deadJobs(active, ctx)) {
+    const reason = `The process running it stopped${job.instance ? ` (${job.instance})` : ''} before it finished.`;
+    await ctx.failJob(job.name, job.id, reason);
+    await db.execute(sql`delete from job_runs where job_id = ${job.id}::uuid`);
+    result.dead += 1;
+    if (job.retry_count >= job.retry_limit) {
+      await deps.giveUp(job.name, job.id, job.data, `${reason} It had run ${job.retry_count + 1} times.`, job.retry_count + 1);
+      result.givenUp += 1;
+    }
+  }
+  // records of runs whose job is no longer active (a process that died between the two writes)
+  await db.execute(sql`
+    delete from job_runs r
+    where r.heartbeat_at < now() - make_interval(secs => ${DEAD_AFTER_SECONDS})
+      and not exists (select 1 from pgboss.job j where j.id = r.job_id and j.state = 'active')`);
+}
+
+async function recoverLostWork(deps: SweepDeps, work: (typeof OPEN_WORK)[number], result: SweepResult) {
+  const { db } = deps;
+  const lost = rowsOf<{ id: string; failed: boolean; runs: number }>(
+    await db.execute(sql`
+      with open_work as (${work.open})
+      select w.id,
+        exists (select 1 from pgboss.job j where j.name = ${work.name} and j.data->>${work.key} = w.id and j.state = 'failed')
+          or exists (select 1 from pgboss.archive a where a.name = ${work.name} and a.data->>${work.key} = w.id and a.state = 'failed') as failed,
+        (select coalesce(max(j.retry_count) + 1, 0)::int from pgboss.job j where j.name = ${work.name} and j.data->>${work.key} = w.id) as runs
+      from open_work w
+      where not exists (
+        select 1 from pgboss.job j
+        where j.name = ${work.name} and j.data->>${work.key} = w.id and j.state in ('created', 'retry', 'active'))`),
+  );
+  for (const w of lost) {
+    const data = { [work.key]: w.id } as never;
+    if (w.failed) {
+      await deps.giveUp(work.name, null, data, `Its job failed ${w.runs || 'several'} times without finishing.`, w.runs);
+      result.givenUp += 1;
+    } else if (await requeueOnce(deps, work, w.id)) {
+      result.requeued += 1;
+    }
+  }
+}
+
+/**
+ * Queues lost work again, once however many instances sweep at the same moment: under a lock on the work's id, the
+ * job is sent only if no other sweep has sent one since this one looked.
+ */
+async function requeueOnce(deps: SweepDeps, work: (typeof OPEN_WORK)[number], id: string): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${work.name}:${id}`}))`);
+    const queued = rowsOf<{ one: number }>(
+      await tx.execute(sql`
+        select 1 as one from pgboss.job j
+        where j.name = ${work.name} and j.data->>${work.key} = ${id} and j.state in ('created', 'retry', 'active')
+        limit 1`),
+    );
+    if (queued.length) return false;
+    await deps.queue.send(work.name, { [work.key]: id } as never, { tx });
+    return true;
+  });
+}
+
+async function failInterruptedPublications(deps: SweepDeps) {
+  await deps.db.execute(sql`
+    update submissions
+    set status = 'failed',
+        error = 'The publication was interrupted before the repository answered; check the record there and try again.',
+        finished_at = now(), updated_at = now()
+    where action = 'publish' and status = 'processing'
+      and updated_at < now() - make_interval(mins => ${PUBLICATION_STALE_MINUTES})`);
+}

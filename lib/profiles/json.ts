@@ -1,0 +1,38 @@
+import type { UserRecord } from '@/lib/users/users';
+import type { Profile, ProfileOptions, ProfileTypeOption } from './contract';
+import { ASSOCIATED_TYPES, SEQUENCING_CENTRES } from './enums';
+import { type ProfileRecord, profileTypeOptions } from './profiles';
+
+/** The profile as the API and the portal show it. */
+export const profileJson = (p: ProfileRecord): Profile => ({
+  id: p.id,
+  title: p.title,
+  description: p.description,
+  type: p.type,
+  associated_type: p.associatedTypes,
+  sequencing_centre: p.sequencingCentres,
+  date_created: p.createdAt.toISOString(),
+  date_modified: p.updatedAt.toISOString(),
+});
+
+/** The types offered for new profiles, with whether this user may create each. */
+export const profileTypesJson = (user: UserRecord): ProfileTypeOption[] =>
+  profileTypeOptions(user).map((t) => ({
+    type: t.type,
+    label: t.label,
+    tol: t.tol,
+    allowed: t.allowed,
+    associated_type: [...t.fixedAssociatedTypes],
+    choose_associated_type: t.choosesAssociatedTypes,
+    choose_sequencing_centre: t.choosesSequencingCentres,
+  }));
+
+export const profileOptionsJson = (): ProfileOptions => ({
+  associated_types: ASSOCIATED_TYPES.map((a) => ({
+    name: a.name,
+    label: a.label,
+    approval_required: a.approvalRequired,
+    selectable: a.selectable,
+  })),
+  sequencing_centres: SEQUENCING_CENTRES.map((s) => ({ name: s.name, label: s.label, approval_required: s.approvalRequired })),
+});

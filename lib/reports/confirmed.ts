@@ -1,0 +1,90 @@
+import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { manifests, profiles, samples, users } from '@/db/schema';
+import { NotFound } from '@/lib/errors';
+import { isUuid } from '@/lib/identifiers/contract';
+import type { SampleStatus } from '@/lib/samples/contract';
+import { managesProject, type UserRecord } from '@/lib/users/users';
+
+/**
+ * What a confirmed report became, for the portal's pages: the manifests the caller may see, a page at a time, and
+ * one manifest with a page of its samples and where each stands.
+ */
+
+/** A page of confirmed manifests, newest first: an admin's are all, anyone else's those of their own profiles. */
+export async function confirmedManifests(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
+  const where = user.isAdmin ? undefined : eq(profiles.ownerId, user.id);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: manifests.id,
+        project: manifests.project,
+        version: manifests.version,
+        fileName: manifests.fileName,
+        createdAt: manifests.createdAt,
+        profileId: profiles.id,
+        profileTitle: profiles.title,
+        samples: sql<number>`(select count(*)::int from ${samples} where ${samples.manifestId} = ${manifests.id})`,
+      })
+      .from(manifests)
+      .innerJoin(profiles, eq(profiles.id, manifests.profileId))
+      .where(where)
+      .orderBy(desc(manifests.createdAt), desc(manifests.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(manifests).innerJoin(profiles, eq(profiles.id, manifests.profileId)).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+export type ConfirmedManifest = Awaited<ReturnType<typeof confirmedManifests>>['rows'][number];
+
+/**
+ * A manifest with a page of its samples (in upload order) and the count of each status. Its profile's owner, the
+ * project's sample managers and admins see it; anyone else, and unknown ids, get the same 404.
+ */
+export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: string, page: { limit: number; offset: number }) {
+  if (!isUuid(manifestId)) throw NotFound('Manifest not found');
+  const [head] = await db
+    .select({ manifest: manifests, profileTitle: profiles.title, ownerId: profiles.ownerId, uploadedBy: users.username })
+    .from(manifests)
+    .innerJoin(profiles, eq(profiles.id, manifests.profileId))
+    .leftJoin(users, eq(users.id, manifests.createdBy))
+    .where(eq(manifests.id, manifestId.toLowerCase()));
+  if (!head || !(head.ownerId === user.id || managesProject(user, head.manifest.project))) throw NotFound('Manifest not found');
+  const mine = eq(samples.manifestId, head.manifest.id);
+  const [rows, statuses] = await Promise.all([
+    db
+      .select({
+        id: samples.id,
+        status: samples.status,
+        specimenId: samples.specimenId,
+        rackOrPlateId: samples.rackOrPlateId,
+        tubeOrWellId: samples.tubeOrWellId,
+        taxonId: samples.taxonId,
+        scientificName: samples.scientificName,
+        symbiont: samples.symbiont,
+        biosampleAccession: samples.biosampleAccession,
+        statusDetail: samples.statusDetail,
+        rejectionReason: samples.rejectionReason,
+        // rejected after a manager's approval: ENA or the ToLID service refused it, or registration gave up
+        registrationFailed: sql<boolean>`${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb`,
+        timeUpdated: samples.timeUpdated,
+      })
+      .from(samples)
+      .where(mine)
+      .orderBy(asc(samples.timeCreated), asc(samples.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ status: samples.status, n: sql<number>`count(*)::int` }).from(samples).where(mine).groupBy(samples.status),
+  ]);
+  const counts = statuses.map((s) => ({ status: s.status as SampleStatus, samples: Number(s.n) }));
+  return {
+    manifest: head.manifest,
+    profileTitle: head.profileTitle,
+    uploadedBy: head.uploadedBy,
+    samples: rows,
+    counts,
+    total: counts.reduce((sum, c) => sum + c.samples, 0),
+  };
+}
+export type ManifestSample = Awaited<ReturnType<typeof manifestSamplesPage>>['samples'][number];

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+import { PATTERNS, ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
+import { ManifestTypeSchema } from '../manifests/contract';
+import { PermitKindSchema } from '../permits/contract';
+
+/**
+ * Tree of Life samples at the boundary: their states, the JSON they keep (fields, approvals), a sample manager's
+ * decision and review queue, and the registration at ENA that approval starts.
+ */
+
+/**
+ * pending → (every approval) → processing → sending → accepted | rejected; a sample approved while no Webin account
+ * is configured waits in awaiting_ena, one whose specimen's ToLID a curator has not yet assigned in awaiting_tolid;
+ * private: an ERGA sample under traditional-knowledge rights, waiting until they are cleared.
+ */
+export const SAMPLE_STATUSES = [
+  'pending',
+  'private',
+  'processing',
+  'awaiting_ena',
+  'awaiting_tolid',
+  'sending',
+  'accepted',
+  'rejected',
+] as const;
+export const SampleStatusSchema = z.enum(SAMPLE_STATUSES).meta({ description: 'where a sample stands on its way to ENA' });
+export type SampleStatus = z.infer<typeof SampleStatusSchema>;
+
+/** Every manifest field of a sample (or specimen), by its manifest name (samples.fields, specimens.fields). */
+export const SampleFieldsSchema = z.record(z.string(), z.string());
+export type SampleFields = z.infer<typeof SampleFieldsSchema>;
+
+/** The approvals of a sample, by associated project type (samples.approvals): {"DTOL": {"user_id": 3, "date": "…"}}. */
+export const SampleApprovalsSchema = z.record(z.string(), z.object({ user_id: z.number().int(), date: z.string() }));
+// Partial: a type is approved or absent, which is also what `{}` written beside `{ DTOL: … }` infers as
+export type SampleApprovals = Partial<z.infer<typeof SampleApprovalsSchema>>;
+
+/** The last answer of the ToLID service about a specimen: approved (its public name is the ToLID), pending or rejected. */
+export const TolidStatusSchema = z.enum(['approved', 'pending', 'rejected']);
+export type TolidStatus = z.infer<typeof TolidStatusSchema>;
+
+/** ENA's record of a BioSample a study sheet references (ena_sample_cache.record). */
+export const EnaSampleRecordSchema = z.object({
+  biosampleAccession: z.string(),
+  enaAccession: z.string().optional(),
+  taxonId: z.string(),
+  scientificName: z.string(),
+  title: z.string().optional(),
+  source: z.enum(['webin', 'browser']),
+});
+export type EnaSampleRecord = z.infer<typeof EnaSampleRecordSchema>;
+
+/** A svc_id as requests give it: the reference's clients send either case, so both are taken (and lower-cased). */
+const SvcIdAnyCaseSchema = z
+  .string()
+  .regex(new RegExp(`^${PATTERNS.objectId}$`, 'i'), 'svc_id is 24 hexadecimal characters')
+  .meta({ description: 'a sample’s svc_id (24 hexadecimal characters)', example: '67e14bbf5b9e8a38259f95eb' });
+const SvcIdListSchema = z.array(SvcIdAnyCaseSchema).min(1).max(10_000);
+
+// ---------------------------------------------------------------------------------------------------------------
+// A sample manager's decision
+
+export const DecisionSchema = z.enum(['accept', 'reject']);
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const DecisionRequestSchema = z
+  .object({
+    svc_ids: SvcIdListSchema,
+    decision: DecisionSchema,
+    reason: z.string().max(2000).optional().meta({ description: 'why the samples are rejected; never returned by the public API' }),
+  })
+  .meta({ id: 'SampleDecision' });
+export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
+
+/** A registration at ENA that samples went into: one per profile. */
+export const RegistrationSchema = z
+  .object({
+    submission_id: UuidSchema,
+    samples: z.number().int().meta({ description: 'samples in it' }),
+    created: z.boolean().meta({ description: 'false: the samples were already on their way in this submission' }),
+  })
+  .meta({ id: 'SampleRegistration' });
+export type Registration = z.infer<typeof RegistrationSchema>;
+
+export const DecisionAnswerSchema = z
+  .object({
+    accepted: z.array(z.string()).meta({ description: 'the svc_ids accepted' }),
+    rejected: z.array(z.string()).meta({ description: 'the svc_ids rejected' }),
+    registrations: z
+      .array(RegistrationSchema)
+      .meta({ description: 'the registrations started (samples waiting for a ToLID or a Webin account are in none)' }),
+  })
+  .meta({ id: 'SampleDecisionResult', description: 'Decided samples' });
+export type DecisionAnswer = z.infer<typeof DecisionAnswerSchema>;
+
+/** A sample in a manager's review queue. */
+export const PendingSampleSchema = z
+  .object({
+    svc_id: SvcIdSchema,
+    manifest_id: UuidSchema,
+    profile_id: ProfileIdSchema,
+    tol_project: ManifestTypeSchema,
+    status: SampleStatusSchema,
+    SPECIMEN_ID: z.string(),
+    RACK_OR_PLATE_ID: z.string(),
+    TUBE_OR_WELL_ID: z.string(),
+    TAXON_ID: z.string(),
+    SCIENTIFIC_NAME: z.string(),
+    time_created: z.iso.datetime(),
+  })
+  .meta({ id: 'PendingSample' });
+export type PendingSample = z.infer<typeof PendingSampleSchema>;
+
+export const PendingSamplesSchema = z
+  .object({ status: z.literal('OK'), number_found: z.number().int(), data: z.array(PendingSampleSchema) })
+  .meta({ id: 'PendingSamples', description: 'A page of the samples waiting for the caller’s decision, oldest first' });
+export type PendingSamples = z.infer<typeof PendingSamplesSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Registration at ENA
+
+export const RegisterRequestSchema = z.object({ svc_ids: SvcIdListSchema }).meta({ id: 'SampleRegistrationRequest' });
+export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
+
+export const RegisterAnswerSchema = z.array(RegistrationSchema);
+export type RegisterAnswer = z.infer<typeof RegisterAnswerSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The review queue: samples grouped by the manifest that brought them, awaiting a decision or decided lately
+
+export const REVIEW_STATES = ['awaiting', 'decided'] as const;
+/** How long decided samples stay in the queue's second list, so their registration can be followed there. */
+export const DECIDED_DAYS = 14;
+
+export const ReviewQuerySchema = z.object({
+  state: z
+    .enum(REVIEW_STATES)
+    .default('awaiting')
+    .meta({ description: `awaiting: samples waiting for a decision; decided: samples decided in the last ${DECIDED_DAYS} days` }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'manifests per page (1–100)' }),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0).meta({ description: 'manifests to skip' }),
+});
+export type ReviewQuery = z.output<typeof ReviewQuerySchema>;
+
+/** An ERGA permit a sample names, and where to download it once it has arrived. */
+export const ReviewPermitSchema = z
+  .object({
+    kind: PermitKindSchema,
+    file_name: z.string().meta({ description: 'as the manifest names it' }),
+    stored_name: z.string().nullable().meta({ description: 'null: no PDF of this name was confirmed with the profile' }),
+    url: z.string().nullable().meta({ description: 'where to download it (same authentication)' }),
+  })
+  .meta({ id: 'ReviewPermit' });
+export type ReviewPermit = z.infer<typeof ReviewPermitSchema>;
+
+export const ReviewSampleSchema = z
+  .object({
+    svc_id: SvcIdSchema,
+    status: SampleStatusSchema,
+    status_detail: z.string().nullable().meta({ description: 'what the sample waits for, or why its registration stopped' }),
+    rejection_reason: z.string().nullable().meta({ description: 'why it was rejected (by a sample manager, or by ENA)' }),
+    registration_failed: z
+      .boolean()
+      .meta({ description: 'rejected after approval: its registration failed and can be retried (POST sample/register)' }),
+    waiting_for: z.array(z.string()).meta({ description: 'associated projects whose approval it still needs' }),
+    SPECIMEN_ID: z.string(),
+    RACK_OR_PLATE_ID: z.string(),
+    TUBE_OR_WELL_ID: z.string(),
+    TAXON_ID: z.string(),
+    SCIENTIFIC_NAME: z.string(),
+    public_name: z.string().nullable().meta({ description: 'the ToLID, once assigned' }),
+    biosampleAccession: z.string().nullable(),
+    sraAccession: z.string().nullable(),
+    decided_by: z.string().nullable().meta({ description: 'who last decided on it (decided samples)' }),
+    decided_at: z.iso.datetime().nullable(),
+    permits: z.array(ReviewPermitSchema),
+    time_created: z.iso.datetime(),
+  })
+  .meta({ id: 'ReviewSample' });
+export type ReviewSample = z.infer<typeof ReviewSampleSchema>;
+
+export const ReviewGroupSchema = z
+  .object({
+    manifest_id: UuidSchema,
+    file_name: z.string(),
+    tol_project: ManifestTypeSchema,
+    version: z.string(),
+    profile_id: ProfileIdSchema,
+    profile_title: z.string(),
+    uploaded_by: z.string().nullable().meta({ description: 'the username of who confirmed the manifest' }),
+    uploaded_at: z.iso.datetime(),
+    manifest_samples: z.number().int().meta({ description: 'samples in the manifest, in any state' }),
+    samples: z.array(ReviewSampleSchema).meta({ description: 'every sample of the manifest in this list' }),
+  })
+  .meta({ id: 'ReviewGroup', description: 'The samples of one manifest in the review queue' });
+export type ReviewGroup = z.infer<typeof ReviewGroupSchema>;
+
+export const ReviewQueueSchema = z
+  .object({
+    status: z.literal('OK'),
+    state: z.enum(REVIEW_STATES),
+    number_found: z.number().int().meta({ description: 'manifests in this list' }),
+    samples_found: z.number().int().meta({ description: 'samples in this list, over every manifest' }),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    data: z.array(ReviewGroupSchema),
+  })
+  .meta({
+    id: 'ReviewQueue',
+    description:
+      'A page of the caller’s review queue, by manifest: awaiting (oldest manifest first) or decided lately (latest decision first)',
+  });
+export type ReviewQueue = z.infer<typeof ReviewQueueSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a profile holds: its manifests, its samples by status, its permits
+
+export const StatusCountSchema = z.object({ status: SampleStatusSchema, samples: z.number().int() }).meta({ id: 'StatusCount' });
+export type StatusCount = z.infer<typeof StatusCountSchema>;
+
+export const ProfileManifestSchema = z
+  .object({
+    manifest_id: UuidSchema,
+    file_name: z.string(),
+    tol_project: ManifestTypeSchema,
+    version: z.string(),
+    uploaded_by: z.string().nullable(),
+    confirmed: z.iso.datetime(),
+    updated: z.iso.datetime(),
+    samples: z.number().int(),
+    statuses: z.array(StatusCountSchema).meta({ description: 'its samples by status (statuses with none left out)' }),
+  })
+  .meta({ id: 'ProfileManifest' });
+export type ProfileManifest = z.infer<typeof ProfileManifestSchema>;
+
+export const ProfilePermitSchema = z
+  .object({
+    file_name: z.string(),
+    kinds: z.array(PermitKindSchema),
+    stored_name: z.string(),
+    size_in_bytes: z.number().int(),
+    uploaded: z.iso.datetime(),
+    samples: z.number().int().meta({ description: 'samples of the profile that name it' }),
+    url: z.string().meta({ description: 'where to download it (same authentication)' }),
+  })
+  .meta({ id: 'ProfilePermit' });
+export type ProfilePermit = z.infer<typeof ProfilePermitSchema>;
+
+export const ProfileSampleSummarySchema = z
+  .object({
+    profile_id: ProfileIdSchema,
+    samples: z.number().int(),
+    statuses: z.array(StatusCountSchema).meta({ description: 'the profile’s samples by status (statuses with none left out)' }),
+    registration_failed: z.number().int().meta({ description: 'rejected samples whose registration failed after approval' }),
+    manifests: z.array(ProfileManifestSchema).meta({ description: 'its confirmed manifests, newest first' }),
+    permits: z.array(ProfilePermitSchema).meta({ description: 'the ERGA permits its samples name, latest upload of each' }),
+  })
+  .meta({ id: 'ProfileSampleSummary', description: 'What a Tree of Life profile holds' });
+export type ProfileSampleSummary = z.infer<typeof ProfileSampleSummarySchema>;

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import type { Db } from '@/db/client';
+import { checklists, SCHEMA_NAMES, type SchemaName } from '@/db/schema';
+import type { ChecklistFields } from '@/lib/checklists/contract';
+import { parseSchemaWorkbook, type SchemaDefinition, type WorkbookSheets } from '@/lib/checklists/schema-workbook';
+import { cellText } from '@/lib/spreadsheets/cells';
+
+/** The workbook that configures each schema, as published in COPO-schemas (MIT; see NOTICE). */
+export const SCHEMA_WORKBOOKS: Record<SchemaName, { file: string; version: string }> = {
+  svc_single_cell: { file: 'singlecell_schema_main_v0.4.xlsx', version: '0.4' },
+  svc_image_rembi: { file: 'rembi_image_schema_main_v0.1.xlsx', version: '0.1' },
+  svc_image_stx_fish: { file: 'stx_fish_image_schema_main_v0.1.xlsx', version: '0.1' },
+};
+
+export interface ChecklistSeed {
+  schemaName: SchemaName;
+  checklistId: string;
+  position: number;
+  name: string;
+  description: string;
+  standard: string;
+  technology: string;
+  version: string;
+  /** the checklist's components, in schema order, with their terms */
+  fields: ChecklistFields;
+}
+
+/**
+ * Where the workbooks are read from: a copy kept in the repository, so a fresh clone seeds without the design
+ * folder; REFERENCE_DIR (a folder holding `schemas/`) points elsewhere, e.g. at newer workbooks.
+ */
+export function schemasDir(env: Record<string, string | undefined> = process.env): string {
+  return env.REFERENCE_DIR ? path.resolve(env.REFERENCE_DIR, 'schemas') : path.join(process.cwd(), 'db', 'seed', 'data', 'schemas');
+}
+
+type NamedSheet = ExcelJS.stream.xlsx.WorksheetReader & { name?: string };
+
+/** The sheets a schema workbook is read for; the others (ontology_lookup, regex_to_formula, …) are skipped. */
+const SHEETS = ['data', 'allowed_values', 'checklists', 'components', 'term_mapping'];
+
+/** Trimmed text rows of the named sheets, streamed in one pass over the file. */
+async function readSheets(file: string, names: readonly string[]): Promise<WorkbookSheets> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  const out: WorkbookSheets = {};
+  for await (const ws of reader as AsyncIterable<NamedSheet>) {
+    const name = ws.name;
+    const wanted = name !== undefined && names.includes(name);
+    const rows: string[][] = [];
+    // every sheet is read to its end: exceljs buffers sheets that precede the shared strings in temporary files,
+    // and an unread one breaks the stream
+    for await (const row of ws) {
+      if (!wanted) continue;
+      const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+      // row.values is sparse: holes are empty cells
+      rows.push(Array.from(values, (v) => cellText(v as ExcelJS.CellValue).trim()));
+    }
+    if (wanted) out[name] = rows;
+  }
+  if (!out.checklists) throw new Error(`${path.basename(file)} has no 'checklists' sheet`);
+  return out;
+}
+
+export interface SchemaSeed {
+  schemaName: SchemaName;
+  version: string;
+  definition: SchemaDefinition;
+}
+
+const cache = new Map<string, Promise<SchemaSeed[]>>();
+
+/** Every schema workbook of the folder, parsed and checked once per process and folder. */
+export function readSchemas(dir: string = schemasDir()): Promise<SchemaSeed[]> {
+  let all = cache.get(dir);
+  if (!all) {
+    all = Promise.all(SCHEMA_NAMES.map((schema) => readSchema(dir, schema)));
+    all.catch(() => cache.delete(dir));
+    cache.set(dir, all);
+  }
+  return all;
+}
+
+async function readSchema(dir: string, schemaName: SchemaName): Promise<SchemaSeed> {
+  const { file, version } = SCHEMA_WORKBOOKS[schemaName];
+  const sheets = await readSheets(path.join(dir, file), SHEETS);
+  return { schemaName, version, definition: parseSchemaWorkbook(file, sheets) };
+}
+
+/** One row per checklist of every schema workbook, with its field definitions. */
+export async function readChecklists(dir: string = schemasDir()): Promise<ChecklistSeed[]> {
+  return (await readSchemas(dir)).flatMap(({ schemaName, version, definition }) =>
+    definition.checklists.map((c) => ({
+      schemaName,
+      checklistId: c.checklistId,
+      position: c.position,
+      name: c.name,
+      description: c.description,
+      standard: c.standard,
+      technology: c.technology,
+      version,
+      fields: c.components,
+    })),
+  );
+}
+
+/**
+ * Upserts the checklist rows. The field definitions are generated data (the workbooks plus the corrections of
+ * lib/checklists/corrections.ts), so they are rewritten whenever what the loader generates differs from what is
+ * stored: a correction reaches existing databases at their next start.
+ */
+export async function seedChecklists(db: Db, dir: string = schemasDir()): Promise<number> {
+  const rows = await readChecklists(dir);
+  if (!rows.length) return 0;
+  await db
+    .insert(checklists)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [checklists.schemaName, checklists.checklistId],
+      set: {
+        position: sql`excluded.position`,
+        name: sql`excluded.name`,
+        description: sql`excluded.description`,
+        standard: sql`excluded.standard`,
+        technology: sql`excluded.technology`,
+        version: sql`excluded.version`,
+        fields: sql`excluded.fields`,
+      },
+      setWhere: sql`(${checklists.position}, ${checklists.name}, ${checklists.description}, ${checklists.standard},
+        ${checklists.technology}, ${checklists.version}, ${checklists.fields}) is distinct from (excluded.position,
+        excluded.name, excluded.description, excluded.standard, excluded.technology, excluded.version, excluded.fields)`,
+    });
+  return rows.length;
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { UuidSchema } from '../../identifiers/contract';
+import { StudyStatusSchema } from '../../studies/contract';
+import { FILE_STATES, REPOSITORIES, RepositorySchema } from '../contract';
+
+/**
+ * A study's submission to a repository: which repository a request names, the answers of submit, status,
+ * accession and publish, and where each data file stands (kept in `submissions.progress.files` while the job runs).
+ */
+
+const REPOSITORY_MESSAGE = `Invalid value for 'repository'. Accepted values are: ${REPOSITORIES.join(' and ')}`;
+// any case, as the reference read it; an empty value is no value
+const repositoryText = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v);
+const repository = z.enum(REPOSITORIES, { error: REPOSITORY_MESSAGE });
+
+/** submit and status: ENA unless another repository is named. */
+export const RepositoryQuerySchema = z.object({
+  repository: z.preprocess(repositoryText, repository.default('ena')).meta({ description: 'ena (default) or zenodo' }),
+});
+
+/** publish: the repository is required (SPEC: "query repository (required: ena, zenodo)"). */
+export const PublishQuerySchema = z.object({
+  repository: z.preprocess(repositoryText, repository).meta({ description: 'ena or zenodo' }),
+  hold_until: z
+    .preprocess((v) => v || undefined, z.string().optional())
+    .meta({ description: 'ENA only: YYYY-MM-DD to release on instead of now', example: '2030-01-31' }),
+});
+
+export const AccessionQuerySchema = z.object({
+  repository: z
+    .preprocess(repositoryText, repository.optional())
+    .meta({ description: 'ena or zenodo; default: every repository the study goes to' }),
+  // checked in the handler, which answers the reference's sentence naming the accepted values
+  return_type: z.string().optional().meta({ description: 'json (default) or csv, in any case' }),
+});
+
+export const StudySubmitAnswerSchema = z
+  .object({
+    status: z.literal('success'),
+    message: z.string().meta({ example: 'Submission has been scheduled.' }),
+    state: z.literal('queued'),
+    submission_id: UuidSchema,
+    repository: RepositorySchema,
+  })
+  .meta({ id: 'StudySubmitAnswer', description: 'the submission, queued' });
+export type StudySubmitAnswer = z.infer<typeof StudySubmitAnswerSchema>;
+
+const FileStateSchema = z.enum(FILE_STATES).meta({ description: 'checked against the sheet’s checksum, then sent byte by byte' });
+export type FileState = z.infer<typeof FileStateSchema>;
+
+const SUBMISSION_STATES = ['not_submitted', 'queued', 'waiting', 'sending', 'accepted', 'rejected', 'published', 'failed'] as const;
+
+export const StudySubmissionStatusSchema = z
+  .object({
+    study_id: z.string(),
+    repository: RepositorySchema,
+    status: StudyStatusSchema,
+    state: z.enum(SUBMISSION_STATES).meta({
+      description:
+        'the latest submission: queued, sending, waiting (for an unreachable repository), or how it ended; ' +
+        'not_submitted when there is none',
+    }),
+    accession: z.string(),
+    doi: z.string().optional(),
+    error: z.string(),
+    detail: z.string().optional().meta({
+      description: 'while processing: what it waits for',
+      example: 'ENA could not be reached (…); next try at 2026-11-24T10:00:30Z.',
+    }),
+    submission_id: UuidSchema.optional(),
+    updated: z.string().optional().meta({ description: 'when the latest submission last changed (ISO 8601)' }),
+    files: z
+      .array(
+        z.object({
+          file_name: z.string(),
+          state: FileStateSchema,
+          size: z.number(),
+          sent: z.number(),
+          error: z.string().optional(),
+        }),
+      )
+      .meta({ description: 'how far each data file got in the latest submission' }),
+  })
+  .meta({ id: 'StudySubmissionStatus', description: 'where the study’s submission to a repository stands' });
+export type StudySubmissionStatus = z.infer<typeof StudySubmissionStatusSchema>;
+
+/** Flat rows: the components' identifiers and foreign keys and their repository columns (api-behaviour.md §3.3.6). */
+export const AccessionRowsSchema = z.array(z.record(z.string(), z.string())).meta({
+  description: 'one row per repository, or per row of a component it takes row by row (ENA: reads)',
+  example: [{ study_id: 'STUDY001', repository: 'ena', study_status_ena: 'accepted', study_accession_ena: 'PRJEB76543' }],
+});
+export type AccessionRow = z.infer<typeof AccessionRowsSchema>[number];
+
+const EnaPublishAnswerSchema = z.object({
+  status: z.literal('success'),
+  message: z.string().meta({ example: 'Study STUDY001 has been released successfully to ENA.' }),
+  accession: z.string(),
+  state: z.enum(['PRIVATE', 'PUBLIC']),
+  release_date: z.string(),
+});
+const ZenodoPublishAnswerSchema = z.object({
+  status: z.literal('success'),
+  message: z.string().meta({ example: 'STUDY001 has been published to Zenodo.' }),
+  doi: z.string(),
+});
+export const StudyPublishAnswerSchema = z
+  .union([EnaPublishAnswerSchema, ZenodoPublishAnswerSchema])
+  .meta({ id: 'StudyPublishAnswer', description: 'ENA: the project released (or its hold date set); Zenodo: the DOI' });
+export type StudyPublishAnswer = z.infer<typeof StudyPublishAnswerSchema>;

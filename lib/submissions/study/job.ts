@@ -1,0 +1,81 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '@/db/client';
+import { studies, submissions } from '@/db/schema';
+import { nextTryDetail, outageDelaySeconds, outageOver } from '@/lib/jobs/backoff';
+import { recordDeadLetter } from '@/lib/jobs/dead-letters';
+import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
+import { isTransient, RepositoryError } from '@/lib/repositories/errors';
+import { beginAttempt, failSubmission, finishSubmission } from '../submissions';
+import { submitToEna } from './ena';
+import type { ReadsDeps } from './ena-reads';
+import { Rejected } from './rejected';
+import type { StudyClients } from './scope';
+import { submitToZenodo } from './zenodo';
+
+export type StudyJobDeps = { db: Db; logger: Logger; baseUrl: string; jobs: JobQueue } & StudyClients & ReadsDeps;
+
+const SERVICE_NAMES = { ena: 'ENA', zenodo: 'Zenodo' } as const;
+
+/**
+ * The `study.submit` job: an ENA PROJECT (added once, modified afterwards) with its reads, or a Zenodo deposition with
+ * the study's files. The repository's refusal rejects it; an outage defers it with back-off for up to two days
+ * (lib/jobs/backoff.ts), resuming from what was recorded; an error of our own is thrown, so the queue runs it again,
+ * and its last run's give-up (giveUpStudySubmission) marks it failed.
+ */
+export async function runStudySubmission(deps: StudyJobDeps, submissionId: string, run: JobRun = FIRST_RUN) {
+  const { db } = deps;
+  const sub = await beginAttempt(db, submissionId);
+  if (!sub?.studyRowId) return;
+  const [study] = await db.select().from(studies).where(eq(studies.id, sub.studyRowId));
+  if (!study) {
+    await finishSubmission(db, submissionId, { status: 'rejected', error: 'The study no longer exists.' });
+    return;
+  }
+  try {
+    const accessions =
+      sub.repository === 'ena'
+        ? await submitToEna(deps, deps.ena(), submissionId, study, sub.progress)
+        : await submitToZenodo(deps, deps.zenodo(), submissionId, study, sub.progress);
+    await finishSubmission(db, submissionId, { status: 'accepted', accessions });
+  } catch (err) {
+    if (err instanceof Rejected || (err instanceof RepositoryError && !isTransient(err))) {
+      await finishSubmission(db, submissionId, { status: 'rejected', error: err.message });
+      return;
+    }
+    if (!isTransient(err)) throw err;
+    const service = SERVICE_NAMES[sub.repository];
+    if (outageOver(sub.createdAt)) {
+      const reason = `${service} could not be reached for two days (last: ${err.message}); submit again when it is back.`;
+      deps.logger.error({ err, submission_id: submissionId }, 'study submission gave up after the outage');
+      await failSubmission(db, submissionId, reason);
+      await recordDeadLetter(db, { jobId: run.jobId, name: 'study.submit', data: { submissionId }, reason, attempts: sub.attempts });
+      return;
+    }
+    const delay = outageDelaySeconds(sub.attempts);
+    deps.logger.warn(
+      { err, submission_id: submissionId, attempt: sub.attempts, next_in_seconds: delay },
+      `${service} unavailable; study submission deferred`,
+    );
+    await db.transaction(async (tx) => {
+      await tx
+        .update(submissions)
+        .set({
+          status: 'processing',
+          error: nextTryDetail(service, err.message, new Date(Date.now() + delay * 1000)),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(submissions.id, submissionId));
+      await deps.jobs.send('study.submit', { submissionId }, { tx, startAfterSeconds: delay });
+    });
+  }
+}
+
+/** The give-up of `study.submit`: its last run failed or its process died; a new submission is accepted after this. */
+export async function giveUpStudySubmission(db: Db, submissionId: string, reason: string): Promise<void> {
+  await failSubmission(
+    db,
+    submissionId,
+    `The submission could not be completed (${reason}); submit it again, or report it with the submission id ${submissionId}.`,
+  );
+}

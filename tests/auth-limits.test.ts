@@ -1,0 +1,92 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys } from '@/db/schema';
+import { createApiApp } from '@/lib/api/app';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/api/client-address';
+import { LIMITS } from '@/lib/auth/limits';
+import { createHarness, type Harness } from './support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+}, 60_000);
+afterAll(() => h.close());
+
+const signIn = (username: string, password: string, client: string, app = h.api) =>
+  app.request('/api/apiKey', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CLIENT_ADDRESS_HEADER]: client },
+    body: JSON.stringify({ username, password }),
+  });
+
+const withKey = (key: string, client: string) =>
+  h.request('/api/account/keys', { headers: { authorization: `token ${key}`, [CLIENT_ADDRESS_HEADER]: client } });
+
+describe('guessing passwords', () => {
+  it('locks the account after 10 failures, from any mix of clients, with a clear message and Retry-After', async () => {
+    const { user, password } = await h.user({ username: 'locked-out' });
+    for (let i = 0; i < LIMITS.accountFailures.points; i++) {
+      expect((await signIn(user.username, 'wrong', `10.0.0.${i % 3}`)).status).toBe(401);
+    }
+    // the right password too: the account is locked, and no hash is computed for it
+    const locked = await signIn(user.username, password, '10.0.9.9');
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(((await locked.json()) as { detail: string }).detail).toMatch(
+      /Too many failed sign-ins for this account: it is locked for 1[45] more minute/,
+    );
+    // another account is not affected
+    const other = await h.user();
+    expect((await signIn(other.user.username, other.password, '10.0.9.9')).status).toBe(200);
+  });
+
+  it('blocks a client after 30 failures over any accounts; a success first clears the account’s count', async () => {
+    const { user, password } = await h.user();
+    for (let i = 0; i < 5; i++) await signIn(user.username, 'wrong', '10.1.0.1');
+    expect((await signIn(user.username, password, '10.1.0.1')).status).toBe(200);
+    // 5 failures were cleared for the account, not for the client: 25 more reach the client's limit
+    for (let i = 0; i < LIMITS.clientPasswordFailures.points - 5; i++) {
+      expect((await signIn(`nobody-${i}`, 'wrong', '10.1.0.1')).status).toBe(401);
+    }
+    const blocked = await signIn(user.username, password, '10.1.0.1');
+    expect(blocked.status).toBe(429);
+    expect(((await blocked.json()) as { detail: string }).detail).toMatch(/from this address/);
+    expect((await signIn(user.username, password, '10.1.0.2')).status).toBe(200);
+  });
+
+  it('counts in the database, so another instance on it sees the same counts', async () => {
+    const second = createApiApp(h.deps);
+    const { user, password } = await h.user();
+    for (let i = 0; i < LIMITS.accountFailures.points / 2; i++) {
+      await signIn(user.username, 'wrong', '10.2.0.1');
+      await signIn(user.username, 'wrong', '10.2.0.2', second);
+    }
+    expect((await signIn(user.username, password, '10.2.0.3', second)).status).toBe(429);
+  });
+});
+
+describe('guessing API keys', () => {
+  it('answers 429 with Retry-After after 30 unknown keys from one client, while a valid key from it still works', async () => {
+    const { key } = await h.user();
+    const client = '10.3.0.1';
+    for (let i = 0; i < LIMITS.clientKeyFailures.points; i++) {
+      const guess = `rmb_${String(i).padStart(43, 'x')}`;
+      expect((await withKey(guess, client)).status).toBe(401);
+    }
+    const blocked = await withKey(`rmb_${'y'.repeat(43)}`, client);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await withKey(key, client)).status).toBe(200);
+    expect((await withKey(`rmb_${'z'.repeat(43)}`, '10.3.0.2')).status).toBe(401);
+  });
+
+  it('writes a key’s last use at most once a minute', async () => {
+    const { key, user } = await h.user();
+    const lastUsed = async () => (await h.database.db.select().from(apiKeys).where(eq(apiKeys.userId, user.id)))[0]!.lastUsedAt;
+    expect((await withKey(key, '10.4.0.1')).status).toBe(200);
+    const first = await lastUsed();
+    expect(first).not.toBeNull();
+    for (let i = 0; i < 5; i++) expect((await withKey(key, '10.4.0.1')).status).toBe(200);
+    expect((await lastUsed())!.getTime()).toBe(first!.getTime());
+  });
+});

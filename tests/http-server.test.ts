@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshTestDatabase } from './support/harness';
+import { type ServiceProcess, startService } from './support/service-process';
+
+/**
+ * What reaches the service's own HTTP server (server/http.ts) before any route: malformed percent-encoding, NUL
+ * bytes, over-long URLs and headers, and bytes that are not HTTP at all. Each gets the JSON error shape with a
+ * request id that the log line carries too, never a bare 500 or Node's empty 431. Sent over a raw socket, so that no
+ * client library tidies the request first.
+ */
+
+let svc: ServiceProcess;
+let dataDir: string;
+let dropDatabase: () => Promise<void>;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-http-'));
+  const db = await freshTestDatabase();
+  dropDatabase = db.drop;
+  svc = await startService({ DATA_DIR: dataDir, ...(db.url && { DATABASE_URL: db.url }), NEXTAUTH_SECRET: 'http-test-secret' });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+  await dropDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Sends raw bytes and reads the whole answer (the server closes or the answer is complete). */
+function raw(request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { port } = new URL(svc.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const done = () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', ...rest] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      let body = rest.join('\r\n\r\n');
+      if (headers['transfer-encoding'] === 'chunked')
+        body = body
+          .replace(/^[0-9a-f]+\r\n/i, '')
+          .replace(/\r\n0\r\n\r\n$/, '')
+          .replace(/\r\n[0-9a-f]+\r\n/gi, '');
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    };
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const length = /content-length:\s*(\d+)/i.exec(text)?.[1];
+      const headEnd = text.indexOf('\r\n\r\n');
+      if (length && headEnd >= 0 && Buffer.byteLength(text.slice(headEnd + 4)) >= Number(length)) socket.end();
+    });
+    socket.on('end', done);
+    socket.on('close', done);
+    socket.on('error', reject);
+    socket.write(request);
+  });
+}
+
+const get = (target: string, extra = '') => raw(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`);
+
+async function expectProblem(res: Awaited<ReturnType<typeof raw>>, status: number, detail: RegExp) {
+  expect(res.status, res.body).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  const body = JSON.parse(res.body) as { status: number; detail: string; request_id: string };
+  expect(body.status).toBe(status);
+  expect(body.detail).toMatch(detail);
+  expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(res.headers['x-request-id']).toBe(body.request_id);
+  // the log has the same id
+  await svc.waitForLine(new RegExp(body.request_id), 5_000);
+}
+
+describe('the service’s HTTP server', () => {
+  it('answers malformed percent-encoding in a path with 400 in the JSON error shape', async () => {
+    await expectProblem(await get('/api/sample/svc_id/%C0%AF'), 400, /malformed percent-encoding/);
+    await expectProblem(await get('/api/manifest/%E0%A4%A'), 400, /malformed percent-encoding/);
+  });
+
+  it('answers a NUL byte in a query parameter with 400', async () => {
+    await expectProblem(await get('/api/manifest/validations?profile_id=%00'), 400, /NUL character/);
+  });
+
+  it('answers a 9,000-character URL with 414 and 70 kB of headers with 431, both in the JSON error shape', async () => {
+    await expectProblem(await get(`/api/sample/svc_id/${'a'.repeat(9_000)}`), 414, /longer than 8192 characters/);
+    await expectProblem(await get('/api/health', `X-Padding: ${'p'.repeat(70 * 1024)}\r\n`), 431, /larger than 65536 bytes/);
+  });
+
+  it('answers bytes that are not HTTP with 400, and keeps serving', async () => {
+    const res = await raw('HELLO THERE\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 400, detail: 'The request could not be parsed as HTTP.' });
+    expect((await get('/api/health')).status).toBe(200);
+  });
+
+  it('answers a uuid-shaped id of 36 dashes with 404, not a database error', async () => {
+    const res = await get('/api/submissions/------------------------------------');
+    expect([401, 404]).toContain(res.status);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});

@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/**
+ * The service as a real process (server/api.ts: the API and its job workers), for the tests that kill it with
+ * SIGKILL and start it again on the same database and storage, and for two instances side by side.
+ */
+export interface ServiceProcess {
+  url: string;
+  pid: number;
+  /** every line the process wrote to stdout and stderr */
+  lines: string[];
+  /** resolves with the first line (present or future) matching */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** SIGKILL: no shutdown of any kind */
+  kill(): Promise<void>;
+  /** SIGTERM, and wait for it to exit */
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/api.ts'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  const onLine = (line: string) => {
+    lines.push(line);
+    for (const w of [...waiters]) {
+      if (w.pattern.test(line)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  };
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      parts.forEach(onLine);
+    });
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waitForLine = (pattern: RegExp, timeoutMs = 60_000) => {
+    const seen = lines.find((l) => pattern.test(l));
+    if (seen) return Promise.resolve(seen);
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; last lines:\n${lines.slice(-15).join('\n')}`)),
+        timeoutMs,
+      );
+      waiters.push({
+        pattern,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`the service exited before a line matching ${pattern}; last lines:\n${lines.slice(-15).join('\n')}`));
+      });
+    });
+  };
+  // up when it answers (whatever its log level)
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (child.exitCode !== null || i > 600) throw new Error(`the service did not start; last lines:\n${lines.slice(-15).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    lines,
+    waitForLine,
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
