@@ -29,6 +29,11 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  // every journey at a laptop's width and a phone's: the portal must work at both
+  projects: [
+    { name: 'desktop', use: { viewport: { width: 1366, height: 768 } } },
+    { name: 'phone', use: { viewport: { width: 375, height: 812 }, hasTouch: true } },
+  ],
   webServer: {
     // a fresh embedded database for every run, on its own port and data directory, with local ENA/Zenodo servers
     command: 'node node_modules/tsx/dist/cli.mjs e2e/serve.ts',
@@ -39,7 +44,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(PORT),
-      DATA_DIR: '.data/e2e',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e',
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       NEXT_TELEMETRY_DISABLED: '1',

@@ -1,12 +1,104 @@
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config';
 
+/**
+ * Signs in on the sign-in page and waits for the portal. "Signed in as …" is checked in the page rather than on
+ * screen: on a phone it sits in the folded menu.
+ */
 export async function signIn(page: Page, user = E2E_ADMIN) {
   await page.goto('/signin');
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText(`Signed in as ${user.username}`)).toBeVisible();
+  await expect(page.getByText(`Signed in as ${user.username}`)).toBeAttached();
+  await expect(page.getByRole('main')).toBeVisible();
+}
+
+/** Opens the menu when the navigation is folded behind it (phones); does nothing when it is shown already. */
+export async function openMenu(page: Page) {
+  const toggle = page.getByRole('button', { name: 'Menu' });
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+}
+
+/** Goes to a page through the main navigation, as a person would at either width. */
+export async function navigateTo(page: Page, label: string | RegExp) {
+  await openMenu(page);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: typeof label === 'string' ? new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) : label })
+    .click();
 }
 
 export { E2E_ADMIN };
+
+/** The page does not scroll sideways at its viewport width; on failure, names the elements that stick out. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const width = page.viewportSize()!.width;
+  const report = await page.evaluate((w) => {
+    const wide: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > w + 0.5 && !el.parentElement?.closest('.table-wrap')) {
+        wide.push(
+          `<${el.tagName.toLowerCase()} class="${el.className}"> right=${Math.round(r.right)}: ${(el.textContent ?? '').replace(/\s+/g, ' ').slice(0, 60)}`,
+        );
+      }
+    }
+    if (!wide.length) {
+      // nothing sticks out but the page still scrolls: name whatever reaches furthest right, scroll areas included
+      const all = [...document.querySelectorAll('body *')].map((el) => ({ el, right: el.getBoundingClientRect().right }));
+      for (const { el, right } of all.sort((a, b) => b.right - a.right).slice(0, 5)) {
+        wide.push(`<${el.tagName.toLowerCase()} class="${el.className}"> right=${Math.round(right)}: ${(el.textContent ?? '').slice(0, 60)}`);
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, wide: wide.slice(0, 10) };
+  }, width);
+  expect(report.scrollWidth, `wider than ${width} px:\n${report.wide.join('\n')}`).toBeLessThanOrEqual(width);
+}
+
+/** A name no other test (or the same test in the other project) uses, so specs never depend on each other's data. */
+export function unique(testInfo: TestInfo, base: string): string {
+  return `${base} ${testInfo.project.name} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+}
+
+/** The admin's API key, for setting up users and data through the API the way a script would. */
+export async function adminKey(request: APIRequestContext): Promise<string> {
+  const res = await request.post('/api/apiKey', { data: E2E_ADMIN });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+export interface E2eUser {
+  username: string;
+  password: string;
+  id: number;
+}
+
+/** A user of its own for one test: member (and, if asked, sample manager) of the given Tree of Life projects. */
+export async function createUser(
+  request: APIRequestContext,
+  testInfo: TestInfo,
+  opts: { memberOf?: string[]; managerOf?: string[]; isAdmin?: boolean; email?: string } = {},
+): Promise<E2eUser> {
+  const username = unique(testInfo, 'user').replace(/\s+/g, '-').toLowerCase().slice(0, 60);
+  const password = `${username}-password`;
+  const res = await request.post('/api/admin/users', {
+    headers: { authorization: `token ${await adminKey(request)}` },
+    data: {
+      username,
+      password,
+      email: opts.email ?? `${username}@example.org`,
+      is_admin: opts.isAdmin ?? false,
+      member_of: opts.memberOf ?? [],
+      manager_of: opts.managerOf ?? [],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { username, password, id: ((await res.json()) as { id: number }).id };
+}
+
+/** A screenshot of the page as it is now, under e2e/screenshots/<project>/<name>.png. */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.screenshot({ path: `e2e/screenshots/${testInfo.project.name}/${name}.png`, fullPage: true });
+}

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { expect, type Page, test } from '@playwright/test';
+import { navigateTo, signIn, unique } from './helpers';
 
 async function dropFiles(page: Page, selector: string, files: { name: string; content: string }[]) {
   const dataTransfer = await page.evaluateHandle((list) => {
@@ -12,28 +12,29 @@ async function dropFiles(page: Page, selector: string, files: { name: string; co
   await page.dispatchEvent(selector, 'drop', { dataTransfer });
 }
 
-test('create an ERGA profile, edit its title, upload two files by drag and drop, see them listed', async ({ page }) => {
+test('create an ERGA profile, edit its title, upload two files by drag and drop, see them listed', async ({ page }, testInfo) => {
+  const title = unique(testInfo, 'ERGA beetles');
   await signIn(page);
-  await page.getByRole('link', { name: 'Profiles' }).click();
+  await navigateTo(page, 'Profiles');
   await page.getByRole('link', { name: 'New profile' }).click();
 
   const form = page.getByRole('form', { name: 'Create profile' });
-  await form.getByLabel('Title').fill('ERGA beetles 2026');
+  await form.getByLabel('Title').fill(title);
   await form.getByLabel('Description').fill('Coleoptera collected in the Pyrenees');
   await form.getByLabel('Type').selectOption('erga');
   await form.getByLabel('Biodiversity Genomics Europe (BGE)').check();
   await form.getByLabel('Sequencing centres').selectOption(['EI']);
   await form.getByRole('button', { name: 'Create profile' }).click();
 
-  await expect(page.getByRole('heading', { name: 'ERGA beetles 2026' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
   await expect(page.getByText('BGE')).toBeVisible();
 
   await page.getByRole('link', { name: 'Edit' }).click();
   const edit = page.getByRole('form', { name: 'Edit profile' });
   await expect(edit.getByText('(fixed when the profile was created)')).toBeVisible();
-  await edit.getByLabel('Title').fill('ERGA beetles 2026 (Pyrenees)');
+  await edit.getByLabel('Title').fill(`${title} (Pyrenees)`);
   await edit.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByRole('heading', { name: 'ERGA beetles 2026 (Pyrenees)' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `${title} (Pyrenees)`, level: 1 })).toBeVisible();
 
   await dropFiles(page, '[data-testid=file-dropzone]', [
     { name: 'run1_R1.fastq.gz', content: '@read1\nACGT\n+\nFFFF\n' },
@@ -48,5 +49,5 @@ test('create an ERGA profile, edit its title, upload two files by drag and drop,
   await expect(table.getByRole('row', { name: /run1_R2\.fastq\.gz/ })).toContainText('190 B');
 
   await page.getByRole('link', { name: '← Profiles' }).click();
-  await expect(page.getByRole('link', { name: 'ERGA beetles 2026 (Pyrenees)' })).toBeVisible();
+  await expect(page.getByRole('link', { name: `${title} (Pyrenees)` })).toBeVisible();
 });

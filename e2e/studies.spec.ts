@@ -1,7 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { type Download, expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { expect, test, type Download, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { expectNoSidewaysScroll, navigateTo, signIn, unique } from './helpers';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -54,16 +55,19 @@ const PERSON = {
 
 test('create a biodata profile, download the single-cell template, upload a study (first with a mistake), see it listed, export it', async ({
   page,
-}) => {
+}, testInfo) => {
+  // its own study id in each project: ENA and Zenodo hold every submitted study of the run
+  const sid = `E2ESTUDY${testInfo.project.name === 'phone' ? 'P' : 'D'}`;
+  const title = unique(testInfo, 'Zebrafish retina atlas');
   await signIn(page);
-  await page.getByRole('link', { name: 'Profiles' }).click();
+  await navigateTo(page, 'Profiles');
   await page.getByRole('link', { name: 'New profile' }).click();
   const form = page.getByRole('form', { name: 'Create profile' });
-  await form.getByLabel('Title').fill('Zebrafish retina atlas');
+  await form.getByLabel('Title').fill(title);
   await form.getByLabel('Description').fill('Single-cell studies of the zebrafish retina');
   await form.getByLabel('Type').selectOption('biodata');
   await form.getByRole('button', { name: 'Create profile' }).click();
-  await expect(page.getByRole('heading', { name: 'Zebrafish retina atlas' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
 
   const studies = page.getByRole('region', { name: 'Studies', exact: true });
   await expect(studies.getByLabel('Schema')).toHaveValue('svc_single_cell');
@@ -78,51 +82,209 @@ test('create a biodata profile, download the single-cell template, upload a stud
   expect(wb.getWorksheet('study')!.getCell('A4').value).toBe('FILL OUT INFORMATION BELOW THIS LINE');
 
   // first without the mandatory title: the report names the cell
-  fill(wb, 'study', { ...STUDY, Title: '' });
-  fill(wb, 'person', PERSON);
+  fill(wb, 'study', { ...STUDY, 'Study ID': sid, Title: '' });
+  fill(wb, 'person', { ...PERSON, 'Study ID': sid });
   await dropFile(page, '[data-testid=study-dropzone]', { name: 'retina-study.xlsx', bytes: Buffer.from(await wb.xlsx.writeBuffer()) });
   const report = studies.getByRole('table', { name: 'Problems found in retina-study.xlsx' });
   await expect(report).toBeVisible({ timeout: 30_000 });
   await expect(report.getByRole('row', { name: /study 5 Title/ })).toContainText('Missing data detected in column Title at row 5.');
   await expect(studies.getByRole('table', { name: 'Studies of this profile' })).toHaveCount(0);
 
-  fill(wb, 'study', STUDY);
-  await dropFile(page, '[data-testid=study-dropzone]', { name: 'retina-study-fixed.xlsx', bytes: Buffer.from(await wb.xlsx.writeBuffer()) });
-  await expect(studies.getByText('Study E2ESTUDY1 created from retina-study-fixed.xlsx.')).toBeVisible({ timeout: 30_000 });
+  fill(wb, 'study', { ...STUDY, 'Study ID': sid });
+  await dropFile(page, '[data-testid=study-dropzone]', {
+    name: 'retina-study-fixed.xlsx',
+    bytes: Buffer.from(await wb.xlsx.writeBuffer()),
+  });
+  await expect(studies.getByText(`Study ${sid} created from retina-study-fixed.xlsx.`)).toBeVisible({ timeout: 30_000 });
   const list = studies.getByRole('table', { name: 'Studies of this profile' });
-  const row = list.getByRole('row', { name: /E2ESTUDY1/ });
+  const row = list.getByRole('row', { name: new RegExp(sid) });
   await expect(row).toContainText('Single cells of the zebrafish retina');
   await expect(row).toContainText('version_dwc_sc_rnaseq');
-  await expect(row).toContainText('pending');
+  await expect(row).toContainText('Not submitted yet');
 
-  const xlsx = await downloaded(page, () => row.getByRole('link', { name: 'Download E2ESTUDY1 as xlsx' }).click());
-  expect(xlsx.download.suggestedFilename()).toBe('svc_single_cell_manifest_E2ESTUDY1.xlsx');
+  const xlsx = await downloaded(page, () => row.getByRole('link', { name: `Download ${sid} as xlsx` }).click());
+  expect(xlsx.download.suggestedFilename()).toBe(`svc_single_cell_manifest_${sid}.xlsx`);
   const exported = new ExcelJS.Workbook();
   await exported.xlsx.load(xlsx.bytes as unknown as ExcelJS.Buffer);
-  expect(exported.getWorksheet('study')!.getCell('A5').value).toBe('E2ESTUDY1');
+  expect(exported.getWorksheet('study')!.getCell('A5').value).toBe(`${sid}`);
   expect(exported.getWorksheet('person')!.getRow(5).values).toContain('Lovelace');
 
-  const ld = await downloaded(page, () => row.getByRole('link', { name: 'Download E2ESTUDY1 as JSON-LD' }).click());
-  expect(ld.download.suggestedFilename()).toBe('svc_single_cell_manifest_E2ESTUDY1.jsonld');
+  const ld = await downloaded(page, () => row.getByRole('link', { name: `Download ${sid} as JSON-LD` }).click());
+  expect(ld.download.suggestedFilename()).toBe(`svc_single_cell_manifest_${sid}.jsonld`);
   const doc = JSON.parse(ld.bytes.toString('utf8')) as { '@context': Record<string, unknown>; study: Record<string, string>[] };
-  expect(doc.study[0]).toMatchObject({ '@type': 'study', study_id: 'E2ESTUDY1', title: STUDY.Title });
+  expect(doc.study[0]).toMatchObject({ '@type': 'study', study_id: `${sid}`, title: STUDY.Title });
   expect(doc['@context'].study).toMatchObject({ '@container': '@set' });
 
   // the export re-uploads unchanged
-  await dropFile(page, '[data-testid=study-dropzone]', { name: 'svc_single_cell_manifest_E2ESTUDY1.xlsx', bytes: xlsx.bytes });
-  await expect(studies.getByText('Study E2ESTUDY1 unchanged from svc_single_cell_manifest_E2ESTUDY1.xlsx.')).toBeVisible({
+  await dropFile(page, '[data-testid=study-dropzone]', { name: `svc_single_cell_manifest_${sid}.xlsx`, bytes: xlsx.bytes });
+  await expect(studies.getByText(`Study ${sid} unchanged from svc_single_cell_manifest_${sid}.xlsx.`)).toBeVisible({
     timeout: 30_000,
   });
 
   // broker it: ENA gets the project (held private), Zenodo a deposition; then release and publish
-  await row.getByRole('button', { name: 'Submit E2ESTUDY1 to ENA' }).click();
+  await row.getByRole('button', { name: `Submit ${sid} to ENA` }).click();
   await expect(row.getByText(/PRJEB\d+/)).toBeVisible({ timeout: 30_000 });
-  await row.getByRole('button', { name: 'Release E2ESTUDY1 at ENA' }).click();
-  await expect(row.getByText('(public)')).toBeVisible({ timeout: 30_000 });
-  await row.getByRole('button', { name: 'Submit E2ESTUDY1 to Zenodo' }).click();
-  await expect(row.getByRole('button', { name: 'Publish E2ESTUDY1 at Zenodo' })).toBeVisible({ timeout: 30_000 });
-  await row.getByRole('button', { name: 'Publish E2ESTUDY1 at Zenodo' }).click();
-  await expect(row.getByText('published', { exact: true })).toBeVisible({ timeout: 30_000 });
-  await page.getByRole('link', { name: 'Submissions' }).click();
-  await expect(page.getByRole('table', { name: 'Submissions to public repositories' })).toContainText('ZENODO');
+  await row.getByRole('button', { name: `Release ${sid} at ENA` }).click();
+  await expect(row).toContainText('Public at ENA', { timeout: 30_000 });
+  await row.getByRole('button', { name: `Submit ${sid} to Zenodo` }).click();
+  await expect(row.getByRole('button', { name: `Publish ${sid} at Zenodo` })).toBeVisible({ timeout: 30_000 });
+  await row.getByRole('button', { name: `Publish ${sid} at Zenodo` }).click();
+  await expect(row).toContainText('Published at Zenodo', { timeout: 30_000 });
+  await navigateTo(page, 'Submissions');
+  await expect(page.getByRole('table', { name: 'Submissions to public repositories' })).toContainText(/Published at Zenodo, DOI 10\.5072\/zenodo\.\d+/);
+});
+
+const CHECKLISTS: [schema: string, label: string, checklist: string][] = [
+  ['svc_single_cell', 'Single-cell RNA-seq', 'version_dwc_sc_rnaseq'],
+  ['svc_single_cell', 'Single-cell RNA-seq', 'version_mixs_sc_rnaseq'],
+  ['svc_single_cell', 'Single-cell RNA-seq', 'version_tol_sc_rnaseq'],
+  ['svc_single_cell', 'Single-cell RNA-seq', 'version_faang_sc_rnaseq'],
+  ['svc_image_rembi', 'Images (REMBI)', 'version_rembi'],
+  ['svc_image_stx_fish', 'Spatial transcriptomics (FISH images)', 'version_dwc_stx_fish'],
+  ['svc_image_stx_fish', 'Spatial transcriptomics (FISH images)', 'version_mixs_stx_fish'],
+  ['svc_image_stx_fish', 'Spatial transcriptomics (FISH images)', 'version_tol_stx_fish'],
+];
+
+/** Copies row 3 (the example) onto row 5 of every sheet, values and number formats, as copy and paste does. */
+async function exampleCopied(template: Buffer): Promise<ExcelJS.Workbook> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(template as unknown as ExcelJS.Buffer);
+  for (const ws of wb.worksheets) {
+    if (ws.name === 'data_values') continue;
+    ws.getRow(3).eachCell({ includeEmpty: false }, (cell, col) => {
+      const target = ws.getRow(5).getCell(col);
+      target.value = cell.value;
+      target.numFmt = cell.numFmt;
+    });
+  }
+  return wb;
+}
+
+/** A biodata profile made through the API with the page's session, opened in the page. */
+async function newBiodataProfile(page: Page, title: string): Promise<string> {
+  const res = await page.request.post('/api/profiles', { data: { title, description: 'browser test', type: 'biodata' } });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/profiles/${id}`);
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  return id;
+}
+
+test('every checklist accepts its own template with the example row copied below the line', async ({ page }, testInfo) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+  for (const [schema, label, checklist] of CHECKLISTS) {
+    // one profile each: the examples of a schema share a study id
+    await newBiodataProfile(page, unique(testInfo, `Template of ${checklist}`));
+    const studies = page.getByRole('region', { name: 'Studies', exact: true });
+    await studies.getByLabel('Schema').selectOption(schema);
+    await studies.getByLabel('Checklist').selectOption(checklist);
+    await expect(studies.getByText(`No ${label} studies yet.`)).toBeVisible();
+    const template = await downloaded(page, () => studies.getByRole('link', { name: 'Download template' }).click());
+    const wb = await exampleCopied(template.bytes);
+    await dropFile(page, '[data-testid=study-dropzone]', { name: `${checklist}.xlsx`, bytes: Buffer.from(await wb.xlsx.writeBuffer()) });
+    await expect(studies.getByText(new RegExp(`^Study \\w+ created from ${checklist}\\.xlsx\\.$`))).toBeVisible({ timeout: 30_000 });
+    await expect(studies.getByRole('table', { name: /^Problems found/ })).toHaveCount(0);
+  }
+});
+
+/** Drops several files on an element, as dragging a selection from a file manager does. */
+async function dropFiles(page: Page, selector: string, files: { name: string; bytes: Buffer }[]) {
+  const dataTransfer = await page.evaluateHandle(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const { name, b64 } of list) {
+        const bin = atob(b64);
+        const bytes = new Uint8Array(bin.length);
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+        dt.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+      }
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })),
+  );
+  await page.dispatchEvent(selector, 'dragenter', { dataTransfer });
+  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
+  await page.dispatchEvent(selector, 'drop', { dataTransfer });
+}
+
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+
+/** Sets a cell of row 5 under the header with this label (with or without " (optional)"). */
+function setCell(wb: ExcelJS.Workbook, sheet: string, label: string, value: string) {
+  const ws = wb.getWorksheet(sheet)!;
+  let found = false;
+  ws.getRow(1).eachCell((cell, col) => {
+    if (String(cell.value).replace(/ \(optional\)$/, '') === label) {
+      ws.getRow(5).getCell(col).value = value;
+      found = true;
+    }
+  });
+  if (!found) throw new Error(`${sheet} has no column ${label}`);
+}
+
+test('a single-cell study from data files to ENA runs and a Zenodo DOI, followed file by file', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  {
+    const width = page.viewportSize()!.width;
+    await newBiodataProfile(page, unique(testInfo, `Retina reads at ${width} px`));
+    const studies = page.getByRole('region', { name: 'Studies', exact: true });
+    await studies.getByLabel('Checklist').selectOption('version_dwc_sc_rnaseq');
+    const template = await downloaded(page, () => studies.getByRole('link', { name: 'Download template' }).click());
+
+    // the data files the example row names, with real bytes
+    const files = new Map<string, Buffer>([
+      ['file1_r1.fastq.gz', randomBytes(40_000)],
+      ['file2_r2.fastq.gz', randomBytes(40_000)],
+      ['barcodes.tsv', Buffer.from('AAACCTGAGAAACCAT\nAAACCTGAGAAACCGC\n')],
+      ['exp_file.csv', Buffer.from('gene,cell1,cell2\nrho,12,0\n')],
+      ['file1_sequencing.json', Buffer.from('{"run": 1}')],
+    ]);
+    await dropFiles(
+      page,
+      '[data-testid=file-dropzone]',
+      [...files].map(([name, bytes]) => ({ name, bytes })),
+    );
+    const uploads = studies.getByRole('list', { name: 'Uploads' });
+    for (const name of files.keys()) await expect(uploads.getByText(`${name} — uploaded`)).toBeVisible({ timeout: 30_000 });
+    await expect(studies.getByRole('table', { name: 'Data files of this profile' })).toContainText('file1_r1.fastq.gz');
+
+    const wb = await exampleCopied(template.bytes);
+    const studyId = `RETINA${width}`;
+    for (const ws of wb.worksheets)
+      if (ws.name !== 'data_values')
+        ws.getRow(5).eachCell((cell) => {
+          if (cell.value === 'STUDY001') cell.value = studyId;
+        });
+    setCell(wb, 'file', 'Read 1 Checksum', md5(files.get('file1_r1.fastq.gz')!));
+    setCell(wb, 'file', 'Read 2 Checksum', md5(files.get('file2_r2.fastq.gz')!));
+    setCell(wb, 'expression_data_file', 'File md5  Checkshum', md5(files.get('exp_file.csv')!));
+    await dropFile(page, '[data-testid=study-dropzone]', { name: 'retina.xlsx', bytes: Buffer.from(await wb.xlsx.writeBuffer()) });
+    await expect(studies.getByText(`Study ${studyId} created from retina.xlsx.`)).toBeVisible({ timeout: 30_000 });
+
+    const row = studies.getByRole('table', { name: 'Studies of this profile' }).getByRole('row', { name: new RegExp(studyId) });
+    await row.getByRole('button', { name: `Submit ${studyId} to ENA` }).click();
+    await expect(row.getByRole('link', { name: /^PRJEB\d+$/ })).toBeVisible({ timeout: 60_000 });
+    await expect(row.getByText('2 of 2 data files sent; 1 runs')).toBeVisible({ timeout: 30_000 });
+    await row.getByText('2 of 2 data files sent; 1 runs').click();
+    const runs = row.getByRole('table', { name: 'Runs at ENA, one per file row' });
+    await expect(runs.getByRole('link', { name: /^ERR\d+$/ })).toHaveAttribute('href', /ebi\.ac\.uk\/ena\/browser\/view\/ERR\d+$/);
+    await expect(runs.getByRole('link', { name: /^ERX\d+$/ })).toBeVisible();
+
+    await row.getByRole('button', { name: `Submit ${studyId} to Zenodo` }).click();
+    await row.getByRole('button', { name: `Publish ${studyId} at Zenodo` }).click({ timeout: 60_000 });
+    await expect(row.getByRole('link', { name: /^10\.5072\/zenodo\.\d+$/ })).toHaveAttribute(
+      'href',
+      /^https:\/\/doi\.org\/10\.5072\/zenodo\.\d+$/,
+      { timeout: 30_000 },
+    );
+    await expect(row.getByText('5 of 5 data files sent')).toBeVisible();
+
+    // it all survives a reload
+    await page.reload();
+    await expect(row.getByRole('link', { name: /^PRJEB\d+$/ })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `e2e/screenshots/study-journey-${width}.png`, fullPage: true });
+  }
 });

@@ -1,32 +1,33 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { Nav } from '@/components/layout/nav';
 import { NAV_ITEMS } from '@/components/layout/nav-items';
-import { SignOutButton } from '@/components/layout/sign-out-button';
+import { Sidebar } from '@/components/layout/sidebar';
+import { countAwaitingReview } from '@/lib/samples/decision';
 import { currentUser } from '@/lib/server/auth-options';
+import { getDb } from '@/lib/server/runtime';
 
 export const dynamic = 'force-dynamic';
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const user = await currentUser();
   if (!user) redirect('/signin');
-  const items = NAV_ITEMS.filter((i) => !i.adminOnly || user.isAdmin);
+  const reviews = user.isAdmin || user.managerOf.length > 0;
+  const items = NAV_ITEMS.filter((i) => (!i.adminOnly || user.isAdmin) && (!i.reviewers || reviews));
+  const awaiting = reviews ? await countAwaitingReview(await getDb(), user) : null;
   return (
     <div className="shell">
-      <aside className="sidebar">
-        <a className="brand" href="/">
-          Research Metadata Broker
-        </a>
-        <Nav items={[...items, { href: '/api/docs', label: 'API docs' }]} />
-        <div className="who">
-          <p>
-            Signed in as <strong>{user.username}</strong>
-            {user.isAdmin && <span className="badge"> admin</span>}
-          </p>
-          <SignOutButton />
-        </div>
-      </aside>
-      <main id="main">{children}</main>
+      <a className="skip-link" href="#main">
+        Skip to the content
+      </a>
+      <Sidebar
+        items={[...items, { href: '/api/docs', label: 'API docs', outside: true }]}
+        username={user.username}
+        isAdmin={user.isAdmin}
+        awaiting={awaiting}
+      />
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

@@ -1,17 +1,186 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
-import { currentUser } from '@/lib/server/auth-options';
+import type { ReactNode } from 'react';
+import { plural } from '@/components/submissions/words';
+import { When } from '@/components/ui/when';
+import { listDeadLetters } from '@/lib/jobs/dead-letters';
+import { listProfiles } from '@/lib/profiles/profiles';
+import { listReports } from '@/lib/reports/reports';
+import { countAwaitingReview } from '@/lib/samples/decision';
+import { pageData } from '@/lib/server/page-data';
+import { listSubmissions } from '@/lib/submissions/submissions';
+import styles from './home.module.css';
+
+export const metadata: Metadata = { title: 'Home' };
+
+// what was refused or given up stays on the home page this long; the Submissions page keeps all of it
+const RECENT_MS = 14 * 24 * 3600 * 1000;
+
+type Waiting = { key: string; tone: 'warning' | 'error' | 'info'; body: ReactNode };
 
 export default async function HomePage() {
-  const user = await currentUser();
+  const { user, awaiting, reports, submissions, profiles, failedJobs } = await pageData(async (db, u) => {
+    const [awaiting, reports, submissions, profiles, failedJobs] = await Promise.all([
+      u.isAdmin || u.managerOf.length ? countAwaitingReview(db, u) : null,
+      listReports(db, u, { limit: 50, offset: 0 }),
+      listSubmissions(db, u, { limit: 50, offset: 0 }),
+      listProfiles(db, u, { limit: 1, offset: 0 }),
+      u.isAdmin ? listDeadLetters(db, { limit: 1, offset: 0, open: true }) : null,
+    ]);
+    return { awaiting, reports: reports.rows, submissions: submissions.rows.map((r) => r.submission), profiles, failedJobs };
+  });
+
+  const unconfirmed = reports.filter((r) => r.status === 'complete' && !r.confirmedManifestId);
+  const toConfirm = unconfirmed.filter((r) => r.summary.errors === 0);
+  const toCorrect = unconfirmed.filter((r) => r.summary.errors > 0);
+  const validating = reports.filter((r) => r.status === 'pending' || r.status === 'running');
+  const running = submissions.filter((s) => s.status === 'pending' || s.status === 'processing');
+  const now = Date.now();
+  const stopped = submissions.filter(
+    (s) => (s.status === 'rejected' || s.status === 'failed') && now - (s.finishedAt ?? s.updatedAt).getTime() < RECENT_MS,
+  );
+
+  const reportLink = (r: (typeof reports)[number]) => (
+    <Link href={`/manifests/reports/${r.id}`}>
+      {r.fileName} ({r.project.toUpperCase()})
+    </Link>
+  );
+  const waiting: Waiting[] = [];
+  if (awaiting)
+    waiting.push({
+      key: 'review',
+      tone: 'warning',
+      body: (
+        <>
+          <strong>{awaiting === 1 ? '1 sample waits' : `${plural(awaiting, 'sample')} wait`}</strong> for your review.{' '}
+          <Link href="/manifests/review">Open the review queue</Link>
+        </>
+      ),
+    });
+  if (toConfirm.length)
+    waiting.push({
+      key: 'confirm',
+      tone: 'warning',
+      body: (
+        <>
+          <strong>{plural(toConfirm.length, 'validated manifest')}</strong> without errors {toConfirm.length === 1 ? 'waits' : 'wait'} for
+          you to confirm {toConfirm.length === 1 ? 'it' : 'them'}:
+          <ul>
+            {toConfirm.map((r) => (
+              <li key={r.id}>
+                {reportLink(r)}, {plural(r.summary.rows, 'row')}, validated <When value={r.finishedAt ?? r.createdAt} />
+              </li>
+            ))}
+          </ul>
+        </>
+      ),
+    });
+  if (toCorrect.length)
+    waiting.push({
+      key: 'correct',
+      tone: 'error',
+      body: (
+        <>
+          <strong>{plural(toCorrect.length, 'manifest')}</strong> {toCorrect.length === 1 ? 'has' : 'have'} errors to correct before
+          {toCorrect.length === 1 ? ' it' : ' they'} can be confirmed:
+          <ul>
+            {toCorrect.map((r) => (
+              <li key={r.id}>
+                {reportLink(r)}: {plural(r.summary.errors, 'error')}
+              </li>
+            ))}
+          </ul>
+        </>
+      ),
+    });
+  if (validating.length)
+    waiting.push({
+      key: 'validating',
+      tone: 'info',
+      body: (
+        <>
+          <strong>{plural(validating.length, 'manifest')}</strong> {validating.length === 1 ? 'is' : 'are'} being validated:{' '}
+          {validating.map((r, i) => (
+            <span key={r.id}>
+              {i > 0 && ', '}
+              {reportLink(r)}
+            </span>
+          ))}
+        </>
+      ),
+    });
+  if (running.length)
+    waiting.push({
+      key: 'running',
+      tone: 'info',
+      body: (
+        <>
+          <strong>{plural(running.length, 'submission')}</strong> to ENA or Zenodo {running.length === 1 ? 'is' : 'are'} under way.{' '}
+          <Link href="/submissions">Follow them on the Submissions page</Link>
+        </>
+      ),
+    });
+  if (stopped.length)
+    waiting.push({
+      key: 'stopped',
+      tone: 'error',
+      body: (
+        <>
+          <strong>{plural(stopped.length, 'submission')}</strong> {stopped.length === 1 ? 'was' : 'were'} refused or failed in the last two
+          weeks. <Link href="/submissions">See why on the Submissions page</Link>
+        </>
+      ),
+    });
+  if (failedJobs?.total)
+    waiting.push({
+      key: 'jobs',
+      tone: 'error',
+      body: (
+        <>
+          <strong>{plural(failedJobs.total, 'job')}</strong> failed for good and {failedJobs.total === 1 ? 'has' : 'have'} not been retried.{' '}
+          <Link href="/admin/jobs">Open the Jobs page</Link>
+        </>
+      ),
+    });
+
   return (
     <>
-      <h1>Welcome{user ? `, ${user.username}` : ''}</h1>
-      <p>
-        The broker validates sample manifests and study spreadsheets, keeps every sample record and every change to
-        it, and submits them to ENA and Zenodo.
-      </p>
+      <h1>Welcome, {user.username}</h1>
+      <section aria-labelledby="waiting">
+        <h2 id="waiting">Waiting for you</h2>
+        {waiting.length ? (
+          <ul className={styles.waiting}>
+            {waiting.map((w) => (
+              <li key={w.key} className={`notice ${w.tone === 'info' ? '' : w.tone}`}>
+                {w.body}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="notice success">Nothing waits for you now.</p>
+        )}
+      </section>
+
+      <h2>Your work</h2>
+      <ul className={styles.links}>
+        <li>
+          <Link href="/profiles">
+            {profiles.total
+              ? plural(profiles.total, user.isAdmin ? 'profile' : 'profile of yours', user.isAdmin ? 'profiles' : 'profiles of yours')
+              : 'Profiles'}
+          </Link>
+          : {profiles.total ? 'their manifests, samples, studies and data files' : 'create your first to upload a manifest or a study'}
+        </li>
+        <li>
+          <Link href="/manifests">Manifests</Link>: upload a sample manifest, and the reports of earlier validations
+        </li>
+        <li>
+          <Link href="/submissions">Submissions</Link>: what was sent to ENA and Zenodo, with accessions and receipts
+        </li>
+      </ul>
+
       <h2>Your projects</h2>
-      {user && user.memberOf.length > 0 ? (
+      {user.memberOf.length > 0 ? (
         <ul>
           {user.memberOf.map((p) => (
             <li key={p}>

@@ -1,147 +1,181 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { ApiError, apiFetch } from '@/lib/client/api';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { fetchPage } from '@/components/admin/api-page';
+import { ConfirmDialog } from '@/components/admin/confirm-dialog';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { When } from '@/components/ui/when';
+import { apiFetch } from '@/lib/client/api';
+import { type ApiKeyInfo, type NewApiKey, NewApiKeyBodySchema } from '@/lib/users/contract';
+import styles from './api-keys-manager.module.css';
 
-interface KeyInfo {
-  id: number;
-  name: string;
-  prefix: string;
-  created: string;
-  last_used: string | null;
-  revoked: string | null;
-}
+const PAGE = 50;
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const keyName = (k: { name: string; prefix: string }) => (k.name ? `“${k.name}” (${k.prefix}…)` : `${k.prefix}…`);
 
 export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
   const qc = useQueryClient();
-  const keys = useQuery({ queryKey: ['account-keys'], queryFn: () => apiFetch<KeyInfo[]>('/api/account/keys') });
-  const [fresh, setFresh] = useState<{ key: string; name: string } | null>(null);
-  const [copied, setCopied] = useState(false);
+  const pathname = usePathname();
+  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
+  const keys = useQuery({
+    queryKey: ['account-keys', offset],
+    queryFn: () => fetchPage<ApiKeyInfo>(`/api/account/keys?limit=${PAGE}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
+  const [fresh, setFresh] = useState<NewApiKey | null>(null);
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const [asking, setAsking] = useState<ApiKeyInfo | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useZodForm(NewApiKeyBodySchema, { name: '' });
 
   const create = useMutation({
-    mutationFn: (name: string) =>
-      apiFetch<KeyInfo & { key: string }>('/api/account/keys', { method: 'POST', json: { name } }),
+    mutationFn: (name: string) => apiFetch<NewApiKey>('/api/account/keys', { method: 'POST', json: { name } }),
     onSuccess: (k) => {
-      setFresh({ key: k.key, name: k.name });
-      setCopied(false);
+      setFresh(k);
+      setCopied(null);
+      revoke.reset();
+      form.reset();
       void qc.invalidateQueries({ queryKey: ['account-keys'] });
     },
+    onError: (err) => setFormError(showServerErrors(form, err)),
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => apiFetch<KeyInfo>(`/api/account/keys/${id}`, { method: 'DELETE' }),
+    mutationFn: (k: ApiKeyInfo) => apiFetch<ApiKeyInfo>(`/api/account/keys/${k.id}`, { method: 'DELETE' }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['account-keys'] }),
+    onSettled: () => setAsking(null),
   });
 
-  function onCreate(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    create.mutate(String(new FormData(form).get('name') ?? ''), { onSuccess: () => form.reset() });
+  async function copy(key: string) {
+    try {
+      await navigator.clipboard.writeText(key);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
   }
 
+  const columns: Column<ApiKeyInfo>[] = [
+    { id: 'name', header: 'Name', key: true, cell: (k) => k.name || <span className="muted">(no name)</span> },
+    { id: 'prefix', header: 'Key', nowrap: true, cell: (k) => <span className="mono">{k.prefix}…</span> },
+    { id: 'created', header: 'Created', cell: (k) => <When value={k.created} /> },
+    {
+      id: 'last_used',
+      header: 'Last used',
+      cell: (k) => (k.last_used ? <When value={k.last_used} /> : <span className="muted">Never</span>),
+    },
+    {
+      id: 'state',
+      header: 'State',
+      cell: (k) =>
+        k.revoked ? (
+          <span className="badge danger">
+            Revoked <When value={k.revoked} />
+          </span>
+        ) : (
+          <span className="badge ok">Active</span>
+        ),
+    },
+    {
+      id: 'actions',
+      header: 'Revoke',
+      cell: (k) =>
+        k.revoked ? null : (
+          <button type="button" className="danger" disabled={revoke.isPending} onClick={() => setAsking(k)}>
+            Revoke<span className="visually-hidden"> key {keyName(k)}</span>
+          </button>
+        ),
+    },
+  ];
+
   const example = `curl -H "Authorization: token ${fresh?.key ?? '<your key>'}" ${baseUrl}/api/profiles`;
-  const nameError = create.error instanceof ApiError ? create.error.forField('name') ?? create.error.message : null;
 
   return (
     <>
-      <form className="inline" onSubmit={onCreate} aria-label="Create an API key">
-        <label>
-          Name (what the key is for)
-          <input name="name" maxLength={100} placeholder="e.g. sequencing pipeline" />
-        </label>
-        <button className="primary" type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create key'}
-        </button>
+      <h2 id="create-key">Create a key</h2>
+      <form
+        className={styles.create}
+        aria-labelledby="create-key"
+        noValidate
+        onSubmit={form.handleSubmit((body) => {
+          setFormError(null);
+          create.mutate(body.name);
+        })}
+      >
+        <TextField form={form} name="name" label="Name (what the key is for)" placeholder="e.g. sequencing pipeline" maxLength={100} />
+        <div>
+          <button className="primary" type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create key'}
+          </button>
+        </div>
       </form>
-      {nameError && (
-        <p role="alert" className="field-error">
-          {nameError}
-        </p>
-      )}
+      <FormOutcome error={formError} />
 
       {fresh && (
         <div className="notice success" role="status">
           <p>
-            <strong>New key{fresh.name ? ` “${fresh.name}”` : ''}.</strong> Copy it now: it will not be shown again.
+            <strong>Created the key {fresh.name ? `“${fresh.name}”` : 'with no name'}.</strong> Copy it now: it is shown this once and
+            cannot be read again.
           </p>
           <pre data-testid="new-api-key">{fresh.key}</pre>
-          <button
-            type="button"
-            onClick={() => void navigator.clipboard?.writeText(fresh.key).then(() => setCopied(true))}
-          >
-            {copied ? 'Copied' : 'Copy key'}
-          </button>
+          <div className={styles.copy}>
+            <button type="button" onClick={() => void copy(fresh.key)}>
+              Copy the key
+            </button>
+            <span aria-live="polite">
+              {copied === 'yes' && 'Copied to the clipboard.'}
+              {copied === 'failed' && 'This browser did not allow copying: select the key and copy it by hand.'}
+            </span>
+          </div>
         </div>
       )}
+
+      <h2>Your keys</h2>
+      <div aria-live="polite">
+        {revoke.isSuccess && (
+          <p role="status" className="notice success">
+            Revoked the key {keyName(revoke.data)}: calls with it are refused from now on.
+          </p>
+        )}
+        {revoke.isError && (
+          <p role="alert" className="notice error">
+            The key was not revoked: {revoke.error.message}
+          </p>
+        )}
+      </div>
+      <DataTable
+        caption="Your API keys"
+        columns={columns}
+        rows={keys.data?.rows}
+        rowKey={(k) => String(k.id)}
+        noun="keys"
+        loading={keys.isPending}
+        error={keys.isError ? keys.error.message : null}
+        empty={<p className="muted">You have no API keys yet.</p>}
+        page={keys.data && { offset, limit: PAGE, total: keys.data.total, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
+      />
 
       <h2>Calling the API</h2>
       <p>Send the key in the Authorization header, for example to list your profiles:</p>
       <pre>{example}</pre>
       <p className="muted">
-        A key can also be obtained without the portal: <code>curl -X POST -d username=… -d password=… {baseUrl}/api/apiKey</code>.
-        Every endpoint is described in the <a href="/api/docs">API documentation</a>.
+        A key can also be obtained without the portal: <code>curl -X POST -d username=… -d password=… {baseUrl}/api/apiKey</code>. Every
+        endpoint is described in the <a href="/api/docs">API documentation</a>.
       </p>
 
-      <h2>Your keys</h2>
-      {keys.isPending && <p aria-busy="true">Loading keys…</p>}
-      {keys.isError && (
-        <p role="alert" className="notice error">
-          Could not load your keys: {keys.error.message}
-        </p>
-      )}
-      {keys.data && keys.data.length === 0 && <p className="muted">You have no API keys yet.</p>}
-      {keys.data && keys.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Your API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name || <span className="muted">(no name)</span>}</td>
-                  <td className="mono">{k.prefix}…</td>
-                  <td>{when(k.created)}</td>
-                  <td>{when(k.last_used)}</td>
-                  <td>
-                    {k.revoked ? (
-                      <span className="badge danger">revoked {when(k.revoked)}</span>
-                    ) : (
-                      <span className="badge ok">active</span>
-                    )}
-                  </td>
-                  <td>
-                    {!k.revoked && (
-                      <button
-                        type="button"
-                        className="danger"
-                        disabled={revoke.isPending}
-                        onClick={() => {
-                          if (window.confirm(`Revoke key ${k.prefix}…? Scripts using it will stop working.`)) revoke.mutate(k.id);
-                        }}
-                      >
-                        Revoke<span className="visually-hidden"> key {k.prefix}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ConfirmDialog
+        open={asking !== null}
+        title={asking ? `Revoke the key ${keyName(asking)}?` : 'Revoke the key?'}
+        confirmLabel="Revoke key"
+        danger
+        busy={revoke.isPending}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => asking && revoke.mutate(asking)}
+      >
+        <p>Scripts and pipelines using it are refused from then on. A revoked key cannot be used again; create a new one if needed.</p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,216 +1,363 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { ApiError, apiFetch } from '@/lib/client/api';
-import { TOL_PROJECTS } from '@/lib/projects';
-import { NewUserSchema } from '@/lib/users/schemas';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { type ReactNode, useState } from 'react';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { When } from '@/components/ui/when';
+import { apiFetch } from '@/lib/client/api';
+import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
+import { type NewUserBody, NewUserBodySchema, type User, type UserPatchBody, UserPatchBodySchema } from '@/lib/users/contract';
+import { fetchPage } from './api-page';
+import { ConfirmDialog } from './confirm-dialog';
+import styles from './users-admin.module.css';
 
-const PROJECTS = TOL_PROJECTS;
-type Project = (typeof PROJECTS)[number];
+const PAGE = 50;
+const upper = (projects: readonly string[]) => projects.map((p) => p.toUpperCase()).join(', ');
+const PROJECT_ROLES = { member_of: 'Member of', manager_of: 'Sample manager of' } as const;
 
-interface User {
-  id: number;
-  username: string;
-  email: string;
-  is_admin: boolean;
-  is_active: boolean;
-  member_of: Project[];
-  manager_of: Project[];
-}
-type Patch = Partial<Pick<User, 'is_admin' | 'is_active' | 'member_of' | 'manager_of'>>;
-
-const toggle = (list: Project[], p: Project, on: boolean) => (on ? [...new Set([...list, p])] : list.filter((x) => x !== p));
+/** A change that needs a yes first: granting admin rights, or taking away someone's sign-in. */
+type Pending = { kind: 'grant-admin'; user: User } | { kind: 'deactivate'; user: User } | { kind: 'create-admin'; body: NewUserBody };
 
 export function UsersAdmin({ selfId }: { selfId: number }) {
   const qc = useQueryClient();
-  const users = useQuery({ queryKey: ['admin-users'], queryFn: () => apiFetch<User[]>('/api/admin/users') });
-  const [formError, setFormError] = useState<ApiError | null>(null);
+  const pathname = usePathname();
+  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
+  const users = useQuery({
+    queryKey: ['admin-users', offset],
+    queryFn: () => fetchPage<User>(`/api/admin/users?limit=${PAGE}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['admin-users'] });
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: ReactNode } | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
 
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiFetch<User>('/api/admin/users', { method: 'POST', json: body }),
-    onSuccess: refresh,
-  });
   const patch = useMutation({
-    mutationFn: ({ id, body }: { id: number; body: Patch }) =>
-      apiFetch<User>(`/api/admin/users/${id}`, { method: 'PATCH', json: body }),
-    onSuccess: refresh,
+    mutationFn: ({ user, body }: { user: User; body: UserPatchBody; said: string }) =>
+      apiFetch<User>(`/api/admin/users/${user.id}`, { method: 'PATCH', json: body }),
+    onSuccess: (_user, { said }) => {
+      setOutcome({ ok: true, text: said });
+      refresh();
+    },
+    onError: (err, { user }) => setOutcome({ ok: false, text: `${user.username} was not changed: ${err.message}` }),
+    onSettled: () => setPending(null),
   });
 
-  function onCreate(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const d = new FormData(form);
-    setFormError(null);
-    const input = {
-      username: String(d.get('username') ?? ''),
-      password: String(d.get('password') ?? ''),
-      email: String(d.get('email') ?? ''),
-      isAdmin: d.get('is_admin') === 'on',
-      memberOf: PROJECTS.filter((p) => d.get(`member_${p}`) === 'on'),
-      managerOf: PROJECTS.filter((p) => d.get(`manager_${p}`) === 'on'),
-    };
-    // the server's own schema: the same refusals, in the same words, before anything is sent
-    const check = NewUserSchema.safeParse(input);
-    if (!check.success) {
-      const errors = check.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-      setFormError(new ApiError(400, errors.map((e) => e.message).join('; '), errors));
-      return;
-    }
-    create.mutate(
-      {
-        username: input.username,
-        password: input.password,
-        email: input.email,
-        is_admin: input.isAdmin,
-        member_of: input.memberOf,
-        manager_of: input.managerOf,
+  const change = (user: User, body: UserPatchBody, said: string) => {
+    setOutcome(null);
+    patch.mutate({ user, body, said });
+  };
+
+  const columns: Column<User>[] = [
+    {
+      id: 'username',
+      header: 'User',
+      key: true,
+      cell: (u) => (
+        <>
+          {u.username}
+          {u.id === selfId && <span className="muted"> (you)</span>}
+          {u.email ? <div className={`muted ${styles.email}`}>{u.email}</div> : null}
+        </>
+      ),
+    },
+    {
+      id: 'projects',
+      header: 'Projects',
+      cell: (u) =>
+        u.member_of.length || u.manager_of.length ? (
+          <>
+            {u.member_of.length > 0 && <div>Member of {upper(u.member_of)}</div>}
+            {u.manager_of.length > 0 && <div>Sample manager of {upper(u.manager_of)}</div>}
+          </>
+        ) : (
+          <span className="muted">None</span>
+        ),
+    },
+    {
+      id: 'role',
+      header: 'Rights',
+      nowrap: true,
+      cell: (u) => (
+        <>
+          {u.is_admin ? <span className="badge">Administrator</span> : 'User'}
+          <div>{u.is_active ? <span className="badge ok">May sign in</span> : <span className="badge danger">Deactivated</span>}</div>
+        </>
+      ),
+    },
+    { id: 'created', header: 'Added', cell: (u) => <When value={u.created} day /> },
+    {
+      id: 'actions',
+      header: 'Change',
+      cell: (u) => {
+        const self = u.id === selfId;
+        const busy = patch.isPending && patch.variables?.user.id === u.id;
+        return (
+          <div className={styles.actions}>
+            <button type="button" aria-expanded={editing === u.id} onClick={() => setEditing(editing === u.id ? null : u.id)}>
+              Projects<span className="visually-hidden"> of {u.username}</span>
+            </button>
+            {u.is_admin ? (
+              <button
+                type="button"
+                disabled={self || busy}
+                title={self ? 'You cannot take away your own rights' : undefined}
+                onClick={() => change(u, { is_admin: false }, `${u.username} is no longer an administrator.`)}
+              >
+                Remove admin<span className="visually-hidden"> rights of {u.username}</span>
+              </button>
+            ) : (
+              <button type="button" disabled={busy} onClick={() => setPending({ kind: 'grant-admin', user: u })}>
+                Make admin<span className="visually-hidden"> {u.username}</span>
+              </button>
+            )}
+            {u.is_active ? (
+              <button
+                type="button"
+                className="danger"
+                disabled={self || busy}
+                title={self ? 'You cannot deactivate yourself' : undefined}
+                onClick={() => setPending({ kind: 'deactivate', user: u })}
+              >
+                Deactivate<span className="visually-hidden"> {u.username}</span>
+              </button>
+            ) : (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => change(u, { is_active: true }, `${u.username} may sign in again; their API keys work again.`)}
+              >
+                Reactivate<span className="visually-hidden"> {u.username}</span>
+              </button>
+            )}
+          </div>
+        );
       },
-      { onSuccess: () => form.reset(), onError: (err) => setFormError(err instanceof ApiError ? err : null) },
-    );
-  }
-  const fieldError = (path: string) => formError?.forField(path);
+    },
+  ];
 
   return (
     <>
-      <h2>Add a user</h2>
-      <form className="stack" onSubmit={onCreate} aria-label="Add a user" noValidate>
-        <label>
-          Username
-          <input name="username" required autoComplete="off" aria-invalid={!!fieldError('username')} />
-          {fieldError('username') && <span className="field-error">{fieldError('username')}</span>}
-        </label>
-        <label>
-          Email
-          <input name="email" type="email" autoComplete="off" />
-          {fieldError('email') && <span className="field-error">{fieldError('email')}</span>}
-        </label>
-        <label>
-          Password (at least 8 characters)
-          <input name="password" type="password" required minLength={8} autoComplete="new-password" />
-          {fieldError('password') && <span className="field-error">{fieldError('password')}</span>}
-        </label>
-        <fieldset>
-          <legend>Projects</legend>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                <th scope="col">Member</th>
-                <th scope="col">Sample manager</th>
-              </tr>
-            </thead>
-            <tbody>
-              {PROJECTS.map((p) => (
-                <tr key={p}>
-                  <th scope="row">{p.toUpperCase()}</th>
-                  <td>
-                    <input type="checkbox" name={`member_${p}`} aria-label={`Member of ${p.toUpperCase()}`} />
-                  </td>
-                  <td>
-                    <input type="checkbox" name={`manager_${p}`} aria-label={`Sample manager of ${p.toUpperCase()}`} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </fieldset>
-        <label className="inline">
-          <input type="checkbox" name="is_admin" /> Administrator
-        </label>
-        {formError && !formError.errors.length && (
-          <p role="alert" className="field-error">
-            {formError.message}
-          </p>
-        )}
-        <button className="primary" type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add user'}
-        </button>
-      </form>
+      <AddUser
+        onAdded={(u) => {
+          setOutcome({ ok: true, text: `Added ${u.username}${u.is_admin ? ' as an administrator' : ''}. They can sign in now.` });
+          refresh();
+        }}
+        onAskAdmin={(body) => setPending({ kind: 'create-admin', body })}
+        pendingAdmin={pending?.kind === 'create-admin' ? pending.body : null}
+        onSettled={() => setPending(null)}
+      />
 
-      <h2>All users</h2>
-      {users.isPending && <p aria-busy="true">Loading users…</p>}
-      {users.isError && (
-        <p role="alert" className="notice error">
-          Could not load users: {users.error.message}
+      <h2 id="all-users">All users</h2>
+      <div aria-live="polite">
+        {outcome &&
+          (outcome.ok ? (
+            <p role="status" className="notice success">
+              {outcome.text}
+            </p>
+          ) : (
+            <p role="alert" className="notice error">
+              {outcome.text}
+            </p>
+          ))}
+      </div>
+      <DataTable
+        caption="Users, their projects and rights"
+        columns={columns}
+        rows={users.data?.rows}
+        rowKey={(u) => String(u.id)}
+        noun="users"
+        loading={users.isFetching}
+        error={users.isError ? users.error.message : null}
+        page={
+          users.data && {
+            offset,
+            limit: PAGE,
+            total: users.data.total,
+            hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname),
+          }
+        }
+        detail={(u) =>
+          editing === u.id ? (
+            <ProjectsEditor
+              user={u}
+              onDone={(said) => {
+                setEditing(null);
+                if (said) {
+                  setOutcome({ ok: true, text: said });
+                  refresh();
+                }
+              }}
+            />
+          ) : null
+        }
+      />
+
+      <ConfirmDialog
+        open={pending?.kind === 'grant-admin'}
+        title={pending?.kind === 'grant-admin' ? `Make ${pending.user.username} an administrator?` : 'Make an administrator?'}
+        confirmLabel="Make administrator"
+        busy={patch.isPending}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.kind === 'grant-admin')
+            change(pending.user, { is_admin: true }, `${pending.user.username} is now an administrator.`);
+        }}
+      >
+        <p>
+          Administrators manage every user, see every profile and sample, and retry failed jobs. They can take these rights away from
+          others, too.
         </p>
-      )}
-      {patch.isError && (
-        <p role="alert" className="notice error">
-          The change was not saved: {patch.error.message}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={pending?.kind === 'deactivate'}
+        title={pending?.kind === 'deactivate' ? `Deactivate ${pending.user.username}?` : 'Deactivate?'}
+        confirmLabel="Deactivate"
+        danger
+        busy={patch.isPending}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.kind === 'deactivate')
+            change(
+              pending.user,
+              { is_active: false },
+              `${pending.user.username} is deactivated: they can no longer sign in, and their API keys are refused.`,
+            );
+        }}
+      >
+        <p>
+          They will be signed out, can no longer sign in, and their API keys stop working. Their profiles, manifests and samples stay. You
+          can reactivate them later.
         </p>
-      )}
-      {users.data && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Users, their project memberships and roles</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Email</th>
-                {PROJECTS.map((p) => (
-                  <th scope="col" key={p}>
-                    {p.toUpperCase()}
-                  </th>
-                ))}
-                <th scope="col">Admin</th>
-                <th scope="col">Active</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((u) => (
-                <tr key={u.id}>
-                  <th scope="row">{u.username}</th>
-                  <td>{u.email || <span className="muted">—</span>}</td>
-                  {PROJECTS.map((p) => (
-                    <td key={p}>
-                      <label className="inline">
-                        <input
-                          type="checkbox"
-                          checked={u.member_of.includes(p)}
-                          onChange={(e) =>
-                            patch.mutate({ id: u.id, body: { member_of: toggle(u.member_of, p, e.target.checked) } })
-                          }
-                        />
-                        member<span className="visually-hidden"> of {p} ({u.username})</span>
-                      </label>
-                      <label className="inline">
-                        <input
-                          type="checkbox"
-                          checked={u.manager_of.includes(p)}
-                          onChange={(e) =>
-                            patch.mutate({ id: u.id, body: { manager_of: toggle(u.manager_of, p, e.target.checked) } })
-                          }
-                        />
-                        manager<span className="visually-hidden"> of {p} ({u.username})</span>
-                      </label>
-                    </td>
-                  ))}
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${u.username} is an administrator`}
-                      checked={u.is_admin}
-                      disabled={u.id === selfId}
-                      onChange={(e) => patch.mutate({ id: u.id, body: { is_admin: e.target.checked } })}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${u.username} may sign in`}
-                      checked={u.is_active}
-                      disabled={u.id === selfId}
-                      onChange={(e) => patch.mutate({ id: u.id, body: { is_active: e.target.checked } })}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      </ConfirmDialog>
     </>
+  );
+}
+
+/** The add form: the server's own schema checks it first; an administrator is only made after a yes. */
+function AddUser({
+  onAdded,
+  onAskAdmin,
+  pendingAdmin,
+  onSettled,
+}: {
+  onAdded: (u: User) => void;
+  onAskAdmin: (body: NewUserBody) => void;
+  pendingAdmin: NewUserBody | null;
+  onSettled: () => void;
+}) {
+  const form = useZodForm(NewUserBodySchema, { username: '', email: '', password: '', is_admin: false, member_of: [], manager_of: [] });
+  const [error, setError] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: (body: NewUserBody) => apiFetch<User>('/api/admin/users', { method: 'POST', json: body }),
+    onSuccess: (u) => {
+      form.reset();
+      onAdded(u);
+    },
+    onError: (err) => setError(showServerErrors(form, err)),
+    onSettled,
+  });
+  const submit = form.handleSubmit((body) => {
+    setError(null);
+    if (body.is_admin) onAskAdmin(body);
+    else create.mutate(body);
+  });
+
+  return (
+    <>
+      <h2 id="add-user">Add a user</h2>
+      <form className="stack" onSubmit={submit} aria-labelledby="add-user" noValidate>
+        <TextField form={form} name="username" label="Username" autoComplete="off" />
+        <TextField
+          form={form}
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="off"
+          hint="Optional; where the broker writes to them."
+        />
+        <TextField form={form} name="password" label="Password (at least 8 characters)" type="password" autoComplete="new-password" />
+        {(['member_of', 'manager_of'] as const).map((field) => (
+          <fieldset key={field} className={styles.projects}>
+            <legend>{PROJECT_ROLES[field]}</legend>
+            {TOL_PROJECTS.map((p) => (
+              <label key={p} className={styles.check}>
+                <input type="checkbox" value={p} {...form.register(field)} /> {p.toUpperCase()}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <label className={styles.check}>
+          <input type="checkbox" {...form.register('is_admin')} /> Administrator
+        </label>
+        <FormOutcome error={error} />
+        <div>
+          <button className="primary" type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Adding…' : 'Add user'}
+          </button>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={pendingAdmin !== null}
+        title={`Add ${pendingAdmin?.username ?? 'this user'} as an administrator?`}
+        confirmLabel="Add administrator"
+        busy={create.isPending}
+        onCancel={onSettled}
+        onConfirm={() => pendingAdmin && create.mutate(pendingAdmin)}
+      >
+        <p>Administrators manage every user, see every profile and sample, and retry failed jobs.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+const ProjectsSchema = UserPatchBodySchema.pick({ member_of: true, manager_of: true });
+
+/** A user's memberships and manager roles, changed under their row. */
+function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | null) => void }) {
+  const form = useZodForm(ProjectsSchema, { member_of: user.member_of, manager_of: user.manager_of });
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (body: { member_of?: TolProject[]; manager_of?: TolProject[] }) =>
+      apiFetch<User>(`/api/admin/users/${user.id}`, { method: 'PATCH', json: body }),
+    onSuccess: (u) =>
+      onDone(
+        `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
+          u.manager_of.length ? `sample manager of ${upper(u.manager_of)}` : 'sample manager of none'
+        }.`,
+      ),
+    onError: (err) => setError(showServerErrors(form, err)),
+  });
+  return (
+    <form
+      className={styles.editor}
+      aria-label={`Projects of ${user.username}`}
+      onSubmit={form.handleSubmit((body) => {
+        setError(null);
+        save.mutate({ member_of: body.member_of ?? [], manager_of: body.manager_of ?? [] });
+      })}
+    >
+      {(['member_of', 'manager_of'] as const).map((field) => (
+        <fieldset key={field} className={styles.projects}>
+          <legend>{PROJECT_ROLES[field]}</legend>
+          {TOL_PROJECTS.map((p) => (
+            <label key={p} className={styles.check}>
+              <input type="checkbox" value={p} {...form.register(field)} /> {p.toUpperCase()}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <FormOutcome error={error} />
+      <div className={styles.actions}>
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save projects'}
+        </button>
+        <button type="button" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -1,12 +1,12 @@
 'use client';
 
-import { signIn } from 'next-auth/react';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { signIn } from 'next-auth/react';
+import { type FormEvent, useState } from 'react';
 
 /** Only same-site paths are followed after sign-in. */
 function safeCallback(value: string | null): string {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
+  return value?.startsWith('/') && !value.startsWith('//') ? value : '/';
 }
 
 export function SignInForm() {
@@ -27,7 +27,8 @@ export function SignInForm() {
     });
     setBusy(false);
     if (!res || res.error) {
-      setError('Unknown username or wrong password.');
+      // a lock-out comes back in words; a plain refusal as next-auth's code
+      setError(res?.error && res.error !== 'CredentialsSignin' ? res.error : 'Unknown username or wrong password.');
       return;
     }
     router.replace(safeCallback(params.get('callbackUrl')));
@@ -38,6 +39,7 @@ export function SignInForm() {
     <form className="stack" onSubmit={onSubmit} aria-describedby={error ? 'signin-error' : undefined}>
       <label>
         Username
+        {/* biome-ignore lint/a11y/noAutofocus: a sign-in page exists to take the username, and users expect to type it at once */}
         <input name="username" autoComplete="username" required autoFocus />
       </label>
       <label>

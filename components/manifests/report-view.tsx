@@ -1,47 +1,46 @@
 'use client';
 
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useEffect, useRef, useState } from 'react';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
 import { ApiError, apiFetch } from '@/lib/client/api';
+import { withParams } from '@/lib/client/search';
+import type {
+  FieldChange,
+  ManifestConfirmed,
+  ValidationReport,
+  ValidationReportState,
+  ValidationReportSummary,
+} from '@/lib/manifests/contract';
+import type { ReportPermit } from '@/lib/permits/contract';
+import { IssueGroups } from './issue-groups';
+import { PermitStep } from './permit-step';
+import styles from './report.module.css';
+import { StateBadge } from './state-badge';
+import { UploadPanel } from './upload-panel';
+import { countsText, plural, reportState } from './words';
 
-export interface Issue {
-  row: number | null;
-  column: string | null;
-  field: string | null;
-  value: string | null;
-  rule: string;
-  message: string;
-}
-export interface ReportJson {
-  report_id: string;
-  status: 'pending' | 'running' | 'complete' | 'failed';
-  progress: number;
-  file_name: string;
-  manifest_type: string;
-  version: string;
-  mode: 'create' | 'update' | null;
-  failure: string | null;
-  confirmed_manifest_id: string | null;
-  summary: { rows: number; errors: number; warnings: number };
-  errors: Issue[];
-  warnings: Issue[];
-  changes: { sampleId: string; row: number; field: string; oldValue: string; newValue: string }[];
-}
+const ENDED = new Set(['complete', 'failed']);
+const CHANGES = 25;
 
 const csvCell = (v: unknown) => {
   const s = v === null || v === undefined ? '' : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
-/** The report's errors and warnings as a CSV file the user can open next to the spreadsheet. */
-function downloadCsv(report: ReportJson) {
+/** The report's errors and warnings as a CSV file the submitter can open next to the spreadsheet. */
+async function downloadCsv(reportId: string) {
+  const report = await apiFetch<ValidationReport>(`/api/manifest/validate/report/${reportId}`);
   const lines = [
     ['severity', 'row', 'column', 'field', 'value', 'rule', 'message'].join(','),
     ...[...report.errors.map((i) => ['error', i] as const), ...report.warnings.map((i) => ['warning', i] as const)].map(([sev, i]) =>
       [sev, i.row, i.column, i.field, i.value, i.rule, i.message].map(csvCell).join(','),
     ),
   ];
-  const url = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/csv' }));
+  const url = URL.createObjectURL(new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = `${report.file_name.replace(/\.[^.]+$/, '')}-validation-report.csv`;
@@ -49,127 +48,267 @@ function downloadCsv(report: ReportJson) {
   URL.revokeObjectURL(url);
 }
 
-function IssueTable({ issues, caption }: { issues: Issue[]; caption: string }) {
+/** Follows a running validation through its small status (0.5 s, doubling to 5 s), and reloads the page's data once it ends. */
+function useFollow(report: ValidationReportSummary): ValidationReportState | undefined {
+  const router = useRouter();
+  const running = !ENDED.has(report.status);
+  const polls = useRef(0);
+  const state = useQuery({
+    queryKey: ['report-status', report.report_id],
+    enabled: running,
+    queryFn: () => apiFetch<ValidationReportState>(`/api/manifest/validate/report/${report.report_id}/status`),
+    refetchInterval: (q) => {
+      if (q.state.data && ENDED.has(q.state.data.status)) return false;
+      polls.current += 1;
+      return Math.min(5000, 500 * 2 ** Math.min(polls.current - 1, 4));
+    },
+  });
+  const ended = running && state.data !== undefined && ENDED.has(state.data.status);
+  useEffect(() => {
+    if (ended) router.refresh();
+  }, [ended, router]);
+  return running ? state.data : undefined;
+}
+
+/**
+ * A validation report as a page: the summary and what to do next at the top (confirm, after the permits of an ERGA
+ * manifest; or upload the corrected file), then the errors and warnings grouped by field and rule.
+ */
+export function ReportView({
+  report: initial,
+  profileTitle,
+  uploadedBy,
+}: {
+  report: ValidationReportSummary;
+  profileTitle: string;
+  uploadedBy: string;
+}) {
+  const live = useFollow(initial);
+  const report: ValidationReportSummary = live ? { ...initial, ...live } : initial;
+  const state = reportState(report);
+  const { summary } = report;
+  const complete = report.status === 'complete';
+  const issues = summary.errors + summary.warnings;
+
   return (
-    <div className="table-wrap">
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Cell</th>
-            <th scope="col">Field</th>
-            <th scope="col">Value</th>
-            <th scope="col">Problem</th>
-          </tr>
-        </thead>
-        <tbody>
-          {issues.map((i, n) => (
-            <tr key={n} data-rule={i.rule}>
-              <td className="mono">{i.column || i.row ? `${i.column ?? ''}${i.row ?? ''}` : 'sheet'}</td>
-              <td className="mono">{i.field ?? ''}</td>
-              <td className="mono">{i.value ?? ''}</td>
-              <td>{i.message}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <>
+      <p>
+        <Link href="/manifests">← Manifests</Link>
+      </p>
+      <h1>
+        Validation report <span className={styles.fileName}>{report.file_name}</span>
+      </h1>
+      <section aria-labelledby="summary-heading" className={styles.summary} data-testid="validation-report">
+        <h2 id="summary-heading" className={styles.summaryHeading}>
+          <StateBadge tone={state.tone}>{state.words}</StateBadge>
+          {complete ? <span>{countsText(summary)}</span> : null}
+        </h2>
+        <dl className={styles.facts}>
+          <div>
+            <dt>File</dt>
+            <dd className="mono">{report.file_name}</dd>
+          </div>
+          <div>
+            <dt>Profile</dt>
+            <dd>
+              <Link href={`/profiles/${report.profile_id}`}>{profileTitle}</Link>
+            </dd>
+          </div>
+          <div>
+            <dt>Manifest</dt>
+            <dd>
+              {report.manifest_type} {report.version}
+              {report.mode === 'update' ? ', updating samples already stored' : ''}
+            </dd>
+          </div>
+          <div>
+            <dt>Uploaded</dt>
+            <dd>
+              <When value={report.created} /> by {uploadedBy}
+            </dd>
+          </div>
+          <div>
+            <dt>Rows</dt>
+            <dd>{complete ? summary.rows.toLocaleString('en-GB') : '—'}</dd>
+          </div>
+          <div>
+            <dt>Errors</dt>
+            <dd>{complete ? summary.errors.toLocaleString('en-GB') : '—'}</dd>
+          </div>
+          <div>
+            <dt>Warnings</dt>
+            <dd>{complete ? summary.warnings.toLocaleString('en-GB') : '—'}</dd>
+          </div>
+        </dl>
+        {!ENDED.has(report.status) ? <Progress report={report} /> : null}
+        {report.status === 'failed' ? (
+          <>
+            <p role="alert" className="notice error">
+              The manifest could not be checked: {report.failure}
+            </p>
+            <h3>Upload it again</h3>
+            <UploadPanel profileId={report.profile_id} />
+          </>
+        ) : null}
+        {complete ? <NextStep report={report} /> : null}
+        {complete && issues > 0 ? (
+          <p>
+            <button type="button" onClick={() => void downloadCsv(report.report_id)}>
+              Download the report as CSV
+            </button>
+          </p>
+        ) : null}
+      </section>
+      {complete && report.mode === 'update' ? <Changes reportId={report.report_id} /> : null}
+      {complete && issues > 0 ? (
+        <section aria-labelledby="issues-heading">
+          <h2 id="issues-heading">Errors and warnings</h2>
+          <IssueGroups reportId={report.report_id} />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function Progress({ report }: { report: ValidationReportSummary }) {
+  const { rows_checked: checked = 0, rows_total: total } = report.summary;
+  const text =
+    report.status === 'pending'
+      ? 'Waiting to be checked…'
+      : total === undefined
+        ? 'Reading the file…'
+        : `Checked ${checked.toLocaleString('en-GB')} of ${plural(total, 'row')}…`;
+  return (
+    <div className={styles.progress}>
+      <p role="status" aria-live="polite">
+        {text}
+      </p>
+      <progress max={total || 1} value={total ? checked : undefined} aria-label="Rows checked" />
     </div>
   );
 }
 
-export function ReportView({ report, onConfirmed }: { report: ReportJson; onConfirmed: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<{ manifest_id: string; created: number; updated: number } | null>(null);
-  const running = report.status === 'pending' || report.status === 'running';
-
-  async function confirm() {
-    setConfirming(true);
-    setError(null);
-    try {
-      setResult(await apiFetch('/api/manifest/validate/confirm', { method: 'POST', json: { validation_report_id: report.report_id } }));
-      onConfirmed();
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
-    } finally {
-      setConfirming(false);
-    }
+/** Confirm (after the permits), or what was confirmed, or what to do about the errors. */
+function NextStep({ report }: { report: ValidationReportSummary }) {
+  const router = useRouter();
+  const qc = useQueryClient();
+  const [permits, setPermits] = useState<ReportPermit[]>(report.permits);
+  const [seen, setSeen] = useState(report.permits);
+  // the server's answer replaces what this page holds when the page's data is read again
+  if (seen !== report.permits) {
+    setSeen(report.permits);
+    setPermits(report.permits);
   }
+  const confirm = useMutation({
+    mutationFn: () =>
+      apiFetch<ManifestConfirmed>('/api/manifest/validate/confirm', { method: 'POST', json: { validation_report_id: report.report_id } }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['validations'] });
+      router.refresh();
+    },
+  });
+  const manifestId = confirm.data?.manifest_id ?? report.confirmed_manifest_id;
 
-  return (
-    <div aria-live="polite" data-testid="validation-report">
-      <h3>
-        Validation of {report.file_name} <span className="muted">({report.manifest_type} {report.version})</span>
-      </h3>
-      {running && (
-        <label>
-          Validating… {report.progress}%
-          <progress max={100} value={report.progress} />
-        </label>
-      )}
-      {report.status === 'failed' && (
-        <p role="alert" className="notice error">
-          The manifest could not be read: {report.failure}
+  if (manifestId) {
+    const done = confirm.data;
+    return (
+      <div role="status" className="notice success">
+        <p>
+          {done
+            ? `Confirmed: ${plural(done.created, 'sample')} created, ${done.updated} updated. The project’s sample managers have been told.`
+            : 'Confirmed: this manifest’s samples have been stored.'}
         </p>
-      )}
-      {report.status === 'complete' && (
-        <>
-          <p>
-            {report.summary.rows} rows, <strong>{report.summary.errors} errors</strong>, {report.summary.warnings} warnings.
-            {report.mode === 'update' && ' This upload updates samples already stored in the profile.'}
-          </p>
-          {(report.errors.length > 0 || report.warnings.length > 0) && (
-            <button type="button" onClick={() => downloadCsv(report)}>
-              Download the report as CSV
-            </button>
-          )}
-          {report.errors.length > 0 && <IssueTable issues={report.errors} caption="Errors: fix these cells and upload the file again" />}
-          {report.warnings.length > 0 && <IssueTable issues={report.warnings} caption="Warnings" />}
-          {report.mode === 'update' && report.changes.length > 0 && (
-            <div className="table-wrap">
-              <table>
-                <caption>Changes this upload makes</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Field</th>
-                    <th scope="col">From</th>
-                    <th scope="col">To</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.changes.map((c, n) => (
-                    <tr key={n}>
-                      <td>{c.row}</td>
-                      <td className="mono">{c.field}</td>
-                      <td>{c.oldValue}</td>
-                      <td>{c.newValue}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {report.errors.length === 0 && !report.confirmed_manifest_id && !result && (
-            <p>
-              <button className="primary" type="button" onClick={() => void confirm()} disabled={confirming}>
-                {confirming ? 'Saving…' : report.mode === 'update' ? 'Confirm and update the samples' : 'Confirm and create the samples'}
-              </button>
-            </p>
-          )}
-          {error && (
-            <p role="alert" className="notice error">
-              {error}
-            </p>
-          )}
-          {(result || report.confirmed_manifest_id) && (
-            <p className="notice success" role="status">
-              {result ? `${result.created} samples created, ${result.updated} updated. ` : 'Confirmed. '}
-              <Link href={`/manifests/${result?.manifest_id ?? report.confirmed_manifest_id}`}>See the manifest’s samples</Link>
-            </p>
-          )}
-        </>
-      )}
+        <p className={styles.links}>
+          <Link href={`/manifests/${manifestId}`}>Open the manifest and its samples</Link>
+          <Link href={`/samples?manifest_id=${manifestId}`}>Find its samples in the samples browser</Link>
+        </p>
+      </div>
+    );
+  }
+  if (report.summary.errors > 0) {
+    return (
+      <div className={styles.next}>
+        <p className="notice error">
+          Fix the {plural(report.summary.errors, 'error')} listed below in the spreadsheet, then upload the corrected file: it gets a new
+          report.
+        </p>
+        <h3>Upload the corrected manifest</h3>
+        <UploadPanel profileId={report.profile_id} />
+      </div>
+    );
+  }
+  const missing = permits.filter((p) => !p.received);
+  const hintId = `confirm-hint-${report.report_id}`;
+  return (
+    <div className={styles.next}>
+      {permits.length > 0 ? <PermitStep reportId={report.report_id} permits={permits} onUploaded={setPermits} /> : null}
+      <p className={styles.confirm}>
+        <button
+          className="primary"
+          type="button"
+          onClick={() => confirm.mutate()}
+          disabled={confirm.isPending || missing.length > 0}
+          aria-describedby={missing.length ? hintId : undefined}
+        >
+          {confirm.isPending ? 'Saving…' : report.mode === 'update' ? 'Confirm and update the samples' : 'Confirm and create the samples'}
+        </button>
+        {missing.length > 0 ? (
+          <span id={hintId} className="muted">
+            Upload {missing.length === 1 ? 'the permit' : `the ${missing.length} permits`} above first (
+            {missing.map((p) => p.filename).join(', ')}).
+          </span>
+        ) : (
+          <span className="muted">
+            {report.mode === 'update'
+              ? 'The changes below are written to the samples, each with an audit record.'
+              : `${plural(report.summary.rows, 'sample')} will be created and sent to the project’s sample managers for review.`}
+          </span>
+        )}
+      </p>
+      {confirm.isError ? (
+        <p role="alert" className="notice error">
+          {confirm.error instanceof ApiError ? confirm.error.message : String(confirm.error)}
+        </p>
+      ) : null}
     </div>
+  );
+}
+
+/** A re-upload: the fields it changes, a page at a time (`changes` in the URL). */
+function Changes({ reportId }: { reportId: string }) {
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const offset = Math.max(0, Number(search.get('changes')) || 0);
+  const q = useQuery({
+    queryKey: ['report', reportId],
+    queryFn: () => apiFetch<ValidationReport>(`/api/manifest/validate/report/${reportId}`),
+  });
+  const columns: Column<FieldChange>[] = [
+    { id: 'row', header: 'Row', key: true, numeric: true, cell: (c) => c.row },
+    { id: 'field', header: 'Field', cell: (c) => <span className="mono">{c.field}</span> },
+    { id: 'from', header: 'From', cell: (c) => c.oldValue || <span className="muted">empty</span> },
+    { id: 'to', header: 'To', cell: (c) => c.newValue || <span className="muted">empty</span> },
+  ];
+  const all = q.data?.changes;
+  return (
+    <section aria-labelledby="changes-heading">
+      <h2 id="changes-heading">Changes this upload makes</h2>
+      <DataTable
+        caption="Changes this upload makes"
+        columns={columns}
+        rows={all?.slice(offset, offset + CHANGES)}
+        rowKey={(c) => `${c.row}:${c.field}`}
+        noun="changes"
+        loading={q.isFetching}
+        error={q.error?.message ?? null}
+        empty="This upload changes no field."
+        page={{
+          offset,
+          limit: CHANGES,
+          total: all?.length ?? 0,
+          hrefFor: (o) => withParams(pathname, search, { changes: o ? String(o) : undefined }),
+        }}
+      />
+    </section>
   );
 }

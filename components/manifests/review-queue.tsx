@@ -2,149 +2,422 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { z } from 'zod';
+import { RetryRegistration } from '@/components/samples/retry-registration';
+import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-state';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { FormOutcome, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
+import { Pager } from '@/components/ui/pager';
+import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
+import { withParams } from '@/lib/client/search';
+import {
+  DECIDED_DAYS,
+  type Decision,
+  type DecisionAnswer,
+  type DecisionRequest,
+  DecisionRequestSchema,
+  type ReviewGroup,
+  type ReviewQueue as ReviewQueueAnswer,
+  type ReviewSample,
+} from '@/lib/samples/contract';
+import styles from './review-queue.module.css';
 
-interface Pending {
-  svc_id: string;
-  manifest_id: string;
-  tol_project: string;
-  SPECIMEN_ID: string;
-  RACK_OR_PLATE_ID: string;
-  TUBE_OR_WELL_ID: string;
-  SCIENTIFIC_NAME: string;
-  TAXON_ID: string;
-  time_created: string;
+/**
+ * A sample manager's review queue: the samples awaiting a decision, grouped by the manifest that brought them (who
+ * uploaded it, when, into which profile), to tick one by one, by manifest or all at once, and accept or reject with
+ * a reason. Decided samples stay listed below with where they stand — waiting for a ToLID, registering, registered
+ * with their accession, rejected with the reason — refreshed until they settle, with a retry where registration failed.
+ */
+
+const GROUPS = 10;
+/** rows of a manifest shown before "Show all" */
+const ROWS = 50;
+
+const samplesWord = (n: number) => (n === 1 ? '1 sample' : `${n.toLocaleString('en-GB')} samples`);
+const manifestsWord = (n: number) => (n === 1 ? '1 manifest' : `${n.toLocaleString('en-GB')} manifests`);
+const nameOf = (s: ReviewSample) => s.TUBE_OR_WELL_ID || s.SPECIMEN_ID || s.svc_id;
+const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
+
+// the reason goes to the uploader: a rejection must say why
+const RejectSchema = DecisionRequestSchema.pick({ reason: true }).extend({
+  reason: z.string().trim().min(1, 'Say why the samples are rejected; the uploader reads it.').max(2000),
+});
+
+function useReview(state: 'awaiting' | 'decided', offset: number) {
+  return useQuery({
+    queryKey: ['review', state, offset],
+    queryFn: () => apiFetch<ReviewQueueAnswer>(`/api/sample/review?state=${state}&limit=${GROUPS}&offset=${offset}`),
+    // decided samples are followed until each has reached a state that does not end by itself
+    refetchInterval: (q) =>
+      state === 'decided' && q.state.data?.data.some((g) => g.samples.some((s) => UNSETTLED.has(s.status))) ? 2000 : false,
+  });
 }
-const PAGE = 50;
 
 export function ReviewQueue() {
   const qc = useQueryClient();
-  const [page, setPage] = useState(0);
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const offsetOf = (name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
+  const awaiting = useReview('awaiting', offsetOf('offset'));
+  const decided = useReview('decided', offsetOf('decided_offset'));
   const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const [reason, setReason] = useState('');
-  const q = useQuery({
-    queryKey: ['pending-samples', page],
-    queryFn: () => apiFetch<{ number_found: number; data: Pending[] }>(`/api/sample/pending?limit=${PAGE}&offset=${page * PAGE}`),
-  });
-  const decide = useMutation({
-    mutationFn: (decision: 'accept' | 'reject') =>
-      apiFetch<{ accepted: string[]; rejected: string[] }>('/api/sample/decision', {
-        method: 'POST',
-        json: { svc_ids: [...chosen], decision, ...(decision === 'reject' && reason.trim() && { reason: reason.trim() }) },
-      }),
-    onSuccess: () => {
-      setChosen(new Set());
-      setReason('');
-      void qc.invalidateQueries({ queryKey: ['pending-samples'] });
-    },
-  });
-  const register = useMutation({
-    mutationFn: (svcIds: string[]) =>
-      apiFetch<{ submission_id: string; samples: number }[]>('/api/sample/register', { method: 'POST', json: { svc_ids: svcIds } }),
-  });
-  const toggle = (id: string, on: boolean) =>
-    setChosen((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const [step, setStep] = useState<Decision | null>(null);
+  const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
+  const form = useZodForm(RejectSchema, { reason: '' });
 
-  if (q.isPending) return <p aria-busy="true">Loading samples…</p>;
-  if (q.isError) return <p role="alert" className="notice error">Could not load samples: {q.error.message}</p>;
-  const pages = Math.max(1, Math.ceil(q.data.number_found / PAGE));
+  const decide = useMutation({
+    mutationFn: (body: DecisionRequest) => apiFetch<DecisionAnswer>('/api/sample/decision', { method: 'POST', json: body }),
+    onSuccess: (answer) => {
+      const n = answer.accepted.length || answer.rejected.length;
+      setOutcome({
+        success:
+          answer.accepted.length > 0
+            ? `Decision recorded: ${answer.accepted.length} accepted. Follow ${n === 1 ? 'its' : 'their'} registration under “Decided lately” below.`
+            : `Decision recorded: ${answer.rejected.length} rejected. The uploader is told the reason.`,
+      });
+      setChosen(new Set());
+      setStep(null);
+      form.reset({ reason: '' });
+      void qc.invalidateQueries({ queryKey: ['review'] });
+    },
+    onError: (err) => setOutcome({ error: showServerErrors(form, err) }),
+  });
+
+  const shown = awaiting.data?.data.flatMap((g) => g.samples.map((s) => s.svc_id)) ?? [];
+  const href = (name: string) => (offset: number) => withParams(pathname, search, { [name]: offset ? String(offset) : undefined });
+  const count = chosen.size;
+
   return (
     <>
-      {decide.isSuccess && (
-        <div role="status" className="notice success">
-          <p>{decide.data.accepted.length ? `${decide.data.accepted.length} accepted.` : `${decide.data.rejected.length} rejected.`}</p>
-          {decide.data.accepted.length > 0 && !register.isSuccess && (
-            <button type="button" className="primary" disabled={register.isPending} onClick={() => register.mutate(decide.data.accepted)}>
-              {register.isPending ? 'Sending…' : `Register the ${decide.data.accepted.length} accepted samples at ENA`}
-            </button>
-          )}
-          {register.isSuccess && (
+      <section aria-labelledby="awaiting-heading" className={styles.section}>
+        <h2 id="awaiting-heading">Awaiting your decision</h2>
+        {awaiting.isError ? (
+          <p role="alert" className="notice error">
+            Could not load the samples awaiting review: {awaiting.error.message}
+          </p>
+        ) : !awaiting.data ? (
+          <p aria-busy="true" className="muted">
+            Loading the samples awaiting review…
+          </p>
+        ) : awaiting.data.number_found === 0 ? (
+          <p className="muted">Nothing awaits your decision.</p>
+        ) : (
+          <>
             <p>
-              Registration queued. Follow it on the <Link href="/submissions">Submissions</Link> page.
+              {samplesWord(awaiting.data.samples_found)} in {manifestsWord(awaiting.data.number_found)}{' '}
+              {awaiting.data.samples_found === 1 ? 'awaits' : 'await'} your decision, oldest manifest first.
             </p>
-          )}
-          {register.isError && <p className="field-error">{register.error.message}</p>}
-        </div>
-      )}
-      {decide.isError && <p role="alert" className="notice error">{decide.error.message}</p>}
-      {q.data.data.length === 0 ? (
-        <p className="muted">Nothing awaits your review.</p>
-      ) : (
-        <>
-          <div className="inline" style={{ margin: '0.5rem 0' }}>
-            <button className="primary" type="button" disabled={!chosen.size || decide.isPending} onClick={() => decide.mutate('accept')}>
-              Accept selected ({chosen.size})
-            </button>
-            <label>
-              Reason for rejecting
-              <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="Sample rejected by curator." />
+            {awaiting.data.data.map((g) => (
+              <Group key={g.manifest_id} group={g} selection={{ chosen, setChosen }} />
+            ))}
+            {awaiting.data.number_found > GROUPS && (
+              <Pager
+                offset={awaiting.data.offset}
+                limit={GROUPS}
+                total={awaiting.data.number_found}
+                shown={awaiting.data.data.length}
+                noun="manifests"
+                hrefFor={href('offset')}
+              />
+            )}
+          </>
+        )}
+        <FormOutcome error={outcome.error} success={outcome.success} />
+        {awaiting.data && awaiting.data.number_found > 0 && (
+          <fieldset className={styles.actions}>
+            <legend className="visually-hidden">Decide on the selected samples</legend>
+            <label className={styles.all}>
+              <input
+                type="checkbox"
+                checked={shown.length > 0 && shown.every((id) => chosen.has(id))}
+                onChange={(e) => {
+                  const next = new Set(chosen);
+                  for (const id of shown) {
+                    if (e.target.checked) next.add(id);
+                    else next.delete(id);
+                  }
+                  setChosen(next);
+                }}
+              />
+              Select all {samplesWord(shown.length)} on this page
             </label>
-            <button className="danger" type="button" disabled={!chosen.size || decide.isPending} onClick={() => decide.mutate('reject')}>
-              Reject selected
-            </button>
-          </div>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Samples awaiting review</caption>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <span className="visually-hidden">Select</span>
-                  </th>
-                  <th scope="col">Project</th>
-                  <th scope="col">Rack / tube</th>
-                  <th scope="col">Specimen</th>
-                  <th scope="col">Scientific name</th>
-                  <th scope="col">Uploaded</th>
-                </tr>
-              </thead>
-              <tbody>
-                {q.data.data.map((s) => (
-                  <tr key={s.svc_id}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select sample ${s.TUBE_OR_WELL_ID}`}
-                        checked={chosen.has(s.svc_id)}
-                        onChange={(e) => toggle(s.svc_id, e.target.checked)}
-                      />
-                    </td>
-                    <td>{s.tol_project}</td>
-                    <td className="mono">
-                      <Link href={`/samples/${s.svc_id}`}>
-                        {s.RACK_OR_PLATE_ID ? `${s.RACK_OR_PLATE_ID} / ` : ''}
-                        {s.TUBE_OR_WELL_ID}
-                      </Link>
-                    </td>
-                    <td className="mono">{s.SPECIMEN_ID}</td>
-                    <td>
-                      <em>{s.SCIENTIFIC_NAME}</em> <span className="muted">({s.TAXON_ID})</span>
-                    </td>
-                    <td>{new Date(s.time_created).toLocaleString()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <nav aria-label="Pages" className="inline" style={{ marginTop: '0.5rem' }}>
-            <button type="button" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {page + 1} of {pages} ({q.data.number_found} samples)
-            </span>
-            <button type="button" disabled={page + 1 >= pages} onClick={() => setPage((p) => p + 1)}>
-              Next
-            </button>
-          </nav>
-        </>
-      )}
+            {step === null ? (
+              <div className="inline">
+                <button
+                  className="primary"
+                  type="button"
+                  disabled={!count}
+                  onClick={() => {
+                    setOutcome({});
+                    setStep('accept');
+                  }}
+                >
+                  Accept selected ({count})
+                </button>
+                <button
+                  className="danger"
+                  type="button"
+                  disabled={!count}
+                  onClick={() => {
+                    setOutcome({});
+                    setStep('reject');
+                  }}
+                >
+                  Reject selected ({count})
+                </button>
+              </div>
+            ) : step === 'accept' ? (
+              <div className={styles.confirm}>
+                <p>
+                  Accept {samplesWord(count)}? A sample whose approvals are then complete is sent on at once: its specimen gets a ToLID, and
+                  the sample is registered at ENA as a public BioSample, which cannot be undone.
+                </p>
+                <div className="inline">
+                  <button
+                    className="primary"
+                    type="button"
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ svc_ids: [...chosen], decision: 'accept' })}
+                  >
+                    {decide.isPending ? 'Accepting…' : `Accept ${samplesWord(count)}`}
+                  </button>
+                  <button type="button" onClick={() => setStep(null)} disabled={decide.isPending}>
+                    Cancel
+                  </button>
+                </div>
+              </div>
+            ) : (
+              <form
+                className={styles.confirm}
+                aria-label="Reject the selected samples"
+                noValidate
+                onSubmit={form.handleSubmit((v) => decide.mutate({ svc_ids: [...chosen], decision: 'reject', reason: v.reason }))}
+              >
+                <TextAreaField
+                  form={form}
+                  name="reason"
+                  label="Reason for rejecting"
+                  hint="The uploader reads it; it is never shown by the public API."
+                  rows={2}
+                />
+                <div className="inline">
+                  <button className="danger" type="submit" disabled={decide.isPending}>
+                    {decide.isPending ? 'Rejecting…' : `Reject ${samplesWord(count)}`}
+                  </button>
+                  <button type="button" onClick={() => setStep(null)} disabled={decide.isPending}>
+                    Cancel
+                  </button>
+                </div>
+              </form>
+            )}
+          </fieldset>
+        )}
+      </section>
+
+      <section aria-labelledby="decided-heading" className={styles.section}>
+        <h2 id="decided-heading">Decided lately</h2>
+        <p className="muted">
+          Samples of your projects decided in the last {DECIDED_DAYS} days, latest decision first, with where each stands now. The list
+          refreshes by itself while samples are on their way to ENA.
+        </p>
+        {decided.isError ? (
+          <p role="alert" className="notice error">
+            Could not load the decided samples: {decided.error.message}
+          </p>
+        ) : !decided.data ? (
+          <p aria-busy="true" className="muted">
+            Loading the decided samples…
+          </p>
+        ) : decided.data.number_found === 0 ? (
+          <p className="muted">No sample was decided in the last {DECIDED_DAYS} days.</p>
+        ) : (
+          <>
+            {decided.data.data.map((g) => (
+              <Group key={g.manifest_id} group={g} onRetried={() => void qc.invalidateQueries({ queryKey: ['review', 'decided'] })} />
+            ))}
+            {decided.data.number_found > GROUPS && (
+              <Pager
+                offset={decided.data.offset}
+                limit={GROUPS}
+                total={decided.data.number_found}
+                shown={decided.data.data.length}
+                noun="manifests"
+                hrefFor={href('decided_offset')}
+              />
+            )}
+          </>
+        )}
+      </section>
     </>
+  );
+}
+
+function Permits({ sample }: { sample: ReviewSample }) {
+  if (!sample.permits.length) return <span className="muted">none</span>;
+  return (
+    <ul className={styles.permits}>
+      {sample.permits.map((p) => (
+        <li key={`${p.kind}-${p.file_name}`}>
+          {p.kind.charAt(0) + p.kind.slice(1).toLowerCase()}:{' '}
+          {p.url ? (
+            <a href={p.url} download aria-label={`${p.kind.toLowerCase()} permit ${p.file_name} of ${nameOf(sample)}`}>
+              {p.file_name}
+            </a>
+          ) : (
+            <span className="field-error">{p.file_name} (missing)</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One manifest's samples: awaiting (with checkboxes) or decided (with their state and a retry where it failed). */
+function Group({
+  group,
+  selection,
+  onRetried,
+}: {
+  group: ReviewGroup;
+  selection?: { chosen: Set<string>; setChosen: (s: Set<string>) => void };
+  onRetried?: () => void;
+}) {
+  const [all, setAll] = useState(false);
+  const headingId = `group-${selection ? 'awaiting' : 'decided'}-${group.manifest_id}`;
+  const rows = all ? group.samples : group.samples.slice(0, ROWS);
+  const hasPermits = group.samples.some((s) => s.permits.length);
+  const failed = group.samples.filter((s) => s.registration_failed).map((s) => s.svc_id);
+  const file = fileOf(group);
+
+  const columns: Column<ReviewSample>[] = [
+    {
+      id: 'tube',
+      header: 'Tube or well',
+      key: true,
+      nowrap: true,
+      cell: (s) => (
+        <Link href={`/samples/${s.svc_id}`} className="mono">
+          {nameOf(s)}
+        </Link>
+      ),
+    },
+    ...(selection
+      ? []
+      : [
+          {
+            id: 'state',
+            header: 'State',
+            cell: (s: ReviewSample) => (
+              <>
+                <SampleState
+                  status={s.status}
+                  detail={s.status_detail}
+                  reason={s.rejection_reason}
+                  registrationFailed={s.registration_failed}
+                  biosample={s.biosampleAccession}
+                />
+                {s.registration_failed && (
+                  <div>
+                    <RetryRegistration svcIds={[s.svc_id]} name={nameOf(s)} onDone={onRetried} />
+                  </div>
+                )}
+              </>
+            ),
+          },
+          {
+            id: 'tolid',
+            header: 'ToLID',
+            nowrap: true,
+            cell: (s: ReviewSample) => (s.public_name ? <span className="mono">{s.public_name}</span> : <span className="muted">—</span>),
+          },
+        ]),
+    ...(hasPermits ? [{ id: 'permits', header: 'Permits', cell: (s: ReviewSample) => <Permits sample={s} /> }] : []),
+    {
+      id: 'name',
+      header: 'Scientific name',
+      cell: (s) => (
+        <>
+          <em>{s.SCIENTIFIC_NAME}</em> <span className="muted">(taxon {s.TAXON_ID})</span>
+        </>
+      ),
+    },
+    { id: 'specimen', header: 'Specimen', nowrap: true, cell: (s) => <span className="mono">{s.SPECIMEN_ID}</span> },
+    ...(selection
+      ? [
+          {
+            id: 'waiting',
+            header: 'Approval',
+            cell: (s: ReviewSample) => <SampleState status={s.status} waitingFor={s.waiting_for} />,
+          },
+        ]
+      : [
+          {
+            id: 'decided',
+            header: 'Decided',
+            cell: (s: ReviewSample) =>
+              s.decided_at ? (
+                <>
+                  <When value={s.decided_at} />
+                  {s.decided_by && <span className="muted"> by {s.decided_by}</span>}
+                </>
+              ) : (
+                <span className="muted">—</span>
+              ),
+          },
+        ]),
+    ...(group.samples.some((s) => s.sraAccession)
+      ? [
+          {
+            id: 'sra',
+            header: 'SRA',
+            cell: (s: ReviewSample) => (s.sraAccession ? <Accession value={s.sraAccession} /> : <span className="muted">—</span>),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <section aria-labelledby={headingId} className={styles.group}>
+      <h3 id={headingId} className={styles.groupHeading}>
+        <Link href={`/manifests/${group.manifest_id}`}>{file}</Link>
+      </h3>
+      <p className={styles.meta}>
+        {group.tol_project} {group.version} · uploaded {group.uploaded_by ? `by ${group.uploaded_by} ` : ''}
+        <When value={group.uploaded_at} /> to <Link href={`/profiles/${group.profile_id}`}>{group.profile_title}</Link> ·{' '}
+        {selection
+          ? `${group.samples.length} of ${samplesWord(group.manifest_samples)} awaiting your decision`
+          : `${group.samples.length} of ${samplesWord(group.manifest_samples)} decided lately`}
+      </p>
+      {failed.length > 1 && (
+        <p>
+          Registration failed for {samplesWord(failed.length)} of this manifest.{' '}
+          <RetryRegistration svcIds={failed} name={`the ${samplesWord(failed.length)} of ${file} that failed`} onDone={onRetried} />
+        </p>
+      )}
+      <DataTable
+        caption={selection ? `Samples of ${file} awaiting your decision` : `Samples of ${file} decided lately`}
+        columns={columns}
+        rows={rows}
+        rowKey={(s) => s.svc_id}
+        noun="samples"
+        selection={
+          selection && {
+            selected: selection.chosen,
+            onChange: selection.setChosen,
+            label: (s) => `Select sample ${nameOf(s)}`,
+            allLabel: `Select all ${samplesWord(group.samples.length)} of ${file}`,
+            allKeys: group.samples.map((s) => s.svc_id),
+          }
+        }
+      />
+      {group.samples.length > ROWS && (
+        <button type="button" onClick={() => setAll((v) => !v)} aria-expanded={all}>
+          {all ? `Show the first ${ROWS} only` : `Show all ${samplesWord(group.samples.length)} of ${file}`}
+        </button>
+      )}
+    </section>
   );
 }

@@ -1,114 +1,147 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useCallback, useEffect, useState } from 'react';
-import { useDropzone } from 'react-dropzone';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useId, useState } from 'react';
+import { type FileRejection, useDropzone } from 'react-dropzone';
 import { ApiError, apiFetch } from '@/lib/client/api';
-import type { ProfileJson } from '@/components/profiles/types';
-import { ReportView, type ReportJson } from './report-view';
+import type { ValidationQueued } from '@/lib/manifests/contract';
+import type { Profile } from '@/lib/profiles/contract';
+import { TOL_PROJECTS } from '@/lib/projects/contract';
+import styles from './manifests.module.css';
 
-const TOL = new Set(['asg', 'dtol', 'dtolenv', 'erga']);
+const TOL = new Set<string>(TOL_PROJECTS);
+const MANIFEST_TYPES = {
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
+  'text/csv': ['.csv'],
+};
 
-/** Upload a manifest to a profile, follow its validation, read the errors, confirm. */
-export function UploadPanel({ initialProfileId }: { initialProfileId?: string }) {
-  const qc = useQueryClient();
-  const profiles = useQuery({ queryKey: ['profiles'], queryFn: () => apiFetch<ProfileJson[]>('/api/profiles') });
+/** Why a dropped file is refused, in the words of what to do instead. */
+function refusal(rejections: FileRejection[]): string {
+  if (rejections.length > 1) return 'Drop one manifest at a time: each file gets its own validation report.';
+  const [r] = rejections;
+  if (!r) return '';
+  const name = r.file.name;
+  if (/\.pdf$/i.test(name) || r.file.type === 'application/pdf') {
+    return `${name} is a PDF, not a manifest: upload the manifest as an .xlsx or .csv file. Permit PDFs are uploaded on the report of an ERGA manifest that names them.`;
+  }
+  if (/\.xls$/i.test(name)) return `${name} is an old Excel (.xls) file: save it as .xlsx (Excel Workbook) and upload that.`;
+  return `${name} is not a manifest: upload an .xlsx or .csv file.`;
+}
+
+/**
+ * Upload a manifest to a Tree of Life profile; its validation report opens as a page of its own. With `profileId`
+ * the profile is fixed (a profile's page, a report's corrected upload); otherwise the caller picks one of theirs.
+ */
+export function UploadPanel({ profileId }: { profileId?: string }) {
+  const router = useRouter();
+  const search = useSearchParams();
+  const id = useId();
+  const profiles = useQuery({ queryKey: ['profiles'], queryFn: () => apiFetch<Profile[]>('/api/profiles?limit=1000') });
   const tolProfiles = (profiles.data ?? []).filter((p) => TOL.has(p.type));
-  const [profileId, setProfileId] = useState(initialProfileId ?? '');
-  const [reportId, setReportId] = useState<string | null>(null);
-  const [uploadError, setUploadError] = useState<string | null>(null);
+  const [picked, setPicked] = useState(search.get('profile') ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const selected = profileId || tolProfiles[0]?.id || '';
+  const selected = profileId ?? (tolProfiles.some((p) => p.id === picked) ? picked : (tolProfiles[0]?.id ?? ''));
+  const profile = tolProfiles.find((p) => p.id === selected);
 
-  const report = useQuery({
-    queryKey: ['report', reportId],
-    enabled: !!reportId,
-    queryFn: () => apiFetch<ReportJson>(`/api/manifest/validate/report/${reportId}`),
-    // follow the job until it ends
-    refetchInterval: (q) => (q.state.data && ['complete', 'failed'].includes(q.state.data.status) ? false : 700),
-  });
+  async function upload(file: File) {
+    setUploading(true);
+    setError(null);
+    setSent(null);
+    const fd = new FormData();
+    fd.set('profile_id', selected);
+    fd.set('file', file);
+    try {
+      const res = await apiFetch<ValidationQueued>('/api/manifest/validate', { method: 'POST', body: fd });
+      setSent(`${file.name} uploaded: opening its validation report…`);
+      router.push(`/manifests/reports/${res.report_id}`);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setUploading(false);
+    }
+  }
 
-  const onDrop = useCallback(
-    async (files: File[]) => {
-      const file = files[0];
-      if (!file || !selected) return;
-      setUploading(true);
-      setUploadError(null);
-      setReportId(null);
-      const fd = new FormData();
-      fd.set('profile_id', selected);
-      fd.set('file', file);
-      try {
-        const res = await apiFetch<{ report_id: string }>('/api/manifest/validate', { method: 'POST', body: fd });
-        setReportId(res.report_id);
-      } catch (err) {
-        setUploadError(err instanceof ApiError ? err.message : String(err));
-      } finally {
-        setUploading(false);
-      }
-    },
-    [selected],
-  );
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    onDrop,
+    onDropAccepted: ([file]) => {
+      if (file) void upload(file);
+    },
+    onDropRejected: (rejections) => {
+      setSent(null);
+      setError(refusal(rejections));
+    },
     multiple: false,
     disabled: !selected || uploading,
-    accept: {
-      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
-      'text/csv': ['.csv'],
-    },
+    accept: MANIFEST_TYPES,
   });
 
-  useEffect(() => {
-    if (report.data?.confirmed_manifest_id) void qc.invalidateQueries({ queryKey: ['validations'] });
-  }, [report.data?.confirmed_manifest_id, qc]);
-
   if (profiles.isPending) return <p aria-busy="true">Loading profiles…</p>;
-  if (profiles.isError) return <p role="alert" className="notice error">Could not load profiles: {profiles.error.message}</p>;
-  if (!tolProfiles.length) {
+  if (profiles.isError) {
     return (
+      <p role="alert" className="notice error">
+        Could not load profiles: {profiles.error.message}
+      </p>
+    );
+  }
+  if (!profile) {
+    return profileId ? (
+      <p className="notice">Manifests are uploaded to Tree of Life profiles (ASG, DTOL, DTOLENV, ERGA) you may use.</p>
+    ) : (
       <p className="notice">
         Manifests are uploaded to Tree of Life profiles (ASG, DTOL, DTOLENV, ERGA). <Link href="/profiles/new">Create one</Link> first.
       </p>
     );
   }
-  const profile = tolProfiles.find((p) => p.id === selected);
-
+  const errorId = `${id}-error`;
   return (
-    <section aria-labelledby="upload-heading">
-      <h2 id="upload-heading">Upload a manifest</h2>
+    <div className={styles.upload}>
       <div className="inline">
-        <label>
-          Profile
-          <select value={selected} onChange={(e) => setProfileId(e.target.value)}>
-            {tolProfiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.title} ({p.type.toUpperCase()})
-              </option>
-            ))}
-          </select>
-        </label>
-        {profile && (
-          <a className="button" href={`/api/manifest/template?project=${profile.type}`} download>
-            Download the blank {profile.type.toUpperCase()} template
-          </a>
+        {profileId ? null : (
+          <label>
+            Profile
+            <select value={selected} onChange={(e) => setPicked(e.target.value)}>
+              {tolProfiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.title} ({p.type.toUpperCase()})
+                </option>
+              ))}
+            </select>
+          </label>
         )}
+        <a className="button" href={`/api/manifest/template?project=${profile.type}`} download>
+          Download the blank {profile.type.toUpperCase()} template
+        </a>
       </div>
       <div
-        {...getRootProps({ className: 'dropzone', 'aria-label': 'Upload a manifest: drop an .xlsx or .csv file here or press to choose one' })}
+        {...getRootProps({
+          className: 'dropzone',
+          'aria-label': `Upload a manifest to ${profile.title}: drop an .xlsx or .csv file here or press to choose one`,
+          'aria-describedby': error ? errorId : undefined,
+        })}
         data-testid="manifest-dropzone"
         data-active={isDragActive}
+        data-invalid={error ? 'true' : undefined}
       >
-        <input {...getInputProps()} data-testid="manifest-input" />
-        {uploading ? 'Uploading…' : isDragActive ? 'Drop the manifest to validate it' : 'Drag a manifest (.xlsx or .csv) here, or click to choose one'}
+        <input {...getInputProps()} aria-hidden="true" data-testid="manifest-input" />
+        {uploading
+          ? 'Uploading…'
+          : isDragActive
+            ? 'Drop the manifest to check it'
+            : 'Drag a manifest (.xlsx or .csv) here, or click to choose one'}
       </div>
-      {uploadError && (
-        <p role="alert" className="notice error">
-          {uploadError}
+      {error ? (
+        <p id={errorId} role="alert" className={`notice error ${styles.dropError}`}>
+          {error}
         </p>
-      )}
-      {report.data && <ReportView report={report.data} onConfirmed={() => void report.refetch()} />}
-    </section>
+      ) : null}
+      {sent ? (
+        <p role="status" className="notice success">
+          {sent}
+        </p>
+      ) : null}
+    </div>
   );
 }

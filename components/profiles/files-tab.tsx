@@ -1,31 +1,38 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
+import { fetchPage } from '@/components/admin/api-page';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
+import { withParams } from '@/lib/client/search';
+import type { DataFile, PresignBody, UploadUrl } from '@/lib/files/contract';
 
-interface DataFile {
-  file_name: string;
-  size_in_bytes: number;
-  last_uploaded: string;
-  S3_ETag: string;
-}
-interface UploadUrl {
-  name: string;
-  url: string;
-  method: 'PUT';
-}
+const PAGE = 50;
+// the list's page lives in the URL under its own name: the list shares its page with other tables
+const OFFSET_PARAM = 'files';
+
 interface Upload {
   name: string;
   loaded: number;
   total: number;
   state: 'uploading' | 'done' | 'failed';
   error?: string;
+  /** kept so that a failed upload can be tried again */
+  file: File;
 }
 
 const size = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;
+  n < 1024
+    ? `${n} B`
+    : n < 1024 ** 2
+      ? `${(n / 1024).toFixed(1)} KiB`
+      : n < 1024 ** 3
+        ? `${(n / 1024 ** 2).toFixed(1)} MiB`
+        : `${(n / 1024 ** 3).toFixed(2)} GiB`;
 
 /** Our own signed upload URLs are sent to the page's origin, whatever host name the server believes it has. */
 function uploadTarget(url: string): string {
@@ -53,28 +60,44 @@ function put(url: string, file: File, onProgress: (loaded: number) => void): Pro
   });
 }
 
-export function FilesTab({ profileId }: { profileId: string }) {
+/** The profile's data files: drop to upload (each with its progress, a failed one retried), and the list of what is there. */
+const columns: Column<DataFile>[] = [
+  { id: 'file', header: 'File', key: true, cell: (f) => <span className="mono">{f.file_name}</span> },
+  { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (f) => size(f.size_in_bytes) },
+  { id: 'uploaded', header: 'Uploaded', cell: (f) => <When value={f.last_uploaded} /> },
+  { id: 'etag', header: 'ETag', cell: (f) => <span className="mono muted">{f.S3_ETag}</span> },
+];
+
+export function FilesTab({ profileId, embedded = false }: { profileId: string; embedded?: boolean }) {
   const qc = useQueryClient();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const offset = Math.max(0, Number(search.get(OFFSET_PARAM)) || 0);
   const files = useQuery({
-    queryKey: ['profile-files', profileId],
-    queryFn: () => apiFetch<DataFile[]>(`/api/profiles/${profileId}/files`),
+    queryKey: ['profile-files', profileId, offset],
+    queryFn: () => fetchPage<DataFile>(`/api/profiles/${profileId}/files?limit=${PAGE}&offset=${offset}`),
+    placeholderData: keepPreviousData,
   });
   const [uploads, setUploads] = useState<Upload[]>([]);
-  const patch = (name: string, change: Partial<Upload>) =>
-    setUploads((list) => list.map((u) => (u.name === name ? { ...u, ...change } : u)));
+  // stable across renders, so onDrop is not rebuilt on each one
+  const patch = useCallback(
+    (name: string, change: Partial<Upload>) => setUploads((list) => list.map((u) => (u.name === name ? { ...u, ...change } : u))),
+    [],
+  );
 
   const onDrop = useCallback(
     async (accepted: File[]) => {
       if (!accepted.length) return;
       setUploads((list) => [
         ...list.filter((u) => !accepted.some((f) => f.name === u.name)),
-        ...accepted.map((f) => ({ name: f.name, loaded: 0, total: f.size, state: 'uploading' as const })),
+        ...accepted.map((f) => ({ name: f.name, loaded: 0, total: f.size, state: 'uploading' as const, file: f })),
       ]);
       let urls: UploadUrl[];
       try {
+        // declared sizes: each URL takes exactly its file, and a file over the limit is refused before it is sent
         urls = await apiFetch<UploadUrl[]>(`/api/profiles/${profileId}/files/presignedurls`, {
           method: 'POST',
-          json: { file_names: accepted.map((f) => f.name) },
+          json: { file_names: accepted.map((f) => f.name), file_sizes: accepted.map((f) => f.size) } satisfies PresignBody,
         });
       } catch (err) {
         for (const f of accepted) patch(f.name, { state: 'failed', error: (err as Error).message });
@@ -94,13 +117,16 @@ export function FilesTab({ profileId }: { profileId: string }) {
       );
       void qc.invalidateQueries({ queryKey: ['profile-files', profileId] });
     },
-    [profileId, qc],
+    [patch, profileId, qc],
   );
   const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop });
 
+  const Heading = embedded ? 'h4' : 'h2';
   return (
     <section aria-labelledby="files-heading">
-      <h2 id="files-heading">Data files</h2>
+      <Heading id="files-heading" className={embedded ? 'visually-hidden' : undefined}>
+        Data files
+      </Heading>
       <div
         {...getRootProps({
           className: 'dropzone',
@@ -109,7 +135,7 @@ export function FilesTab({ profileId }: { profileId: string }) {
         data-testid="file-dropzone"
         data-active={isDragActive}
       >
-        <input {...getInputProps()} data-testid="file-input" />
+        <input {...getInputProps()} aria-hidden="true" data-testid="file-input" />
         {isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose files to upload'}
       </div>
 
@@ -119,47 +145,37 @@ export function FilesTab({ profileId }: { profileId: string }) {
             <li key={u.name} style={{ margin: '0.5rem 0' }}>
               <label>
                 <span>
-                  {u.name} — {u.state === 'done' ? 'uploaded' : u.state === 'failed' ? `failed: ${u.error}` : `${size(u.loaded)} of ${size(u.total)}`}
+                  {u.name} —{' '}
+                  {u.state === 'done' ? 'uploaded' : u.state === 'failed' ? `failed: ${u.error}` : `${size(u.loaded)} of ${size(u.total)}`}
                 </span>
                 <progress max={u.total || 1} value={u.state === 'done' ? u.total || 1 : u.loaded} />
               </label>
+              {u.state === 'failed' && (
+                <button type="button" onClick={() => void onDrop([u.file])}>
+                  Try {u.name} again
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
 
-      {files.isPending && <p aria-busy="true">Loading files…</p>}
-      {files.isError && (
-        <p role="alert" className="notice error">
-          Could not list files: {files.error.message}
-        </p>
-      )}
-      {files.data && files.data.length === 0 && <p className="muted">No files uploaded yet.</p>}
-      {files.data && files.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Data files of this profile</caption>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">Size</th>
-                <th scope="col">Uploaded</th>
-                <th scope="col">ETag</th>
-              </tr>
-            </thead>
-            <tbody>
-              {files.data.map((f) => (
-                <tr key={f.file_name}>
-                  <td className="mono">{f.file_name}</td>
-                  <td>{size(f.size_in_bytes)}</td>
-                  <td>{new Date(f.last_uploaded).toLocaleString()}</td>
-                  <td className="mono muted">{f.S3_ETag}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Data files of this profile"
+        columns={columns}
+        rows={files.data?.rows}
+        rowKey={(f) => f.file_name}
+        noun="files"
+        loading={files.isFetching}
+        error={files.error?.message ?? null}
+        empty="No files uploaded yet."
+        page={{
+          offset,
+          limit: PAGE,
+          total: files.data?.total ?? 0,
+          hrefFor: (o) => withParams(pathname, search, { [OFFSET_PARAM]: o ? String(o) : undefined }),
+        }}
+      />
     </section>
   );
 }

@@ -2,135 +2,135 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
-import { ApiError, apiFetch } from '@/lib/client/api';
-import type { ProfileFormOptions, ProfileJson } from './types';
+import { useState } from 'react';
+import { z } from 'zod';
+import { CheckboxGroupField, FormOutcome, SelectField, showServerErrors, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
+import { apiFetch } from '@/lib/client/api';
+import { type Profile, type ProfileInput, ProfileInputSchema, type ProfileOptions, type ProfileTypeOption } from '@/lib/profiles/contract';
 
 interface Props {
-  options: ProfileFormOptions;
+  options: { types: ProfileTypeOption[]; choices: ProfileOptions };
   /** present when editing: the type is then shown but fixed */
-  profile?: ProfileJson;
+  profile?: Profile;
 }
+
+// a checkbox group or a multiple select gives a list, one ticked box a string, none false or undefined
+const list = z.preprocess((v) => (Array.isArray(v) ? v : typeof v === 'string' && v ? [v] : []), z.array(z.string()));
+
+// the API's input, with what the form can check before sending (the server checks the rest, and says where)
+const ProfileFormSchema = ProfileInputSchema.extend({
+  title: z.string().trim().min(1, 'A title is required.').max(255, 'At most 255 characters.'),
+  description: z.string().trim().max(10_000, 'At most 10,000 characters.'),
+  type: z.string().min(1, 'Choose a type.'),
+  associated_type: list,
+  sequencing_centre: list,
+});
 
 export function ProfileForm({ options, profile }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const usable = options.types.filter((t) => t.allowed);
-  const [type, setType] = useState(profile?.type ?? usable[0]?.type ?? '');
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const centres = options.choices.sequencing_centres;
+  // a centre that needs its own approval brings the associated project of its name; the form shows it as added
+  const addedBy = (picked: readonly string[]) => centres.filter((c) => c.approval_required && picked.includes(c.name));
+  const form = useZodForm(ProfileFormSchema, {
+    title: profile?.title ?? '',
+    description: profile?.description ?? '',
+    type: profile?.type ?? usable[0]?.type ?? '',
+    associated_type: (profile?.associated_type ?? []).filter((a) => !addedBy(profile?.sequencing_centre ?? []).some((c) => c.name === a)),
+    sequencing_centre: profile?.sequencing_centre ?? [],
+  });
+  const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
+  const type = form.watch('type');
+  const pickedCentres = form.watch('sequencing_centre');
   const info = options.types.find((t) => t.type === type);
+  const added = addedBy(Array.isArray(pickedCentres) ? pickedCentres : []);
+  const associated = options.choices.associated_types;
+  const labelOf = (name: string) => associated.find((a) => a.name === name)?.label ?? name;
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const d = new FormData(e.currentTarget);
+  const onSubmit = form.handleSubmit(async (v) => {
+    setOutcome({});
     const body = {
-      title: String(d.get('title') ?? '').trim(),
-      description: String(d.get('description') ?? '').trim(),
-      type,
-      ...(info?.choosesAssociatedTypes && { associated_type: d.getAll('associated_type').map(String) }),
-      ...(info?.choosesSequencingCentres && { sequencing_centre: d.getAll('sequencing_centre').map(String) }),
-    };
-    if (!body.title) {
-      setError(new ApiError(400, 'A title is required.', [{ path: 'title', message: 'A title is required.' }]));
-      return;
-    }
-    setBusy(true);
-    setError(null);
+      title: v.title,
+      description: v.description,
+      type: v.type,
+      ...(info?.choose_associated_type && { associated_type: v.associated_type }),
+      ...(info?.choose_sequencing_centre && { sequencing_centre: v.sequencing_centre }),
+    } satisfies ProfileInput;
     try {
       const saved = profile
-        ? await apiFetch<ProfileJson>(`/api/profiles/${profile.id}`, { method: 'PUT', json: body })
-        : await apiFetch<ProfileJson>('/api/profiles', { method: 'POST', json: body });
+        ? await apiFetch<Profile>(`/api/profiles/${profile.id}`, { method: 'PUT', json: body })
+        : await apiFetch<Profile>('/api/profiles', { method: 'POST', json: body });
+      setOutcome({ success: profile ? 'Profile saved. Opening it…' : 'Profile created. Opening it…' });
       await queryClient.invalidateQueries({ queryKey: ['profiles'] });
       router.push(`/profiles/${saved.id}`);
       router.refresh();
     } catch (err) {
-      setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
-      setBusy(false);
+      setOutcome({ error: showServerErrors(form, err) });
     }
-  }
-
-  const fieldError = (path: string) => error?.forField(path);
-  const otherError = error && !['title', 'description', 'type', 'associated_type', 'sequencing_centre'].some((p) => error.forField(p));
+  });
 
   if (!profile && usable.length === 0) {
     return <p className="notice">You may not create profiles of any type yet; ask an admin for a project membership.</p>;
   }
+  const busy = form.formState.isSubmitting;
 
   return (
     <form className="stack" onSubmit={onSubmit} aria-label={profile ? 'Edit profile' : 'Create profile'} noValidate>
-      <label>
-        Title
-        <input name="title" defaultValue={profile?.title} required maxLength={255} aria-invalid={!!fieldError('title')} />
-        {fieldError('title') && <span className="field-error">{fieldError('title')}</span>}
-      </label>
-      <label>
-        Description
-        <textarea name="description" rows={3} defaultValue={profile?.description} maxLength={10000} />
-        {fieldError('description') && <span className="field-error">{fieldError('description')}</span>}
-      </label>
+      <TextField form={form} name="title" label="Title" maxLength={255} hint="Unique among your profiles." />
+      <TextAreaField form={form} name="description" label="Description" rows={3} maxLength={10_000} />
       {profile ? (
         <p>
           Type: <strong>{options.types.find((t) => t.type === profile.type)?.label ?? profile.type}</strong>{' '}
           <span className="muted">(fixed when the profile was created)</span>
         </p>
       ) : (
-        <label>
-          Type
-          <select name="type" value={type} onChange={(e) => setType(e.target.value)}>
-            {usable.map((t) => (
-              <option key={t.type} value={t.type}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-          {fieldError('type') && <span className="field-error">{fieldError('type')}</span>}
-        </label>
+        <SelectField
+          form={form}
+          name="type"
+          label="Type"
+          hint="Tree of Life types hold manifests and samples; biodata holds single-cell and imaging studies. It cannot be changed later."
+          options={usable.map((t) => ({ value: t.type, label: t.label }))}
+        />
       )}
-      {info?.choosesAssociatedTypes && (
-        <fieldset>
-          <legend>Associated projects</legend>
-          {options.associatedTypes.map((a) => (
-            <label key={a.name} className="inline">
-              <input
-                type="checkbox"
-                name="associated_type"
-                value={a.name}
-                defaultChecked={profile?.associated_type.includes(a.name)}
-              />
-              {a.label}
-            </label>
-          ))}
-          {fieldError('associated_type') && <span className="field-error">{fieldError('associated_type')}</span>}
-        </fieldset>
-      )}
-      {info?.choosesSequencingCentres && (
-        <label>
-          Sequencing centres
-          <select
+      {info?.choose_sequencing_centre && (
+        <>
+          <SelectField
+            form={form}
             name="sequencing_centre"
+            label="Sequencing centres"
+            hint="Hold Ctrl (⌘ on a Mac) to choose several."
             multiple
             size={6}
-            defaultValue={profile?.sequencing_centre ?? []}
-            aria-describedby="centre-help"
-          >
-            {options.sequencingCentres.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-          <span id="centre-help" className="muted">
-            Hold Ctrl (⌘ on a Mac) to choose several.
-          </span>
-          {fieldError('sequencing_centre') && <span className="field-error">{fieldError('sequencing_centre')}</span>}
-        </label>
+            options={centres.map((c) => ({ value: c.name, label: c.label }))}
+          />
+          {added.length > 0 && (
+            <p role="status" className="notice warning">
+              {added.map((c) => (
+                <span key={c.name}>
+                  Choosing {c.label} adds the associated project “{labelOf(c.name)}”: the samples of this profile then also wait for the
+                  approval of that centre’s sample managers before they are registered.{' '}
+                </span>
+              ))}
+            </p>
+          )}
+        </>
       )}
-      {otherError && (
-        <p role="alert" className="field-error">
-          {error.message}
-        </p>
+      {info?.choose_associated_type && (
+        <CheckboxGroupField
+          form={form}
+          name="associated_type"
+          label="Associated projects"
+          hint="Each project whose approval is needed must approve a sample before it is registered at ENA."
+          options={associated.filter((a) => a.selectable).map((a) => ({ value: a.name, label: a.label }))}
+          fixed={added.map((c) => ({
+            value: c.name,
+            label: labelOf(c.name),
+            note: `(added because ${c.label} is a sequencing centre of this profile)`,
+          }))}
+        />
       )}
+      <FormOutcome error={outcome.error} success={outcome.success} />
       <button className="primary" type="submit" disabled={busy}>
         {busy ? 'Saving…' : profile ? 'Save changes' : 'Create profile'}
       </button>

@@ -1,67 +1,66 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { apiFetch } from '@/lib/client/api';
-import type { ProfileJson } from './types';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { fetchPage } from '@/components/admin/api-page';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
+import { withParams } from '@/lib/client/search';
+import type { Profile } from '@/lib/profiles/contract';
 
-type Row = ProfileJson & { counts?: { manifests: number; samples: number; studies: number } };
+const PAGE = 50;
+const TYPE_LABELS: Record<string, string> = {
+  asg: 'ASG',
+  dtol: 'DTOL',
+  dtolenv: 'DTOL environmental',
+  erga: 'ERGA',
+  biodata: 'Biodata (studies)',
+  genomics: 'Genomics (legacy)',
+};
 
+const columns: Column<Profile>[] = [
+  { id: 'title', header: 'Title', key: true, cell: (p) => <Link href={`/profiles/${p.id}`}>{p.title}</Link> },
+  { id: 'type', header: 'Type', nowrap: true, cell: (p) => <span className="badge">{TYPE_LABELS[p.type] ?? p.type}</span> },
+  {
+    id: 'description',
+    header: 'Description',
+    cell: (p) => (p.description ? p.description : <span className="muted">—</span>),
+  },
+  { id: 'modified', header: 'Changed', cell: (p) => <When value={p.date_modified} /> },
+  { id: 'created', header: 'Created', cell: (p) => <When value={p.date_created} day /> },
+];
+
+/** The caller's profiles (an admin's: all), most recently changed first, a page at a time. */
 export function ProfilesTable() {
-  const q = useQuery({ queryKey: ['profiles'], queryFn: () => apiFetch<Row[]>('/api/profiles') });
-  if (q.isPending) return <p aria-busy="true">Loading profiles…</p>;
-  if (q.isError)
-    return (
-      <p role="alert" className="notice error">
-        Could not load profiles: {q.error.message}
-      </p>
-    );
-  if (q.data.length === 0)
-    return (
-      <p className="muted">
-        No profiles yet. <Link href="/profiles/new">Create your first profile</Link>.
-      </p>
-    );
-  const withCounts = q.data.some((p) => p.counts);
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const q = useQuery({
+    queryKey: ['profiles', 'page', offset],
+    queryFn: () => fetchPage<Profile>(`/api/profiles?limit=${PAGE}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">Your profiles</caption>
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Type</th>
-            {withCounts && (
-              <>
-                <th scope="col">Manifests</th>
-                <th scope="col">Samples</th>
-                <th scope="col">Studies</th>
-              </>
-            )}
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {q.data.map((p) => (
-            <tr key={p.id}>
-              <td>
-                <Link href={`/profiles/${p.id}`}>{p.title}</Link>
-              </td>
-              <td>
-                <span className="badge">{p.type.toUpperCase()}</span>
-              </td>
-              {withCounts && (
-                <>
-                  <td>{p.counts?.manifests ?? 0}</td>
-                  <td>{p.counts?.samples ?? 0}</td>
-                  <td>{p.counts?.studies ?? 0}</td>
-                </>
-              )}
-              <td>{new Date(p.date_created).toLocaleDateString()}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Your profiles, most recently changed first"
+      columns={columns}
+      rows={q.data?.rows}
+      rowKey={(p) => p.id}
+      noun="profiles"
+      loading={q.isFetching}
+      error={q.error?.message ?? null}
+      empty={
+        <p className="muted">
+          No profiles yet. <Link href="/profiles/new">Create your first profile</Link>.
+        </p>
+      }
+      page={{
+        offset,
+        limit: PAGE,
+        total: q.data?.total ?? 0,
+        hrefFor: (o) => withParams(pathname, search, { offset: o ? String(o) : undefined }),
+      }}
+    />
   );
 }

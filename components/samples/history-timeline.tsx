@@ -1,11 +1,12 @@
 import { UpdateIcon, UpdateTypeBadge } from '@/components/ui/update-type';
+import type { UpdateType } from '@/lib/query/contract';
 
 export interface HistoryItem {
   id: number;
   field: string;
   oldValue: string | null;
   newValue: string | null;
-  updateType: 'user' | 'system';
+  updateType: UpdateType;
   timeUpdated: Date;
   /** who made a user update; only for those who may see the whole sample */
   actor: string | null;
@@ -13,7 +14,7 @@ export interface HistoryItem {
 
 interface Entry {
   key: number;
-  type: 'user' | 'system';
+  type: UpdateType;
   at: Date;
   actor: string | null;
   changes: HistoryItem[];
@@ -47,7 +48,12 @@ export function HistoryTimeline({ history }: { history: HistoryItem[] }) {
           </span>
           <p className="timeline-head">
             <UpdateTypeBadge type={e.type} />{' '}
-            <time dateTime={e.at.toISOString()}>{e.at.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</time>
+            <time dateTime={e.at.toISOString()}>
+              {e.at
+                .toISOString()
+                .replace('T', ' ')
+                .replace(/\.\d+Z$/, ' UTC')}
+            </time>
             {e.actor && <span className="muted"> by {e.actor}</span>}
           </p>
           <ul className="changes">

@@ -2,37 +2,25 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import type { MouseEvent } from 'react';
-import { StatusBadge } from '@/components/manifests/status-badge';
 import { CsvExport } from '@/components/ui/csv-export';
+import { type Column, DataTable } from '@/components/ui/data-table';
 import { CheckGroup, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
-import { Pager } from '@/components/ui/pager';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
+import { When } from '@/components/ui/when';
 import {
   BROWSE_PROJECTS,
   BROWSE_STANDARDS,
   BROWSE_STATUSES,
   DEFAULT_PAGE,
-  sampleBrowseParams,
+  type DisplayColumn,
+  type SampleBrowsePage,
+  SampleBrowseQuerySchema,
   type SampleSort,
-} from '@/lib/browse/params';
+} from '@/lib/browse/contract';
 import { SEQUENCING_CENTRES } from '@/lib/profiles/enums';
-
-interface Column {
-  field: string;
-  key: string;
-  label: string;
-  sort?: SampleSort;
-}
-interface BrowsePage {
-  number_found: number;
-  data: Record<string, string>[];
-  columns: Column[];
-  sort: SampleSort;
-  order: 'asc' | 'desc';
-  limit: number;
-  offset: number;
-}
+import type { SampleRecord } from '@/lib/query/contract';
+import styles from './sample-browser.module.css';
+import { Accession, StatusWords, statusWords } from './sample-state';
 
 /** Everything the URL may carry, in the endpoint's names. */
 const PARAMS = [
@@ -51,7 +39,18 @@ const PARAMS = [
   'offset',
 ] as const;
 /** What the filter form sets (sort, order and offset come from the table and the pager). */
-const FORM = ['project', 'status', 'manifest_id', 'sequencing_centre', 'taxon_id', 'scientific_name', 'field', 'contains', 'standard', 'limit'] as const;
+const FORM = [
+  'project',
+  'status',
+  'manifest_id',
+  'sequencing_centre',
+  'taxon_id',
+  'scientific_name',
+  'field',
+  'contains',
+  'standard',
+  'limit',
+] as const;
 const SORT_LABELS: Record<SampleSort, string> = {
   time_created: 'creation time',
   svc_id: 'svc_id',
@@ -62,34 +61,77 @@ const SORT_LABELS: Record<SampleSort, string> = {
   tube: 'tube or well',
 };
 
-const when = (v: string) => v.replace('T', ' ').replace(/(\.\d+)?\+00:00$/, ' UTC');
+/**
+ * The order columns are shown in, so that the key, the status and the accession stay in view on a laptop and the
+ * rest scroll sideways inside the table; fields the list does not name come after, in the API's order.
+ */
+const COLUMN_ORDER = [
+  'svc_id',
+  'status',
+  'biosampleAccession',
+  'public_name',
+  'SCIENTIFIC_NAME',
+  'TUBE_OR_WELL_ID',
+  'tol_project',
+  'SPECIMEN_ID',
+  'TAXON_ID',
+  'GAL',
+  'time_created',
+];
+const rank = (field: string) => {
+  const i = COLUMN_ORDER.indexOf(field);
+  return i < 0 ? COLUMN_ORDER.length : i;
+};
 
-function Cell({ column, value }: { column: Column; value: string | undefined }) {
+function Cell({ column, value }: { column: DisplayColumn; value: string | undefined }) {
   if (value === undefined || value === '') return <span className="muted">—</span>;
-  if (column.field === 'status') return <StatusBadge status={value} />;
+  if (column.field === 'status') return <StatusWords status={value} />;
   if (column.field === 'SCIENTIFIC_NAME') return <em>{value}</em>;
-  if (column.field === 'time_created') return <>{when(value)}</>;
+  if (column.field === 'time_created') return <When value={value.replace(/(\.\d{3})\d*/, '$1')} />;
+  if (column.field === 'biosampleAccession') return <Accession value={value} />;
+  if (column.field === 'tol_project') return <>{value.toUpperCase()}</>;
+  if (['SPECIMEN_ID', 'TUBE_OR_WELL_ID', 'public_name', 'manifest_id'].includes(column.field)) return <span className="mono">{value}</span>;
   return <>{value}</>;
 }
 
 export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
   const router = useRouter();
-  const { q, qs, input, parsed, pathname, search, errorFor, href, fieldProps, problem, onSubmit, exportQs } = useUrlFilter<
+  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, onSubmit, exportQs } = useUrlFilter<
     (typeof PARAMS)[number],
-    BrowsePage,
-    typeof sampleBrowseParams
-  >({ endpoint: '/api/samples/browse', queryKey: 'sample-browse', params: PARAMS, form: FORM, schema: sampleBrowseParams });
+    SampleBrowsePage,
+    typeof SampleBrowseQuerySchema
+  >({ endpoint: '/api/samples/browse', queryKey: 'sample-browse', params: PARAMS, form: FORM, schema: SampleBrowseQuerySchema });
 
   const current = parsed.success ? parsed.data : null;
-  const selected = (name: 'project' | 'status') => new Set((input[name] ?? '').toLowerCase().split(',').map((s) => s.trim()));
+  const selected = (name: 'project' | 'status') =>
+    new Set(
+      (input[name] ?? '')
+        .toLowerCase()
+        .split(',')
+        .map((s) => s.trim()),
+    );
   // parameters the form does not show (they come from the table headers and the pager, or a hand-edited link)
   const otherErrors = ['sort', 'order', 'offset'].flatMap((p) => errorFor(p) ?? []);
 
   return (
     <>
       <form className="filters" onSubmit={onSubmit} aria-label="Filter samples" key={qs} noValidate>
-        <CheckGroup legend="Project" name="project" values={BROWSE_PROJECTS} checked={selected('project')} problem={problem('project')} label={(p) => p.toUpperCase()} />
-        <CheckGroup legend="Status" name="status" values={BROWSE_STATUSES} checked={selected('status')} problem={problem('status')} />
+        <CheckGroup
+          legend="Project"
+          name="project"
+          values={BROWSE_PROJECTS}
+          checked={selected('project')}
+          problem={problem('project')}
+          label={(p) => p.toUpperCase()}
+        />
+        <CheckGroup
+          legend="Status"
+          name="status"
+          values={BROWSE_STATUSES}
+          checked={selected('status')}
+          problem={problem('status')}
+          label={statusWords}
+        />
         <label>
           Manifest id
           <input {...fieldProps('manifest_id')} defaultValue={input.manifest_id} placeholder="a UUID" spellCheck={false} />
@@ -153,12 +195,12 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
         <p role="alert" className="notice error">
           This link’s filter is not valid; correct the fields marked above.
         </p>
-      ) : q.isPending ? (
-        <p aria-busy="true">Loading samples…</p>
-      ) : q.isError ? (
+      ) : q.isError && !q.data ? (
         <p role="alert" className="notice error">
           Could not load samples: {q.error.message}
         </p>
+      ) : !q.data ? (
+        <p aria-busy="true">Loading samples…</p>
       ) : (
         <Results
           page={q.data}
@@ -167,11 +209,16 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
           order={current?.order ?? 'desc'}
           href={href}
           exportHref={`/api/samples/browse?${exportQs.toString()}`}
-          onOpen={(id) => router.push(`/samples/${id}`)}
+          onSort={(by, order) => router.push(href({ sort: by, order, offset: undefined }))}
         />
       )}
     </>
   );
+}
+
+interface Row {
+  key: string;
+  record: SampleRecord;
 }
 
 function Results({
@@ -181,17 +228,17 @@ function Results({
   order,
   href,
   exportHref,
-  onOpen,
+  onSort,
 }: {
-  page: BrowsePage;
+  page: SampleBrowsePage;
   updating: boolean;
   sort: SampleSort;
   order: 'asc' | 'desc';
   href: (changes: Record<string, string | undefined>) => string;
   exportHref: string;
-  onOpen: (svcId: string) => void;
+  onSort: (by: string, order: 'asc' | 'desc') => void;
 }) {
-  const { columns, data, number_found: total } = page;
+  const { data, number_found: total } = page;
   if (total === 0) {
     return (
       <p className="notice" role="status">
@@ -199,79 +246,61 @@ function Results({
       </p>
     );
   }
-  // a click anywhere on a row opens the sample; the link in its first cell is there for keyboards and new tabs
-  const openRow = (e: MouseEvent<HTMLTableRowElement>, id: string) => {
-    if ((e.target as Element).closest('a, button, input, select')) return;
-    onOpen(id);
-  };
-  const sortHref = (s: SampleSort) =>
-    href({ sort: s, order: s === sort ? (order === 'desc' ? 'asc' : 'desc') : s === 'time_created' ? 'desc' : 'asc', offset: undefined });
+  const shown = [...page.columns].sort((a, b) => rank(a.field) - rank(b.field));
+  // the ToLID is in every record of the service's own names, though the API does not list it as a column
+  if (page.standard === 'tol' && !shown.some((c) => c.field === 'public_name') && data.some((r) => r.public_name)) {
+    const at = shown.findIndex((c) => rank(c.field) > rank('public_name'));
+    shown.splice(at < 0 ? shown.length : at, 0, { field: 'public_name', key: 'public_name', label: 'ToLID' });
+  }
+  const columns: Column<Row>[] = shown.map((c) => ({
+    // a sortable column goes by its sort key, which is what the URL and the table's sort name
+    id: c.sort ?? c.key,
+    header: c.field === 'public_name' ? 'ToLID' : c.key,
+    sortable: Boolean(c.sort),
+    key: c.field === 'svc_id',
+    nowrap: ['status', 'biosampleAccession', 'public_name', 'time_created'].includes(c.field),
+    cell: (row) => {
+      if (c.field === 'svc_id') {
+        const id = row.record[c.key];
+        return id ? (
+          <Link href={`/samples/${id}`} className={`mono ${styles.svc}`}>
+            {id}
+          </Link>
+        ) : (
+          <span className="muted">Embargoed</span>
+        );
+      }
+      return <Cell column={c} value={row.record[c.key]} />;
+    },
+  }));
+  const svcKey = shown.find((c) => c.field === 'svc_id')?.key ?? 'svc_id';
+  const rows: Row[] = data.map((record, i) => ({ key: record[svcKey] || `embargoed-${page.offset + i}`, record }));
   return (
-    <div aria-busy={updating || undefined}>
+    <div>
       <div className="toolbar">
         <p role="status" style={{ margin: 0 }}>
-          {total} sample{total === 1 ? '' : 's'}, sorted by {SORT_LABELS[sort]} ({order === 'asc' ? 'ascending' : 'descending'})
-          {updating && <span className="muted"> · updating…</span>}
+          {total.toLocaleString('en-GB')} sample{total === 1 ? '' : 's'}, sorted by {SORT_LABELS[sort]} (
+          {order === 'asc' ? 'ascending' : 'descending'}){updating && <span className="muted"> · updating…</span>}
         </p>
         <CsvExport href={exportHref} total={total} label="Export this filter as CSV" />
       </div>
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">Samples matching the filter; select a row to open the sample</caption>
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th
-                  key={c.key}
-                  scope="col"
-                  aria-sort={c.sort && c.sort === sort ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
-                  title={c.key === c.field ? c.label : `${c.label} (${c.field})`}
-                >
-                  {c.sort ? (
-                    <Link className="sort" href={sortHref(c.sort)}>
-                      {c.key}
-                      <span aria-hidden="true">{c.sort === sort ? (order === 'asc' ? ' ▲' : ' ▼') : ''}</span>
-                      <span className="visually-hidden">, sort</span>
-                    </Link>
-                  ) : (
-                    c.key
-                  )}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((r, i) => {
-              const id = r.svc_id;
-              if (!id) {
-                return (
-                  <tr key={`embargoed-${i}`}>
-                    <td colSpan={columns.length} className="muted">
-                      Embargoed: traditional-knowledge rights apply to this sample
-                    </td>
-                  </tr>
-                );
-              }
-              return (
-                <tr key={id} className="clickable" onClick={(e) => openRow(e, id)}>
-                  {columns.map((c, j) => (
-                    <td key={c.key} className={c.field === 'svc_id' || c.field === 'manifest_id' ? 'mono' : undefined}>
-                      {j === 0 ? <Link href={`/samples/${id}`}>{r[c.key] ?? id}</Link> : <Cell column={c} value={r[c.key]} />}
-                    </td>
-                  ))}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      <Pager
-        offset={page.offset}
-        limit={page.limit || DEFAULT_PAGE}
-        total={total}
-        shown={data.length}
+      {data.some((r) => !r[svcKey]) && (
+        <p className="muted">Rows marked “Embargoed” are samples under traditional-knowledge rights: their fields are not shown.</p>
+      )}
+      <DataTable
+        caption="Samples matching the filter; open a sample by its svc_id"
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.key}
         noun="samples"
-        hrefFor={(offset) => href({ offset: offset ? String(offset) : undefined })}
+        loading={updating}
+        sort={{ by: sort, order, onSort }}
+        page={{
+          offset: page.offset,
+          limit: page.limit || DEFAULT_PAGE,
+          total,
+          hrefFor: (offset) => href({ offset: offset ? String(offset) : undefined }),
+        }}
       />
     </div>
   );

@@ -1,12 +1,47 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { BarChart } from '@/components/ui/bar-chart';
+import { BarChart, HorizontalBars } from '@/components/ui/bar-chart';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { formatMoment } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
-import type { StatsSummary } from '@/lib/stats/stats';
+import { SAMPLE_STATUSES } from '@/lib/samples/contract';
+import type { StatsSummary } from '@/lib/stats/contract';
+import { SUBMISSION_STATUSES } from '@/lib/submissions/contract';
+import styles from './stats-dashboard.module.css';
 
 const REFRESH_MS = 10_000;
-const STATUSES = ['pending', 'private', 'processing', 'sending', 'accepted', 'rejected'];
+const SERVICE_LABELS: Record<string, string> = { ena: 'ENA (Webin)', tolid: 'ToLID service', zenodo: 'Zenodo', mail: 'Email (SMTP)' };
+
+// the statuses as people read them; the API keeps the machine names
+const SAMPLE_WORDS: Record<string, string> = {
+  pending: 'Waiting for review',
+  private: 'Private (traditional knowledge)',
+  processing: 'Being registered',
+  awaiting_tolid: 'Waiting for a ToLID',
+  awaiting_ena: 'Waiting for ENA',
+  sending: 'Being sent to ENA',
+  accepted: 'Registered at ENA',
+  rejected: 'Rejected',
+};
+const SUBMISSION_WORDS: Record<string, string> = {
+  pending: 'Waiting to start',
+  processing: 'In progress',
+  accepted: 'Accepted by the repository',
+  rejected: 'Refused by the repository',
+  published: 'Published',
+  failed: 'Failed',
+};
+
+/** Known states first, in their order of the lifecycle; any other after them. */
+function ordered(counts: Record<string, number>, known: readonly string[]): [string, number][] {
+  const rest = Object.keys(counts)
+    .filter((k) => !known.includes(k))
+    .sort();
+  return [...known, ...rest].filter((k) => counts[k]).map((k) => [k, counts[k] ?? 0]);
+}
+
+type ProjectRow = { project: string; total: number; byStatus: Record<string, number> };
 
 /** The admin dashboard: GET /api/stats/summary, refreshed every few seconds without reloading the page. */
 export function StatsDashboard() {
@@ -17,11 +52,11 @@ export function StatsDashboard() {
     staleTime: 0,
   });
 
-  const updated = q.dataUpdatedAt ? new Date(q.dataUpdatedAt).toLocaleTimeString() : null;
+  const updated = q.dataUpdatedAt ? formatMoment(new Date(q.dataUpdatedAt)) : null;
   const header = (
     <div className="toolbar">
       <p className="muted" style={{ margin: 0 }} aria-live="polite">
-        {q.isFetching ? 'Refreshing…' : updated ? `Updated at ${updated}; refreshes every ${REFRESH_MS / 1000} seconds.` : ''}
+        {q.isFetching ? 'Refreshing…' : updated ? `Updated ${updated}; refreshes every ${REFRESH_MS / 1000} seconds.` : ''}
       </p>
       <button type="button" onClick={() => void q.refetch()} disabled={q.isFetching}>
         Refresh now
@@ -48,11 +83,24 @@ export function StatsDashboard() {
     );
   }
   const s = q.data;
-  const projects = Object.entries(s.samples.by_project).sort(([a], [b]) => a.localeCompare(b));
-  const statuses = STATUSES.filter((st) => projects.some(([, p]) => p.by_status[st])).concat(
-    [...new Set(projects.flatMap(([, p]) => Object.keys(p.by_status)))].filter((st) => !STATUSES.includes(st)),
-  );
-  const submissionStates = Object.entries(s.submissions.by_status).sort(([a], [b]) => a.localeCompare(b));
+  const projects: ProjectRow[] = Object.entries(s.samples.by_project)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([project, p]) => ({ project, total: p.total, byStatus: p.by_status }));
+  const allStatuses: Record<string, number> = {};
+  for (const p of projects) for (const [st, n] of Object.entries(p.byStatus)) allStatuses[st] = (allStatuses[st] ?? 0) + n;
+  const statuses = ordered(allStatuses, SAMPLE_STATUSES).map(([st]) => st);
+  const projectColumns: Column<ProjectRow>[] = [
+    { id: 'project', header: 'Project', key: true, cell: (p) => p.project.toUpperCase() },
+    ...statuses.map(
+      (st): Column<ProjectRow> => ({
+        id: st,
+        header: SAMPLE_WORDS[st] ?? st,
+        numeric: true,
+        cell: (p) => (p.byStatus[st] ?? 0).toLocaleString('en-GB'),
+      }),
+    ),
+    { id: 'total', header: 'Total', numeric: true, cell: (p) => <strong>{p.total.toLocaleString('en-GB')}</strong> },
+  ];
 
   return (
     <>
@@ -76,45 +124,53 @@ export function StatsDashboard() {
         ).map(([label, n]) => (
           <div key={label}>
             <dt>{label}</dt>
-            <dd>{n}</dd>
+            <dd>{n.toLocaleString('en-GB')}</dd>
           </div>
         ))}
       </dl>
 
-      <h2>Samples by project and status</h2>
-      {projects.length === 0 ? (
-        <p className="muted">No samples yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Samples by project and status</caption>
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                {statuses.map((st) => (
-                  <th scope="col" key={st}>
-                    {st}
-                  </th>
-                ))}
-                <th scope="col">Total</th>
-              </tr>
-            </thead>
-            <tbody>
-              {projects.map(([project, p]) => (
-                <tr key={project}>
-                  <th scope="row">{project.toUpperCase()}</th>
-                  {statuses.map((st) => (
-                    <td key={st}>{p.by_status[st] ?? 0}</td>
-                  ))}
-                  <td>
-                    <strong>{p.total}</strong>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {s.services && (
+        <>
+          <h2>External services</h2>
+          <ul className="plain">
+            {Object.entries(s.services).map(([name, state]) => (
+              <li key={name}>
+                <span className={`badge${state.configured ? ' ok' : ' danger'}`}>{state.configured ? 'configured' : 'not configured'}</span>{' '}
+                <strong>{SERVICE_LABELS[name] ?? name}</strong>: {state.detail}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
+
+      <div className={styles.pair}>
+        <section aria-labelledby="samples-by-status">
+          <h2 id="samples-by-status">Samples by status</h2>
+          <HorizontalBars
+            title="Samples by status, all projects"
+            unit="samples"
+            bars={ordered(allStatuses, SAMPLE_STATUSES).map(([st, n]) => ({ label: SAMPLE_WORDS[st] ?? st, value: n }))}
+          />
+        </section>
+        <section aria-labelledby="submissions-by-state">
+          <h2 id="submissions-by-state">Submissions by state</h2>
+          <HorizontalBars
+            title="Submissions by state"
+            unit="submissions"
+            bars={ordered(s.submissions.by_status, SUBMISSION_STATUSES).map(([st, n]) => ({ label: SUBMISSION_WORDS[st] ?? st, value: n }))}
+          />
+        </section>
+      </div>
+
+      <h2>Samples by project and status</h2>
+      <DataTable
+        caption="Samples by project and status"
+        columns={projectColumns}
+        rows={projects}
+        rowKey={(p) => p.project}
+        noun="projects"
+        empty={<p className="muted">No samples yet.</p>}
+      />
 
       <h2>Samples created per month</h2>
       <BarChart
@@ -129,50 +185,11 @@ export function StatsDashboard() {
       {s.manifests.per_sequencing_centre.length === 0 ? (
         <p className="muted">No manifest names a sequencing centre yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Manifests per sequencing centre</caption>
-            <thead>
-              <tr>
-                <th scope="col">Sequencing centre</th>
-                <th scope="col">Manifests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.manifests.per_sequencing_centre.map((c) => (
-                <tr key={c.sequencing_centre}>
-                  <th scope="row">{c.label}</th>
-                  <td>{c.manifests}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-
-      <h2>Submissions by state</h2>
-      {submissionStates.length === 0 ? (
-        <p className="muted">Nothing has been submitted yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Submissions by state</caption>
-            <thead>
-              <tr>
-                <th scope="col">State</th>
-                <th scope="col">Submissions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {submissionStates.map(([state, n]) => (
-                <tr key={state}>
-                  <th scope="row">{state}</th>
-                  <td>{n}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <HorizontalBars
+          title="Manifests per sequencing centre"
+          unit="manifests"
+          bars={s.manifests.per_sequencing_centre.map((c) => ({ label: c.label, value: c.manifests }))}
+        />
       )}
     </>
   );

@@ -3,23 +3,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accessionLink } from '@/components/submissions/links';
 import { apiFetch } from '@/lib/client/api';
+import type { Repository } from '@/lib/submissions/contract';
+import type { StudyPublishAnswer, StudySubmitAnswer } from '@/lib/submissions/study/contract';
 
 interface Props {
   href: string;
   studyId: string;
-  repository: 'ena' | 'zenodo';
+  repository: Repository;
   label: string;
   status: string;
   accession: string;
+  /** Zenodo: the DOI once published */
+  doi: string;
   state: string;
 }
 
 /** Submit and publish buttons of one study at one repository, with the repository's answer next to them. */
-export function RepositoryActions({ href, studyId, repository, label, status, accession, state }: Props) {
+export function RepositoryActions({ href, studyId, repository, label, status, accession, doi, state }: Props) {
   const qc = useQueryClient();
   const act = useMutation({
     mutationFn: (action: 'submit' | 'publish') =>
-      apiFetch<{ message: string; doi?: string }>(`${href}/action/${action}?repository=${repository}`, { method: 'POST' }),
+      apiFetch<StudySubmitAnswer | StudyPublishAnswer>(`${href}/action/${action}?repository=${repository}`, { method: 'POST' }),
     onSettled: () => void qc.invalidateQueries({ queryKey: ['studies'] }),
   });
   const link = accession ? accessionLink(accession) : null;
@@ -28,9 +32,16 @@ export function RepositoryActions({ href, studyId, repository, label, status, ac
   return (
     <div>
       {accession && (
-        <span className="mono">{link ? <a href={link}>{accession}</a> : accession} </span>
+        <span className="mono">
+          {repository === 'zenodo' ? 'deposition ' : ''}
+          {link ? <a href={link}>{accession}</a> : accession}{' '}
+        </span>
       )}
-      {repository === 'ena' && state && <span className="muted">({state.toLowerCase()}) </span>}
+      {doi && (
+        <span className="mono">
+          DOI <a href={`https://doi.org/${doi}`}>{doi}</a>{' '}
+        </span>
+      )}
       <span className="inline" style={{ gap: '0.25rem', marginTop: '0.25rem' }}>
         {canSubmit && (
           <button type="button" disabled={act.isPending} onClick={() => act.mutate('submit')}>
@@ -43,10 +54,18 @@ export function RepositoryActions({ href, studyId, repository, label, status, ac
             <span className="visually-hidden"> {studyId}</span> at {label}
           </button>
         )}
-        {status === 'processing' && <span aria-busy="true">sending…</span>}
+        {status === 'processing' && <span aria-busy="true">Sending…</span>}
       </span>
-      {act.isError && <p className="field-error">{act.error.message}</p>}
-      {act.isSuccess && <p className="muted">{act.data.message}</p>}
+      {act.isError && (
+        <p role="alert" className="field-error">
+          {act.error.message}
+        </p>
+      )}
+      {act.isSuccess && (
+        <p role="status" className="muted">
+          {act.data.message}
+        </p>
+      )}
     </div>
   );
 }

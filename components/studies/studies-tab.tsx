@@ -3,49 +3,55 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { apiFetch } from '@/lib/client/api';
+import { FilesTab } from '@/components/profiles/files-tab';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
+import type { Checklist, SchemaName } from '@/lib/checklists/contract';
+import { apiFetch, apiFetchAll } from '@/lib/client/api';
+import type { ReportEntry, Study, StudyUploadReport, StudyUploadResult } from '@/lib/studies/contract';
+import type { Repository } from '@/lib/submissions/contract';
 import { RepositoryActions } from './repository-actions';
-import { UploadReport, type ReportEntry } from './upload-report';
+import { SubmissionProgress } from './submission-progress';
+import { UploadReport } from './upload-report';
 
 const SCHEMAS = [
   { name: 'svc_single_cell', label: 'Single-cell RNA-seq' },
   { name: 'svc_image_rembi', label: 'Images (REMBI)' },
   { name: 'svc_image_stx_fish', label: 'Spatial transcriptomics (FISH images)' },
-] as const;
+] as const satisfies readonly { name: SchemaName; label: string }[];
 const REPOSITORIES = [
   { key: 'ena', label: 'ENA' },
   { key: 'zenodo', label: 'Zenodo' },
-] as const;
-
-interface Checklist {
-  checklist_id: string;
-  name: string;
-  description: string;
-  standard: string;
-  technology: string;
-}
-
-type Study = Record<string, unknown> & {
-  study_id: string;
-  checklist_id: string;
-  date_modified: string;
-};
-
-interface Saved {
-  study_id: string;
-  created: boolean;
-  changed: boolean;
-  warnings: ReportEntry[];
-}
+] as const satisfies readonly { key: Repository; label: string }[];
 
 type UploadState =
   | { state: 'idle' }
   | { state: 'uploading'; file: string }
-  | { state: 'saved'; file: string; result: Saved }
+  | { state: 'saved'; file: string; result: StudyUploadResult }
   | { state: 'invalid'; file: string; detail: string; errors: ReportEntry[]; warnings: ReportEntry[] }
   | { state: 'failed'; file: string; detail: string };
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** Where a study stands at a repository, in words. */
+function statusWords(repository: Repository, status: string, state: string, accession: string): { words: string; tone: string } {
+  const at = repository === 'ena' ? 'ENA' : 'Zenodo';
+  switch (status) {
+    case 'pending':
+      return { words: accession ? `Changed since it was sent to ${at}` : 'Not submitted yet', tone: '' };
+    case 'processing':
+      return { words: `Being sent to ${at}`, tone: '' };
+    case 'rejected':
+      return { words: `Rejected by ${at}`, tone: 'danger' };
+    case 'published':
+      return { words: repository === 'ena' ? 'Public at ENA' : 'Published at Zenodo', tone: 'ok' };
+    case 'accepted':
+      if (repository === 'ena') return { words: state === 'PUBLIC' ? 'Public at ENA' : 'Private at ENA', tone: 'ok' };
+      return { words: 'Deposited at Zenodo, not yet published', tone: 'ok' };
+    default:
+      return { words: status, tone: '' };
+  }
+}
 
 /** Sends the spreadsheet; a 422 carries the validation report, other failures a problem detail. */
 async function uploadStudy(url: string, checklistId: string, file: File): Promise<UploadState> {
@@ -53,22 +59,18 @@ async function uploadStudy(url: string, checklistId: string, file: File): Promis
   form.set('checklist_id', checklistId);
   form.set('file', file);
   const res = await fetch(url, { method: 'POST', body: form, credentials: 'same-origin', headers: { accept: 'application/json' } });
-  let body: Record<string, unknown> = {};
+  // the answer of each status, as the API documents it: saved, the 422 report, or another problem
+  let body: unknown;
   try {
-    body = (await res.json()) as Record<string, unknown>;
+    body = await res.json();
   } catch {
     // not JSON: the status line will do
   }
-  if (res.ok) return { state: 'saved', file: file.name, result: body as unknown as Saved };
-  const detail = text(body.detail) || `${res.status} ${res.statusText}`;
-  if (res.status === 422 && Array.isArray(body.errors)) {
-    return {
-      state: 'invalid',
-      file: file.name,
-      detail,
-      errors: body.errors as ReportEntry[],
-      warnings: Array.isArray(body.warnings) ? (body.warnings as ReportEntry[]) : [],
-    };
+  if (res.ok) return { state: 'saved', file: file.name, result: body as StudyUploadResult };
+  const problem = (body ?? {}) as Partial<StudyUploadReport>;
+  const detail = problem.detail || `${res.status} ${res.statusText}`;
+  if (res.status === 422 && problem.errors) {
+    return { state: 'invalid', file: file.name, detail, errors: problem.errors, warnings: problem.warnings ?? [] };
   }
   return { state: 'failed', file: file.name, detail };
 }
@@ -89,10 +91,9 @@ export function StudiesTab({ profileId }: { profileId: string }) {
   const checklist = checklists.data?.find((c) => c.checklist_id === picked) ?? checklists.data?.[0];
   const studies = useQuery({
     queryKey: ['studies', profileId, schema],
-    queryFn: () => apiFetch<Study[]>(`${base}/studies`),
+    queryFn: () => apiFetchAll<Study>(`${base}/studies`),
     // follow running submissions until the repository has answered
-    refetchInterval: (q) =>
-      q.state.data?.some((s) => s.status_ena === 'processing' || s.status_zenodo === 'processing') ? 1500 : false,
+    refetchInterval: (q) => (q.state.data?.some((s) => s.status_ena === 'processing' || s.status_zenodo === 'processing') ? 1500 : false),
   });
 
   const onDrop = useCallback(
@@ -115,10 +116,13 @@ export function StudiesTab({ profileId }: { profileId: string }) {
   return (
     <section aria-labelledby="studies-heading">
       <h2 id="studies-heading">Studies</h2>
-      <p className="muted">
-        Describe a single-cell or imaging study in a spreadsheet: download the template of a checklist, fill it in,
-        and drop it here. Biosample accessions must belong to samples of this profile.
-      </p>
+      <ol className="steps">
+        <li>Pick the schema and checklist of your study and download its template.</li>
+        <li>Upload the data files the study describes (reads, images, matrices).</li>
+        <li>Fill in the template (its third row shows an example of every column) and drop it below.</li>
+        <li>Submit the study to ENA or Zenodo, follow each file as it is sent, then release or publish it.</li>
+      </ol>
+      <h3>1. Template</h3>
       <div className="inline">
         <label htmlFor={ids.schema}>
           Schema
@@ -166,6 +170,13 @@ export function StudiesTab({ profileId }: { profileId: string }) {
       )}
       {checklist?.description && <p className="muted">{checklist.description}</p>}
 
+      <h3>2. Data files</h3>
+      <FilesTab profileId={profileId} embedded />
+
+      <h3>3. Study spreadsheet</h3>
+      <p className="muted">
+        BioSample accessions must name samples of this profile or samples that ENA holds, with the same taxon and scientific name.
+      </p>
       <div
         {...getRootProps({
           className: 'dropzone',
@@ -175,7 +186,7 @@ export function StudiesTab({ profileId }: { profileId: string }) {
         data-active={isDragActive}
         data-disabled={!checklist}
       >
-        <input {...getInputProps()} data-testid="study-file-input" />
+        <input {...getInputProps()} aria-hidden="true" data-testid="study-file-input" />
         {isDragActive
           ? 'Drop the spreadsheet to upload it'
           : `Drag a filled ${checklist ? `${checklist.name} ` : ''}spreadsheet (.xlsx) here, or click to choose one`}
@@ -192,9 +203,7 @@ export function StudiesTab({ profileId }: { profileId: string }) {
             Study <strong>{upload.result.study_id}</strong>{' '}
             {upload.result.created ? 'created' : upload.result.changed ? 'updated' : 'unchanged'} from {upload.file}.
           </p>
-          {upload.result.warnings.length > 0 && (
-            <UploadReport caption={`Warnings for ${upload.file}`} entries={upload.result.warnings} />
-          )}
+          {upload.result.warnings.length > 0 && <UploadReport caption={`Warnings for ${upload.file}`} entries={upload.result.warnings} />}
         </div>
       )}
       {upload.state === 'invalid' && (
@@ -212,86 +221,73 @@ export function StudiesTab({ profileId }: { profileId: string }) {
         </p>
       )}
 
-      {studies.isPending && <p aria-busy="true">Loading studies…</p>}
-      {studies.isError && (
-        <p role="alert" className="notice error">
-          Could not list studies: {studies.error.message}
-        </p>
-      )}
-      {studies.data && studies.data.length === 0 && <p className="muted">No {schemaLabel} studies yet.</p>}
-      {studies.data && studies.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Studies of this profile</caption>
-            <thead>
-              <tr>
-                <th scope="col">Study</th>
-                <th scope="col">Title</th>
-                <th scope="col">Checklist</th>
-                {REPOSITORIES.map((r) => (
-                  <th scope="col" key={r.key}>
-                    {r.label}
-                  </th>
-                ))}
-                <th scope="col">Updated</th>
-                <th scope="col">Export</th>
-              </tr>
-            </thead>
-            <tbody>
-              {studies.data.map((s) => (
-                <StudyRow key={s.study_id} study={s} base={base} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <h3>4. Submit and publish</h3>
+      <DataTable
+        caption="Studies of this profile"
+        columns={studyColumns(base)}
+        rows={studies.data}
+        rowKey={(st) => st.study_id}
+        noun="studies"
+        loading={studies.isPending}
+        error={studies.error?.message ?? null}
+        empty={`No ${schemaLabel} studies yet.`}
+      />
     </section>
   );
 }
 
-function StudyRow({ study, base }: { study: Study; base: string }) {
-  const href = `${base}/studies/${encodeURIComponent(study.study_id)}`;
-  return (
-    <tr>
-      <th scope="row" className="mono">
-        {study.study_id}
-      </th>
-      <td>{text(study.title) || text(study.project_name)}</td>
-      <td className="mono">{study.checklist_id}</td>
-      {REPOSITORIES.map((r) => {
-        const status = text(study[`status_${r.key}`]);
-        const accession = text(study[`accession_${r.key}`]);
-        const error = text(study[`error_${r.key}`]);
-        if (!status) return <td key={r.key} className="muted">not submitted there</td>;
-        return (
-          <td key={r.key}>
-            <span className={`badge${status === 'accepted' || status === 'published' ? ' ok' : status === 'rejected' ? ' danger' : ''}`}>
-              {status}
-            </span>
-            {error && <span className="field-error"> {error}</span>}
-            <RepositoryActions
-              href={href}
-              studyId={study.study_id}
-              repository={r.key}
-              label={r.label}
-              status={status}
-              accession={accession}
-              state={text(study[`state_${r.key}`])}
-            />
-          </td>
-        );
-      })}
-      <td>{new Date(study.date_modified).toLocaleString()}</td>
-      <td>
+function studyColumns(base: string): Column<Study>[] {
+  const href = (study: Study) => `${base}/studies/${encodeURIComponent(study.study_id)}`;
+  return [
+    { id: 'study', header: 'Study', key: true, nowrap: true, cell: (st) => <span className="mono">{st.study_id}</span> },
+    { id: 'title', header: 'Title', cell: (st) => text(st.title) || text(st.project_name) || <span className="muted">—</span> },
+    ...REPOSITORIES.map(
+      (r): Column<Study> => ({
+        id: r.key,
+        header: r.label,
+        cell: (study) => {
+          const status = text(study[`status_${r.key}`]);
+          const accession = text(study[`accession_${r.key}`]);
+          const error = text(study[`error_${r.key}`]);
+          const state = text(study[`state_${r.key}`]);
+          if (!status) return <span className="muted">Not submitted there</span>;
+          const shown = statusWords(r.key, status, state, accession);
+          return (
+            <>
+              <span className={`badge ${shown.tone}`}>{shown.words}</span>
+              {error && <span className="field-error"> {error}</span>}
+              <RepositoryActions
+                href={href(study)}
+                studyId={study.study_id}
+                repository={r.key}
+                label={r.label}
+                status={status}
+                accession={accession}
+                doi={text(study[`doi_${r.key}`])}
+                state={state}
+              />
+              <SubmissionProgress href={href(study)} repository={r.key} status={status} />
+            </>
+          );
+        },
+      }),
+    ),
+    { id: 'checklist', header: 'Checklist', cell: (st) => <span className="mono">{st.checklist_id}</span> },
+    { id: 'updated', header: 'Updated', cell: (st) => <When value={st.date_modified} /> },
+    {
+      id: 'export',
+      header: 'Export',
+      nowrap: true,
+      cell: (st) => (
         <span className="inline" style={{ gap: '0.5rem' }}>
-          <a href={href} download aria-label={`Download ${study.study_id} as xlsx`}>
+          <a href={href(st)} download aria-label={`Download ${st.study_id} as xlsx`}>
             xlsx
           </a>
-          <a href={`${href}?return_type=jsonld`} download aria-label={`Download ${study.study_id} as JSON-LD`}>
+          <a href={`${href(st)}?return_type=jsonld`} download aria-label={`Download ${st.study_id} as JSON-LD`}>
             JSON-LD
           </a>
         </span>
-      </td>
-    </tr>
-  );
+      ),
+    },
+  ];
 }

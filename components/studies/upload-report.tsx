@@ -1,17 +1,9 @@
-/** One problem of an uploaded study spreadsheet, as the API reports it. */
-export interface ReportEntry {
-  sheet: string;
-  row: number | null;
-  column: string | null;
-  value: string | null;
-  message: string;
-  path?: string;
-}
+import type { ReportEntry } from '@/lib/studies/contract';
 
 /** The report as a table a screen reader can walk: one row per problem, headed by sheet, row, column, value, message. */
 export function UploadReport({ caption, entries }: { caption: string; entries: ReportEntry[] }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="group" aria-label={caption} tabIndex={0}>
       <table>
         <caption style={{ textAlign: 'left', fontWeight: 600, padding: '0.25rem 0' }}>{caption}</caption>
         <thead>
@@ -25,7 +17,8 @@ export function UploadReport({ caption, entries }: { caption: string; entries: R
         </thead>
         <tbody>
           {entries.map((e, i) => (
-            <tr key={`${e.path ?? e.sheet}-${i}`}>
+            // biome-ignore lint/suspicious/noArrayIndexKey: entries have no identifier and can repeat; the report is shown as computed, never reordered
+            <tr key={`${e.path}-${i}`}>
               <td className="mono">{e.sheet}</td>
               <td>{e.row ?? '—'}</td>
               <td>{e.column ?? '—'}</td>

@@ -1,115 +1,248 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
+import type { Submission, SubmissionList } from '@/lib/submissions/contract';
 import { accessionLink } from './links';
+import styles from './submissions-table.module.css';
+import { plural, receiptSentence, repositoryName, submissionSentence, type Tone } from './words';
 
-interface Receipt {
-  at: string;
-  kind: string;
-  success?: boolean;
-  errors?: string[];
-  infos?: string[];
-  submission?: string;
-}
-export interface SubmissionJson {
-  submission_id: string;
-  kind: 'samples' | 'study';
-  repository: 'ena' | 'zenodo';
-  action: string;
-  profile_title?: string;
-  status: 'pending' | 'processing' | 'accepted' | 'rejected' | 'published';
-  samples: number;
-  accessions: Record<string, unknown>;
-  receipts: Receipt[];
-  attempts: number;
-  error: string | null;
-  created: string;
-  finished: string | null;
+const running = (s: Submission) => s.status === 'pending' || s.status === 'processing';
+
+const PAGE = 50;
+
+const STATE_WORDS: Record<Tone, string> = { ok: 'Done', danger: 'Stopped', running: 'In progress', waiting: 'Waiting' };
+const BADGE: Record<Tone, string> = { ok: 'badge ok', danger: 'badge danger', running: 'badge', waiting: 'badge' };
+
+/** An accession as a link to its page at the repository, or as text when it is not one we can link. */
+function Accession({ value }: { value: string }) {
+  const href = accessionLink(value);
+  return <span className="mono">{href ? <a href={href}>{value}</a> : value}</span>;
 }
 
-const running = (s: SubmissionJson) => s.status === 'pending' || s.status === 'processing';
+/** What the repository gave back, each accession beside what it names, in lists that open. */
+function Accessions({ s }: { s: Submission }) {
+  const a = s.accessions;
+  const samples = Object.entries(a.samples ?? {});
+  const specimens = Object.entries(a.specimens ?? {});
+  const runs = Object.entries(a.runs ?? {});
+  const parts: ReactNode[] = [];
+  if (a.study) {
+    parts.push(
+      <p key="study" className={styles.line}>
+        {s.repository === 'zenodo' ? 'Zenodo record' : 'ENA project'} <Accession value={a.study} />
+        {a.doi ? (
+          <>
+            , DOI <Accession value={a.doi} />
+          </>
+        ) : null}
+      </p>,
+    );
+  } else if (a.doi) {
+    parts.push(
+      <p key="doi" className={styles.line}>
+        DOI <Accession value={a.doi} />
+      </p>,
+    );
+  }
+  if (samples.length) {
+    parts.push(
+      <details key="samples" className={styles.more}>
+        <summary>
+          Accessions of {plural(samples.length, 'sample')}
+          {specimens.length ? ` and ${plural(specimens.length, 'specimen')}` : ''}
+        </summary>
+        <ul className={styles.pairs} aria-label="Samples and their accessions">
+          {samples.map(([svcId, acc]) => (
+            <li key={svcId}>
+              Sample{' '}
+              <Link href={`/samples/${svcId}`} className="mono">
+                {svcId}
+              </Link>
+              : BioSample {acc.biosampleAccession ? <Accession value={acc.biosampleAccession} /> : <span className="muted">none</span>}
+              {acc.sraAccession ? (
+                <>
+                  , ENA <Accession value={acc.sraAccession} />
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {specimens.length > 0 && (
+          <ul className={styles.pairs} aria-label="Specimens and their accessions">
+            {specimens.map(([specimen, acc]) => (
+              <li key={specimen}>
+                Specimen <span className="mono">{specimen}</span>: BioSample <Accession value={acc} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </details>,
+    );
+  }
+  if (runs.length) {
+    parts.push(
+      <details key="runs" className={styles.more}>
+        <summary>Accessions of {plural(runs.length, 'data file row')}</summary>
+        <ul className={styles.pairs} aria-label="Data file rows and their accessions">
+          {runs.map(([row, r]) => (
+            <li key={row}>
+              Row <span className="mono">{row}</span>: experiment <Accession value={r.experiment_accession} />, run{' '}
+              <Accession value={r.run_accession} />
+            </li>
+          ))}
+        </ul>
+      </details>,
+    );
+  }
+  if (a.files?.length) {
+    parts.push(
+      <details key="files" className={styles.more}>
+        <summary>{plural(a.files.length, 'file')} sent</summary>
+        <ul className={styles.pairs}>
+          {a.files.map((f) => (
+            <li key={f} className="mono">
+              {f}
+            </li>
+          ))}
+        </ul>
+      </details>,
+    );
+  }
+  return parts.length ? parts : null;
+}
 
-/** Accession strings found anywhere in a submission's accessions, for links to the repository's pages. */
-function accessionsOf(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string' && value) out.push(value);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) accessionsOf(v, out);
-  return out;
+/** The repository's answers, oldest first: what was sent, what came back, and ENA's receipt to download. */
+function Receipts({ s }: { s: Submission }) {
+  if (!s.receipts.length) return null;
+  return (
+    <details className={styles.more}>
+      <summary>
+        {plural(s.receipts.length, 'answer')} from {repositoryName(s.repository)}
+      </summary>
+      <ol className={styles.receipts}>
+        {s.receipts.map((r, n) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a log that is only appended to; an answer's place is its identity (and its download's address)
+          <li key={n}>
+            <span className={r.success ? undefined : styles.refused}>{receiptSentence(r)}</span>{' '}
+            <span className="muted">
+              <When value={r.at} />
+            </span>
+            {r.xml_url ? (
+              <>
+                {' · '}
+                <a href={r.xml_url} download>
+                  Download the receipt as XML<span className="visually-hidden"> ({receiptSentence(r)})</span>
+                </a>
+              </>
+            ) : null}
+            {r.errors?.length ? (
+              <ul className={styles.messages}>
+                {r.errors.map((e) => (
+                  <li key={e} className="field-error">
+                    {e}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {r.infos?.length ? (
+              <ul className={styles.messages}>
+                {r.infos.map((e) => (
+                  <li key={e} className="muted">
+                    {e}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+const columns: Column<Submission>[] = [
+  {
+    id: 'what',
+    header: 'Submission',
+    key: true,
+    cell: (s) => {
+      const { text } = submissionSentence(s);
+      return (
+        <div className={styles.what}>
+          <span>{text}</span>
+          <div className={styles.profile}>
+            {s.kind === 'samples' ? 'Samples of ' : 'A study of '}
+            <Link href={`/profiles/${s.profile_id}`}>{s.profile_title ?? s.profile_id}</Link>
+          </div>
+        </div>
+      );
+    },
+  },
+  {
+    id: 'state',
+    header: 'State',
+    cell: (s) => {
+      const { tone } = submissionSentence(s);
+      return (
+        <>
+          <span className={BADGE[tone]}>{STATE_WORDS[tone]}</span>
+          {running(s) && s.attempts > 1 && <div className="muted">attempt {s.attempts}</div>}
+        </>
+      );
+    },
+  },
+  { id: 'created', header: 'Started', cell: (s) => <When value={s.created} /> },
+  { id: 'finished', header: 'Ended', cell: (s) => (s.finished ? <When value={s.finished} /> : <span className="muted">—</span>) },
+];
+
+/** Under each submission: why it stopped, what came back, and the answers, each list folded until opened. */
+function detail(s: Submission) {
+  const accessions = <Accessions s={s} />;
+  const hasAccessions = Boolean(
+    s.accessions.study ||
+      s.accessions.doi ||
+      Object.keys(s.accessions.samples ?? {}).length ||
+      Object.keys(s.accessions.runs ?? {}).length ||
+      s.accessions.files?.length,
+  );
+  if (!s.error && !hasAccessions && !s.receipts.length) return null;
+  return (
+    <div className={styles.detail}>
+      {s.error && <p className={`field-error ${styles.line}`}>{s.error}</p>}
+      {hasAccessions && accessions}
+      <Receipts s={s} />
+    </div>
+  );
 }
 
 export function SubmissionsTable() {
+  const pathname = usePathname();
+  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
   const q = useQuery({
-    queryKey: ['submissions'],
-    queryFn: () => apiFetch<SubmissionJson[]>('/api/submissions'),
-    // live status while anything is still running
-    refetchInterval: (query) => (query.state.data?.some(running) ? 1500 : false),
+    queryKey: ['submissions', offset],
+    queryFn: () => apiFetch<SubmissionList>(`/api/submissions?limit=${PAGE}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+    // live status while anything on the page is still running; new submissions appear on the first page
+    refetchInterval: (query) => (query.state.data?.data.some(running) ? 1500 : offset === 0 ? 10_000 : false),
   });
-  if (q.isPending) return <p aria-busy="true">Loading submissions…</p>;
-  if (q.isError) return <p role="alert" className="notice error">Could not load submissions: {q.error.message}</p>;
-  if (!q.data.length) return <p className="muted">Nothing has been submitted yet.</p>;
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">Submissions to public repositories</caption>
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">What</th>
-            <th scope="col">Repository</th>
-            <th scope="col">Status</th>
-            <th scope="col">Accessions</th>
-            <th scope="col">Receipts and errors</th>
-          </tr>
-        </thead>
-        <tbody>
-          {q.data.map((s) => {
-            const accessions = [...new Set(accessionsOf(s.accessions))];
-            return (
-              <tr key={s.submission_id}>
-                <td>{new Date(s.created).toLocaleString()}</td>
-                <td>
-                  {s.kind === 'samples' ? `${s.samples} samples` : 'study'} · {s.profile_title}
-                </td>
-                <td>{s.repository.toUpperCase()}</td>
-                <td>
-                  <span className={`badge ${s.status === 'rejected' ? 'danger' : s.status === 'accepted' || s.status === 'published' ? 'ok' : ''}`}>
-                    {s.status}
-                  </span>
-                  {running(s) && <span className="muted"> (attempt {Math.max(1, s.attempts)})</span>}
-                </td>
-                <td>
-                  {accessions.slice(0, 12).map((a) => {
-                    const href = accessionLink(a);
-                    return (
-                      <span key={a} className="mono" style={{ marginRight: '0.5rem' }}>
-                        {href ? <a href={href}>{a}</a> : a}
-                      </span>
-                    );
-                  })}
-                  {accessions.length > 12 && <span className="muted">and {accessions.length - 12} more</span>}
-                </td>
-                <td>
-                  {s.error && <p className="field-error">{s.error}</p>}
-                  {s.receipts.length > 0 && (
-                    <details>
-                      <summary>{s.receipts.length} repository answers</summary>
-                      <ol>
-                        {s.receipts.map((r, i) => (
-                          <li key={i}>
-                            {new Date(r.at).toLocaleTimeString()} {r.kind}: {r.success === false ? 'refused' : 'ok'}
-                            {r.submission && <span className="mono"> {r.submission}</span>}
-                            {r.errors?.map((e) => <div key={e} className="field-error">{e}</div>)}
-                          </li>
-                        ))}
-                      </ol>
-                    </details>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Submissions to public repositories, newest first"
+      columns={columns}
+      rows={q.data?.data}
+      rowKey={(s) => s.submission_id}
+      noun="submissions"
+      loading={q.isPending}
+      error={q.isError ? q.error.message : null}
+      empty={<p className="muted">Nothing has been submitted yet. Accepted samples and submitted studies appear here.</p>}
+      page={q.data && { offset, limit: PAGE, total: q.data.number_found, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
+      detail={detail}
+    />
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState, type MouseEvent } from 'react';
+import { type MouseEvent, useRef, useState } from 'react';
 
 type State = { kind: 'idle' } | { kind: 'busy'; rows: number } | { kind: 'done'; rows: number } | { kind: 'failed'; message: string };
 
@@ -62,9 +62,7 @@ export function CsvExport({ href, total, label = 'Export as CSV' }: { href: stri
       <span role="status" aria-live="polite" className="inline" style={{ alignItems: 'center' }}>
         {busy && (
           <>
-            {total !== undefined && total > 0 && (
-              <progress max={total} value={Math.min(state.rows, total)} aria-label="Export progress" />
-            )}
+            {total !== undefined && total > 0 && <progress max={total} value={Math.min(state.rows, total)} aria-label="Export progress" />}
             <span>
               {state.rows}
               {total !== undefined ? ` of ${total}` : ''} rows

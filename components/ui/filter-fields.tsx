@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { DEFAULT_PAGE } from '@/lib/browse/params';
+import { DEFAULT_PAGE } from '@/lib/browse/contract';
 
 /** A group of checkboxes sending one comma list (project=dtol,erga), with its error under the group. */
 export function CheckGroup(props: {

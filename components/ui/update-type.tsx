@@ -1,11 +1,11 @@
+import type { UpdateType } from '@/lib/query/contract';
+
 /**
  * User and system updates told apart by an icon, a word and a colour together, so that no one depends on colour
  * alone (WCAG 1.4.1).
  */
 
-export type UpdateKind = 'user' | 'system';
-
-export function UpdateIcon({ type }: { type: UpdateKind }) {
+export function UpdateIcon({ type }: { type: UpdateType }) {
   return type === 'user' ? (
     <svg className="update-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
       <circle cx="8" cy="5" r="3" fill="currentColor" />
@@ -22,7 +22,7 @@ export function UpdateIcon({ type }: { type: UpdateKind }) {
   );
 }
 
-export function UpdateTypeBadge({ type }: { type: UpdateKind }) {
+export function UpdateTypeBadge({ type }: { type: UpdateType }) {
   return (
     <span className={`badge update-${type}`}>
       <UpdateIcon type={type} /> {type === 'user' ? 'User update' : 'System update'}

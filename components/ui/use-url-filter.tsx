@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import type { z } from 'zod';
 import { issuesByField } from '@/lib/browse/params';
 import { ApiError, apiFetch } from '@/lib/client/api';

@@ -10,9 +10,8 @@ export default function AuditPage() {
     <>
       <h1>Audit</h1>
       <p className="muted">
-        Every change to a sample’s exported fields, newest first: by users re-uploading a manifest, or by the system
-        (accessions, status). As in the public audit API, who made a change is not shown here; a sample’s own page shows
-        it to the sample’s owner and managers.
+        Every change to a sample’s exported fields, newest first: by users re-uploading a manifest, or by the system (accessions, status).
+        As in the public audit API, who made a change is not shown here; a sample’s own page shows it to the sample’s owner and managers.
       </p>
       <Suspense fallback={<p aria-busy="true">Loading changes…</p>}>
         <AuditBrowser fieldNames={auditFieldChoices()} />

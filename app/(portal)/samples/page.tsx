@@ -12,9 +12,9 @@ export default function SamplesPage() {
     <>
       <h1>Samples</h1>
       <p className="muted">
-        Every sample the broker holds, as the public query API shows it. Filter, sort by a column heading, pick the
-        standard whose field names to use, and open a sample by its row. The filter is part of the page’s address, so a
-        filtered page can be bookmarked or shared.
+        Every sample the broker holds, as the public query API shows it. Filter, sort by a column heading, pick the standard whose field
+        names to use, and open a sample by its row. The filter is part of the page’s address, so a filtered page can be bookmarked or
+        shared.
       </p>
       <Suspense fallback={<p aria-busy="true">Loading samples…</p>}>
         <SampleBrowser fieldNames={fieldNames} />

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { SubmissionsTable } from '@/components/submissions/submissions-table';
 
 export const metadata: Metadata = { title: 'Submissions' };
@@ -8,10 +9,12 @@ export default function SubmissionsPage() {
     <>
       <h1>Submissions</h1>
       <p className="muted">
-        Samples registered at ENA and studies sent to ENA or Zenodo. Running submissions update here by themselves;
-        accessions link to the repository’s pages.
+        Samples registered at ENA and studies sent to ENA or Zenodo. Running submissions update here by themselves; accessions link to the
+        repository’s pages.
       </p>
-      <SubmissionsTable />
+      <Suspense fallback={<p aria-busy="true">Loading submissions…</p>}>
+        <SubmissionsTable />
+      </Suspense>
     </>
   );
 }

@@ -8,5 +8,4 @@ async function dispatch(request: Request): Promise<Response> {
   return api.fetch(request);
 }
 
-export { dispatch as GET, dispatch as POST, dispatch as PUT, dispatch as PATCH, dispatch as DELETE, dispatch as HEAD };
-export { dispatch as OPTIONS };
+export { dispatch as GET, dispatch as POST, dispatch as PUT, dispatch as PATCH, dispatch as DELETE, dispatch as HEAD, dispatch as OPTIONS };

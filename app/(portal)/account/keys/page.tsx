@@ -9,8 +9,8 @@ export default function ApiKeysPage() {
     <>
       <h1>API keys</h1>
       <p>
-        Scripts and pipelines call the API with a key in the <code>Authorization</code> header. A key is shown once,
-        when it is created; keep it like a password and revoke it when it is no longer needed.
+        Scripts and pipelines call the API with a key in the <code>Authorization</code> header. A key is shown once, when it is created;
+        keep it like a password and revoke it when it is no longer needed.
       </p>
       <ApiKeysManager baseUrl={config().baseUrl} />
     </>

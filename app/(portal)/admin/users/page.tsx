@@ -12,8 +12,8 @@ export default async function UsersPage() {
     <>
       <h1>Users</h1>
       <p>
-        Members of a Tree of Life project may create profiles of that project; its sample managers accept or reject
-        the samples uploaded to it.
+        Members of a Tree of Life project may create profiles of that project; its sample managers accept or reject the samples uploaded to
+        it.
       </p>
       <UsersAdmin selfId={user.id} />
     </>

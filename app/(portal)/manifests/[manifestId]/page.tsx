@@ -1,72 +1,59 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { StatusBadge } from '@/components/manifests/status-badge';
+import { ManifestSamples } from '@/components/manifests/manifest-samples';
+import { plural } from '@/components/manifests/words';
+import { StatusWords } from '@/components/samples/sample-state';
+import { When } from '@/components/ui/when';
+import { manifestTypeOf } from '@/lib/manifests/contract';
+import { manifestSamplesPage } from '@/lib/reports/confirmed';
 import { pageData } from '@/lib/server/page-data';
-import { manifestWithSamples } from '@/lib/samples/views';
 
 export const metadata: Metadata = { title: 'Manifest' };
 
-export default async function ManifestPage({ params }: { params: Promise<{ manifestId: string }> }) {
+const PAGE = 50;
+
+export default async function ManifestPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ manifestId: string }>;
+  searchParams: Promise<{ offset?: string }>;
+}) {
   const { manifestId } = await params;
-  const { manifest, profileTitle, samples } = await pageData((db, u) => manifestWithSamples(db, u, manifestId));
-  const counts = samples.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.status]: (acc[s.status] ?? 0) + 1 }), {});
+  const offset = Math.max(0, Number((await searchParams).offset) || 0);
+  const { manifest, profileTitle, uploadedBy, samples, counts, total } = await pageData((db, u) =>
+    manifestSamplesPage(db, u, manifestId, { limit: PAGE, offset }),
+  );
   return (
     <>
       <p>
         <Link href="/manifests">← Manifests</Link>
       </p>
       <h1>
-        {manifest.fileName || 'Manifest'} <span className="muted">({manifest.project.toUpperCase()} {manifest.version})</span>
+        {manifest.fileName || 'Manifest'}{' '}
+        <span className="muted">
+          ({manifestTypeOf(manifest.project)} {manifest.version})
+        </span>
       </h1>
       <p>
-        Profile <Link href={`/profiles/${manifest.profileId}`}>{profileTitle}</Link> · manifest id{' '}
-        <span className="mono">{manifest.id}</span> · confirmed {manifest.createdAt.toLocaleString()}
+        {plural(total, 'sample')} in the profile <Link href={`/profiles/${manifest.profileId}`}>{profileTitle}</Link>, confirmed{' '}
+        <When value={manifest.createdAt} />
+        {uploadedBy ? ` by ${uploadedBy}` : ''}.{' '}
+        {manifest.reportId ? <Link href={`/manifests/reports/${manifest.reportId}`}>Its validation report</Link> : null}
+        {manifest.reportId ? ' · ' : null}
+        <Link href={`/samples?manifest_id=${manifest.id}`}>Find its samples in the samples browser</Link>
       </p>
-      <p>
-        {Object.entries(counts).map(([status, n]) => (
-          <span key={status} style={{ marginRight: '0.75rem' }}>
-            <StatusBadge status={status} /> {n}
-          </span>
-        ))}
-      </p>
-      <div className="table-wrap">
-        <table>
-          <caption>Samples of this manifest</caption>
-          <thead>
-            <tr>
-              <th scope="col">svc_id</th>
-              <th scope="col">Rack / tube</th>
-              <th scope="col">Specimen</th>
-              <th scope="col">Scientific name</th>
-              <th scope="col">Status</th>
-              <th scope="col">BioSample</th>
-            </tr>
-          </thead>
-          <tbody>
-            {samples.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link className="mono" href={`/samples/${s.id}`}>
-                    {s.id}
-                  </Link>
-                </td>
-                <td className="mono">
-                  {s.rackOrPlateId ? `${s.rackOrPlateId} / ` : ''}
-                  {s.tubeOrWellId}
-                </td>
-                <td className="mono">{s.specimenId}</td>
-                <td>
-                  <em>{s.scientificName}</em> <span className="muted">({s.taxonId})</span>
-                </td>
-                <td>
-                  <StatusBadge status={s.status} />
-                </td>
-                <td className="mono">{s.biosampleAccession ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {counts.length > 0 && (
+        <ul className="inline" aria-label="Samples by state" style={{ listStyle: 'none', padding: 0 }}>
+          {counts.map((c) => (
+            <li key={c.status}>
+              <StatusWords status={c.status} /> {plural(c.samples, 'sample')}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Samples</h2>
+      <ManifestSamples rows={samples} total={total} offset={offset} limit={PAGE} />
     </>
   );
 }

@@ -1,13 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { FilesTab } from '@/components/profiles/files-tab';
+import { ProfileHub } from '@/components/profiles/profile-hub';
+import styles from '@/components/profiles/profile-hub.module.css';
 import { StudiesTab } from '@/components/studies/studies-tab';
+import { When } from '@/components/ui/when';
+import { ASSOCIATED_TYPES, profileTypeInfo, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
+import { isTolProject } from '@/lib/projects/contract';
 import { loadProfilePage } from '@/lib/server/load-profile';
 
 export const metadata: Metadata = { title: 'Profile' };
 
-// single-cell and imaging studies belong to the non-Tree-of-Life profiles (the legacy genomics type included)
-const STUDY_PROFILE_TYPES = new Set(['biodata', 'genomics']);
+const labelOf = (list: readonly { name: string; label: string }[], name: string) => list.find((x) => x.name === name)?.label ?? name;
 
 export default async function ProfilePage({ params }: { params: Promise<{ profileId: string }> }) {
   const { profileId } = await params;
@@ -17,45 +20,42 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
       <p>
         <Link href="/profiles">← Profiles</Link>
       </p>
-      <div className="inline" style={{ justifyContent: 'space-between' }}>
+      <div className={styles.head}>
         <h1>{profile.title}</h1>
         <Link className="button" href={`/profiles/${profile.id}/edit`}>
           Edit
         </Link>
       </div>
-      <dl className="inline" style={{ gap: '0.25rem 1.5rem' }}>
+      <dl className={styles.facts}>
         <div>
           <dt className="muted">Type</dt>
-          <dd style={{ margin: 0 }}>
-            <span className="badge">{profile.type.toUpperCase()}</span>
-          </dd>
+          <dd>{profileTypeInfo(profile.type).label}</dd>
         </div>
         {profile.associated_type.length > 0 && (
           <div>
             <dt className="muted">Associated projects</dt>
-            <dd style={{ margin: 0 }}>{profile.associated_type.join(', ')}</dd>
+            <dd>{profile.associated_type.map((a) => labelOf(ASSOCIATED_TYPES, a)).join(', ')}</dd>
           </div>
         )}
         {profile.sequencing_centre.length > 0 && (
           <div>
             <dt className="muted">Sequencing centres</dt>
-            <dd style={{ margin: 0 }}>{profile.sequencing_centre.join(', ')}</dd>
+            <dd>{profile.sequencing_centre.map((c) => labelOf(SEQUENCING_CENTRES, c)).join(', ')}</dd>
           </div>
         )}
         <div>
           <dt className="muted">Created</dt>
-          <dd style={{ margin: 0 }}>{new Date(profile.date_created).toLocaleString()}</dd>
+          <dd>
+            <When value={profile.date_created} />
+          </dd>
         </div>
         <div>
           <dt className="muted">Profile id</dt>
-          <dd style={{ margin: 0 }} className="mono">
-            {profile.id}
-          </dd>
+          <dd className="mono">{profile.id}</dd>
         </div>
       </dl>
       {profile.description && <p>{profile.description}</p>}
-      <FilesTab profileId={profile.id} />
-      {STUDY_PROFILE_TYPES.has(profile.type) && <StudiesTab profileId={profile.id} />}
+      {isTolProject(profile.type) ? <ProfileHub profileId={profile.id} type={profile.type} /> : <StudiesTab profileId={profile.id} />}
     </>
   );
 }

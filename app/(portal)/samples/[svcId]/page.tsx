@@ -2,14 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { StatusBadge } from '@/components/manifests/status-badge';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
-import { pageData } from '@/lib/server/page-data';
 import { sampleWithHistory } from '@/lib/samples/views';
+import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Sample' };
 
 export default async function SamplePage({ params }: { params: Promise<{ svcId: string }> }) {
   const { svcId } = await params;
-  const { sample, profileTitle, history, access, record } = await pageData((db, u) => sampleWithHistory(db, u, svcId));
+  const { sample, profileTitle, history, access, record, permits } = await pageData((db, u) => sampleWithHistory(db, u, svcId));
   const full = access === 'full';
   const system = {
     svc_id: sample.id,
@@ -39,15 +39,30 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
         {full ? <Link href={`/profiles/${sample.profileId}`}>{profileTitle}</Link> : profileTitle}
         {full && sample.status === 'rejected' && sample.rejectionReason && <> · rejected: {sample.rejectionReason}</>}
       </p>
+      {full && sample.status !== 'rejected' && sample.statusDetail && <p className="notice">{sample.statusDetail}</p>}
+      {permits.length > 0 && (
+        <>
+          <h2>Permits</h2>
+          <ul>
+            {permits.map((p) => (
+              <li key={`${p.kind}-${p.stored_name}`}>
+                {p.kind.charAt(0) + p.kind.slice(1).toLowerCase()} permit:{' '}
+                <a href={`/api/sample/${sample.id}/permits/${encodeURIComponent(p.stored_name)}`} download>
+                  {p.stored_name}
+                </a>{' '}
+                <span className="muted">({Math.ceil(p.size_in_bytes / 1024)} KB)</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {!full && (
-        <p className="notice">
-          You see this sample as the public API shows it: exported fields only, and changes without who made them.
-        </p>
+        <p className="notice">You see this sample as the public API shows it: exported fields only, and changes without who made them.</p>
       )}
       <h2>History</h2>
       <HistoryTimeline history={history} />
       <h2>Fields</h2>
-      <div className="table-wrap">
+      <div className="table-wrap" role="group" aria-label="All fields of the sample" tabIndex={0}>
         <table>
           <caption className="visually-hidden">All fields of the sample</caption>
           <tbody>

@@ -5,4 +5,5 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 const handler = NextAuth(authOptions());
+
 export { handler as GET, handler as POST };

@@ -1,0 +1,158 @@
+'use client';
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
+import { apiFetch } from '@/lib/client/api';
+import type { FailedJob, FailedJobs, JobName, RetriedJob } from '@/lib/jobs/contract';
+import styles from './jobs-admin.module.css';
+
+const PAGE = 50;
+
+// what each job was doing, in words
+const JOB_WORDS: Record<JobName, string> = {
+  'manifest.validate': 'Validation of a manifest',
+  'samples.register': 'Registration of samples at ENA',
+  'study.submit': 'Submission of a study',
+  'email.send': 'Email',
+  'tolids.request': 'ToLID request',
+  'registrations.sweep': 'Sending approved samples on',
+  'jobs.sweep': 'Recovery of lost jobs',
+};
+
+const seconds = (s: number) => (s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`);
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+
+/** What the job was about, as a link to it where the portal shows it. */
+function JobSubject({ job }: { job: FailedJob }) {
+  switch (job.job) {
+    case 'manifest.validate':
+      return <Link href={`/manifests/reports/${job.data.reportId}`}>its validation report</Link>;
+    case 'samples.register':
+    case 'study.submit':
+      return <Link href="/submissions">on the Submissions page</Link>;
+    case 'tolids.request':
+      return job.data.sampleIds.length ? (
+        <details>
+          <summary>for {plural(job.data.sampleIds.length, 'sample', 'samples')}</summary>
+          <ul className={styles.ids}>
+            {job.data.sampleIds.map((id) => (
+              <li key={id}>
+                <Link href={`/samples/${id}`} className="mono">
+                  {id}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : (
+        <span className="muted">for no sample</span>
+      );
+    case 'email.send':
+      return <span className="mono muted">{job.data.emailId}</span>;
+    default:
+      return null;
+  }
+}
+
+/** The queue now, and the work given up for good, each with a Retry that reopens it once. */
+export function JobsAdmin() {
+  const qc = useQueryClient();
+  const pathname = usePathname();
+  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
+  const q = useQuery({
+    queryKey: ['admin-jobs', offset],
+    queryFn: () => apiFetch<FailedJobs>(`/api/admin/jobs?limit=${PAGE}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+  const retry = useMutation({
+    mutationFn: (job: FailedJob) => apiFetch<RetriedJob>(`/api/admin/jobs/failed/${job.id}/retry`, { method: 'POST' }),
+    onSettled: () => void qc.invalidateQueries({ queryKey: ['admin-jobs'] }),
+  });
+
+  const columns: Column<FailedJob>[] = [
+    {
+      id: 'job',
+      header: 'Job',
+      key: true,
+      cell: (j) => (
+        <>
+          {JOB_WORDS[j.job]}
+          <div className={styles.subject}>
+            <JobSubject job={j} />
+          </div>
+        </>
+      ),
+    },
+    { id: 'reason', header: 'Why it was given up', cell: (j) => <span className={styles.reason}>{j.reason}</span> },
+    { id: 'failed', header: 'Given up', cell: (j) => <When value={j.failed} /> },
+    { id: 'attempts', header: 'Runs', numeric: true, cell: (j) => j.attempts },
+    {
+      id: 'retry',
+      header: 'Retry',
+      cell: (j) =>
+        j.retried ? (
+          <span className="muted">
+            Retried <When value={j.retried} />
+          </span>
+        ) : (
+          <button type="button" onClick={() => retry.mutate(j)} disabled={retry.isPending}>
+            Retry<span className="visually-hidden"> {JOB_WORDS[j.job].toLowerCase()}</span>
+          </button>
+        ),
+    },
+  ];
+
+  const queue = q.data?.queue;
+  return (
+    <>
+      {queue && (
+        <dl className="cards">
+          <div>
+            <dt>Waiting to run</dt>
+            <dd>{queue.waiting}</dd>
+          </div>
+          <div>
+            <dt>Oldest waiting</dt>
+            <dd>{queue.waiting ? seconds(queue.oldest_waiting_seconds) : '—'}</dd>
+          </div>
+          <div>
+            <dt>Running</dt>
+            <dd>{queue.active}</dd>
+          </div>
+          <div>
+            <dt>Failed, not retried</dt>
+            <dd>{queue.dead_letters}</dd>
+          </div>
+        </dl>
+      )}
+      <h2>Failed jobs</h2>
+      <div aria-live="polite">
+        {retry.isSuccess && (
+          <p role="status" className="notice success">
+            {JOB_WORDS[retry.data.job]} queued again ({retry.data.queued}); it runs in a moment.
+          </p>
+        )}
+        {retry.isError && (
+          <p role="alert" className="notice error">
+            Could not retry {JOB_WORDS[retry.variables.job].toLowerCase()}: {retry.error.message}
+          </p>
+        )}
+      </div>
+      <DataTable
+        caption="Failed jobs, newest first"
+        columns={columns}
+        rows={q.data?.data}
+        rowKey={(j) => j.id}
+        noun="failed jobs"
+        loading={q.isPending}
+        error={q.isError ? q.error.message : null}
+        empty={<p className="notice success">No job has failed for good: every piece of work finished or is still being tried.</p>}
+        page={q.data && { offset, limit: PAGE, total: q.data.number_found, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
+      />
+    </>
+  );
+}

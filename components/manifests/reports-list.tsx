@@ -1,0 +1,97 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { fetchPage } from '@/components/admin/api-page';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
+import { apiFetch } from '@/lib/client/api';
+import { withParams } from '@/lib/client/search';
+import type { ValidationReportSummary } from '@/lib/manifests/contract';
+import type { Profile } from '@/lib/profiles/contract';
+import { StateBadge } from './state-badge';
+import { plural, reportState } from './words';
+
+const PAGE = 10;
+// the list's page lives in the URL under its own name, so the list can sit on a page beside other tables
+const OFFSET_PARAM = 'reports';
+
+/**
+ * Earlier validation reports, newest first, each linking to its page: the caller's uploads and the reports on the
+ * caller's profiles, or with `profileId` the reports of that profile. A report still being checked is followed.
+ */
+export function ReportsList({ profileId }: { profileId?: string }) {
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const offset = Math.max(0, Number(search.get(OFFSET_PARAM)) || 0);
+  const qs = new URLSearchParams({ limit: String(PAGE), offset: String(offset), ...(profileId && { profile_id: profileId }) });
+  const q = useQuery({
+    queryKey: ['validations', profileId ?? '', offset],
+    queryFn: () => fetchPage<ValidationReportSummary>(`/api/manifest/validations?${qs}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.rows.some((r) => r.status === 'pending' || r.status === 'running') ? 3000 : false),
+  });
+  // the profile column names profiles by title; a list of one profile's reports needs no such column
+  const profiles = useQuery({
+    queryKey: ['profiles'],
+    queryFn: () => apiFetch<Profile[]>('/api/profiles?limit=1000'),
+    enabled: !profileId,
+  });
+  const titleOf = new Map((profiles.data ?? []).map((p) => [p.id, p.title]));
+
+  const columns: Column<ValidationReportSummary>[] = [
+    {
+      id: 'file',
+      header: 'File',
+      key: true,
+      cell: (r) => <Link href={`/manifests/reports/${r.report_id}`}>{r.file_name}</Link>,
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (r) => {
+        const s = reportState(r);
+        return <StateBadge tone={s.tone}>{s.words}</StateBadge>;
+      },
+    },
+    ...(profileId
+      ? []
+      : [
+          {
+            id: 'profile',
+            header: 'Profile',
+            cell: (r: ValidationReportSummary) => (
+              <Link href={`/profiles/${r.profile_id}`}>{titleOf.get(r.profile_id) ?? r.profile_id}</Link>
+            ),
+          },
+        ]),
+    { id: 'manifest', header: 'Manifest', nowrap: true, cell: (r) => `${r.manifest_type} ${r.version}` },
+    {
+      id: 'rows',
+      header: 'Rows',
+      numeric: true,
+      cell: (r) => (r.status === 'complete' ? plural(r.summary.rows, 'row') : <span className="muted">—</span>),
+    },
+    { id: 'uploaded', header: 'Uploaded', cell: (r) => <When value={r.created} /> },
+  ];
+
+  return (
+    <DataTable
+      caption={profileId ? 'Validation reports of this profile' : 'Your validation reports'}
+      columns={columns}
+      rows={q.data?.rows}
+      rowKey={(r) => r.report_id}
+      noun="reports"
+      loading={q.isFetching}
+      error={q.error?.message ?? null}
+      empty="No manifests uploaded yet: the report of each upload will be listed here."
+      page={{
+        offset,
+        limit: PAGE,
+        total: q.data?.total ?? 0,
+        hrefFor: (o) => withParams(pathname, search, { [OFFSET_PARAM]: o ? String(o) : undefined }),
+      }}
+    />
+  );
+}

@@ -1,0 +1,33 @@
+import type { ReportCounts, ValidationReportSummary } from '@/lib/manifests/contract';
+
+/** "1 row", "2 rows". */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+
+/** "3 rows, 2 errors, 1 warning" */
+export const countsText = (s: ReportCounts): string =>
+  `${plural(s.rows, 'row')}, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
+
+type ReportState = Pick<ValidationReportSummary, 'status' | 'summary' | 'confirmed_manifest_id' | 'failure'>;
+
+export type Tone = 'ok' | 'danger' | 'warn' | 'neutral';
+
+/** Where a report stands, as a short phrase with its tone, for lists and the report's summary. */
+export function reportState(r: ReportState): { words: string; tone: Tone } {
+  switch (r.status) {
+    case 'pending':
+      return { words: 'Waiting to be checked', tone: 'neutral' };
+    case 'running': {
+      const { rows_checked: checked, rows_total: total } = r.summary;
+      return {
+        words: total !== undefined ? `Checking: ${(checked ?? 0).toLocaleString('en-GB')} of ${plural(total, 'row')}` : 'Checking',
+        tone: 'neutral',
+      };
+    }
+    case 'failed':
+      return { words: 'Could not be checked', tone: 'danger' };
+    case 'complete':
+      if (r.confirmed_manifest_id) return { words: 'Confirmed', tone: 'ok' };
+      if (r.summary.errors > 0) return { words: `${plural(r.summary.errors, 'error')} to fix`, tone: 'danger' };
+      return { words: 'Ready to confirm', tone: 'warn' };
+  }
+}

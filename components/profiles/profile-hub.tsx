@@ -1,0 +1,216 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { ReportsList } from '@/components/manifests/reports-list';
+import { UploadPanel } from '@/components/manifests/upload-panel';
+import { statusWords, UNSETTLED } from '@/components/samples/sample-state';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
+import { apiFetch } from '@/lib/client/api';
+import type { ProfileManifest, ProfilePermit, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
+import { FilesTab } from './files-tab';
+import styles from './profile-hub.module.css';
+
+/**
+ * A Tree of Life profile's page below its facts: what it holds (samples by status, each count opening the samples
+ * browser on them; its confirmed manifests; its validation reports; its permits) and what to do next (the template
+ * and the upload), with its data files last. Refreshed while samples are on their way to ENA.
+ */
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+const countWords = (c: StatusCount) => `${c.samples.toLocaleString('en-GB')} ${statusWords(c.status).toLowerCase()}`;
+const browserHref = (manifestId: string, status?: SampleStatus) =>
+  `/samples?${new URLSearchParams({ manifest_id: manifestId, ...(status && { status }) })}`;
+const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`);
+
+export function ProfileHub({ profileId, type }: { profileId: string; type: string }) {
+  const q = useQuery({
+    queryKey: ['profile-summary', profileId],
+    queryFn: () => apiFetch<ProfileSampleSummary>(`/api/profiles/${profileId}/samples/summary`),
+    refetchInterval: (query) => (query.state.data?.statuses.some((s) => UNSETTLED.has(s.status)) ? 3000 : false),
+  });
+  const summary = q.data;
+  const erga = type === 'erga';
+  const sections = [
+    ['samples', 'Samples'],
+    ['manifests', 'Manifests'],
+    ['reports', 'Validation reports'],
+    ...(erga ? [['permits', 'Permits']] : []),
+    ['upload', 'Add samples'],
+    ['files', 'Data files'],
+  ];
+
+  return (
+    <>
+      <nav aria-label="On this page" className={styles.toc}>
+        <ul>
+          {sections.map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{label}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <section id="samples" aria-labelledby="samples-heading">
+        <h2 id="samples-heading">Samples</h2>
+        {q.isError ? (
+          <p role="alert" className="notice error">
+            Could not load what the profile holds: {q.error.message}
+          </p>
+        ) : !summary ? (
+          <p aria-busy="true" className="muted">
+            Loading the profile’s samples…
+          </p>
+        ) : (
+          <SampleCounts summary={summary} />
+        )}
+      </section>
+
+      <section id="manifests" aria-labelledby="manifests-heading">
+        <h2 id="manifests-heading">Manifests</h2>
+        <DataTable
+          caption="Confirmed manifests of this profile, newest first"
+          columns={manifestColumns}
+          rows={summary?.manifests}
+          rowKey={(m) => m.manifest_id}
+          noun="manifests"
+          loading={q.isPending}
+          error={q.error?.message ?? null}
+          empty="No confirmed manifest yet: upload one under “Add samples” below."
+        />
+      </section>
+
+      <section id="reports" aria-labelledby="reports-heading">
+        <h2 id="reports-heading">Validation reports</h2>
+        <ReportsList profileId={profileId} />
+      </section>
+
+      {erga && (
+        <section id="permits" aria-labelledby="permits-heading">
+          <h2 id="permits-heading">Permits</h2>
+          <DataTable
+            caption="Permits the samples of this profile name"
+            columns={permitColumns}
+            rows={summary?.permits}
+            rowKey={(p) => p.file_name}
+            noun="permits"
+            loading={q.isPending}
+            error={q.error?.message ?? null}
+            empty="No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed."
+          />
+        </section>
+      )}
+
+      <section id="upload" aria-labelledby="upload-heading">
+        <h2 id="upload-heading">Add samples</h2>
+        <ol className="steps">
+          <li>Download the blank {type.toUpperCase()} template.</li>
+          <li>Fill in one row per sample; a later upload of the same tubes updates them.</li>
+          <li>Drop the file below: it is checked, and its validation report opens as a page you can come back to.</li>
+          {erga && <li>Upload the permit PDFs the manifest names, then confirm.</li>}
+        </ol>
+        <UploadPanel profileId={profileId} />
+      </section>
+
+      <div id="files">
+        <FilesTab profileId={profileId} />
+      </div>
+    </>
+  );
+}
+
+function SampleCounts({ summary }: { summary: ProfileSampleSummary }) {
+  const only = summary.manifests.length === 1 ? summary.manifests[0] : undefined;
+  const count = (status: SampleStatus) => summary.statuses.find((s) => s.status === status)?.samples ?? 0;
+  const awaiting = count('pending') + count('private');
+  const moving = summary.statuses.filter((s) => UNSETTLED.has(s.status)).reduce((n, s) => n + s.samples, 0);
+  if (!summary.samples) {
+    return (
+      <p className="notice">
+        No samples yet. <a href="#upload">Download the template, fill it in and upload it</a>; once its report has no errors, confirm it to
+        create the samples.
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        {plural(summary.samples, 'sample')} in {plural(summary.manifests.length, 'manifest')}.
+        {only ? ' Open a count to see those samples.' : ' Open a manifest’s counts below to see its samples.'}
+      </p>
+      <ul className={styles.counts} aria-label="Samples by status">
+        {summary.statuses.map((s) => (
+          <li key={s.status}>
+            {only ? (
+              <Link href={browserHref(only.manifest_id, s.status)}>
+                <strong>{s.samples.toLocaleString('en-GB')}</strong> {statusWords(s.status).toLowerCase()}
+              </Link>
+            ) : (
+              <span>
+                <strong>{s.samples.toLocaleString('en-GB')}</strong> {statusWords(s.status).toLowerCase()}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {awaiting > 0 && <p className="notice">{plural(awaiting, 'sample')} await the review of the project’s sample managers.</p>}
+      {moving > 0 && <p className="notice">{plural(moving, 'sample')} on the way to ENA; this page follows them.</p>}
+      {summary.registration_failed > 0 && (
+        <p className="notice error">
+          Registration failed for {plural(summary.registration_failed, 'sample')}: open the rejected ones to read why; a sample manager can
+          retry.
+        </p>
+      )}
+    </>
+  );
+}
+
+const manifestColumns: Column<ProfileManifest>[] = [
+  {
+    id: 'file',
+    header: 'Manifest',
+    key: true,
+    cell: (m) => <Link href={`/manifests/${m.manifest_id}`}>{m.file_name || m.manifest_id}</Link>,
+  },
+  {
+    id: 'samples',
+    header: 'Samples',
+    cell: (m) =>
+      m.samples ? (
+        <ul className={styles.inlineList}>
+          <li>
+            <Link href={browserHref(m.manifest_id)}>{plural(m.samples, 'sample')}</Link>:
+          </li>
+          {m.statuses.map((s) => (
+            <li key={s.status}>
+              <Link href={browserHref(m.manifest_id, s.status)}>{countWords(s)}</Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <span className="muted">no samples</span>
+      ),
+  },
+  { id: 'version', header: 'Version', nowrap: true, cell: (m) => `${m.tol_project} ${m.version}` },
+  { id: 'by', header: 'Uploaded by', cell: (m) => m.uploaded_by ?? <span className="muted">—</span> },
+  { id: 'confirmed', header: 'Confirmed', cell: (m) => <When value={m.confirmed} /> },
+];
+
+const permitColumns: Column<ProfilePermit>[] = [
+  {
+    id: 'file',
+    header: 'Permit',
+    key: true,
+    cell: (p) => (
+      <a href={p.url} download aria-label={`Download the permit ${p.file_name}`}>
+        {p.file_name}
+      </a>
+    ),
+  },
+  { id: 'kind', header: 'Kind', cell: (p) => p.kinds.map((k) => k.charAt(0) + k.slice(1).toLowerCase()).join(', ') },
+  { id: 'samples', header: 'Named by', numeric: true, cell: (p) => plural(p.samples, 'sample') },
+  { id: 'uploaded', header: 'Uploaded', cell: (p) => <When value={p.uploaded} /> },
+  { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (p) => size(p.size_in_bytes) },
+];

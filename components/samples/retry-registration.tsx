@@ -1,0 +1,41 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { apiFetch } from '@/lib/client/api';
+import type { RegisterAnswer, RegisterRequest } from '@/lib/samples/contract';
+
+const samplesWord = (n: number) => (n === 1 ? '1 sample' : `${n} samples`);
+
+/**
+ * Sends samples whose registration failed on to ENA again (POST /api/sample/register), and says so. Without
+ * `onDone` the page is refreshed, so a server-rendered page shows the new state.
+ */
+export function RetryRegistration({ svcIds, name, onDone }: { svcIds: string[]; name?: string; onDone?: () => void }) {
+  const router = useRouter();
+  const retry = useMutation({
+    mutationFn: () =>
+      apiFetch<RegisterAnswer>('/api/sample/register', { method: 'POST', json: { svc_ids: svcIds } satisfies RegisterRequest }),
+    onSuccess: () => (onDone ? onDone() : router.refresh()),
+  });
+  const label = name ? `Retry registration of ${name}` : `Retry registration of ${samplesWord(svcIds.length)}`;
+  return (
+    <span className="retry">
+      <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={label}>
+        {retry.isPending ? 'Sending…' : 'Retry registration'}
+      </button>
+      {retry.isSuccess && (
+        <span role="status" className="muted">
+          {' '}
+          Sent on again: {samplesWord(svcIds.length)} queued for registration.
+        </span>
+      )}
+      {retry.isError && (
+        <span role="alert" className="field-error">
+          {' '}
+          {retry.error.message}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,89 @@
+import type { ReactNode } from 'react';
+import { accessionLink } from '@/components/submissions/links';
+import type { SampleStatus } from '@/lib/samples/contract';
+
+/**
+ * Where a sample stands, in words: the review queue, the sample page and the samples browser say the same thing for
+ * the same status (the API keeps the reference's machine names).
+ */
+
+const WORDS: Record<SampleStatus, string> = {
+  pending: 'Awaiting review',
+  private: 'Private (traditional-knowledge rights)',
+  processing: 'Registering at ENA',
+  awaiting_ena: 'Waiting for ENA',
+  awaiting_tolid: 'Waiting for a ToLID',
+  sending: 'Being sent to ENA',
+  accepted: 'Registered at ENA',
+  rejected: 'Rejected',
+};
+
+const TONE: Partial<Record<SampleStatus, string>> = { accepted: 'ok', rejected: 'danger' };
+
+/** States that end by themselves: a page showing one refreshes until it has moved on. */
+export const UNSETTLED: ReadonlySet<string> = new Set<SampleStatus>(['processing', 'sending', 'awaiting_tolid']);
+
+export const statusWords = (status: string): string => WORDS[status as SampleStatus] ?? status;
+
+/** A status as a short badge (tables, lists). */
+export function StatusWords({ status, failed = false }: { status: string; failed?: boolean }) {
+  const text = failed ? 'Registration failed' : statusWords(status);
+  return <span className={`badge ${TONE[status as SampleStatus] ?? ''}`}>{text}</span>;
+}
+
+/** An accession as a link to its page at the repository, or as text when it is not one we know. */
+export function Accession({ value }: { value: string }) {
+  const href = accessionLink(value);
+  return href ? (
+    <a className="mono" href={href} target="_blank" rel="noreferrer">
+      {value}
+    </a>
+  ) : (
+    <span className="mono">{value}</span>
+  );
+}
+
+export interface SampleStateProps {
+  status: string;
+  detail?: string | null;
+  reason?: string | null;
+  /** rejected after approval: ENA or the ToLID service refused it, or registration gave up */
+  registrationFailed?: boolean;
+  biosample?: string | null;
+  /** associated projects whose approval a pending sample still needs */
+  waitingFor?: readonly string[];
+}
+
+/** The whole sentence: the status with what it waits for, its accession, or the reason it stopped. */
+export function SampleState({ status, detail, reason, registrationFailed, biosample, waitingFor = [] }: SampleStateProps) {
+  let tail: ReactNode = null;
+  switch (status) {
+    case 'accepted':
+      tail = biosample ? (
+        <>
+          {' as '}
+          <Accession value={biosample} />
+        </>
+      ) : null;
+      break;
+    case 'rejected':
+      tail = `: ${(registrationFailed ? reason || detail : reason) || 'no reason given'}`;
+      break;
+    case 'pending':
+      tail = waitingFor.length ? ` (still needs the approval of ${waitingFor.join(' and ')})` : null;
+      break;
+    case 'awaiting_tolid':
+      tail = ' from the ToLID service';
+      break;
+    case 'awaiting_ena':
+    case 'processing':
+      tail = detail ? ` (${detail})` : null;
+      break;
+  }
+  return (
+    <span>
+      <StatusWords status={status} failed={registrationFailed} />
+      {tail}
+    </span>
+  );
+}

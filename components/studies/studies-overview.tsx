@@ -1,0 +1,57 @@
+'use client';
+
+import Link from 'next/link';
+import { type Column, DataTable } from '@/components/ui/data-table';
+import { When } from '@/components/ui/when';
+
+/** A study as the overview lists it (the page reads them on the server). */
+export interface StudyOverviewRow {
+  studyId: string;
+  schemaName: string;
+  checklistId: string;
+  profileId: string;
+  profileTitle: string;
+  updatedAt: string;
+}
+
+const SCHEMA_LABELS: Record<string, string> = {
+  svc_single_cell: 'Single-cell RNA-seq',
+  svc_image_rembi: 'Images (REMBI)',
+  svc_image_stx_fish: 'Spatial transcriptomics (FISH images)',
+};
+
+const columns: Column<StudyOverviewRow>[] = [
+  { id: 'study', header: 'Study', key: true, nowrap: true, cell: (s) => <span className="mono">{s.studyId}</span> },
+  { id: 'profile', header: 'Profile', cell: (s) => <Link href={`/profiles/${s.profileId}`}>{s.profileTitle}</Link> },
+  { id: 'schema', header: 'Kind', cell: (s) => SCHEMA_LABELS[s.schemaName] ?? s.schemaName },
+  { id: 'checklist', header: 'Checklist', cell: (s) => <span className="mono">{s.checklistId}</span> },
+  { id: 'updated', header: 'Updated', cell: (s) => <When value={s.updatedAt} /> },
+];
+
+export function StudiesOverview({
+  rows,
+  offset,
+  limit,
+  total,
+}: {
+  rows: StudyOverviewRow[];
+  offset: number;
+  limit: number;
+  total: number;
+}) {
+  return (
+    <DataTable
+      caption="Your studies, most recently changed first"
+      columns={columns}
+      rows={rows}
+      rowKey={(s) => `${s.profileId}/${s.schemaName}/${s.studyId}`}
+      noun="studies"
+      empty={
+        <p className="muted">
+          No studies yet. <Link href="/profiles/new">Create a biodata profile</Link> and upload a study from its page.
+        </p>
+      }
+      page={{ offset, limit, total, hrefFor: (o) => (o ? `/studies?offset=${o}` : '/studies') }}
+    />
+  );
+}

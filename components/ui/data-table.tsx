@@ -1,0 +1,283 @@
+'use client';
+
+import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { type ReactNode, useEffect, useRef } from 'react';
+import styles from './data-table.module.css';
+import { Pager } from './pager';
+
+/**
+ * The portal's one table: rows come a page at a time from the server (TanStack Table with manual paging and
+ * sorting), with loading, empty and error states, the key column sticky while the table scrolls sideways inside
+ * its own box, and sortable headers that say which way they sort. Pages and sort live in the URL (the caller's
+ * `hrefFor` / `onSort`), so every view of a list has its own address.
+ */
+
+export interface Column<Row> {
+  id: string;
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** the server can sort on this column */
+  sortable?: boolean;
+  /** the column that names the row: kept in view when the table scrolls sideways */
+  key?: boolean;
+  /** numbers and dates line up on the right */
+  numeric?: boolean;
+  /** a narrow column never wraps its content */
+  nowrap?: boolean;
+}
+
+export interface TablePage {
+  offset: number;
+  limit: number;
+  total: number;
+  hrefFor: (offset: number) => string;
+}
+
+export interface TableSort {
+  by: string;
+  order: 'asc' | 'desc';
+  onSort: (by: string, order: 'asc' | 'desc') => void;
+}
+
+/** Rows that can be ticked (e.g. samples to decide on): a checkbox per row and one in the header for all of them. */
+export interface TableSelection<Row> {
+  /** the keys (rowKey) of the ticked rows; may hold keys of rows of other tables or pages */
+  selected: ReadonlySet<string>;
+  onChange: (next: Set<string>) => void;
+  /** the accessible name of a row's checkbox, e.g. "Select sample FD00000001" */
+  label: (row: Row) => string;
+  /** the accessible name of the header's checkbox, e.g. "Select all 12 samples of beetles.xlsx" */
+  allLabel: string;
+  /** the keys the header's checkbox ticks and unticks (default: the rows shown), e.g. rows not shown yet */
+  allKeys?: readonly string[];
+  /** a row that cannot be ticked gets no checkbox */
+  selectable?: (row: Row) => boolean;
+}
+
+export interface DataTableProps<Row> {
+  caption: string;
+  columns: Column<Row>[];
+  rows: Row[] | undefined;
+  rowKey: (row: Row) => string;
+  /** what the rows are, plural, for the pager and the empty state */
+  noun: string;
+  loading?: boolean;
+  error?: string | null;
+  empty?: ReactNode;
+  page?: TablePage;
+  sort?: TableSort;
+  /** a row opens something (its page): the whole row is a target, and Enter on it works too */
+  onRowClick?: (row: Row) => void;
+  /** extra content under a row (e.g. its receipts), shown when the row says so */
+  detail?: (row: Row) => ReactNode | null;
+  /** a checkbox column before the others */
+  selection?: TableSelection<Row>;
+}
+
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  noun,
+  loading,
+  error,
+  empty,
+  page,
+  sort,
+  onRowClick,
+  detail,
+  selection,
+}: DataTableProps<Row>) {
+  const defs: ColumnDef<Row>[] = columns.map((c) => ({ id: c.id, header: c.header, cell: (ctx) => c.cell(ctx.row.original) }));
+  const table = useReactTable({
+    data: rows ?? [],
+    columns: defs,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (row) => rowKey(row),
+    manualPagination: true,
+    manualSorting: true,
+  });
+  const byId = new Map(columns.map((c) => [c.id, c]));
+
+  if (error) {
+    return (
+      <p role="alert" className="notice error">
+        Could not load the {noun}: {error}
+      </p>
+    );
+  }
+  if (loading && !rows) {
+    return (
+      <p aria-busy="true" className="muted">
+        Loading {noun}…
+      </p>
+    );
+  }
+  if (!rows?.length && !(page && page.offset > 0)) {
+    return <div className="muted">{empty ?? `No ${noun}.`}</div>;
+  }
+
+  const ticks = selection ? selectionState(selection, rows ?? [], rowKey) : null;
+  const pager = page && (
+    <Pager offset={page.offset} limit={page.limit} total={page.total} shown={rows?.length ?? 0} noun={noun} hrefFor={page.hrefFor} />
+  );
+  return (
+    <div className={`data-table${selection ? ` ${styles.selectable}` : ''}`} aria-busy={loading ? 'true' : undefined}>
+      {pager}
+      {/* focusable so that a table wider than a phone can be scrolled sideways from the keyboard */}
+      <div className="table-wrap" role="group" aria-label={caption} tabIndex={0}>
+        <table>
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {selection && ticks ? (
+                  <th scope="col" className={styles.select}>
+                    <Checkbox
+                      label={selection.allLabel}
+                      checked={ticks.all}
+                      indeterminate={ticks.some && !ticks.all}
+                      disabled={!ticks.keys.length}
+                      onChange={(on) => selection.onChange(ticks.toggleAll(on))}
+                    />
+                  </th>
+                ) : null}
+                {group.headers.map((header) => {
+                  const col = byId.get(header.column.id);
+                  const sorted = sort && sort.by === header.column.id ? sort.order : null;
+                  return (
+                    <th
+                      key={header.id}
+                      scope="col"
+                      className={cellClass(col)}
+                      aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                    >
+                      {col?.sortable && sort ? (
+                        <button
+                          type="button"
+                          className="sort"
+                          onClick={() => sort.onSort(header.column.id, sorted === 'asc' ? 'desc' : 'asc')}
+                          title={`Sort by ${col.header}`}
+                        >
+                          {flexRender(header.column.columnDef.header, header.getContext())}
+                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
+                        </button>
+                      ) : (
+                        flexRender(header.column.columnDef.header, header.getContext())
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.map((row) => {
+              const more = detail?.(row.original);
+              return (
+                <RowGroup key={row.id}>
+                  <tr
+                    className={onRowClick ? 'clickable' : undefined}
+                    onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                    onKeyDown={
+                      onRowClick
+                        ? (e) => {
+                            if (e.key === 'Enter') onRowClick(row.original);
+                          }
+                        : undefined
+                    }
+                    tabIndex={onRowClick ? 0 : undefined}
+                  >
+                    {selection ? (
+                      <td className={styles.select}>
+                        {(selection.selectable?.(row.original) ?? true) ? (
+                          <Checkbox
+                            label={selection.label(row.original)}
+                            checked={selection.selected.has(row.id)}
+                            onChange={(on) => selection.onChange(toggled(selection.selected, [row.id], on))}
+                          />
+                        ) : null}
+                      </td>
+                    ) : null}
+                    {row.getVisibleCells().map((cell) => {
+                      const col = byId.get(cell.column.id);
+                      return col?.key ? (
+                        <th key={cell.id} scope="row" className={cellClass(col)}>
+                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        </th>
+                      ) : (
+                        <td key={cell.id} className={cellClass(col)}>
+                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                  {more ? (
+                    <tr className="detail-row">
+                      <td colSpan={columns.length + (selection ? 1 : 0)}>{more}</td>
+                    </tr>
+                  ) : null}
+                </RowGroup>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {page && page.total > page.limit ? pager : null}
+    </div>
+  );
+}
+
+const RowGroup = ({ children }: { children: ReactNode }) => <>{children}</>;
+
+const toggled = (selected: ReadonlySet<string>, keys: readonly string[], on: boolean): Set<string> => {
+  const next = new Set(selected);
+  for (const k of keys) {
+    if (on) next.add(k);
+    else next.delete(k);
+  }
+  return next;
+};
+
+function selectionState<Row>(selection: TableSelection<Row>, rows: Row[], rowKey: (row: Row) => string) {
+  const keys = selection.allKeys ?? rows.filter((r) => selection.selectable?.(r) ?? true).map(rowKey);
+  const ticked = keys.filter((k) => selection.selected.has(k)).length;
+  return {
+    keys,
+    all: keys.length > 0 && ticked === keys.length,
+    some: ticked > 0,
+    toggleAll: (on: boolean) => toggled(selection.selected, keys, on),
+  };
+}
+
+/** A checkbox that can also show "some of them" (indeterminate), which only the DOM property can set. */
+function Checkbox(props: {
+  label: string;
+  checked: boolean;
+  indeterminate?: boolean;
+  disabled?: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = Boolean(props.indeterminate);
+  }, [props.indeterminate]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label={props.label}
+      checked={props.checked}
+      disabled={props.disabled}
+      onChange={(e) => props.onChange(e.target.checked)}
+      onClick={(e) => e.stopPropagation()}
+    />
+  );
+}
+
+function cellClass<Row>(col: Column<Row> | undefined): string | undefined {
+  if (!col) return undefined;
+  const names = [col.key && 'sticky-key', col.numeric && 'numeric', col.nowrap && 'nowrap'].filter(Boolean);
+  return names.length ? names.join(' ') : undefined;
+}

@@ -1,0 +1,213 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError } from '@/lib/client/api';
+import styles from './form.module.css';
+
+/**
+ * The portal's one way to make a form: react-hook-form driven by the same zod schema the API validates with (from
+ * the domain's contract), so a field is checked in the browser by the rule the server applies, and what the server
+ * still refuses comes back beside the field it names.
+ */
+
+export function useZodForm<Input extends FieldValues, Output extends FieldValues>(
+  schema: z.ZodType<Output, Input>,
+  defaultValues?: DefaultValues<Input>,
+): UseFormReturn<Input, unknown, Output> {
+  return useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues, mode: 'onTouched' });
+}
+
+/**
+ * Puts the server's field problems (problem+json `errors[].path`) on the form's fields; returns the message for the
+ * form as a whole, which is all a problem that names no field has.
+ */
+export function showServerErrors<Values extends FieldValues, Out extends FieldValues = Values>(
+  form: UseFormReturn<Values, unknown, Out>,
+  err: unknown,
+): string {
+  if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
+  const known = new Set(Object.keys(form.getValues()));
+  let placed = 0;
+  for (const e of err.errors) {
+    const field = e.path.split('.')[0] ?? '';
+    if (known.has(field)) {
+      form.setError(field as Path<Values>, { type: 'server', message: e.message });
+      placed += 1;
+    }
+  }
+  return placed === err.errors.length && placed > 0 ? 'Please correct the fields marked below.' : err.message;
+}
+
+interface FieldShell<Values extends FieldValues, Out extends FieldValues = Values> {
+  form: UseFormReturn<Values, unknown, Out>;
+  name: Path<Values>;
+  label: ReactNode;
+  /** a line under the label saying what to enter */
+  hint?: ReactNode;
+}
+
+function Shell<Values extends FieldValues, Out extends FieldValues = Values>({
+  form,
+  name,
+  label,
+  hint,
+  children,
+}: FieldShell<Values, Out> & { children: ReactNode }) {
+  const error = form.formState.errors[name]?.message;
+  return (
+    <div className="field">
+      <label htmlFor={`field-${name}`}>{label}</label>
+      {hint ? (
+        <span className="muted hint" id={`${name}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      {children}
+      {typeof error === 'string' && error ? (
+        <span className="field-error" id={`${name}-error`} role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** What every control of a field says to assistive technology: which text describes it, and whether it is wrong. */
+function described<Values extends FieldValues, Out extends FieldValues = Values>(
+  form: UseFormReturn<Values, unknown, Out>,
+  name: Path<Values>,
+  hint: unknown,
+) {
+  const invalid = Boolean(form.formState.errors[name]);
+  const ids = [hint ? `${name}-hint` : '', invalid ? `${name}-error` : ''].filter(Boolean).join(' ');
+  return { id: `field-${name}`, 'aria-invalid': invalid || undefined, 'aria-describedby': ids || undefined };
+}
+
+export function TextField<Values extends FieldValues, Out extends FieldValues = Values>({
+  form,
+  name,
+  label,
+  hint,
+  ...input
+}: FieldShell<Values, Out> & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'>) {
+  return (
+    <Shell form={form} name={name} label={label} hint={hint}>
+      <input {...input} {...form.register(name)} {...described(form, name, hint)} />
+    </Shell>
+  );
+}
+
+export function TextAreaField<Values extends FieldValues, Out extends FieldValues = Values>({
+  form,
+  name,
+  label,
+  hint,
+  ...area
+}: FieldShell<Values, Out> & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'form'>) {
+  return (
+    <Shell form={form} name={name} label={label} hint={hint}>
+      <textarea {...area} {...form.register(name)} {...described(form, name, hint)} />
+    </Shell>
+  );
+}
+
+export function SelectField<Values extends FieldValues, Out extends FieldValues = Values>({
+  form,
+  name,
+  label,
+  hint,
+  options,
+  ...select
+}: FieldShell<Values, Out> & { options: { value: string; label: string }[] } & Omit<
+    SelectHTMLAttributes<HTMLSelectElement>,
+    'name' | 'form'
+  >) {
+  return (
+    <Shell form={form} name={name} label={label} hint={hint}>
+      <select {...select} {...form.register(name)} {...described(form, name, hint)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Shell>
+  );
+}
+
+/**
+ * Several checkboxes sending one list (`name` holds the ticked values). `fixed` options are shown ticked and cannot
+ * be unticked — something else adds them — with a note saying what; they are not part of the form's value.
+ */
+export function CheckboxGroupField<Values extends FieldValues, Out extends FieldValues = Values>({
+  form,
+  name,
+  label,
+  hint,
+  options,
+  fixed = [],
+}: FieldShell<Values, Out> & {
+  options: { value: string; label: string }[];
+  fixed?: { value: string; label: string; note: ReactNode }[];
+}) {
+  const error = form.formState.errors[name]?.message;
+  const invalid = typeof error === 'string' && error !== '';
+  const ids = [hint ? `${name}-hint` : '', invalid ? `${name}-error` : ''].filter(Boolean).join(' ');
+  const fixedValues = new Set(fixed.map((f) => f.value));
+  return (
+    <fieldset className="field" aria-describedby={ids || undefined} aria-invalid={invalid || undefined}>
+      <legend>{label}</legend>
+      {hint ? (
+        <span className="muted hint" id={`${name}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      {fixed.map((f) => (
+        <label key={f.value} className={styles.option}>
+          <input type="checkbox" checked disabled readOnly aria-describedby={`${name}-${f.value}-note`} />
+          <span>
+            {f.label}{' '}
+            <span className="muted" id={`${name}-${f.value}-note`}>
+              {f.note}
+            </span>
+          </span>
+        </label>
+      ))}
+      {options
+        .filter((o) => !fixedValues.has(o.value))
+        .map((o) => (
+          <label key={o.value} className={styles.option}>
+            <input type="checkbox" value={o.value} {...form.register(name)} />
+            <span>{o.label}</span>
+          </label>
+        ))}
+      {invalid ? (
+        <span className="field-error" id={`${name}-error`} role="alert">
+          {error}
+        </span>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** The outcome of a form's submit: an error as an alert, a success as a status message. */
+export function FormOutcome({ error, success }: { error?: string | null; success?: ReactNode }) {
+  if (error) {
+    return (
+      <p role="alert" className="notice error">
+        {error}
+      </p>
+    );
+  }
+  if (success) {
+    return (
+      <p role="status" className="notice success">
+        {success}
+      </p>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,36 @@
+'use client';
+
+/**
+ * The portal's one way to show a moment: the reader's local time with its zone ("24 Nov 2026, 14:03 CET"), in a
+ * <time> element that carries the exact instant. The server renders the same format in its own zone; the browser's
+ * first render replaces it with the reader's, which is why the text may differ between the two.
+ */
+
+const FORMAT: Intl.DateTimeFormatOptions = {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
+const formatter = new Intl.DateTimeFormat('en-GB', FORMAT);
+const dayFormatter = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** The moment as text, for places that cannot hold an element (titles, CSV). */
+export function formatMoment(value: string | Date): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? String(value) : formatter.format(d);
+}
+
+export function When({ value, day = false }: { value: string | Date | null | undefined; day?: boolean }) {
+  if (!value) return <span className="muted">—</span>;
+  const d = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(d.getTime())) return <span>{String(value)}</span>;
+  return (
+    <time dateTime={d.toISOString()} title={d.toISOString()} suppressHydrationWarning>
+      {day ? dayFormatter.format(d) : formatter.format(d)}
+    </time>
+  );
+}
