@@ -49,7 +49,9 @@ export async function expectNoSidewaysScroll(page: Page) {
       // nothing sticks out but the page still scrolls: name whatever reaches furthest right, scroll areas included
       const all = [...document.querySelectorAll('body *')].map((el) => ({ el, right: el.getBoundingClientRect().right }));
       for (const { el, right } of all.sort((a, b) => b.right - a.right).slice(0, 5)) {
-        wide.push(`<${el.tagName.toLowerCase()} class="${el.className}"> right=${Math.round(right)}: ${(el.textContent ?? '').slice(0, 60)}`);
+        wide.push(
+          `<${el.tagName.toLowerCase()} class="${el.className}"> right=${Math.round(right)}: ${(el.textContent ?? '').slice(0, 60)}`,
+        );
       }
     }
     return { scrollWidth: document.documentElement.scrollWidth, wide: wide.slice(0, 10) };

@@ -131,7 +131,9 @@ test('create a biodata profile, download the single-cell template, upload a stud
   await row.getByRole('button', { name: `Publish ${sid} at Zenodo` }).click();
   await expect(row).toContainText('Published at Zenodo', { timeout: 30_000 });
   await navigateTo(page, 'Submissions');
-  await expect(page.getByRole('table', { name: 'Submissions to public repositories' })).toContainText(/Published at Zenodo, DOI 10\.5072\/zenodo\.\d+/);
+  await expect(page.getByRole('table', { name: 'Submissions to public repositories' })).toContainText(
+    /Published at Zenodo, DOI 10\.5072\/zenodo\.\d+/,
+  );
 });
 
 const CHECKLISTS: [schema: string, label: string, checklist: string][] = [

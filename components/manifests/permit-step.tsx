@@ -117,7 +117,7 @@ function PermitLine({
         })}
         data-active={isDragActive}
       >
-        <input {...getInputProps()} aria-hidden="true" data-testid="permit-input" />
+        <input {...getInputProps()} data-testid="permit-input" />
         {busy ? 'Uploading…' : permit.received ? 'Drop another PDF here to replace it' : `Drop the PDF of ${permit.filename} here`}
       </div>
       {message ? (

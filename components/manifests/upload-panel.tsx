@@ -125,7 +125,7 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
         data-active={isDragActive}
         data-invalid={error ? 'true' : undefined}
       >
-        <input {...getInputProps()} aria-hidden="true" data-testid="manifest-input" />
+        <input {...getInputProps()} data-testid="manifest-input" />
         {uploading
           ? 'Uploading…'
           : isDragActive

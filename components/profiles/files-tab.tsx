@@ -135,7 +135,7 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
         data-testid="file-dropzone"
         data-active={isDragActive}
       >
-        <input {...getInputProps()} aria-hidden="true" data-testid="file-input" />
+        <input {...getInputProps()} data-testid="file-input" />
         {isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose files to upload'}
       </div>
 

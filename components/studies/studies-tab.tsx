@@ -186,7 +186,7 @@ export function StudiesTab({ profileId }: { profileId: string }) {
         data-active={isDragActive}
         data-disabled={!checklist}
       >
-        <input {...getInputProps()} aria-hidden="true" data-testid="study-file-input" />
+        <input {...getInputProps()} data-testid="study-file-input" />
         {isDragActive
           ? 'Drop the spreadsheet to upload it'
           : `Drag a filled ${checklist ? `${checklist.name} ` : ''}spreadsheet (.xlsx) here, or click to choose one`}

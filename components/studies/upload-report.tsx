@@ -1,9 +1,10 @@
+import { TableScroll } from '@/components/ui/table-scroll';
 import type { ReportEntry } from '@/lib/studies/contract';
 
 /** The report as a table a screen reader can walk: one row per problem, headed by sheet, row, column, value, message. */
 export function UploadReport({ caption, entries }: { caption: string; entries: ReportEntry[] }) {
   return (
-    <div className="table-wrap" role="group" aria-label={caption} tabIndex={0}>
+    <TableScroll label={caption}>
       <table>
         <caption style={{ textAlign: 'left', fontWeight: 600, padding: '0.25rem 0' }}>{caption}</caption>
         <thead>
@@ -28,6 +29,6 @@ export function UploadReport({ caption, entries }: { caption: string; entries: R
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

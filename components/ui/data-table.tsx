@@ -2,6 +2,7 @@
 
 import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { TableScroll } from '@/components/ui/table-scroll';
 import styles from './data-table.module.css';
 import { Pager } from './pager';
 
@@ -125,8 +126,7 @@ export function DataTable<Row>({
   return (
     <div className={`data-table${selection ? ` ${styles.selectable}` : ''}`} aria-busy={loading ? 'true' : undefined}>
       {pager}
-      {/* focusable so that a table wider than a phone can be scrolled sideways from the keyboard */}
-      <div className="table-wrap" role="group" aria-label={caption} tabIndex={0}>
+      <TableScroll label={caption}>
         <table>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
@@ -223,7 +223,7 @@ export function DataTable<Row>({
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {page && page.total > page.limit ? pager : null}
     </div>
   );

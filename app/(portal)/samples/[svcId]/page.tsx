@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { StatusBadge } from '@/components/manifests/status-badge';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
+import { TableScroll } from '@/components/ui/table-scroll';
 import { sampleWithHistory } from '@/lib/samples/views';
 import { pageData } from '@/lib/server/page-data';
 
@@ -62,7 +63,7 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
       <h2>History</h2>
       <HistoryTimeline history={history} />
       <h2>Fields</h2>
-      <div className="table-wrap" role="group" aria-label="All fields of the sample" tabIndex={0}>
+      <TableScroll label="All fields of the sample">
         <table>
           <caption className="visually-hidden">All fields of the sample</caption>
           <tbody>
@@ -76,7 +77,7 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }
