@@ -15,6 +15,8 @@
  *   SAMPLES             samples to seed (default 1,000,000); the database is reused when it holds exactly these
  *   RUNS                rounds per request of the latency table (default 20, after 2 warm-up rounds)
  *   BENCH_SECONDS       length of each autocannon run (default 10)
+ *   BENCH_DB_NAME       the database's name (default rmb_bench_http), to keep a smaller one beside it
+ *   BENCH_CPU_PROF      a directory: the service is profiled (`node --cpu-prof`) and its .cpuprofile written there
  *
  * The validation's profile, manifest and samples are removed afterwards (and the tables vacuumed), so the database
  * keeps exactly SAMPLES samples; when those runs have grown its indexes by a fifth, the next run rebuilds them. The
@@ -47,7 +49,9 @@ const SAMPLES = Number(process.env.SAMPLES ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const DB_NAME = 'rmb_bench_http';
+const DB_NAME = process.env.BENCH_DB_NAME ?? 'rmb_bench_http';
+/** a directory: the service runs with `--cpu-prof` and writes its profile there when it stops */
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** application_name of the bench's own connections, to tell them from the service's in pg_stat_activity */
 const APP_NAME = 'rmb-bench-http';
 const ADMIN = { username: 'bench-http-admin', password: 'bench-http-admin-password' };
@@ -779,7 +783,7 @@ async function main() {
     execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
     const buildMs = performance.now() - buildStart;
     const svc = await startProcess(
-      ['.next/api-server.mjs'],
+      [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), '.next/api-server.mjs'],
       {
         NODE_ENV: 'production',
         DATABASE_URL: db.url,

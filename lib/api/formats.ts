@@ -69,9 +69,16 @@ function textStream(parts: AsyncIterable<string>, onError: (err: unknown) => voi
 async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<string> {
   yield `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${result.total},"data":[`;
   let first = true;
-  for await (const row of result.rows) {
-    yield (first ? '' : ',') + JSON.stringify(row);
-    first = false;
+  if (result.written) {
+    for await (const json of result.written.json) {
+      yield first ? json : `,${json}`;
+      first = false;
+    }
+  } else {
+    for await (const row of result.rows) {
+      yield (first ? '' : ',') + JSON.stringify(row);
+      first = false;
+    }
   }
   yield arrayWrapped ? ']}]' : ']}';
 }
@@ -81,6 +88,10 @@ const cell = (v: unknown): string => (v === null || v === undefined ? '' : Array
 async function* csvParts(result: RowStream<Row>): AsyncGenerator<string> {
   const columns = result.columns;
   yield stringify([columns]);
+  if (result.written) {
+    yield* result.written.csv;
+    return;
+  }
   let batch: string[][] = [];
   for await (const row of result.rows) {
     batch.push(typeof row === 'string' ? [row] : columns.map((c) => cell(row[c])));

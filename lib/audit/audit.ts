@@ -7,7 +7,7 @@ import { AUDIT_COLUMNS, type AuditRecord } from '@/lib/query/contract';
 import { formatUtc, parseDateRange } from '@/lib/query/dates';
 import { humanList, type Page, parseProjects, parseSvcIds, type Raw, single, splitList } from '@/lib/query/params';
 import { fromUtcText, utcText } from '@/lib/query/sql';
-import { keysetRows, mapRows, type RowStream, rowStream } from '@/lib/query/stream';
+import { mapRows, type RowStream, rowStream, summarisedRows } from '@/lib/query/stream';
 import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
 
 /**
@@ -90,9 +90,8 @@ const exportedOnly = () => {
 /** Audit rows matching `where`, newest change first, streamed in keyset batches on (time_updated, id). */
 export async function auditStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<AuditRecord>> {
   const condition = and(exportedOnly(), where);
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(sampleUpdates).where(condition);
   type Key = { id: number; time: string };
-  const rows = keysetRows<AuditRow, Key>(
+  const { summary, rows } = await summarisedRows<AuditRow, Key, number>(
     async ({ after, limit, offset }) =>
       (await db
         .select(auditColumns)
@@ -110,8 +109,12 @@ export async function auditStream(db: Db, where: SQL | undefined, page: Page): P
         .offset(offset)) as AuditRow[],
     (r) => ({ id: Number(r.id), time: r.time }),
     page,
+    {
+      of: (all) => all.length,
+      query: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(sampleUpdates).where(condition))[0]?.n ?? 0),
+    },
   );
-  return rowStream(Number(count?.n ?? 0), [...AUDIT_COLUMNS], mapRows(rows, toRecord));
+  return rowStream(summary, [...AUDIT_COLUMNS], mapRows(rows, toRecord));
 }
 
 /** GET audit/samples?svc_id=&project=&updatable_field= */

@@ -2,10 +2,10 @@ import { and, asc, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { profiles, samples } from '@/db/schema';
-import { type RecordShape, recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
+import { type RecordShape, recordColumns, renderSample, type SampleRecord, type SampleRow, sampleWriters } from '@/lib/standards/render';
 import type { Page, Standard } from './params';
 import { fromUtcText, utcText } from './sql';
-import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream } from './stream';
+import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from './stream';
 
 /** The columns every sample query selects: what rendering needs, and nothing that must not leave the service. */
 export const sampleRowColumns = {
@@ -94,19 +94,37 @@ export function sampleRows(db: Db, where: SQL | undefined, order: SampleOrder, p
   return keysetRows(fetchBatch(db, where, order), keyOf(order), page);
 }
 
-/** The samples matching `where`, rendered in `standard`, streamed. */
+/** The (project, version) pairs of rows read, in the order the count query gives them. */
+export function shapesOf(rows: readonly SampleRow[]): RecordShape[] {
+  const seen = new Map<string, RecordShape>();
+  for (const r of rows) seen.set(`${r.project}\u0000${r.manifestVersion}`, { project: r.project, version: r.manifestVersion });
+  return [...seen.values()].sort((a, b) =>
+    a.project === b.project ? (a.version < b.version ? -1 : a.version > b.version ? 1 : 0) : a.project < b.project ? -1 : 1,
+  );
+}
+
+/**
+ * The samples matching `where`, rendered in `standard`, streamed. A look-up of one sample, or of a list shorter than
+ * a batch, is one query: its count and CSV columns come from the rows themselves.
+ */
 export async function sampleStream(
   db: Db,
   where: SQL | undefined,
   opts: { standard: Standard; page: Page; order?: SampleOrder },
 ): Promise<RowStream<SampleRecord>> {
-  const { total, shapes } = await countShapes(db, where);
-  const rows = total ? sampleRows(db, where, opts.order ?? 'id', opts.page) : emptyRows<SampleRow>();
-  return rowStream(
-    total,
-    recordColumns(shapes, opts.standard),
-    mapRows(rows, (r) => renderSample(r, opts.standard)),
-  );
+  const order = opts.order ?? 'id';
+  const { summary, rows } = await summarisedRows(fetchBatch(db, where, order), keyOf(order), opts.page, {
+    of: (all) => ({ total: all.length, shapes: shapesOf(all) }),
+    query: () => countShapes(db, where),
+  });
+  const columns = recordColumns(summary.shapes, opts.standard);
+  const write = sampleWriters(columns, opts.standard);
+  return {
+    ...rowStream(
+      summary.total,
+      columns,
+      mapRows(rows, (r) => renderSample(r, opts.standard)),
+    ),
+    written: { json: mapRows(rows, write.json), csv: mapRows(rows, write.csv) },
+  };
 }
-
-export async function* emptyRows<T>(): AsyncGenerator<T> {}

@@ -6,7 +6,7 @@ import { findSequencingCentre, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 import { recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { parseDateRange } from './dates';
 import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type Standard, splitList } from './params';
-import { countShapes, sampleRows, sampleStream } from './sample-rows';
+import { countShapes, sampleRows, sampleStream, shapesOf } from './sample-rows';
 import { fromArray, keysetRows, type RowStream, rowStream } from './stream';
 
 export interface SampleQuery {
@@ -65,7 +65,7 @@ export function samplesCreatedBetween(db: Db, input: SampleQuery & { from: strin
 export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw }): Promise<RowStream<SampleRecord>> {
   const ids = parseSvcIds(input.ids, (bad) => `Invalid 'svc_id' value(s): ${humanList(bad.length ? bad : [''])}`);
   const where = svcIdCondition(ids);
-  const { shapes } = await countShapes(db, where);
+  // every match is read, so the CSV columns come from the rows: one query for a look-up
   const found: SampleRow[] = [];
   for await (const row of sampleRows(db, where, 'id', { offset: 0 })) found.push(row);
   const position = new Map(ids.map((id, i) => [id, i]));
@@ -74,7 +74,7 @@ export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw })
   const page = found.slice(offset, limit === undefined ? undefined : offset + limit);
   return fromArray(
     page.map((r) => renderSample(r, input.standard)),
-    recordColumns(shapes, input.standard),
+    recordColumns(shapesOf(found), input.standard),
     found.length,
   );
 }

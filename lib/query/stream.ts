@@ -11,6 +11,11 @@ export interface RowStream<T> {
   /** CSV header; for a list of plain strings, its one column's name */
   columns: string[];
   rows: AsyncIterable<T>;
+  /**
+   * The same rows already written as JSON values and CSV lines, for a producer that can write them straight from
+   * what it read (the sample exports) instead of building each record first. Only one of rows, json and csv is read.
+   */
+  written?: { json: AsyncIterable<string>; csv: AsyncIterable<string> };
 }
 
 /** Rows per database round trip: large enough to amortise the round trip, small enough to keep memory flat. */
@@ -62,6 +67,38 @@ export async function* keysetRows<R, K>(
     next = rows.length === next.limit && last !== undefined && remaining > 0 ? request(keyOf(last), 0) : null;
     yield* rows;
   }
+}
+
+/**
+ * A list's rows with what must be known before the first row is sent (its count, its CSV columns), in one query for
+ * most answers: the first batch is read first, and when it holds every match (fewer rows than asked for, from the
+ * start) the summary is taken from it; only a longer list pays for the separate count. The batch is not read twice:
+ * the stream starts with it.
+ */
+export async function summarisedRows<R, K, S>(
+  fetchBatch: (req: PageRequest<K>) => Promise<R[]>,
+  keyOf: (row: R) => K,
+  page: Page,
+  summary: { of: (all: R[]) => S; query: () => Promise<S> },
+): Promise<{ summary: S; rows: AsyncGenerator<R> }> {
+  const limit = Math.min(BATCH_SIZE, page.limit ?? Number.POSITIVE_INFINITY);
+  if (limit <= 0) return { summary: await summary.query(), rows: keysetRows(fetchBatch, keyOf, page) };
+  const first = await fetchBatch({ after: null, limit, offset: page.offset });
+  const whole = page.offset === 0 && first.length < limit;
+  let unread: R[] | null = first;
+  const rows = keysetRows(
+    (req: PageRequest<K>) => {
+      if (unread && req.after === null) {
+        const batch = unread;
+        unread = null;
+        return Promise.resolve(batch);
+      }
+      return fetchBatch(req);
+    },
+    keyOf,
+    page,
+  );
+  return { summary: whole ? summary.of(first) : await summary.query(), rows };
 }
 
 export async function* mapRows<A, B>(rows: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
