@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { type ReactNode, useState } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { type Column, DataTable } from '@/components/ui/data-table';
 import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { When } from '@/components/ui/when';
@@ -279,16 +280,7 @@ function AddUser({
           hint="Optional; where the broker writes to them."
         />
         <TextField form={form} name="password" label="Password (at least 8 characters)" type="password" autoComplete="new-password" />
-        {(['member_of', 'manager_of'] as const).map((field) => (
-          <fieldset key={field} className={styles.projects}>
-            <legend>{PROJECT_ROLES[field]}</legend>
-            {TOL_PROJECTS.map((p) => (
-              <label key={p} className={styles.check}>
-                <input type="checkbox" value={p} {...form.register(field)} /> {p.toUpperCase()}
-              </label>
-            ))}
-          </fieldset>
-        ))}
+        <ProjectRoles register={(field) => form.register(field)} />
         <label className={styles.check}>
           <input type="checkbox" {...form.register('is_admin')} /> Administrator
         </label>
@@ -339,16 +331,7 @@ function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | 
         save.mutate({ member_of: body.member_of ?? [], manager_of: body.manager_of ?? [] });
       })}
     >
-      {(['member_of', 'manager_of'] as const).map((field) => (
-        <fieldset key={field} className={styles.projects}>
-          <legend>{PROJECT_ROLES[field]}</legend>
-          {TOL_PROJECTS.map((p) => (
-            <label key={p} className={styles.check}>
-              <input type="checkbox" value={p} {...form.register(field)} /> {p.toUpperCase()}
-            </label>
-          ))}
-        </fieldset>
-      ))}
+      <ProjectRoles register={(field) => form.register(field)} />
       <FormOutcome error={error} />
       <div className={styles.actions}>
         <button type="submit" className="primary" disabled={save.isPending}>
@@ -360,4 +343,18 @@ function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | 
       </div>
     </form>
   );
+}
+
+/** A checkbox per Tree of Life project, once for membership and once for managing its samples. */
+function ProjectRoles({ register }: { register: (field: 'member_of' | 'manager_of') => UseFormRegisterReturn }) {
+  return (['member_of', 'manager_of'] as const).map((field) => (
+    <fieldset key={field} className={styles.projects}>
+      <legend>{PROJECT_ROLES[field]}</legend>
+      {TOL_PROJECTS.map((p) => (
+        <label key={p} className={styles.check}>
+          <input type="checkbox" value={p} {...register(field)} /> {p.toUpperCase()}
+        </label>
+      ))}
+    </fieldset>
+  ));
 }

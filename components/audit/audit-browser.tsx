@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { CsvExport } from '@/components/ui/csv-export';
 import { type Column, DataTable } from '@/components/ui/data-table';
-import { CheckGroup, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
+import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
@@ -93,18 +93,14 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
           </select>
           {problem('update_type')}
         </label>
-        <label>
-          Field
-          <select {...fieldProps('field')} defaultValue={input.field ?? ''}>
-            <option value="">Any field</option>
-            {fieldNames.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-          {problem('field')}
-        </label>
+        <FieldNamePicker
+          label="Field"
+          none="Any field"
+          names={fieldNames}
+          fieldProps={fieldProps('field')}
+          value={input.field}
+          problem={problem('field')}
+        />
         <CheckGroup
           legend="Project"
           name="project"

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { CsvExport } from '@/components/ui/csv-export';
 import { type Column, DataTable } from '@/components/ui/data-table';
-import { CheckGroup, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
+import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
 import {
@@ -39,18 +39,9 @@ const PARAMS = [
   'offset',
 ] as const;
 /** What the filter form sets (sort, order and offset come from the table and the pager). */
-const FORM = [
-  'project',
-  'status',
-  'manifest_id',
-  'sequencing_centre',
-  'taxon_id',
-  'scientific_name',
-  'field',
-  'contains',
-  'standard',
-  'limit',
-] as const;
+const FORM = PARAMS.filter(
+  (p): p is Exclude<(typeof PARAMS)[number], 'sort' | 'order' | 'offset'> => !['sort', 'order', 'offset'].includes(p),
+);
 const SORT_LABELS: Record<SampleSort, string> = {
   time_created: 'creation time',
   svc_id: 'svc_id',
@@ -159,18 +150,14 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
           <input {...fieldProps('scientific_name')} defaultValue={input.scientific_name} placeholder="e.g. Aglais" />
           {problem('scientific_name')}
         </label>
-        <label>
-          Search in field
-          <select {...fieldProps('field')} defaultValue={input.field ?? ''}>
-            <option value="">Choose a field</option>
-            {fieldNames.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-          {problem('field')}
-        </label>
+        <FieldNamePicker
+          label="Search in field"
+          none="Choose a field"
+          names={fieldNames}
+          fieldProps={fieldProps('field')}
+          value={input.field}
+          problem={problem('field')}
+        />
         <label>
           Field contains
           <input {...fieldProps('contains')} defaultValue={input.contains} placeholder="any case; commas: any of" />

@@ -42,6 +42,31 @@ export function RowsPerPage(props: { fieldProps: Record<string, unknown>; value:
   );
 }
 
+/** A choice of one sample field by name, with a first option that chooses none. */
+export function FieldNamePicker(props: {
+  label: string;
+  none: string;
+  names: readonly string[];
+  fieldProps: Record<string, unknown>;
+  value: string | undefined;
+  problem: ReactNode;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select {...props.fieldProps} defaultValue={props.value ?? ''}>
+        <option value="">{props.none}</option>
+        {props.names.map((f) => (
+          <option key={f} value={f}>
+            {f}
+          </option>
+        ))}
+      </select>
+      {props.problem}
+    </label>
+  );
+}
+
 /** Apply and Clear, and the errors of parameters the form itself does not show. */
 export function FilterActions(props: { clearHref: string; errors: string[] }) {
   return (

@@ -1,35 +1,12 @@
+import { PANDAS_NA_VALUES as NA_VALUES } from '@/lib/spreadsheets/cells';
 import { MISSING_VALUE_TOKENS, type MissingValueToken } from './types';
 
 /**
  * Cell-value helpers shared by the rules. All are total: they never throw, whatever the input (property-tested).
  */
 
-/** Strings pandas reads as empty; the reference therefore treats them as blank cells (tol-manifests.md §1.3.4). */
-export const NA_VALUES: ReadonlySet<string> = new Set([
-  '#N/A',
-  '#N/A N/A',
-  '#NA',
-  '-1.#IND',
-  '-1.#QNAN',
-  '-NaN',
-  '-nan',
-  '1.#IND',
-  '1.#QNAN',
-  '<NA>',
-  'N/A',
-  'NULL',
-  'NaN',
-  'n/a',
-  'nan',
-  'NaT',
-  'null',
-  'NIL',
-  'nil',
-  'NA',
-  'na',
-  'NAN',
-  'Nan',
-]);
+// strings pandas reads as empty, so the reference treats them as blank cells (tol-manifests.md §1.3.4)
+export { NA_VALUES };
 
 // zero-width characters and the BOM survive trim() and are invisible in Excel
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;

@@ -52,12 +52,17 @@ export const specimenKey = (project: string, specimenId: string) => `${project}/
 export const TOLID_RETRY_MS = 60 * 60 * 1000;
 const tolidFallback = () => new Date(Date.now() + TOLID_RETRY_MS);
 
+/**
+ * Moves samples to `status` with an audit row for each that changes; `reason`, for a rejection, is what the uploader
+ * is shown.
+ */
 export async function setStatus(
   tx: Db,
-  rows: RegistrableSample[],
+  rows: Pick<RegistrableSample, 'id' | 'manifestId' | 'project' | 'status'>[],
   status: SampleStatus,
   detail: string | null,
   nextAttemptAt: Date | null = null,
+  reason: string | null = null,
 ): Promise<void> {
   if (!rows.length) return;
   await tx
@@ -67,7 +72,7 @@ export async function setStatus(
       statusDetail: detail,
       nextAttemptAt,
       // a sample sent on again (a retried registration) no longer carries the reason it failed
-      ...(status !== 'rejected' && { rejectionReason: null }),
+      ...(status !== 'rejected' ? { rejectionReason: null } : reason !== null ? { rejectionReason: reason } : {}),
       timeUpdated: sql`now()`,
     })
     .where(

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import type { Db } from '@/db/client';
 import { checklists, SCHEMA_NAMES, type SchemaName } from '@/db/schema';
 import type { ChecklistFields } from '@/lib/checklists/contract';
-import { parseSchemaWorkbook, type SchemaDefinition, type WorkbookSheets } from '@/lib/checklists/schema-workbook';
+import { parseSchemaWorkbook, type SchemaChecklist, type SchemaDefinition, type WorkbookSheets } from '@/lib/checklists/schema-workbook';
 import { cellText } from '@/lib/spreadsheets/cells';
 
 /** The workbook that configures each schema, as published in COPO-schemas (MIT; see NOTICE). */
@@ -14,16 +14,10 @@ export const SCHEMA_WORKBOOKS: Record<SchemaName, { file: string; version: strin
   svc_image_stx_fish: { file: 'stx_fish_image_schema_main_v0.1.xlsx', version: '0.1' },
 };
 
-export interface ChecklistSeed {
+/** A checklist of the workbook as stored: its components (in schema order, with their terms) become `fields`. */
+export interface ChecklistSeed extends Omit<SchemaChecklist, 'components'> {
   schemaName: SchemaName;
-  checklistId: string;
-  position: number;
-  name: string;
-  description: string;
-  standard: string;
-  technology: string;
   version: string;
-  /** the checklist's components, in schema order, with their terms */
   fields: ChecklistFields;
 }
 

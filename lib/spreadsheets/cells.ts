@@ -101,3 +101,33 @@ export function cellText(value: ExcelJS.CellValue | undefined, numFmt?: string, 
 
 export const isFormula = (value: ExcelJS.CellValue | undefined): boolean =>
   typeof value === 'object' && value !== null && !(value instanceof Date) && ('formula' in value || 'sharedFormula' in value);
+
+/**
+ * Texts that mean "no value": pandas' default NA tokens, with which the reference reads every sheet (manifests and
+ * studies alike), so a cell holding one is blank.
+ */
+export const PANDAS_NA_VALUES: ReadonlySet<string> = new Set([
+  '#N/A',
+  '#N/A N/A',
+  '#NA',
+  '-1.#IND',
+  '-1.#QNAN',
+  '-NaN',
+  '-nan',
+  '1.#IND',
+  '1.#QNAN',
+  '<NA>',
+  'N/A',
+  'NULL',
+  'NaN',
+  'n/a',
+  'nan',
+  'NaT',
+  'null',
+  'NIL',
+  'nil',
+  'NA',
+  'na',
+  'NAN',
+  'Nan',
+]);

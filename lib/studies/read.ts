@@ -1,5 +1,5 @@
 import { AppError, Invalid } from '@/lib/errors';
-import { cellText, isFormula } from '@/lib/spreadsheets/cells';
+import { cellText, isFormula, PANDAS_NA_VALUES } from '@/lib/spreadsheets/cells';
 import { streamSheets, WorkbookUnreadable } from '@/lib/spreadsheets/stream-sheets';
 import { DATA_VALUES_SHEET, FIRST_DATA_ROW, SEPARATOR_TEXT } from './layout';
 
@@ -15,33 +15,6 @@ export interface ParsedSheet {
 export interface ParsedWorkbook {
   sheets: ParsedSheet[];
 }
-
-/** Texts that mean "no value" (the reference reads sheets with pandas' default NA tokens). */
-const EMPTY_TOKENS = new Set([
-  '#N/A',
-  '#N/A N/A',
-  '#NA',
-  '-1.#IND',
-  '-1.#QNAN',
-  '-NaN',
-  '-nan',
-  '1.#IND',
-  '1.#QNAN',
-  '<NA>',
-  'N/A',
-  'NULL',
-  'NaN',
-  'n/a',
-  'nan',
-  'NaT',
-  'null',
-  'NIL',
-  'nil',
-  'NA',
-  'na',
-  'NAN',
-  'Nan',
-]);
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 // what one study workbook may hold: the largest checklists run to a few dozen columns, so 10,000 file rows of 40
@@ -74,7 +47,7 @@ export async function readStudyWorkbook(bytes: Uint8Array): Promise<ParsedWorkbo
         const cells = new Map<number, string>();
         for (const c of row.cells) {
           let text = cellText(c.value, c.numFmt, { errors: 'empty' }).trim();
-          if (EMPTY_TOKENS.has(text)) text = '';
+          if (PANDAS_NA_VALUES.has(text)) text = '';
           if (c.col <= 2 && text === '0' && isFormula(c.value)) text = '';
           if (text) cells.set(c.col, text);
         }

@@ -23,9 +23,9 @@ import {
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { newSampleId } from '@/lib/samples/columns';
 import type { Registration } from '@/lib/samples/contract';
-import { registrableColumns, registrationQueue, routeApprovedSamples, WAITING_STATUSES } from '@/lib/samples/registration';
+import { registrableColumns, registrationQueue, routeApprovedSamples, setStatus, WAITING_STATUSES } from '@/lib/samples/registration';
 import { managesProject, type UserRecord } from '@/lib/users/users';
-import { beginAttempt, finishSubmission, recordProgress } from './submissions';
+import { addReceipt, beginAttempt, finishSubmission, recordProgress } from './submissions';
 
 type Sample = typeof samples.$inferSelect;
 
@@ -114,14 +114,7 @@ async function register(
   const receipt = await client.submit({ submission: { actions: [{ type: 'ADD' }, { type: 'RELEASE' }] }, samples: toAdd });
   await crashPoint('registration:ena-answered');
   await recordProgress(db, submissionId, {
-    receipt: {
-      kind: 'ADD',
-      success: receipt.success,
-      submission: receipt.submission?.accession,
-      errors: receipt.errors,
-      infos: receipt.infos,
-      xml: receipt.xml,
-    },
+    receipt: addReceipt(receipt),
   });
   if (receipt.outcome === 'rejected') throw new EnaRejected(receipt.errors.join(' ') || 'ENA rejected the submission.');
   for (const s of toAdd) fromReceipt(receipt, s.alias);
@@ -402,29 +395,7 @@ async function rejectSamples(
   outcome: 'rejected' | 'failed',
 ) {
   await deps.db.transaction(async (tx) => {
-    await tx
-      .update(samples)
-      .set({ status: 'rejected', rejectionReason: message, statusDetail: message, nextAttemptAt: null, timeUpdated: sql`now()` })
-      .where(
-        inArray(
-          samples.id,
-          rows.map((r) => r.id),
-        ),
-      );
-    const changed = rows.filter((r) => r.status !== 'rejected');
-    if (changed.length) {
-      await tx.insert(sampleUpdates).values(
-        changed.map((r) => ({
-          sampleId: r.id,
-          manifestId: r.manifestId,
-          project: r.project,
-          updateType: 'system' as const,
-          field: 'status',
-          oldValue: r.status,
-          newValue: 'rejected',
-        })),
-      );
-    }
+    await setStatus(tx, rows, 'rejected', message, null, message);
     await finishSubmission(tx, submissionId, { status: outcome, error: message });
     await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'registration_failed', reason: message });
   });

@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { profiles, submissions } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
+import type { EnaReceipt } from '@/lib/repositories/ena/receipt';
 import type { UserRecord } from '@/lib/users/users';
 import type { Receipt, Submission, SubmissionAccessions, SubmissionProgress } from './contract';
 
@@ -25,6 +26,20 @@ export async function recordProgress(
     })
     .where(eq(submissions.id, id));
 }
+
+/** ENA's answer to an ADD, as the submission's history keeps it (the receipt's XML served as received). */
+export const addReceipt = (
+  receipt: Pick<EnaReceipt, 'success' | 'submission' | 'errors' | 'infos' | 'xml'>,
+  about: Pick<Receipt, 'objects'> = {},
+): Omit<Receipt, 'at'> => ({
+  kind: 'ADD',
+  ...about,
+  success: receipt.success,
+  submission: receipt.submission?.accession,
+  errors: receipt.errors,
+  infos: receipt.infos,
+  xml: receipt.xml,
+});
 
 /** Starts a run: processing, one more attempt. Returns null when the submission already ended. */
 export async function beginAttempt(db: Db, id: string): Promise<SubmissionRow | null> {

@@ -16,7 +16,7 @@ import {
 import type { StudyRow } from '@/lib/studies';
 import type { ReadAccessions } from '@/lib/studies/contract';
 import type { SubmissionProgress } from '@/lib/submissions/contract';
-import { recordProgress } from '../submissions';
+import { addReceipt, recordProgress } from '../submissions';
 import { saveAccessions } from './accessions';
 import { checkStoredFile } from './data-files';
 import { filesProgress, PROGRESS_INTERVAL_MS, recordFileProgress } from './file-progress';
@@ -349,14 +349,7 @@ export async function submitReads(
     });
     await crashPoint('study-ena:runs-added');
     await recordProgress(deps.db, submissionId, {
-      receipt: {
-        kind: 'ADD',
-        objects: 'reads',
-        success: receipt.success,
-        submission: receipt.submission?.accession,
-        errors: receipt.errors,
-        xml: receipt.xml,
-      },
+      receipt: addReceipt(receipt, { objects: 'reads' }),
     });
     if (receipt.outcome === 'rejected') {
       throw new Rejected(

@@ -3,7 +3,7 @@ import { crashPoint } from '@/lib/crash-points';
 import type { EnaClient, EnaReceipt } from '@/lib/repositories/ena';
 import type { StudyRow } from '@/lib/studies';
 import type { SubmissionAccessions, SubmissionProgress } from '@/lib/submissions/contract';
-import { recordProgress } from '../submissions';
+import { addReceipt, recordProgress } from '../submissions';
 import { merge, saveAccessions } from './accessions';
 import { planReads, type ReadsDeps, submitReads } from './ena-reads';
 import { Rejected } from './rejected';
@@ -72,14 +72,7 @@ async function registerProject(
       const receipt = await client.submit({ submission: { actions: [{ type: 'ADD' }] }, projects: [spec] });
       await crashPoint('study-ena:project-added');
       await recordProgress(deps.db, submissionId, {
-        receipt: {
-          kind: 'ADD',
-          success: receipt.success,
-          submission: receipt.submission?.accession,
-          errors: receipt.errors,
-          infos: receipt.infos,
-          xml: receipt.xml,
-        },
+        receipt: addReceipt(receipt),
       });
       if (receipt.outcome === 'alias_exists') {
         result = projectAccession(await client.fetchReceipt(alias), alias);
