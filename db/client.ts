@@ -45,13 +45,35 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     await migrateWithLock(opts.url);
     // a database that does not accept a connection within seconds (restarting) fails the request fast, as a 503
     const sql = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_SECONDS });
-    return { db: drizzlePostgres(sql, { schema }) as unknown as Db, kind: 'postgres', sql, url: opts.url, close: () => sql.end() };
+    return {
+      db: drizzlePostgres(namedStatements(sql), { schema }) as unknown as Db,
+      kind: 'postgres',
+      sql,
+      url: opts.url,
+      close: () => sql.end(),
+    };
   }
   if (opts.pgliteDir) mkdirSync(opts.pgliteDir, { recursive: true });
   const pglite = await PGlite.create({ dataDir: opts.pgliteDir, extensions: { pg_trgm } });
   const db = drizzlePglite(pglite, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+/**
+ * Drizzle sends its queries as unnamed statements, which PostgreSQL parses and plans anew on every call: for a
+ * one-row look-up that is most of the database's work. Through this client they are named statements, which
+ * postgres.js prepares once per connection and query text (connections are recycled within the hour, which bounds
+ * the cache) and PostgreSQL plans once. Queries inside transactions go through the transaction's own client.
+ */
+function namedStatements(sql: postgres.Sql): postgres.Sql {
+  return new Proxy(sql, {
+    get(target, prop, receiver) {
+      if (prop !== 'unsafe') return Reflect.get(target, prop, receiver);
+      return (query: string, args?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
+        target.unsafe(query, args, { ...options, prepare: true });
+    },
+  });
 }
 
 async function migrateWithLock(url: string): Promise<void> {

@@ -109,6 +109,13 @@ test('a sample manager reviews a manifest: rejects one with a reason, accepts th
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '03-decided');
 
+  // leave the page after deciding, come back by the menu: the registration is still there to see
+  await navigateTo(page, 'Samples');
+  await expect(page.getByRole('heading', { name: 'Samples', level: 1 })).toBeVisible();
+  await navigateTo(page, 'Review queue');
+  await expect(decided.getByRole('row', { name: new RegExp(third!) })).toContainText(/Registered at ENA as SAMEA\d+/);
+  await expect(decided.getByRole('row', { name: new RegExp(first!) })).toContainText('Rejected: The tube was broken on arrival');
+
   // the sample's page tells its history, step by step
   await decided.getByRole('link', { name: second! }).click();
   const changes = page.getByRole('list', { name: 'Changes, newest first' });
