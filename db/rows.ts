@@ -1,3 +1,7 @@
+import { count, type SQL, type Subquery } from 'drizzle-orm';
+import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { Db } from './client';
+
 /**
  * The rows of `db.execute(sql…)`: postgres-js answers an array of rows, PGlite an object with `rows`.
  * The caller names the row shape its SQL selects.
@@ -15,4 +19,27 @@ export function one<T>(rows: readonly T[], what: string): T {
   const row = rows[0];
   if (row === undefined) throw new Error(`expected ${what}`);
   return row;
+}
+
+/**
+ * A page of a list with the true total under the same filter, the two statements run together. `list` is the
+ * filtered select in Drizzle's dynamic mode, not yet ordered: the total counts it as a subquery (PostgreSQL drops
+ * the columns the count does not read), and only the page is sorted.
+ */
+export async function pageWithTotal<Q extends PgSelect>(
+  db: Db,
+  list: Q,
+  orderBy: (PgColumn | SQL)[],
+  page: { limit: number; offset: number },
+): Promise<{ rows: Awaited<Q>; total: number }> {
+  // the count is built before the page: Drizzle's dynamic builder changes `list` in place
+  const counted = db.select({ n: count() }).from(list.as('listed') as Subquery);
+  const [rows, [total]] = await Promise.all([
+    list
+      .orderBy(...orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    counted,
+  ]);
+  return { rows: rows as Awaited<Q>, total: total?.n ?? 0 };
 }

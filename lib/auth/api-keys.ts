@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { pageWithTotal } from '@/db/rows';
 import { apiKeys } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 
@@ -37,11 +38,13 @@ export async function listApiKeys(
   userId: number,
   page: { limit: number; offset: number },
 ): Promise<{ rows: ApiKeyInfo[]; total: number }> {
-  const [rows, [total]] = await Promise.all([
-    db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id)).limit(page.limit).offset(page.offset),
-    db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, userId)),
-  ]);
-  return { rows: rows.map(toInfo), total: total?.n ?? 0 };
+  const { rows, total } = await pageWithTotal(
+    db,
+    db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).$dynamic(),
+    [desc(apiKeys.id)],
+    page,
+  );
+  return { rows: rows.map(toInfo), total };
 }
 
 export async function revokeApiKey(db: Db, userId: number, keyId: number): Promise<ApiKeyInfo> {

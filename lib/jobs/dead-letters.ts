@@ -1,5 +1,6 @@
-import { count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { pageWithTotal } from '@/db/rows';
 import { deadLetters } from '@/db/schema';
 import type { FailedJob, JobData, JobName } from './contract';
 
@@ -22,17 +23,7 @@ export async function recordDeadLetter<N extends JobName>(
 /** Newest first; `open` only those not retried yet. */
 export async function listDeadLetters(db: Db, opts: { limit: number; offset: number; open?: boolean }) {
   const where = opts.open ? isNull(deadLetters.retriedAt) : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(deadLetters)
-      .where(where)
-      .orderBy(desc(deadLetters.failedAt), desc(deadLetters.id))
-      .limit(opts.limit)
-      .offset(opts.offset),
-    db.select({ n: count() }).from(deadLetters).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  return pageWithTotal(db, db.select().from(deadLetters).where(where).$dynamic(), [desc(deadLetters.failedAt), desc(deadLetters.id)], opts);
 }
 
 export async function getDeadLetter(db: Db, id: string): Promise<DeadLetterRow | undefined> {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/errors';
-import { one } from '@/db/rows';
+import { one, pageWithTotal } from '@/db/rows';
 import { PROFILE_TYPES, type ProfileType, profiles } from '@/db/schema';
 import { AppError, Conflict, type FieldError, Forbidden, Invalid, NotFound } from '@/lib/errors';
 import { isProfileId } from '@/lib/identifiers/contract';
@@ -179,7 +179,6 @@ export async function createProfile(db: Db, user: UserRecord, input: ProfileInpu
   return row;
 }
 
-/** The caller's profiles, most recently changed first; an admin sees everyone's. */
 /** A page of the caller's profiles (an admin's: all), most recently changed first, with the true total. */
 export async function listProfiles(
   db: Db,
@@ -187,11 +186,7 @@ export async function listProfiles(
   page: { limit: number; offset: number },
 ): Promise<{ rows: ProfileRecord[]; total: number }> {
   const where = user.isAdmin ? undefined : eq(profiles.ownerId, user.id);
-  const [rows, [total]] = await Promise.all([
-    db.select().from(profiles).where(where).orderBy(desc(profiles.updatedAt), desc(profiles.id)).limit(page.limit).offset(page.offset),
-    db.select({ n: count() }).from(profiles).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  return pageWithTotal(db, db.select().from(profiles).where(where).$dynamic(), [desc(profiles.updatedAt), desc(profiles.id)], page);
 }
 
 /**

@@ -7,7 +7,7 @@ import { invalidFieldMessage, sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord } from '@/lib/standards/render';
 import { parseDate } from './contract';
 import { type Raw, splitList } from './params';
-import { sampleStream } from './sample-rows';
+import { accessionColumns, sampleStream } from './sample-rows';
 import type { SampleQuery } from './samples';
 import { containsPattern } from './sql';
 import type { RowStream } from './stream';
@@ -21,12 +21,7 @@ const COLUMNS: Record<string, AnyPgColumn | SQL> = {
   SCIENTIFIC_NAME: samples.scientificName,
   SYMBIONT: samples.symbiont,
   public_name: samples.publicName,
-  biosampleAccession: samples.biosampleAccession,
-  sraAccession: samples.sraAccession,
-  submissionAccession: samples.submissionAccession,
-  sampleDerivedFrom: samples.sampleDerivedFrom,
-  sampleSameAs: samples.sampleSameAs,
-  sampleSymbiontOf: samples.sampleSymbiontOf,
+  ...accessionColumns,
   status: samples.status,
   manifest_version: samples.manifestVersion,
   tol_project: samples.project,

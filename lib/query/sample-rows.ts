@@ -7,6 +7,16 @@ import type { Page, Standard } from './params';
 import { fromUtcText, utcText } from './sql';
 import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from './stream';
 
+/** The accession and relation columns, under the names the API's records and field search give them. */
+export const accessionColumns = {
+  biosampleAccession: samples.biosampleAccession,
+  sraAccession: samples.sraAccession,
+  submissionAccession: samples.submissionAccession,
+  sampleDerivedFrom: samples.sampleDerivedFrom,
+  sampleSameAs: samples.sampleSameAs,
+  sampleSymbiontOf: samples.sampleSymbiontOf,
+};
+
 /** The columns every sample query selects: what rendering needs, and nothing that must not leave the service. */
 export const sampleRowColumns = {
   id: samples.id,
@@ -16,12 +26,7 @@ export const sampleRowColumns = {
   status: samples.status,
   fields: samples.fields,
   publicName: samples.publicName,
-  biosampleAccession: samples.biosampleAccession,
-  sraAccession: samples.sraAccession,
-  submissionAccession: samples.submissionAccession,
-  sampleDerivedFrom: samples.sampleDerivedFrom,
-  sampleSameAs: samples.sampleSameAs,
-  sampleSymbiontOf: samples.sampleSymbiontOf,
+  ...accessionColumns,
   associatedTolProjects: samples.associatedTolProjects,
   lastBioimageSubmitted: sql<string | null>`${utcText(samples.lastBioimageSubmitted)}`,
   timeCreated: utcText(samples.timeCreated),

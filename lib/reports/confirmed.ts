@@ -1,5 +1,6 @@
-import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { pageWithTotal } from '@/db/rows';
 import { manifests, profiles, samples, users } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
@@ -14,27 +15,22 @@ import { managesProject, type UserRecord } from '@/lib/users/users';
 /** A page of confirmed manifests, newest first: an admin's are all, anyone else's those of their own profiles. */
 export async function confirmedManifests(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
   const where = user.isAdmin ? undefined : eq(profiles.ownerId, user.id);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: manifests.id,
-        project: manifests.project,
-        version: manifests.version,
-        fileName: manifests.fileName,
-        createdAt: manifests.createdAt,
-        profileId: profiles.id,
-        profileTitle: profiles.title,
-        samples: sql<number>`(select count(*)::int from ${samples} where ${samples.manifestId} = ${manifests.id})`,
-      })
-      .from(manifests)
-      .innerJoin(profiles, eq(profiles.id, manifests.profileId))
-      .where(where)
-      .orderBy(desc(manifests.createdAt), desc(manifests.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(manifests).innerJoin(profiles, eq(profiles.id, manifests.profileId)).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  const list = db
+    .select({
+      id: manifests.id,
+      project: manifests.project,
+      version: manifests.version,
+      fileName: manifests.fileName,
+      createdAt: manifests.createdAt,
+      profileId: profiles.id,
+      profileTitle: profiles.title,
+      samples: sql<number>`(select count(*)::int from ${samples} where ${samples.manifestId} = ${manifests.id})`.as('samples'),
+    })
+    .from(manifests)
+    .innerJoin(profiles, eq(profiles.id, manifests.profileId))
+    .where(where)
+    .$dynamic();
+  return pageWithTotal(db, list, [desc(manifests.createdAt), desc(manifests.id)], page);
 }
 export type ConfirmedManifest = Awaited<ReturnType<typeof confirmedManifests>>['rows'][number];
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
-import { one } from '@/db/rows';
+import { one, pageWithTotal } from '@/db/rows';
 import { profiles, users, validationReports } from '@/db/schema';
 import { AppError, Invalid, NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
@@ -324,17 +324,12 @@ export async function listReports(
   const where = opts.profileId
     ? and(eq(validationReports.profileId, opts.profileId), visibleTo(db, user))
     : or(eq(validationReports.userId, user.id), inArray(validationReports.profileId, ownProfiles(db, user)));
-  const [rows, [total]] = await Promise.all([
-    db
-      .select(summarySelect)
-      .from(validationReports)
-      .where(where)
-      .orderBy(desc(validationReports.createdAt), desc(validationReports.id))
-      .limit(opts.limit)
-      .offset(opts.offset),
-    db.select({ n: count() }).from(validationReports).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  return pageWithTotal(
+    db,
+    db.select(summarySelect).from(validationReports).where(where).$dynamic(),
+    [desc(validationReports.createdAt), desc(validationReports.id)],
+    opts,
+  );
 }
 
 /** ARCHITECTURE.md Decision 12, plus the reference's names (validation_report_id, submitted, content). */

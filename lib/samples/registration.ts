@@ -83,19 +83,30 @@ export async function setStatus(
     );
   const changed = rows.filter((r) => r.status !== status);
   if (changed.length) {
-    await tx.insert(sampleUpdates).values(
-      changed.map((r) => ({
-        sampleId: r.id,
-        manifestId: r.manifestId,
-        project: r.project,
-        updateType: 'system' as const,
-        field: 'status',
-        oldValue: r.status,
-        newValue: status,
-      })),
-    );
+    await recordSystemChange(tx, changed, 'status', (r) => r.status, status);
   }
   for (const r of rows) r.status = status;
+}
+
+/** The audit trail of a change the service made itself (not a person) to one field of these samples. */
+async function recordSystemChange<Row extends Pick<RegistrableSample, 'id' | 'manifestId' | 'project'>>(
+  tx: Db,
+  rows: Row[],
+  field: 'status' | 'public_name',
+  oldValue: (r: Row) => string,
+  newValue: string,
+): Promise<void> {
+  await tx.insert(sampleUpdates).values(
+    rows.map((r) => ({
+      sampleId: r.id,
+      manifestId: r.manifestId,
+      project: r.project,
+      updateType: 'system' as const,
+      field,
+      oldValue: oldValue(r),
+      newValue,
+    })),
+  );
 }
 
 /** Open registrations (queued or running) holding any of these samples, by sample. */
@@ -153,17 +164,7 @@ export async function nameWithTolid(tx: Db, rows: RegistrableSample[], tolid: st
         rows.map((r) => r.id),
       ),
     );
-  await tx.insert(sampleUpdates).values(
-    rows.map((r) => ({
-      sampleId: r.id,
-      manifestId: r.manifestId,
-      project: r.project,
-      updateType: 'system' as const,
-      field: 'public_name',
-      oldValue: r.publicName ?? '',
-      newValue: tolid,
-    })),
-  );
+  await recordSystemChange(tx, rows, 'public_name', (r) => r.publicName ?? '', tolid);
   for (const r of rows) r.publicName = tolid;
 }
 

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { pageWithTotal } from '@/db/rows';
 import { checklists, studies } from '@/db/schema';
 import type { SchemaName } from '@/lib/checklists/contract';
 import { checklistExists, getChecklistDefinition, listing, requireSchema, unknownChecklist } from '@/lib/checklists/definitions';
@@ -125,16 +126,12 @@ export async function listStudies(
     eq(studies.schemaName, schema),
     checklistId ? eq(studies.checklistId, checklistId) : undefined,
   );
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(studies)
-      .where(where)
-      .orderBy(asc(studies.createdAt), asc(studies.studyId))
-      .limit(input.page.limit)
-      .offset(input.page.offset),
-    db.select({ n: count() }).from(studies).where(where),
-  ]);
+  const { rows, total } = await pageWithTotal(
+    db,
+    db.select().from(studies).where(where).$dynamic(),
+    [asc(studies.createdAt), asc(studies.studyId)],
+    input.page,
+  );
   const targets = await studyTargets(db, schema);
   const states = await repositoryStates(db, rows, (s) => targets.get(s.checklistId) ?? []);
   const summaries = rows.map((s) => ({
@@ -149,7 +146,7 @@ export async function listStudies(
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   }));
-  return { rows: summaries, total: counted?.n ?? 0 };
+  return { rows: summaries, total };
 }
 
 /** Per checklist of the schema, the repositories its study component goes to (the components sheet's mapping). */

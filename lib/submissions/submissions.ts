@@ -1,5 +1,6 @@
-import { and, count, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { pageWithTotal } from '@/db/rows';
 import { profiles, submissions } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
@@ -110,18 +111,13 @@ type ListedSubmission = Omit<SubmissionRow, 'receipts'> & { receipts: ListedRece
 /** A page of the submissions the caller may see, newest first, with the true total. */
 export async function listSubmissions(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
   const where = visibleTo(user);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ submission: listedColumns, profileTitle: profiles.title })
-      .from(submissions)
-      .innerJoin(profiles, eq(profiles.id, submissions.profileId))
-      .where(where)
-      .orderBy(desc(submissions.createdAt), desc(submissions.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(submissions).innerJoin(profiles, eq(profiles.id, submissions.profileId)).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  const list = db
+    .select({ submission: listedColumns, profileTitle: profiles.title })
+    .from(submissions)
+    .innerJoin(profiles, eq(profiles.id, submissions.profileId))
+    .where(where)
+    .$dynamic();
+  return pageWithTotal(db, list, [desc(submissions.createdAt), desc(submissions.id)], page);
 }
 
 export async function getSubmission(db: Db, user: UserRecord, id: string) {

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo as StoredKey } from '@/lib/auth/api-keys';
 import {
   type ApiKeyInfo,
@@ -9,10 +9,10 @@ import {
   UserSchema,
 } from '@/lib/users/contract';
 import { userJson } from '@/lib/users/users';
-import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { jsonResponse, PageQuery, pick, security } from '../schemas';
+import { jsonResponse, PageQuery, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const keyJson = (k: StoredKey): ApiKeyInfo => ({
   id: k.id,
@@ -23,46 +23,38 @@ const keyJson = (k: StoredKey): ApiKeyInfo => ({
   revoked: k.revokedAt?.toISOString() ?? null,
 });
 
-const me = createRoute({
+const me = signedIn({
   method: 'get',
   path: '/account',
   tags: ['Account'],
   summary: 'The signed-in user',
-  security,
-  middleware: [requireAuth] as const,
   responses: { 200: jsonResponse('The caller', UserSchema), ...pick(401) },
 });
 
-const listKeys = createRoute({
+const listKeys = signedIn({
   method: 'get',
   path: '/account/keys',
   tags: ['Account'],
   summary: 'A page of the caller’s API keys (never the keys themselves)',
-  security,
-  middleware: [requireAuth] as const,
   request: { query: PageQuery },
   responses: { 200: { ...jsonResponse('Keys, newest first', z.array(ApiKeyInfoSchema)), headers: PAGE_HEADERS }, ...pick(400, 401) },
 });
 
-const createKey = createRoute({
+const createKey = signedIn({
   method: 'post',
   path: '/account/keys',
   tags: ['Account'],
   summary: 'Create an API key; the key is in this response only',
   description: 'The body is optional: without one the key has no name.',
-  security,
-  middleware: [requireAuth] as const,
   request: { body: { required: false, content: { 'application/json': { schema: NewApiKeyBodySchema } } } },
   responses: { 201: jsonResponse('The new key', NewApiKeySchema), ...pick(400, 401, 415) },
 });
 
-const revokeKey = createRoute({
+const revokeKey = signedIn({
   method: 'delete',
   path: '/account/keys/{id}',
   tags: ['Account'],
   summary: 'Revoke an API key',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: ApiKeyParamsSchema },
   responses: { 200: jsonResponse('The revoked key', ApiKeyInfoSchema), ...pick(400, 401, 404) },
 });

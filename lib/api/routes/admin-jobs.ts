@@ -1,14 +1,14 @@
-import { createRoute } from '@hono/zod-openapi';
 import { FailedJobParamsSchema, FailedJobsQuerySchema, FailedJobsSchema, RetriedJobSchema } from '@/lib/jobs/contract';
 import { deadLetterJson, listDeadLetters } from '@/lib/jobs/dead-letters';
 import { retryDeadLetter } from '@/lib/jobs/retry';
-import { requireAdmin, requireAuth } from '../auth';
+import { requireAdmin } from '../auth';
 import type { ApiApp } from '../context';
-import { jsonResponse, PageQuery, pick, security } from '../schemas';
+import { jsonResponse, PageQuery, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const tags = ['Admin'];
 
-const list = createRoute({
+const list = signedIn({
   method: 'get',
   path: '/admin/jobs',
   tags,
@@ -16,13 +16,12 @@ const list = createRoute({
   description:
     'Work is given up when the last run of its job failed, the process running its last run died, its job was lost, ' +
     'or a repository stayed unreachable for two days. Its owner sees it failed with the reason; an admin can retry it.',
-  security,
-  middleware: [requireAuth, requireAdmin] as const,
+  middleware: [requireAdmin],
   request: { query: PageQuery.extend(FailedJobsQuerySchema.shape) },
   responses: { 200: jsonResponse('The queue and a page of failed jobs', FailedJobsSchema), ...pick(400, 401, 404) },
 });
 
-const retry = createRoute({
+const retry = signedIn({
   method: 'post',
   path: '/admin/jobs/failed/{id}/retry',
   tags,
@@ -30,8 +29,7 @@ const retry = createRoute({
   description:
     '409 when it was retried already, or when the work cannot run again as it was (a report whose upload is gone, a ' +
     'submission superseded by a newer one, a job that only runs on schedule).',
-  security,
-  middleware: [requireAuth, requireAdmin] as const,
+  middleware: [requireAdmin],
   request: { params: FailedJobParamsSchema },
   responses: { 200: jsonResponse('The entry, marked retried, and what was queued', RetriedJobSchema), ...pick(400, 401, 404, 409) },
 });

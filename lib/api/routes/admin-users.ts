@@ -1,40 +1,38 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { NewUserBodySchema, UserParamsSchema, UserPatchBodySchema, UserSchema } from '@/lib/users/contract';
 import { createUser, listUsers, updateUser, userJson } from '@/lib/users/users';
-import { requireAdmin, requireAuth } from '../auth';
+import { requireAdmin } from '../auth';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { jsonResponse, PageQuery, pick, security } from '../schemas';
+import { jsonResponse, PageQuery, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
-const list = createRoute({
+const list = signedIn({
   method: 'get',
   path: '/admin/users',
   tags: ['Admin'],
   summary: 'A page of the users, by name, with their project memberships and manager roles',
-  security,
-  middleware: [requireAuth, requireAdmin] as const,
+  middleware: [requireAdmin],
   request: { query: PageQuery },
   responses: { 200: { ...jsonResponse('Users', z.array(UserSchema)), headers: PAGE_HEADERS }, ...pick(400, 401, 404) },
 });
 
-const create = createRoute({
+const create = signedIn({
   method: 'post',
   path: '/admin/users',
   tags: ['Admin'],
   summary: 'Create a user',
-  security,
-  middleware: [requireAuth, requireAdmin] as const,
+  middleware: [requireAdmin],
   request: { body: { required: true, content: { 'application/json': { schema: NewUserBodySchema } } } },
   responses: { 201: jsonResponse('The new user', UserSchema), ...pick(400, 401, 404, 409, 415) },
 });
 
-const patch = createRoute({
+const patch = signedIn({
   method: 'patch',
   path: '/admin/users/{id}',
   tags: ['Admin'],
   summary: 'Change a user’s email, password, admin flag, activity, memberships or manager roles',
-  security,
-  middleware: [requireAuth, requireAdmin] as const,
+  middleware: [requireAdmin],
   request: {
     params: UserParamsSchema,
     body: { required: true, content: { 'application/json': { schema: UserPatchBodySchema } } },

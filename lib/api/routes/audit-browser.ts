@@ -1,12 +1,11 @@
-import { createRoute } from '@hono/zod-openapi';
 import { browseAudit } from '@/lib/browse/audit';
 import { AuditBrowsePageSchema, AuditBrowseQuerySchema } from '@/lib/browse/contract';
-import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { sendRows } from '../formats';
-import { CSV_CONTENT, pick, security } from '../schemas';
+import { CSV_CONTENT, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
-const browse = createRoute({
+const browse = signedIn({
   method: 'get',
   path: '/audit/browse',
   tags: ['Portal'],
@@ -16,8 +15,6 @@ const browse = createRoute({
     'or an ISO 8601 date-time; update_type user or system; project (comma list); field, the changed field. Newest ' +
     'change first, the audit endpoints’ columns; JSON answers one page (limit, default 50, at most 500; offset), ' +
     '`return_type=csv` streams every match.',
-  security,
-  middleware: [requireAuth] as const,
   request: { query: AuditBrowseQuerySchema },
   responses: {
     200: {

@@ -11,24 +11,21 @@ import { listProfileFiles, presignUploads } from '@/lib/files/files';
 import { fileJson, uploadUrlJson } from '@/lib/files/json';
 import { receiveUpload } from '@/lib/files/local';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
-import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { jsonResponse, PageQuery, pick, security } from '../schemas';
+import { jsonResponse, PageQuery, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const tags = ['Profiles'];
-const auth = [requireAuth];
 const idPattern = { profile_id: PATH_PATTERNS.profile_id };
 
-const list = createRoute({
+const list = signedIn({
   method: 'get',
   path: '/profiles/{profile_id}/files',
   tags,
   summary: 'Data files uploaded to the profile',
   description: 'Names keep their sub-folders (`dir/b.fastq.gz`); the reference system showed `/` as `_`.',
-  security,
-  middleware: auth,
   request: { params: ProfileParamsSchema, query: PageQuery },
   responses: {
     200: { ...jsonResponse('A page of the files, by name', z.array(DataFileSchema)), headers: PAGE_HEADERS },
@@ -46,26 +43,22 @@ const presignDescription =
 
 const urls = jsonResponse('Upload URLs', z.array(UploadUrlSchema));
 
-const presignGet = createRoute({
+const presignGet = signedIn({
   method: 'get',
   path: '/profiles/{profile_id}/files/presignedurls',
   tags,
   summary: 'Upload URLs for data files (names in the query)',
   description: `${presignDescription} Names are a comma-separated list or a repeated parameter (a name that contains a comma needs the POST form).`,
-  security,
-  middleware: auth,
   request: { params: ProfileParamsSchema, query: PresignQuerySchema },
   responses: { 200: urls, ...pick(400, 401, 403, 404, 413) },
 });
 
-const presignPost = createRoute({
+const presignPost = signedIn({
   method: 'post',
   path: '/profiles/{profile_id}/files/presignedurls',
   tags,
   summary: 'Upload URLs for data files (names in the body, as the reference system takes them)',
   description: presignDescription,
-  security,
-  middleware: auth,
   request: {
     params: ProfileParamsSchema,
     body: { required: true, content: { 'application/json': { schema: PresignBodySchema } } },

@@ -34,10 +34,10 @@ import {
   reportSummaryJson,
 } from '@/lib/reports/reports';
 import { confirmReport } from '@/lib/samples/ingest';
-import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, security, XLSX } from '../schemas';
+import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, XLSX } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const tags = ['Manifest validation'];
 
@@ -66,13 +66,12 @@ const manifestFileProblem = (description: string) => ({
   content: { 'application/problem+json': { schema: ManifestFileProblemSchema } },
 });
 
-const validate = createRoute({
+const validate = signedIn({
   method: 'post',
   path: '/manifest/validate',
   tags,
   summary: 'Upload a Tree of Life manifest for validation; answers at once with the report id',
-  security,
-  middleware: [requireAuth, uploadLimit] as const,
+  middleware: [uploadLimit],
   request: { body: { required: true, content: { 'multipart/form-data': { schema: ManifestUploadFormSchema } } } },
   responses: {
     202: jsonResponse('The report was created; poll it with manifest/validate/report', ValidationQueuedSchema),
@@ -106,37 +105,31 @@ function reportIdOf(...sources: ReportIdFields[]): string {
   ]);
 }
 
-const report = createRoute({
+const report = signedIn({
   method: 'post',
   path: '/manifest/validate/report',
   tags,
   summary: 'A validation report (validation_report_id in a form, JSON or the query)',
-  security,
-  middleware: [requireAuth] as const,
   request: reportIdRequest,
   responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(400, 401, 404, 415) },
 });
-const reportGet = createRoute({
+const reportGet = signedIn({
   method: 'get',
   path: '/manifest/validate/report/{report_id}',
   tags,
   summary: 'A validation report',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: ReportIdParamsSchema },
   responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(401, 404) },
 });
 
 const ListQuery = PageQuery.extend(ReportListFilterSchema.shape);
 
-const validations = createRoute({
+const validations = signedIn({
   method: 'post',
   path: '/manifest/validations',
   tags,
   summary: 'A page of the caller’s validation reports, newest first (without their error lists)',
   description: '`content` holds the first error messages; the whole report is at `manifest/validate/report/{report_id}`.',
-  security,
-  middleware: [requireAuth] as const,
   request: { query: ListQuery },
   responses: {
     200: { ...jsonResponse('Reports', ValidationReportSummarySchema.array()), headers: PAGE_HEADERS },
@@ -145,20 +138,18 @@ const validations = createRoute({
 });
 const validationsGet = createRoute({ ...validations, method: 'get' });
 
-const reportStatus = createRoute({
+const reportStatus = signedIn({
   method: 'get',
   path: '/manifest/validate/report/{report_id}/status',
   tags,
   summary: 'Where a validation stands, for polling: status, progress and counts, without the error lists',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: ReportIdParamsSchema },
   responses: { 200: jsonResponse('The report’s state', ValidationReportStateSchema), ...pick(401, 404) },
 });
 
 const IssuesQuery = PageQuery.extend(ReportIssueFilterSchema.shape);
 
-const issuesPage = createRoute({
+const issuesPage = signedIn({
   method: 'get',
   path: '/manifest/validate/report/{report_id}/issues',
   tags,
@@ -166,13 +157,11 @@ const issuesPage = createRoute({
   description:
     'Errors first, then warnings, each in the report’s order. `severity`, `field` and `rule` together name one group of ' +
     '`manifest/validate/report/{report_id}/groups`; an empty `field` selects the issues of the sheet as a whole.',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: ReportIdParamsSchema, query: IssuesQuery },
   responses: { 200: jsonResponse('The page', ReportIssuesPageSchema), ...pick(400, 401, 404) },
 });
 
-const issueGroups = createRoute({
+const issueGroups = signedIn({
   method: 'get',
   path: '/manifest/validate/report/{report_id}/groups',
   tags,
@@ -181,13 +170,11 @@ const issueGroups = createRoute({
     'One group per severity, field and rule, with the number of issues and of rows, the allowed values of a vocabulary ' +
     'and the expected format where the manifest definition names them; the cells of a group are at ' +
     '`manifest/validate/report/{report_id}/issues`.',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: ReportIdParamsSchema, query: IssueGroupsQuerySchema },
   responses: { 200: jsonResponse('The groups', IssueGroupsSchema), ...pick(400, 401, 404) },
 });
 
-const confirm = createRoute({
+const confirm = signedIn({
   method: 'post',
   path: '/manifest/validate/confirm',
   tags,
@@ -198,8 +185,6 @@ const confirm = createRoute({
     'manifest that names permits is confirmed only once every permit PDF has been uploaded (409 naming the missing ' +
     'files; see manifest/validate/permits). The sample managers of the project are emailed. The report id ' +
     '(validation_report_id) is taken from a form, JSON or the query.',
-  security,
-  middleware: [requireAuth] as const,
   request: reportIdRequest,
   responses: { 200: jsonResponse('What was written', ManifestConfirmedSchema), ...pick(400, 401, 404, 409, 415) },
 });

@@ -1,4 +1,3 @@
-import { createRoute } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { TooLarge } from '@/lib/errors';
@@ -10,10 +9,10 @@ import {
   SamplePermitsParamsSchema,
 } from '@/lib/permits/contract';
 import { PERMIT_MAX_BYTES, readSamplePermit, samplePermits, uploadPermits } from '@/lib/permits/permits';
-import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
-import { fileResponse, jsonResponse, pick, problemResponses, security } from '../schemas';
+import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const tags = ['Permits'];
 // a request carries a few permits; more go in further requests
@@ -31,7 +30,7 @@ const permitLimit = createMiddleware<AppEnv>(async (c, next) => {
   })(c, next);
 });
 
-const upload = createRoute({
+const upload = signedIn({
   method: 'post',
   path: '/manifest/validate/permits',
   tags,
@@ -42,8 +41,7 @@ const upload = createRoute({
     'file sent again replaces the earlier one. Permits are stored as `<name>_YYYYMMDD.pdf`. A re-upload of a manifest ' +
     'asks only for permits whose file name or REQUIRED changed. `manifest/validate/confirm` answers 409 naming every ' +
     'permit still missing.',
-  security,
-  middleware: [requireAuth, permitLimit] as const,
+  middleware: [permitLimit],
   request: { body: { required: true, content: { 'multipart/form-data': { schema: PermitUploadFormSchema } } } },
   responses: {
     200: jsonResponse('What the manifest needs, and what has arrived', PermitUploadAnswerSchema),
@@ -55,25 +53,21 @@ const upload = createRoute({
 // the router takes a svc_id in either case, as the other sample routes do; the permits are looked up in lower case
 const patterns = { svc_id: '[0-9a-fA-F]{24}', stored_name: '[^/]+' };
 
-const list = createRoute({
+const list = signedIn({
   method: 'get',
   path: '/sample/{svc_id}/permits',
   tags,
   summary: 'The permits of a sample (ERGA): its project’s sample managers, the profile’s owner and admins',
   description: 'Anyone else is answered 404, as for an unknown sample.',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: SamplePermitsParamsSchema },
   responses: { 200: jsonResponse('The sample’s permits', SamplePermitSchema.array()), ...pick(401, 404) },
 });
 
-const download = createRoute({
+const download = signedIn({
   method: 'get',
   path: '/sample/{svc_id}/permits/{stored_name}',
   tags,
   summary: 'One permit PDF of a sample',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: SamplePermitParamsSchema },
   responses: { 200: fileResponse('The PDF', 'application/pdf'), ...pick(401, 404) },
 });

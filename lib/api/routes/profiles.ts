@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   ProfileInputSchema,
   ProfileOptionsSchema,
@@ -8,48 +8,41 @@ import {
 } from '@/lib/profiles/contract';
 import { profileJson, profileOptionsJson, profileTypesJson } from '@/lib/profiles/json';
 import { createProfile, getProfile, listProfiles, updateProfile } from '@/lib/profiles/profiles';
-import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { jsonResponse, PageQuery, pick, security } from '../schemas';
+import { jsonResponse, PageQuery, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const tags = ['Profiles'];
-const auth = [requireAuth];
 const body = { required: true, content: { 'application/json': { schema: ProfileInputSchema } } };
 
-const types = createRoute({
+const types = signedIn({
   method: 'get',
   path: '/profiles/types',
   tags,
   summary: 'Profile types offered for new profiles, and whether the caller may use each',
-  security,
-  middleware: auth,
   responses: { 200: jsonResponse('Types', z.array(ProfileTypeOptionSchema)), ...pick(401) },
 });
 
-const options = createRoute({
+const options = signedIn({
   method: 'get',
   path: '/profiles/options',
   tags,
   summary: 'Associated profile types and sequencing centres an ERGA profile chooses from',
-  security,
-  middleware: auth,
   responses: { 200: jsonResponse('Choices', ProfileOptionsSchema), ...pick(401) },
 });
 
-const list = createRoute({
+const list = signedIn({
   method: 'get',
   path: '/profiles',
   tags,
   summary: 'A page of the caller’s profiles (an admin’s: all), most recently changed first',
-  security,
-  middleware: auth,
   request: { query: PageQuery },
   responses: { 200: { ...jsonResponse('Profiles', z.array(ProfileSchema)), headers: PAGE_HEADERS }, ...pick(400, 401) },
 });
 
-const create = createRoute({
+const create = signedIn({
   method: 'post',
   path: '/profiles',
   tags,
@@ -58,24 +51,20 @@ const create = createRoute({
     'Tree of Life types (asg, dtol, dtolenv, erga) need the caller’s membership of the project. ERGA profiles ' +
     'choose associated types and sequencing centres; a centre that needs approval (SANGER) is added as an ' +
     'associated type. Titles are unique per owner.',
-  security,
-  middleware: auth,
   request: { body },
   responses: { 201: jsonResponse('The new profile', ProfileSchema), ...pick(400, 401, 403, 409, 415) },
 });
 
-const read = createRoute({
+const read = signedIn({
   method: 'get',
   path: '/profiles/{profile_id}',
   tags,
   summary: 'One profile',
-  security,
-  middleware: auth,
   request: { params: ProfileParamsSchema },
   responses: { 200: jsonResponse('The profile', ProfileSchema), ...pick(401, 403, 404) },
 });
 
-const update = createRoute({
+const update = signedIn({
   method: 'put',
   path: '/profiles/{profile_id}',
   tags,
@@ -83,8 +72,6 @@ const update = createRoute({
   description:
     'A different type answers 400 `It is not possible to modify the profile type` and leaves the profile unchanged; ' +
     'a title the owner already uses is 409. Fields not sent are kept.',
-  security,
-  middleware: auth,
   request: { params: ProfileParamsSchema, body },
   responses: { 200: jsonResponse('The updated profile', ProfileSchema), ...pick(400, 401, 403, 404, 409, 415) },
 });

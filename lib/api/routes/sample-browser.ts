@@ -1,17 +1,16 @@
-import { createRoute } from '@hono/zod-openapi';
 import { DEFAULT_PAGE, SampleBrowsePageSchema, SampleBrowseQuerySchema } from '@/lib/browse/contract';
 import { browseSamples } from '@/lib/browse/samples';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import type { SampleRecord } from '@/lib/query/contract';
 import { ProfileSampleSummarySchema } from '@/lib/samples/contract';
 import { profileSampleSummary } from '@/lib/samples/summary';
-import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { sendRows } from '../formats';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
-import { CSV_CONTENT, jsonResponse, pick, security } from '../schemas';
+import { CSV_CONTENT, jsonResponse, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
-const browse = createRoute({
+const browse = signedIn({
   method: 'get',
   path: '/samples/browse',
   tags: ['Portal'],
@@ -24,8 +23,6 @@ const browse = createRoute({
     'scientific_name or tube; order asc or desc. JSON answers one page (limit, default 50, at most 500; offset) with ' +
     '`columns`, the browser’s columns under their names in the standard; `return_type=csv` streams every match ' +
     '(or the page asked for) with all fields. Records are rendered as by the query API, `standard` renaming them.',
-  security,
-  middleware: [requireAuth] as const,
   request: { query: SampleBrowseQuerySchema },
   responses: {
     200: {
@@ -36,7 +33,7 @@ const browse = createRoute({
   },
 });
 
-const summary = createRoute({
+const summary = signedIn({
   method: 'get',
   path: '/profiles/{profile_id}/samples/summary',
   tags: ['Portal'],
@@ -46,8 +43,6 @@ const summary = createRoute({
     'sample are left out), and how many rejected samples failed at registration after approval; the ERGA permits ' +
     'its samples name, the latest confirmed upload of each, with a URL to download it. For the profile’s owner (and ' +
     'admins); anyone else is told 404, as for an unknown profile.',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: ProfileParamsSchema },
   responses: { 200: jsonResponse('The profile’s manifests, samples and permits', ProfileSampleSummarySchema), ...pick(401, 403, 404) },
 });

@@ -1,4 +1,3 @@
-import { createRoute } from '@hono/zod-openapi';
 import { mailContext } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import {
@@ -13,13 +12,13 @@ import {
 import { decideSamples, pendingForManager } from '@/lib/samples/decision';
 import { registrationQueue } from '@/lib/samples/registration';
 import { reviewQueue } from '@/lib/samples/review';
-import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { jsonResponse, PageQuery, pick, security } from '../schemas';
+import { jsonResponse, PageQuery, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const tags = ['Sample approval'];
 
-const decide = createRoute({
+const decide = signedIn({
   method: 'post',
   path: '/sample/decision',
   tags,
@@ -29,24 +28,20 @@ const decide = createRoute({
     'transaction: `processing` (a registration job), `awaiting_tolid` (its specimen first needs a ToLID from the ToLID ' +
     'service) or `awaiting_ena` (no Webin account configured yet; it is sent as soon as there is one). ' +
     '`registrations` lists the registrations started. The reason of a rejection is never returned by the public API.',
-  security,
-  middleware: [requireAuth] as const,
   request: { body: { required: true, content: { 'application/json': { schema: DecisionRequestSchema } } } },
   responses: { 200: jsonResponse('Decided samples', DecisionAnswerSchema), ...pick(400, 401, 404, 409, 415) },
 });
 
-const pending = createRoute({
+const pending = signedIn({
   method: 'get',
   path: '/sample/pending',
   tags,
   summary: 'Samples waiting for the caller’s decision (a sample manager’s review queue)',
-  security,
-  middleware: [requireAuth] as const,
   request: { query: PageQuery },
   responses: { 200: jsonResponse('A page of pending samples', PendingSamplesSchema), ...pick(400, 401) },
 });
 
-const review = createRoute({
+const review = signedIn({
   method: 'get',
   path: '/sample/review',
   tags,
@@ -57,8 +52,6 @@ const review = createRoute({
     `manifest and when, and the ERGA permits each sample names. \`state=decided\`: the samples decided in the last ${DECIDED_DAYS} ` +
     'days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration ' +
     'at ENA, accession, or the reason of a rejection). Paged by manifest: every sample of a listed manifest is in its group.',
-  security,
-  middleware: [requireAuth] as const,
   request: { query: ReviewQuerySchema },
   responses: { 200: jsonResponse('A page of manifests with their samples', ReviewQueueSchema), ...pick(400, 401) },
 });

@@ -19,27 +19,15 @@ import { jsonResponse, pick } from '../schemas';
 const tags = ['Statistics'];
 const count = (description: string) => jsonResponse(`${description}: a bare JSON number, as the reference answers`, CountSchema);
 
-const users = createRoute({
-  method: 'get',
-  path: '/stats/number_of_users',
-  tags,
-  summary: 'Number of registered users',
-  responses: { 200: count('Users') },
-});
-const profiles = createRoute({
-  method: 'get',
-  path: '/stats/number_of_profiles',
-  tags,
-  summary: 'Number of profiles',
-  responses: { 200: count('Profiles') },
-});
-const datafiles = createRoute({
-  method: 'get',
-  path: '/stats/number_of_datafiles',
-  tags,
-  summary: 'Number of data files uploaded to profiles',
-  responses: { 200: count('Data files') },
-});
+/** Counts of a whole table: one route shape, each with its query. */
+const tableCounts = [
+  { path: '/stats/number_of_users', summary: 'Number of registered users', what: 'Users', of: numberOfUsers },
+  { path: '/stats/number_of_profiles', summary: 'Number of profiles', what: 'Profiles', of: numberOfProfiles },
+  { path: '/stats/number_of_datafiles', summary: 'Number of data files uploaded to profiles', what: 'Data files', of: numberOfDatafiles },
+].map(({ path, summary, what, of }) => ({
+  route: createRoute({ method: 'get', path, tags, summary, responses: { 200: count(what) } }),
+  of,
+}));
 const samplesDescription = 'Samples created in [d_from, d_to) when the dates are given (also without a sample type, unlike the reference).';
 const samplesAll = createRoute({
   method: 'get',
@@ -59,22 +47,26 @@ const samplesOfType = createRoute({
   request: { params: SampleTypeParamsSchema, query: SampleCountQuerySchema },
   responses: { 200: count('Samples'), ...pick(400) },
 });
-const tol = createRoute({
-  method: 'get',
-  path: '/stats/tol_projects',
-  tags,
-  summary: 'The Tree of Life projects brokered',
-  request: { query: ReturnTypeQuerySchema },
-  responses: { 200: listResponse('Project labels', z.string()), ...pick(400) },
-});
-const associated = createRoute({
-  method: 'get',
-  path: '/stats/associated_tol_projects',
-  tags,
-  summary: 'The sub-projects brokered',
-  request: { query: ReturnTypeQuerySchema },
-  responses: { 200: listResponse('Sub-project labels', z.string()), ...pick(400) },
-});
+/** The project vocabularies, as lists in every output format. */
+const projectLists = [
+  { path: '/stats/tol_projects', summary: 'The Tree of Life projects brokered', what: 'Project labels', names: tolProjects },
+  {
+    path: '/stats/associated_tol_projects',
+    summary: 'The sub-projects brokered',
+    what: 'Sub-project labels',
+    names: associatedTolProjects,
+  },
+].map(({ path, summary, what, names }) => ({
+  route: createRoute({
+    method: 'get',
+    path,
+    tags,
+    summary,
+    request: { query: ReturnTypeQuerySchema },
+    responses: { 200: listResponse(what, z.string()), ...pick(400) },
+  }),
+  names,
+}));
 const summary = createRoute({
   method: 'get',
   path: '/stats/summary',
@@ -88,22 +80,14 @@ const summary = createRoute({
 });
 
 export function registerStatsRoutes(app: ApiApp) {
-  app.openapi(users, async (c) => c.json(await numberOfUsers(c.get('deps').db), 200));
-  app.openapi(profiles, async (c) => c.json(await numberOfProfiles(c.get('deps').db), 200));
-  app.openapi(datafiles, async (c) => c.json(await numberOfDatafiles(c.get('deps').db), 200));
+  for (const { route, of } of tableCounts) app.openapi(route, async (c) => c.json(await of(c.get('deps').db), 200));
   app.openapi(samplesAll, async (c) => c.json(await numberOfSamples(c.get('deps').db, datesOf(c.req.valid('query'))), 200));
   app.openapi(samplesOfType, async (c) => {
     const input = { sampleType: c.req.valid('param').sample_type, ...datesOf(c.req.valid('query')) };
     return c.json(await numberOfSamples(c.get('deps').db, input), 200);
   });
-  app.openapi(tol, (c) => {
-    const out = outputOptions(c.req.valid('query'));
-    return sendRows(c, fromArray(tolProjects(), ['name']), out);
-  });
-  app.openapi(associated, (c) => {
-    const out = outputOptions(c.req.valid('query'));
-    return sendRows(c, fromArray(associatedTolProjects(), ['name']), out);
-  });
+  for (const { route, names } of projectLists)
+    app.openapi(route, (c) => sendRows(c, fromArray(names(), ['name']), outputOptions(c.req.valid('query'))));
   app.openapi(summary, async (c) => {
     const { db, config } = c.get('deps');
     return c.json({ ...(await statsSummary(db)), services: externalServices(config) }, 200);

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
@@ -18,11 +18,11 @@ import {
 import { studyJson, uploadResultJson } from '@/lib/studies/json';
 import { exportStudy, JSONLD_TYPE, listStudies, type StudyFile, studyTemplate } from '@/lib/studies/studies';
 import { uploadStudy } from '@/lib/studies/upload';
-import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { fileResponse, jsonResponse, PageQuery, pick, security, UploadedFileSchema, XLSX } from '../schemas';
+import { fileResponse, jsonResponse, PageQuery, pick, UploadedFileSchema, XLSX } from '../schemas';
+import { signedIn } from '../signed-in';
 
 /** The studies of a profile under a schema: the template to fill, the listing, the upload and the export. */
 
@@ -39,7 +39,7 @@ const uploadLimit = createMiddleware<AppEnv>((c, next) =>
   })(c, next),
 );
 
-const template = createRoute({
+const template = signedIn({
   method: 'get',
   path: '/profiles/{profile_id}/schema/{schema_name}/template',
   tags,
@@ -47,20 +47,16 @@ const template = createRoute({
   description:
     'One sheet per component of the checklist: labels in row 1 (mandatory ones bold), description and example in ' +
     'rows 2–3, the separator in row 4, data from row 5, with drop-downs for allowed values and references.',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: SchemaParamsSchema, query: ChecklistQuerySchema },
   responses: { 200: fileResponse('The template', XLSX), ...pick(400, 401, 403, 404) },
 });
 
-const list = createRoute({
+const list = signedIn({
   method: 'get',
   path: '/profiles/{profile_id}/schema/{schema_name}/studies',
   tags,
   summary: 'Studies of the profile under the schema',
   description: 'An empty list when there are none (the reference system answered 404 `No studies found`).',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: SchemaParamsSchema, query: ChecklistQuerySchema.extend(PageQuery.shape) },
   responses: {
     200: { ...jsonResponse('A page of the studies, oldest first', z.array(StudySchema)), headers: PAGE_HEADERS },
@@ -68,7 +64,7 @@ const list = createRoute({
   },
 });
 
-const upload = createRoute({
+const upload = signedIn({
   method: 'post',
   path: '/profiles/{profile_id}/schema/{schema_name}/studies',
   tags,
@@ -81,8 +77,7 @@ const upload = createRoute({
     'accession must name a sample of the profile or one ENA holds (asked with the Webin account, then ENA’s browser ' +
     'API), with the same taxon id and scientific name; when ENA cannot be reached the answer is 503 and nothing is ' +
     'stored.',
-  security,
-  middleware: [requireAuth, uploadLimit] as const,
+  middleware: [uploadLimit],
   request: {
     params: SchemaParamsSchema,
     body: {
@@ -103,7 +98,7 @@ const upload = createRoute({
   },
 });
 
-const download = createRoute({
+const download = signedIn({
   method: 'get',
   path: '/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}',
   tags,
@@ -111,8 +106,6 @@ const download = createRoute({
   description:
     'The spreadsheet re-uploads unchanged to the same study. JSON-LD carries an inline @context that maps each ' +
     'term to its IRI (the checklist’s term reference, or this service’s term page).',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: StudyParamsSchema, query: ExportQuerySchema },
   responses: {
     200: {

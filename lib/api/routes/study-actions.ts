@@ -16,16 +16,16 @@ import {
   StudySubmissionStatusSchema,
   StudySubmitAnswerSchema,
 } from '@/lib/submissions/study/contract';
-import { requireAuth } from '../auth';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
-import { CSV_CONTENT, jsonResponse, pick, security } from '../schemas';
+import { CSV_CONTENT, jsonResponse, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 import { studyPathPatterns } from './studies';
 
 const tags = ['Study submission'];
 const base = '/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/action';
 
-const submit = createRoute({
+const submit = signedIn({
   method: 'post',
   path: `${base}/submit`,
   tags,
@@ -34,30 +34,24 @@ const submit = createRoute({
     '409 when the repository is not a target of the checklist (REMBI goes to Zenodo only), when its credentials ' +
     '(ENA_USERNAME/ENA_PASSWORD, ZENODO_TOKEN) are not configured, when a submission is already running, or when ' +
     'nothing changed since the last one. Nothing is queued then.',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
   responses: { 202: jsonResponse('Queued', StudySubmitAnswerSchema), ...pick(400, 401, 403, 404, 409) },
 });
 
-const status = createRoute({
+const status = signedIn({
   method: 'get',
   path: `${base}/submit`,
   tags,
   summary: 'The study’s submission status at a repository',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
   responses: { 200: jsonResponse('Status', StudySubmissionStatusSchema), ...pick(400, 401, 403, 404) },
 });
 
-const accession = createRoute({
+const accession = signedIn({
   method: 'get',
   path: `${base}/accession`,
   tags,
   summary: 'The study’s accessions (all repositories by default)',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: StudyParamsSchema, query: AccessionQuerySchema },
   responses: {
     200: { description: 'Accession rows', content: { ...jsonResponse('', AccessionRowsSchema).content, ...CSV_CONTENT } },
@@ -66,7 +60,7 @@ const accession = createRoute({
 });
 const accessionPost = createRoute({ ...accession, method: 'post' });
 
-const publish = createRoute({
+const publish = signedIn({
   method: 'post',
   path: `${base}/publish`,
   tags,
@@ -74,8 +68,6 @@ const publish = createRoute({
   description:
     'Synchronous: the repository is asked in the request. 409 while a submission runs, before the first one, when ' +
     'already published or released, and when the repository refuses; 503 when it cannot be reached (nothing changed).',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: StudyParamsSchema, query: PublishQuerySchema },
   responses: { 200: jsonResponse('Published', StudyPublishAnswerSchema), ...pick(400, 401, 403, 404, 409, 503) },
 });

@@ -1,4 +1,3 @@
-import { createRoute } from '@hono/zod-openapi';
 import { RegisterAnswerSchema, RegisterRequestSchema } from '@/lib/samples/contract';
 import {
   SubmissionIdParamsSchema,
@@ -8,13 +7,13 @@ import {
 } from '@/lib/submissions/contract';
 import { queueSampleRegistration } from '@/lib/submissions/register-samples';
 import { getReceiptXml, getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
-import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
-import { fileResponse, jsonResponse, PageQuery, pick, security } from '../schemas';
+import { fileResponse, jsonResponse, PageQuery, pick } from '../schemas';
+import { signedIn } from '../signed-in';
 
 const tags = ['Submissions'];
 
-const register = createRoute({
+const register = signedIn({
   method: 'post',
   path: '/sample/register',
   tags,
@@ -26,8 +25,6 @@ const register = createRoute({
     'linked to them (sample derived from / same as / symbiont of). Accessions are written to the samples as `system` ' +
     'updates. Idempotent: samples already on their way are answered with their registration (`created: false`). ' +
     '409 naming the missing setting when no Webin account is configured.',
-  security,
-  middleware: [requireAuth] as const,
   request: { body: { required: true, content: { 'application/json': { schema: RegisterRequestSchema } } } },
   responses: {
     202: jsonResponse(
@@ -38,7 +35,7 @@ const register = createRoute({
   },
 });
 
-const list = createRoute({
+const list = signedIn({
   method: 'get',
   path: '/submissions',
   tags,
@@ -46,24 +43,20 @@ const list = createRoute({
   description:
     'The caller’s own (their profiles’, or started by them), and for a sample manager the sample registrations of ' +
     'their projects; all for admins. `number_found` is the total.',
-  security,
-  middleware: [requireAuth] as const,
   request: { query: PageQuery },
   responses: { 200: jsonResponse('Submissions', SubmissionListSchema), ...pick(400, 401) },
 });
 
-const one = createRoute({
+const one = signedIn({
   method: 'get',
   path: '/submissions/{submission_id}',
   tags,
   summary: 'One submission with its receipts',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: SubmissionIdParamsSchema },
   responses: { 200: jsonResponse('The submission', SubmissionSchema), ...pick(401, 404) },
 });
 
-const receipt = createRoute({
+const receipt = signedIn({
   method: 'get',
   path: '/submissions/{submission_id}/receipts/{n}',
   tags,
@@ -71,8 +64,6 @@ const receipt = createRoute({
   description:
     'The n-th entry of the submission’s `receipts` (from 0, oldest first), whose `xml_url` names this address. Sent as ' +
     'a download (`Content-Disposition: attachment`). 404 for an entry that is not an ENA receipt (a Zenodo deposition).',
-  security,
-  middleware: [requireAuth] as const,
   request: { params: SubmissionReceiptParamsSchema },
   responses: { 200: fileResponse('The RECEIPT document', 'application/xml'), ...pick(400, 401, 404) },
 });
