@@ -151,8 +151,7 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
         rows={keys.data?.rows}
         rowKey={(k) => String(k.id)}
         noun="keys"
-        loading={keys.isPending}
-        error={keys.isError ? keys.error.message : null}
+        query={keys}
         empty={<p className="muted">You have no API keys yet.</p>}
         page={keys.data && { offset, limit: PAGE, total: keys.data.total, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
       />

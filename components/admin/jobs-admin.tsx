@@ -148,8 +148,7 @@ export function JobsAdmin() {
         rows={q.data?.data}
         rowKey={(j) => j.id}
         noun="failed jobs"
-        loading={q.isPending}
-        error={q.isError ? q.error.message : null}
+        query={q}
         empty={<p className="notice success">No job has failed for good: every piece of work finished or is still being tried.</p>}
         page={q.data && { offset, limit: PAGE, total: q.data.number_found, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
       />

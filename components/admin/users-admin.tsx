@@ -170,8 +170,7 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
         rows={users.data?.rows}
         rowKey={(u) => String(u.id)}
         noun="users"
-        loading={users.isFetching}
-        error={users.isError ? users.error.message : null}
+        query={users}
         page={
           users.data && {
             offset,

@@ -134,8 +134,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
             rows={q.data?.data.map((record, i) => ({ record, n: offset + i }))}
             rowKey={(row) => String(row.n)}
             noun="changes"
-            loading={q.isFetching}
-            error={q.isError ? q.error.message : null}
+            query={q}
             empty={
               <p className="notice" role="status">
                 No change matches this filter.

@@ -216,8 +216,7 @@ function GroupCells({
       rows={q.data?.data.map((i, n) => ({ ...i, n: offset + n }))}
       rowKey={(i) => String(i.n)}
       noun="cells"
-      loading={q.isFetching}
-      error={q.error?.message ?? null}
+      query={q}
       page={{ offset, limit: CELLS, total: q.data?.number_found ?? 0, hrefFor }}
     />
   );

@@ -1,7 +1,8 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { type FileRejection, useDropzone } from 'react-dropzone';
+import type { FileRejection } from 'react-dropzone';
+import { DropZone } from '@/components/ui/drop-zone';
 import { When } from '@/components/ui/when';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import type { PermitKind, PermitUploadAnswer, ReportPermit } from '@/lib/permits/contract';
@@ -84,15 +85,6 @@ function PermitLine({
     }
   }
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    onDropAccepted: ([file]) => {
-      if (file) void send(file);
-    },
-    onDropRejected: (rejections) => setMessage({ ok: false, text: refusal(rejections) }),
-    accept: { 'application/pdf': ['.pdf'] },
-    multiple: false,
-    disabled: busy,
-  });
   const kinds = permit.kinds.map((k) => KIND_WORDS[k]).join(' and ');
   return (
     <li className={styles.permit}>
@@ -109,17 +101,22 @@ function PermitLine({
           )
         </span>
       </div>
-      <div
-        {...getRootProps({
-          className: `dropzone ${styles.permitDrop}`,
-          'aria-label': `${permit.received ? 'Replace' : 'Upload'} the permit ${permit.filename}: drop its PDF here or press to choose it`,
-          'aria-describedby': message ? messageId : undefined,
-        })}
-        data-active={isDragActive}
-      >
-        <input {...getInputProps()} data-testid="permit-input" />
-        {busy ? 'Uploading…' : permit.received ? 'Drop another PDF here to replace it' : `Drop the PDF of ${permit.filename} here`}
-      </div>
+      <DropZone
+        options={{
+          onDropAccepted: ([file]) => {
+            if (file) void send(file);
+          },
+          onDropRejected: (rejections) => setMessage({ ok: false, text: refusal(rejections) }),
+          accept: { 'application/pdf': ['.pdf'] },
+          multiple: false,
+          disabled: busy,
+        }}
+        label={`${permit.received ? 'Replace' : 'Upload'} the permit ${permit.filename}: drop its PDF here or press to choose it`}
+        describedBy={message ? messageId : undefined}
+        className={styles.permitDrop}
+        inputTestId="permit-input"
+        prompt={busy ? 'Uploading…' : permit.received ? 'Drop another PDF here to replace it' : `Drop the PDF of ${permit.filename} here`}
+      />
       {message ? (
         <p id={messageId} role={message.ok ? 'status' : 'alert'} className={`notice ${message.ok ? 'success' : 'error'} ${styles.near}`}>
           {message.text}

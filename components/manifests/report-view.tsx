@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
@@ -161,10 +162,9 @@ export function ReportView({
       </section>
       {complete && report.mode === 'update' ? <Changes reportId={report.report_id} /> : null}
       {complete && issues > 0 ? (
-        <section aria-labelledby="issues-heading">
-          <h2 id="issues-heading">Errors and warnings</h2>
+        <Section id="issues" title="Errors and warnings">
           <IssueGroups reportId={report.report_id} />
-        </section>
+        </Section>
       ) : null}
     </>
   );
@@ -291,16 +291,14 @@ function Changes({ reportId }: { reportId: string }) {
   ];
   const all = q.data?.changes;
   return (
-    <section aria-labelledby="changes-heading">
-      <h2 id="changes-heading">Changes this upload makes</h2>
+    <Section id="changes" title="Changes this upload makes">
       <DataTable
         caption="Changes this upload makes"
         columns={columns}
         rows={all?.slice(offset, offset + CHANGES)}
         rowKey={(c) => `${c.row}:${c.field}`}
         noun="changes"
-        loading={q.isFetching}
-        error={q.error?.message ?? null}
+        query={q}
         empty="This upload changes no field."
         page={{
           offset,
@@ -309,6 +307,6 @@ function Changes({ reportId }: { reportId: string }) {
           hrefFor: (o) => withParams(pathname, search, { changes: o ? String(o) : undefined }),
         }}
       />
-    </section>
+    </Section>
   );
 }

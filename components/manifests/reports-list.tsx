@@ -83,8 +83,7 @@ export function ReportsList({ profileId }: { profileId?: string }) {
       rows={q.data?.rows}
       rowKey={(r) => r.report_id}
       noun="reports"
-      loading={q.isFetching}
-      error={q.error?.message ?? null}
+      query={q}
       empty="No manifests uploaded yet: the report of each upload will be listed here."
       page={{
         offset,

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
-import { type FileRejection, useDropzone } from 'react-dropzone';
+import type { FileRejection } from 'react-dropzone';
+import { DropZone } from '@/components/ui/drop-zone';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import type { ValidationQueued } from '@/lib/manifests/contract';
 import type { Profile } from '@/lib/profiles/contract';
@@ -65,19 +66,6 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
     }
   }
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    onDropAccepted: ([file]) => {
-      if (file) void upload(file);
-    },
-    onDropRejected: (rejections) => {
-      setSent(null);
-      setError(refusal(rejections));
-    },
-    multiple: false,
-    disabled: !selected || uploading,
-    accept: MANIFEST_TYPES,
-  });
-
   if (profiles.isPending) return <p aria-busy="true">Loading profiles…</p>;
   if (profiles.isError) {
     return (
@@ -115,23 +103,27 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
           Download the blank {profile.type.toUpperCase()} template
         </a>
       </div>
-      <div
-        {...getRootProps({
-          className: 'dropzone',
-          'aria-label': `Upload a manifest to ${profile.title}: drop an .xlsx or .csv file here or press to choose one`,
-          'aria-describedby': error ? errorId : undefined,
-        })}
-        data-testid="manifest-dropzone"
-        data-active={isDragActive}
-        data-invalid={error ? 'true' : undefined}
-      >
-        <input {...getInputProps()} data-testid="manifest-input" />
-        {uploading
-          ? 'Uploading…'
-          : isDragActive
-            ? 'Drop the manifest to check it'
-            : 'Drag a manifest (.xlsx or .csv) here, or click to choose one'}
-      </div>
+      <DropZone
+        options={{
+          onDropAccepted: ([file]) => {
+            if (file) void upload(file);
+          },
+          onDropRejected: (rejections) => {
+            setSent(null);
+            setError(refusal(rejections));
+          },
+          multiple: false,
+          disabled: !selected || uploading,
+          accept: MANIFEST_TYPES,
+        }}
+        label={`Upload a manifest to ${profile.title}: drop an .xlsx or .csv file here or press to choose one`}
+        describedBy={error ? errorId : undefined}
+        invalid={Boolean(error)}
+        testId="manifest-dropzone"
+        inputTestId="manifest-input"
+        prompt={uploading ? 'Uploading…' : 'Drag a manifest (.xlsx or .csv) here, or click to choose one'}
+        dropPrompt="Drop the manifest to check it"
+      />
       {error ? (
         <p id={errorId} role="alert" className={`notice error ${styles.dropError}`}>
           {error}

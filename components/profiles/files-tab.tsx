@@ -3,9 +3,9 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
-import { useDropzone } from 'react-dropzone';
 import { fetchPage } from '@/components/admin/api-page';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { DropZone } from '@/components/ui/drop-zone';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
@@ -119,7 +119,6 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
     },
     [patch, profileId, qc],
   );
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop });
 
   const Heading = embedded ? 'h4' : 'h2';
   return (
@@ -127,17 +126,14 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
       <Heading id="files-heading" className={embedded ? 'visually-hidden' : undefined}>
         Data files
       </Heading>
-      <div
-        {...getRootProps({
-          className: 'dropzone',
-          'aria-label': 'Upload files: drop them here or press to choose',
-        })}
-        data-testid="file-dropzone"
-        data-active={isDragActive}
-      >
-        <input {...getInputProps()} data-testid="file-input" />
-        {isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose files to upload'}
-      </div>
+      <DropZone
+        options={{ onDrop }}
+        label="Upload files: drop them here or press to choose"
+        testId="file-dropzone"
+        inputTestId="file-input"
+        prompt="Drag files here, or click to choose files to upload"
+        dropPrompt="Drop the files to upload them"
+      />
 
       {uploads.length > 0 && (
         <ul aria-label="Uploads" style={{ listStyle: 'none', padding: 0 }}>
@@ -166,8 +162,7 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
         rows={files.data?.rows}
         rowKey={(f) => f.file_name}
         noun="files"
-        loading={files.isFetching}
-        error={files.error?.message ?? null}
+        query={files}
         empty="No files uploaded yet."
         page={{
           offset,

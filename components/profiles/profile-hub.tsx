@@ -6,6 +6,7 @@ import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
 import { statusWords, UNSETTLED } from '@/components/samples/sample-state';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import type { ProfileManifest, ProfilePermit, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
@@ -53,8 +54,7 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
         </ul>
       </nav>
 
-      <section id="samples" aria-labelledby="samples-heading">
-        <h2 id="samples-heading">Samples</h2>
+      <Section id="samples" anchor title="Samples">
         {q.isError ? (
           <p role="alert" className="notice error">
             Could not load what the profile holds: {q.error.message}
@@ -66,45 +66,39 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
         ) : (
           <SampleCounts summary={summary} />
         )}
-      </section>
+      </Section>
 
-      <section id="manifests" aria-labelledby="manifests-heading">
-        <h2 id="manifests-heading">Manifests</h2>
+      <Section id="manifests" anchor title="Manifests">
         <DataTable
           caption="Confirmed manifests of this profile, newest first"
           columns={manifestColumns}
           rows={summary?.manifests}
           rowKey={(m) => m.manifest_id}
           noun="manifests"
-          loading={q.isPending}
-          error={q.error?.message ?? null}
+          query={q}
           empty="No confirmed manifest yet: upload one under “Add samples” below."
         />
-      </section>
+      </Section>
 
-      <section id="reports" aria-labelledby="reports-heading">
-        <h2 id="reports-heading">Validation reports</h2>
+      <Section id="reports" anchor title="Validation reports">
         <ReportsList profileId={profileId} />
-      </section>
+      </Section>
 
       {erga && (
-        <section id="permits" aria-labelledby="permits-heading">
-          <h2 id="permits-heading">Permits</h2>
+        <Section id="permits" anchor title="Permits">
           <DataTable
             caption="Permits the samples of this profile name"
             columns={permitColumns}
             rows={summary?.permits}
             rowKey={(p) => p.file_name}
             noun="permits"
-            loading={q.isPending}
-            error={q.error?.message ?? null}
+            query={q}
             empty="No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed."
           />
-        </section>
+        </Section>
       )}
 
-      <section id="upload" aria-labelledby="upload-heading">
-        <h2 id="upload-heading">Add samples</h2>
+      <Section id="upload" anchor title="Add samples">
         <ol className="steps">
           <li>Download the blank {type.toUpperCase()} template.</li>
           <li>Fill in one row per sample; a later upload of the same tubes updates them.</li>
@@ -112,7 +106,7 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
           {erga && <li>Upload the permit PDFs the manifest names, then confirm.</li>}
         </ol>
         <UploadPanel profileId={profileId} />
-      </section>
+      </Section>
 
       <div id="files">
         <FilesTab profileId={profileId} />

@@ -48,8 +48,7 @@ export function ProfilesTable() {
       rows={q.data?.rows}
       rowKey={(p) => p.id}
       noun="profiles"
-      loading={q.isFetching}
-      error={q.error?.message ?? null}
+      query={q}
       empty={
         <p className="muted">
           No profiles yet. <Link href="/profiles/new">Create your first profile</Link>.

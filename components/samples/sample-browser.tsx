@@ -42,6 +42,12 @@ const PARAMS = [
 const FORM = PARAMS.filter(
   (p): p is Exclude<(typeof PARAMS)[number], 'sort' | 'order' | 'offset'> => !['sort', 'order', 'offset'].includes(p),
 );
+/** The filters that are sets of checkboxes: a sample matches any value ticked. */
+const CHOICES = [
+  { legend: 'Project', name: 'project', values: BROWSE_PROJECTS, label: (p: string) => p.toUpperCase() },
+  { legend: 'Status', name: 'status', values: BROWSE_STATUSES, label: statusWords },
+] as const;
+
 const SORT_LABELS: Record<SampleSort, string> = {
   time_created: 'creation time',
   svc_id: 'svc_id',
@@ -107,22 +113,9 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
   return (
     <>
       <form className="filters" onSubmit={onSubmit} aria-label="Filter samples" key={qs} noValidate>
-        <CheckGroup
-          legend="Project"
-          name="project"
-          values={BROWSE_PROJECTS}
-          checked={selected('project')}
-          problem={problem('project')}
-          label={(p) => p.toUpperCase()}
-        />
-        <CheckGroup
-          legend="Status"
-          name="status"
-          values={BROWSE_STATUSES}
-          checked={selected('status')}
-          problem={problem('status')}
-          label={statusWords}
-        />
+        {CHOICES.map((c) => (
+          <CheckGroup key={c.name} {...c} checked={selected(c.name)} problem={problem(c.name)} />
+        ))}
         <label>
           Manifest id
           <input {...fieldProps('manifest_id')} defaultValue={input.manifest_id} placeholder="a UUID" spellCheck={false} />

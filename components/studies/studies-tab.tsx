@@ -2,9 +2,10 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
-import { useDropzone } from 'react-dropzone';
 import { FilesTab } from '@/components/profiles/files-tab';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { DropZone } from '@/components/ui/drop-zone';
+import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import type { Checklist, SchemaName } from '@/lib/checklists/contract';
 import { apiFetch, apiFetchAll } from '@/lib/client/api';
@@ -110,12 +111,10 @@ export function StudiesTab({ profileId }: { profileId: string }) {
     },
     [base, checklist, profileId, qc, schema],
   );
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: false, disabled: !checklist });
   const schemaLabel = SCHEMAS.find((s) => s.name === schema)?.label ?? schema;
 
   return (
-    <section aria-labelledby="studies-heading">
-      <h2 id="studies-heading">Studies</h2>
+    <Section id="studies" title="Studies">
       <ol className="steps">
         <li>Pick the schema and checklist of your study and download its template.</li>
         <li>Upload the data files the study describes (reads, images, matrices).</li>
@@ -177,20 +176,14 @@ export function StudiesTab({ profileId }: { profileId: string }) {
       <p className="muted">
         BioSample accessions must name samples of this profile or samples that ENA holds, with the same taxon and scientific name.
       </p>
-      <div
-        {...getRootProps({
-          className: 'dropzone',
-          'aria-label': 'Upload a study spreadsheet: drop it here or press to choose',
-        })}
-        data-testid="study-dropzone"
-        data-active={isDragActive}
-        data-disabled={!checklist}
-      >
-        <input {...getInputProps()} data-testid="study-file-input" />
-        {isDragActive
-          ? 'Drop the spreadsheet to upload it'
-          : `Drag a filled ${checklist ? `${checklist.name} ` : ''}spreadsheet (.xlsx) here, or click to choose one`}
-      </div>
+      <DropZone
+        options={{ onDrop, multiple: false, disabled: !checklist }}
+        label="Upload a study spreadsheet: drop it here or press to choose"
+        testId="study-dropzone"
+        inputTestId="study-file-input"
+        prompt={`Drag a filled ${checklist ? `${checklist.name} ` : ''}spreadsheet (.xlsx) here, or click to choose one`}
+        dropPrompt="Drop the spreadsheet to upload it"
+      />
 
       {upload.state === 'uploading' && (
         <p role="status" aria-busy="true">
@@ -228,11 +221,10 @@ export function StudiesTab({ profileId }: { profileId: string }) {
         rows={studies.data}
         rowKey={(st) => st.study_id}
         noun="studies"
-        loading={studies.isPending}
-        error={studies.error?.message ?? null}
+        query={studies}
         empty={`No ${schemaLabel} studies yet.`}
       />
-    </section>
+    </Section>
   );
 }
 

@@ -238,8 +238,7 @@ export function SubmissionsTable() {
       rows={q.data?.data}
       rowKey={(s) => s.submission_id}
       noun="submissions"
-      loading={q.isPending}
-      error={q.isError ? q.error.message : null}
+      query={q}
       empty={<p className="muted">Nothing has been submitted yet. Accepted samples and submitted studies appear here.</p>}
       page={q.data && { offset, limit: PAGE, total: q.data.number_found, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
       detail={detail}

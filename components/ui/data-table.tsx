@@ -62,6 +62,8 @@ export interface DataTableProps<Row> {
   rowKey: (row: Row) => string;
   /** what the rows are, plural, for the pager and the empty state */
   noun: string;
+  /** the query the rows come from (TanStack Query's result): busy while it fetches, its error shown in place */
+  query?: { isFetching: boolean; error: Error | null };
   loading?: boolean;
   error?: string | null;
   empty?: ReactNode;
@@ -81,8 +83,9 @@ export function DataTable<Row>({
   rows,
   rowKey,
   noun,
-  loading,
-  error,
+  query,
+  loading = query?.isFetching,
+  error = query?.error?.message ?? null,
   empty,
   page,
   sort,

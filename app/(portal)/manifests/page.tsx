@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { ConfirmedManifests } from '@/components/manifests/confirmed-manifests';
 import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
+import { Section } from '@/components/ui/section';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
@@ -27,27 +28,23 @@ export default async function ManifestsPage({ searchParams }: { searchParams: Pr
           </Link>
         )}
       </div>
-      <section aria-labelledby="upload-heading">
-        <h2 id="upload-heading">Upload a manifest</h2>
+      <Section id="upload" title="Upload a manifest">
         <p className="muted">
           Each upload is checked against its project’s manifest definition; its report opens as a page you can come back to.
         </p>
         <Suspense fallback={<p aria-busy="true">Loading profiles…</p>}>
           <UploadPanel />
         </Suspense>
-      </section>
-      <section aria-labelledby="reports-heading">
-        <h2 id="reports-heading">Validation reports</h2>
+      </Section>
+      <Section id="reports" title="Validation reports">
         <Suspense fallback={<p aria-busy="true">Loading reports…</p>}>
           <ReportsList />
         </Suspense>
-      </section>
-      <section aria-labelledby="confirmed-heading">
-        <h2 id="confirmed-heading">Confirmed manifests</h2>
+      </Section>
+      <Section id="confirmed" title="Confirmed manifests">
         <ConfirmedManifests rows={rows} total={total} offset={offset} limit={PAGE} />
-      </section>
-      <section aria-labelledby="templates-heading">
-        <h2 id="templates-heading">Blank templates</h2>
+      </Section>
+      <Section id="templates" title="Blank templates">
         <ul>
           {TOL_PROJECTS.map((p) => (
             <li key={p}>
@@ -57,7 +54,7 @@ export default async function ManifestsPage({ searchParams }: { searchParams: Pr
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
     </>
   );
 }

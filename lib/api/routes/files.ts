@@ -11,7 +11,8 @@ import { listProfileFiles, presignUploads } from '@/lib/files/files';
 import { fileJson, uploadUrlJson } from '@/lib/files/json';
 import { receiveUpload } from '@/lib/files/local';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
-import type { ApiApp } from '../context';
+import type { UserRecord } from '@/lib/users/users';
+import type { ApiApp, ApiDeps } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
 import { jsonResponse, PageQuery, pick } from '../schemas';
@@ -93,24 +94,17 @@ export function registerFileRoutes(app: ApiApp) {
     announcePage(c, page, shown.length, files.length);
     return c.json(shown.map(fileJson), 200);
   });
-  openapiConstrained(app, presignGet, idPattern, async (c) => {
-    const { file_names, file_sizes } = c.req.valid('query');
-    const made = await presignUploads(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, file_names, file_sizes);
-    const max = c.get('deps').config.UPLOAD_MAX_BYTES;
-    return c.json(
-      made.map((u) => uploadUrlJson(u, max)),
-      200,
+  // the same upload URLs asked for in the query (the reference's GET) or in a JSON body (long lists of names)
+  const uploadUrls = async (deps: ApiDeps, user: UserRecord, profileId: string, ask: { file_names: string[]; file_sizes?: number[] }) =>
+    (await presignUploads(deps, user, profileId, ask.file_names, ask.file_sizes)).map((u) =>
+      uploadUrlJson(u, deps.config.UPLOAD_MAX_BYTES),
     );
-  });
-  openapiConstrained(app, presignPost, idPattern, async (c) => {
-    const { file_names, file_sizes } = c.req.valid('json');
-    const made = await presignUploads(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, file_names, file_sizes);
-    const max = c.get('deps').config.UPLOAD_MAX_BYTES;
-    return c.json(
-      made.map((u) => uploadUrlJson(u, max)),
-      200,
-    );
-  });
+  openapiConstrained(app, presignGet, idPattern, async (c) =>
+    c.json(await uploadUrls(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, c.req.valid('query')), 200),
+  );
+  openapiConstrained(app, presignPost, idPattern, async (c) =>
+    c.json(await uploadUrls(c.get('deps'), c.get('user'), c.req.valid('param').profile_id, c.req.valid('json')), 200),
+  );
   // the name may span several segments (`dir/b.fastq.gz`), so the last parameter takes the rest of the path
   openapiConstrained(app, upload, { ...idPattern, file_name: '.+' }, async (c) => {
     const { profile_id, file_name } = c.req.valid('param');
