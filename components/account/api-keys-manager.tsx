@@ -1,12 +1,12 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePathname, useSearchParams } from 'next/navigation';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fetchPage } from '@/components/admin/api-page';
 import { ConfirmDialog } from '@/components/admin/confirm-dialog';
 import { type Column, DataTable } from '@/components/ui/data-table';
 import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import { type ApiKeyInfo, type NewApiKey, NewApiKeyBodySchema } from '@/lib/users/contract';
@@ -18,12 +18,10 @@ const keyName = (k: { name: string; prefix: string }) => (k.name ? `“${k.name}
 
 export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
   const qc = useQueryClient();
-  const pathname = usePathname();
-  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
-  const keys = useQuery({
-    queryKey: ['account-keys', offset],
-    queryFn: () => fetchPage<ApiKeyInfo>(`/api/account/keys?limit=${PAGE}&offset=${offset}`),
-    placeholderData: keepPreviousData,
+  const keys = usePagedList({
+    key: ['account-keys'],
+    limit: PAGE,
+    fetch: (offset, limit) => fetchPage<ApiKeyInfo>(`/api/account/keys?limit=${limit}&offset=${offset}`),
   });
   const [fresh, setFresh] = useState<NewApiKey | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
@@ -148,12 +146,10 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
       <DataTable
         caption="Your API keys"
         columns={columns}
-        rows={keys.data?.rows}
         rowKey={(k) => String(k.id)}
         noun="keys"
-        query={keys}
+        {...keys}
         empty={<p className="muted">You have no API keys yet.</p>}
-        page={keys.data && { offset, limit: PAGE, total: keys.data.total, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
       />
 
       <h2>Calling the API</h2>

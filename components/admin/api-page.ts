@@ -13,3 +13,9 @@ export async function fetchPage<T>(path: string): Promise<{ rows: T[]; total: nu
   if (!Number.isFinite(total)) throw new ApiError(500, 'The list came without its total.');
   return { rows, total: Math.max(total, rows.length) };
 }
+
+/** One page of a list the API answers in the reference's shape, `{"data": [...], "number_found": N, ...}`. */
+export async function fetchFound<Body extends { data: unknown[]; number_found: number }>(path: string) {
+  const body = await apiFetch<Body>(path);
+  return { ...body, rows: body.data as Body['data'], total: body.number_found };
+}

@@ -1,9 +1,10 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useSearchParams } from 'next/navigation';
+import { fetchFound } from '@/components/admin/api-page';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import type { FailedJob, FailedJobs, JobName, RetriedJob } from '@/lib/jobs/contract';
@@ -60,13 +61,11 @@ function JobSubject({ job }: { job: FailedJob }) {
 /** The queue now, and the work given up for good, each with a Retry that reopens it once. */
 export function JobsAdmin() {
   const qc = useQueryClient();
-  const pathname = usePathname();
-  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
-  const q = useQuery({
-    queryKey: ['admin-jobs', offset],
-    queryFn: () => apiFetch<FailedJobs>(`/api/admin/jobs?limit=${PAGE}&offset=${offset}`),
-    placeholderData: keepPreviousData,
-    refetchInterval: 10_000,
+  const jobs = usePagedList({
+    key: ['admin-jobs'],
+    limit: PAGE,
+    fetch: (offset, limit) => fetchFound<FailedJobs>(`/api/admin/jobs?limit=${limit}&offset=${offset}`),
+    refetchInterval: () => 10_000,
   });
   const retry = useMutation({
     mutationFn: (job: FailedJob) => apiFetch<RetriedJob>(`/api/admin/jobs/failed/${job.id}/retry`, { method: 'POST' }),
@@ -106,7 +105,7 @@ export function JobsAdmin() {
     },
   ];
 
-  const queue = q.data?.queue;
+  const queue = jobs.query.data?.queue;
   return (
     <>
       {queue && (
@@ -145,12 +144,10 @@ export function JobsAdmin() {
       <DataTable
         caption="Failed jobs, newest first"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(j) => j.id}
         noun="failed jobs"
-        query={q}
+        {...jobs}
         empty={<p className="notice success">No job has failed for good: every piece of work finished or is still being tried.</p>}
-        page={q.data && { offset, limit: PAGE, total: q.data.number_found, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
       />
     </>
   );

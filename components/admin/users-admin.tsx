@@ -1,11 +1,11 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePathname, useSearchParams } from 'next/navigation';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { type Column, DataTable } from '@/components/ui/data-table';
 import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
@@ -23,12 +23,10 @@ type Pending = { kind: 'grant-admin'; user: User } | { kind: 'deactivate'; user:
 
 export function UsersAdmin({ selfId }: { selfId: number }) {
   const qc = useQueryClient();
-  const pathname = usePathname();
-  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
-  const users = useQuery({
-    queryKey: ['admin-users', offset],
-    queryFn: () => fetchPage<User>(`/api/admin/users?limit=${PAGE}&offset=${offset}`),
-    placeholderData: keepPreviousData,
+  const users = usePagedList({
+    key: ['admin-users'],
+    limit: PAGE,
+    fetch: (offset, limit) => fetchPage<User>(`/api/admin/users?limit=${limit}&offset=${offset}`),
   });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['admin-users'] });
   const [outcome, setOutcome] = useState<{ ok: boolean; text: ReactNode } | null>(null);
@@ -167,18 +165,9 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
       <DataTable
         caption="Users, their projects and rights"
         columns={columns}
-        rows={users.data?.rows}
         rowKey={(u) => String(u.id)}
         noun="users"
-        query={users}
-        page={
-          users.data && {
-            offset,
-            limit: PAGE,
-            total: users.data.total,
-            hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname),
-          }
-        }
+        {...users}
         detail={(u) =>
           editing === u.id ? (
             <ProjectsEditor

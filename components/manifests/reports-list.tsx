@@ -1,13 +1,12 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useSearchParams } from 'next/navigation';
 import { fetchPage } from '@/components/admin/api-page';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
-import { withParams } from '@/lib/client/search';
 import type { ValidationReportSummary } from '@/lib/manifests/contract';
 import type { Profile } from '@/lib/profiles/contract';
 import { StateBadge } from './state-badge';
@@ -22,15 +21,15 @@ const OFFSET_PARAM = 'reports';
  * caller's profiles, or with `profileId` the reports of that profile. A report still being checked is followed.
  */
 export function ReportsList({ profileId }: { profileId?: string }) {
-  const pathname = usePathname();
-  const search = useSearchParams();
-  const offset = Math.max(0, Number(search.get(OFFSET_PARAM)) || 0);
-  const qs = new URLSearchParams({ limit: String(PAGE), offset: String(offset), ...(profileId && { profile_id: profileId }) });
-  const q = useQuery({
-    queryKey: ['validations', profileId ?? '', offset],
-    queryFn: () => fetchPage<ValidationReportSummary>(`/api/manifest/validations?${qs}`),
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.rows.some((r) => r.status === 'pending' || r.status === 'running') ? 3000 : false),
+  const list = usePagedList({
+    key: ['validations', profileId ?? ''],
+    limit: PAGE,
+    param: OFFSET_PARAM,
+    fetch: (offset, limit) => {
+      const qs = new URLSearchParams({ limit: String(limit), offset: String(offset), ...(profileId && { profile_id: profileId }) });
+      return fetchPage<ValidationReportSummary>(`/api/manifest/validations?${qs}`);
+    },
+    refetchInterval: (page) => (page?.rows.some((r) => r.status === 'pending' || r.status === 'running') ? 3000 : false),
   });
   // the profile column names profiles by title; a list of one profile's reports needs no such column
   const profiles = useQuery({
@@ -80,17 +79,10 @@ export function ReportsList({ profileId }: { profileId?: string }) {
     <DataTable
       caption={profileId ? 'Validation reports of this profile' : 'Your validation reports'}
       columns={columns}
-      rows={q.data?.rows}
       rowKey={(r) => r.report_id}
       noun="reports"
-      query={q}
+      {...list}
       empty="No manifests uploaded yet: the report of each upload will be listed here."
-      page={{
-        offset,
-        limit: PAGE,
-        total: q.data?.total ?? 0,
-        hrefFor: (o) => withParams(pathname, search, { [OFFSET_PARAM]: o ? String(o) : undefined }),
-      }}
     />
   );
 }

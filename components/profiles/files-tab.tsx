@@ -1,14 +1,13 @@
 'use client';
 
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePathname, useSearchParams } from 'next/navigation';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { fetchPage } from '@/components/admin/api-page';
 import { type Column, DataTable } from '@/components/ui/data-table';
 import { DropZone } from '@/components/ui/drop-zone';
+import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
-import { withParams } from '@/lib/client/search';
 import type { DataFile, PresignBody, UploadUrl } from '@/lib/files/contract';
 
 const PAGE = 50;
@@ -70,13 +69,11 @@ const columns: Column<DataFile>[] = [
 
 export function FilesTab({ profileId, embedded = false }: { profileId: string; embedded?: boolean }) {
   const qc = useQueryClient();
-  const pathname = usePathname();
-  const search = useSearchParams();
-  const offset = Math.max(0, Number(search.get(OFFSET_PARAM)) || 0);
-  const files = useQuery({
-    queryKey: ['profile-files', profileId, offset],
-    queryFn: () => fetchPage<DataFile>(`/api/profiles/${profileId}/files?limit=${PAGE}&offset=${offset}`),
-    placeholderData: keepPreviousData,
+  const files = usePagedList({
+    key: ['profile-files', profileId],
+    limit: PAGE,
+    param: OFFSET_PARAM,
+    fetch: (offset, limit) => fetchPage<DataFile>(`/api/profiles/${profileId}/files?limit=${limit}&offset=${offset}`),
   });
   const [uploads, setUploads] = useState<Upload[]>([]);
   // stable across renders, so onDrop is not rebuilt on each one
@@ -159,17 +156,10 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
       <DataTable
         caption="Data files of this profile"
         columns={columns}
-        rows={files.data?.rows}
         rowKey={(f) => f.file_name}
         noun="files"
-        query={files}
+        {...files}
         empty="No files uploaded yet."
-        page={{
-          offset,
-          limit: PAGE,
-          total: files.data?.total ?? 0,
-          hrefFor: (o) => withParams(pathname, search, { [OFFSET_PARAM]: o ? String(o) : undefined }),
-        }}
       />
     </section>
   );

@@ -1,12 +1,10 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useSearchParams } from 'next/navigation';
 import { fetchPage } from '@/components/admin/api-page';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
-import { withParams } from '@/lib/client/search';
 import type { Profile } from '@/lib/profiles/contract';
 
 const PAGE = 50;
@@ -33,33 +31,23 @@ const columns: Column<Profile>[] = [
 
 /** The caller's profiles (an admin's: all), most recently changed first, a page at a time. */
 export function ProfilesTable() {
-  const pathname = usePathname();
-  const search = useSearchParams();
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
-  const q = useQuery({
-    queryKey: ['profiles', 'page', offset],
-    queryFn: () => fetchPage<Profile>(`/api/profiles?limit=${PAGE}&offset=${offset}`),
-    placeholderData: keepPreviousData,
+  const list = usePagedList({
+    key: ['profiles', 'page'],
+    limit: PAGE,
+    fetch: (offset, limit) => fetchPage<Profile>(`/api/profiles?limit=${limit}&offset=${offset}`),
   });
   return (
     <DataTable
       caption="Your profiles, most recently changed first"
       columns={columns}
-      rows={q.data?.rows}
       rowKey={(p) => p.id}
       noun="profiles"
-      query={q}
+      {...list}
       empty={
         <p className="muted">
           No profiles yet. <Link href="/profiles/new">Create your first profile</Link>.
         </p>
       }
-      page={{
-        offset,
-        limit: PAGE,
-        total: q.data?.total ?? 0,
-        hrefFor: (o) => withParams(pathname, search, { offset: o ? String(o) : undefined }),
-      }}
     />
   );
 }

@@ -1,12 +1,11 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useSearchParams } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { fetchFound } from '@/components/admin/api-page';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
-import { apiFetch } from '@/lib/client/api';
 import type { Submission, SubmissionList } from '@/lib/submissions/contract';
 import { accessionLink } from './links';
 import styles from './submissions-table.module.css';
@@ -222,25 +221,21 @@ function detail(s: Submission) {
 }
 
 export function SubmissionsTable() {
-  const pathname = usePathname();
-  const offset = Math.max(0, Number(useSearchParams().get('offset')) || 0);
-  const q = useQuery({
-    queryKey: ['submissions', offset],
-    queryFn: () => apiFetch<SubmissionList>(`/api/submissions?limit=${PAGE}&offset=${offset}`),
-    placeholderData: keepPreviousData,
+  const list = usePagedList({
+    key: ['submissions'],
+    limit: PAGE,
+    fetch: (offset, limit) => fetchFound<SubmissionList>(`/api/submissions?limit=${limit}&offset=${offset}`),
     // live status while anything on the page is still running; new submissions appear on the first page
-    refetchInterval: (query) => (query.state.data?.data.some(running) ? 1500 : offset === 0 ? 10_000 : false),
+    refetchInterval: (page, offset) => (page?.rows.some(running) ? 1500 : offset === 0 ? 10_000 : false),
   });
   return (
     <DataTable
       caption="Submissions to public repositories, newest first"
       columns={columns}
-      rows={q.data?.data}
       rowKey={(s) => s.submission_id}
       noun="submissions"
-      query={q}
+      {...list}
       empty={<p className="muted">Nothing has been submitted yet. Accepted samples and submitted studies appear here.</p>}
-      page={q.data && { offset, limit: PAGE, total: q.data.number_found, hrefFor: (o) => (o ? `${pathname}?offset=${o}` : pathname) }}
       detail={detail}
     />
   );

@@ -1,0 +1,46 @@
+'use client';
+
+import { keepPreviousData, type QueryKey, useQuery } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { withParams } from '@/lib/client/search';
+import type { TablePage } from './data-table';
+
+export interface ListPage<Row> {
+  rows: Row[];
+  total: number;
+}
+
+/**
+ * A list shown a page at a time, its offset kept in the URL (`param`, so that two lists on one page each have
+ * theirs) and every page with its own address. While the next page loads the current one stays in view. The result
+ * spreads onto the one table: `<DataTable {...list} … />`.
+ */
+export function usePagedList<Page extends ListPage<unknown>>(opts: {
+  /** the query's key; the offset is added, so invalidating this prefix refreshes every page */
+  key: QueryKey;
+  limit: number;
+  /** the page from `offset`; it may carry more than its rows (e.g. the queue's state beside the failed jobs) */
+  fetch: (offset: number, limit: number) => Promise<Page>;
+  param?: string;
+  /** poll while the rows say something is still running */
+  refetchInterval?: (page: Page | undefined, offset: number) => number | false;
+}) {
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const param = opts.param ?? 'offset';
+  const offset = Math.max(0, Number(search.get(param)) || 0);
+  const query = useQuery({
+    queryKey: [...opts.key, offset],
+    queryFn: () => opts.fetch(offset, opts.limit),
+    placeholderData: keepPreviousData,
+    refetchInterval: opts.refetchInterval ? (q) => opts.refetchInterval?.(q.state.data, offset) ?? false : undefined,
+  });
+  const page: TablePage = {
+    offset,
+    limit: opts.limit,
+    total: query.data?.total ?? 0,
+    hrefFor: (o) => withParams(pathname, search, { [param]: o ? String(o) : undefined }),
+  };
+  const rows: Page['rows'] | undefined = query.data?.rows;
+  return { rows, query, page };
+}
