@@ -6,6 +6,7 @@ import { fetchPage } from '@/components/admin/api-page';
 import { ConfirmDialog } from '@/components/admin/confirm-dialog';
 import { type Column, DataTable } from '@/components/ui/data-table';
 import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
@@ -131,18 +132,11 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
       )}
 
       <h2>Your keys</h2>
-      <div aria-live="polite">
-        {revoke.isSuccess && (
-          <p role="status" className="notice success">
-            Revoked the key {keyName(revoke.data)}: calls with it are refused from now on.
-          </p>
-        )}
-        {revoke.isError && (
-          <p role="alert" className="notice error">
-            The key was not revoked: {revoke.error.message}
-          </p>
-        )}
-      </div>
+      <MutationOutcome
+        mutation={revoke}
+        done={(k) => <>Revoked the key {keyName(k)}: calls with it are refused from now on.</>}
+        failed={(why) => `The key was not revoked: ${why}`}
+      />
       <DataTable
         caption="Your API keys"
         columns={columns}

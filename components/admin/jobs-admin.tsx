@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { fetchFound } from '@/components/admin/api-page';
 import { type Column, DataTable } from '@/components/ui/data-table';
+import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
@@ -129,18 +130,11 @@ export function JobsAdmin() {
         </dl>
       )}
       <h2>Failed jobs</h2>
-      <div aria-live="polite">
-        {retry.isSuccess && (
-          <p role="status" className="notice success">
-            {JOB_WORDS[retry.data.job]} queued again ({retry.data.queued}); it runs in a moment.
-          </p>
-        )}
-        {retry.isError && (
-          <p role="alert" className="notice error">
-            Could not retry {JOB_WORDS[retry.variables.job].toLowerCase()}: {retry.error.message}
-          </p>
-        )}
-      </div>
+      <MutationOutcome
+        mutation={retry}
+        done={(r) => `${JOB_WORDS[r.job]} queued again (${r.queued}); it runs in a moment.`}
+        failed={(why, job) => `Could not retry ${JOB_WORDS[job.job].toLowerCase()}: ${why}`}
+      />
       <DataTable
         caption="Failed jobs, newest first"
         columns={columns}
