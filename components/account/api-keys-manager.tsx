@@ -1,10 +1,10 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { fetchPage } from '@/components/admin/api-page';
 import { ConfirmDialog } from '@/components/admin/confirm-dialog';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { arrayPages } from '@/components/ui/api-pages';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
@@ -18,11 +18,10 @@ const PAGE = 50;
 const keyName = (k: { name: string; prefix: string }) => (k.name ? `“${k.name}” (${k.prefix}…)` : `${k.prefix}…`);
 
 export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
-  const qc = useQueryClient();
   const keys = usePagedList({
     key: ['account-keys'],
     limit: PAGE,
-    fetch: (offset, limit) => fetchPage<ApiKeyInfo>(`/api/account/keys?limit=${limit}&offset=${offset}`),
+    fetch: arrayPages<ApiKeyInfo>('/api/account/keys'),
   });
   const [fresh, setFresh] = useState<NewApiKey | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
@@ -37,13 +36,13 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
       setCopied(null);
       revoke.reset();
       form.reset();
-      void qc.invalidateQueries({ queryKey: ['account-keys'] });
+      keys.refresh();
     },
     onError: (err) => setFormError(showServerErrors(form, err)),
   });
   const revoke = useMutation({
     mutationFn: (k: ApiKeyInfo) => apiFetch<ApiKeyInfo>(`/api/account/keys/${k.id}`, { method: 'DELETE' }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['account-keys'] }),
+    onSuccess: keys.refresh,
     onSettled: () => setAsking(null),
   });
 
@@ -56,38 +55,42 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
     }
   }
 
-  const columns: Column<ApiKeyInfo>[] = [
-    { id: 'name', header: 'Name', key: true, cell: (k) => k.name || <span className="muted">(no name)</span> },
-    { id: 'prefix', header: 'Key', nowrap: true, cell: (k) => <span className="mono">{k.prefix}…</span> },
-    { id: 'created', header: 'Created', cell: (k) => <When value={k.created} /> },
-    {
-      id: 'last_used',
-      header: 'Last used',
-      cell: (k) => (k.last_used ? <When value={k.last_used} /> : <span className="muted">Never</span>),
-    },
-    {
-      id: 'state',
-      header: 'State',
-      cell: (k) =>
-        k.revoked ? (
-          <span className="badge danger">
-            Revoked <When value={k.revoked} />
-          </span>
-        ) : (
-          <span className="badge ok">Active</span>
-        ),
-    },
-    {
-      id: 'actions',
-      header: 'Revoke',
-      cell: (k) =>
-        k.revoked ? null : (
-          <button type="button" className="danger" disabled={revoke.isPending} onClick={() => setAsking(k)}>
-            Revoke<span className="visually-hidden"> key {keyName(k)}</span>
-          </button>
-        ),
-    },
-  ];
+  const table: TableDefinition<ApiKeyInfo> = {
+    noun: 'keys',
+    rowKey: (k) => String(k.id),
+    columns: [
+      { id: 'name', header: 'Name', key: true, cell: (k) => k.name || <span className="muted">(no name)</span> },
+      { id: 'prefix', header: 'Key', nowrap: true, cell: (k) => <span className="mono">{k.prefix}…</span> },
+      { id: 'created', header: 'Created', cell: (k) => <When value={k.created} /> },
+      {
+        id: 'last_used',
+        header: 'Last used',
+        cell: (k) => <When value={k.last_used} none="Never" />,
+      },
+      {
+        id: 'state',
+        header: 'State',
+        cell: (k) =>
+          k.revoked ? (
+            <span className="badge danger">
+              <When what="Revoked" value={k.revoked} />
+            </span>
+          ) : (
+            <span className="badge ok">Active</span>
+          ),
+      },
+      {
+        id: 'actions',
+        header: 'Revoke',
+        cell: (k) =>
+          k.revoked ? null : (
+            <button type="button" className="danger" disabled={revoke.isPending} onClick={() => setAsking(k)}>
+              Revoke<span className="visually-hidden"> key {keyName(k)}</span>
+            </button>
+          ),
+      },
+    ],
+  };
 
   const example = `curl -H "Authorization: token ${fresh?.key ?? '<your key>'}" ${baseUrl}/api/profiles`;
 
@@ -137,14 +140,7 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
         done={(k) => <>Revoked the key {keyName(k)}: calls with it are refused from now on.</>}
         failed={(why) => `The key was not revoked: ${why}`}
       />
-      <DataTable
-        caption="Your API keys"
-        columns={columns}
-        rowKey={(k) => String(k.id)}
-        noun="keys"
-        {...keys}
-        empty={<p className="muted">You have no API keys yet.</p>}
-      />
+      <DataTable caption="Your API keys" table={table} {...keys} empty={<p className="muted">You have no API keys yet.</p>} />
 
       <h2>Calling the API</h2>
       <p>Send the key in the Authorization header, for example to list your profiles:</p>

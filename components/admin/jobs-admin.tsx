@@ -1,9 +1,9 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
-import { fetchFound } from '@/components/admin/api-page';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { foundPages } from '@/components/ui/api-pages';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
@@ -61,50 +61,53 @@ function JobSubject({ job }: { job: FailedJob }) {
 
 /** The queue now, and the work given up for good, each with a Retry that reopens it once. */
 export function JobsAdmin() {
-  const qc = useQueryClient();
   const jobs = usePagedList({
     key: ['admin-jobs'],
     limit: PAGE,
-    fetch: (offset, limit) => fetchFound<FailedJobs>(`/api/admin/jobs?limit=${limit}&offset=${offset}`),
+    fetch: foundPages<FailedJobs>('/api/admin/jobs'),
     refetchInterval: () => 10_000,
   });
   const retry = useMutation({
     mutationFn: (job: FailedJob) => apiFetch<RetriedJob>(`/api/admin/jobs/failed/${job.id}/retry`, { method: 'POST' }),
-    onSettled: () => void qc.invalidateQueries({ queryKey: ['admin-jobs'] }),
+    onSettled: jobs.refresh,
   });
 
-  const columns: Column<FailedJob>[] = [
-    {
-      id: 'job',
-      header: 'Job',
-      key: true,
-      cell: (j) => (
-        <>
-          {JOB_WORDS[j.job]}
-          <div className={styles.subject}>
-            <JobSubject job={j} />
-          </div>
-        </>
-      ),
-    },
-    { id: 'reason', header: 'Why it was given up', cell: (j) => <span className={styles.reason}>{j.reason}</span> },
-    { id: 'failed', header: 'Given up', cell: (j) => <When value={j.failed} /> },
-    { id: 'attempts', header: 'Runs', numeric: true, cell: (j) => j.attempts },
-    {
-      id: 'retry',
-      header: 'Retry',
-      cell: (j) =>
-        j.retried ? (
-          <span className="muted">
-            Retried <When value={j.retried} />
-          </span>
-        ) : (
-          <button type="button" onClick={() => retry.mutate(j)} disabled={retry.isPending}>
-            Retry<span className="visually-hidden"> {JOB_WORDS[j.job].toLowerCase()}</span>
-          </button>
+  const table: TableDefinition<FailedJob> = {
+    noun: 'failed jobs',
+    rowKey: (j) => j.id,
+    columns: [
+      {
+        id: 'job',
+        header: 'Job',
+        key: true,
+        cell: (j) => (
+          <>
+            {JOB_WORDS[j.job]}
+            <div className={styles.subject}>
+              <JobSubject job={j} />
+            </div>
+          </>
         ),
-    },
-  ];
+      },
+      { id: 'reason', header: 'Why it was given up', cell: (j) => <span className={styles.reason}>{j.reason}</span> },
+      { id: 'failed', header: 'Given up', cell: (j) => <When value={j.failed} /> },
+      { id: 'attempts', header: 'Runs', numeric: true, cell: (j) => j.attempts },
+      {
+        id: 'retry',
+        header: 'Retry',
+        cell: (j) =>
+          j.retried ? (
+            <span className="muted">
+              <When what="Retried" value={j.retried} />
+            </span>
+          ) : (
+            <button type="button" onClick={() => retry.mutate(j)} disabled={retry.isPending}>
+              Retry<span className="visually-hidden"> {JOB_WORDS[j.job].toLowerCase()}</span>
+            </button>
+          ),
+      },
+    ],
+  };
 
   const queue = jobs.query.data?.queue;
   return (
@@ -137,9 +140,7 @@ export function JobsAdmin() {
       />
       <DataTable
         caption="Failed jobs, newest first"
-        columns={columns}
-        rowKey={(j) => j.id}
-        noun="failed jobs"
+        table={table}
         {...jobs}
         empty={<p className="notice success">No job has failed for good: every piece of work finished or is still being tried.</p>}
       />

@@ -1,16 +1,16 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { arrayPages } from '@/components/ui/api-pages';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
 import { type NewUserBody, NewUserBodySchema, type User, type UserPatchBody, UserPatchBodySchema } from '@/lib/users/contract';
-import { fetchPage } from './api-page';
 import { ConfirmDialog } from './confirm-dialog';
 import styles from './users-admin.module.css';
 
@@ -22,13 +22,12 @@ const PROJECT_ROLES = { member_of: 'Member of', manager_of: 'Sample manager of' 
 type Pending = { kind: 'grant-admin'; user: User } | { kind: 'deactivate'; user: User } | { kind: 'create-admin'; body: NewUserBody };
 
 export function UsersAdmin({ selfId }: { selfId: number }) {
-  const qc = useQueryClient();
   const users = usePagedList({
     key: ['admin-users'],
     limit: PAGE,
-    fetch: (offset, limit) => fetchPage<User>(`/api/admin/users?limit=${limit}&offset=${offset}`),
+    fetch: arrayPages<User>('/api/admin/users'),
   });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['admin-users'] });
+  const { refresh } = users;
   const [outcome, setOutcome] = useState<{ ok: boolean; text: ReactNode } | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
@@ -49,93 +48,97 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
     patch.mutate({ user, body, said });
   };
 
-  const columns: Column<User>[] = [
-    {
-      id: 'username',
-      header: 'User',
-      key: true,
-      cell: (u) => (
-        <>
-          {u.username}
-          {u.id === selfId && <span className="muted"> (you)</span>}
-          {u.email ? <div className={`muted ${styles.email}`}>{u.email}</div> : null}
-        </>
-      ),
-    },
-    {
-      id: 'projects',
-      header: 'Projects',
-      cell: (u) =>
-        u.member_of.length || u.manager_of.length ? (
+  const table: TableDefinition<User> = {
+    noun: 'users',
+    rowKey: (u) => String(u.id),
+    columns: [
+      {
+        id: 'username',
+        header: 'User',
+        key: true,
+        cell: (u) => (
           <>
-            {u.member_of.length > 0 && <div>Member of {upper(u.member_of)}</div>}
-            {u.manager_of.length > 0 && <div>Sample manager of {upper(u.manager_of)}</div>}
+            {u.username}
+            {u.id === selfId && <span className="muted"> (you)</span>}
+            {u.email ? <div className={`muted ${styles.email}`}>{u.email}</div> : null}
           </>
-        ) : (
-          <span className="muted">None</span>
         ),
-    },
-    {
-      id: 'role',
-      header: 'Rights',
-      nowrap: true,
-      cell: (u) => (
-        <>
-          {u.is_admin ? <span className="badge">Administrator</span> : 'User'}
-          <div>{u.is_active ? <span className="badge ok">May sign in</span> : <span className="badge danger">Deactivated</span>}</div>
-        </>
-      ),
-    },
-    { id: 'created', header: 'Added', cell: (u) => <When value={u.created} day /> },
-    {
-      id: 'actions',
-      header: 'Change',
-      cell: (u) => {
-        const self = u.id === selfId;
-        const busy = patch.isPending && patch.variables?.user.id === u.id;
-        return (
-          <div className={styles.actions}>
-            <button type="button" aria-expanded={editing === u.id} onClick={() => setEditing(editing === u.id ? null : u.id)}>
-              Projects<span className="visually-hidden"> of {u.username}</span>
-            </button>
-            {u.is_admin ? (
-              <button
-                type="button"
-                disabled={self || busy}
-                title={self ? 'You cannot take away your own rights' : undefined}
-                onClick={() => change(u, { is_admin: false }, `${u.username} is no longer an administrator.`)}
-              >
-                Remove admin<span className="visually-hidden"> rights of {u.username}</span>
-              </button>
-            ) : (
-              <button type="button" disabled={busy} onClick={() => setPending({ kind: 'grant-admin', user: u })}>
-                Make admin<span className="visually-hidden"> {u.username}</span>
-              </button>
-            )}
-            {u.is_active ? (
-              <button
-                type="button"
-                className="danger"
-                disabled={self || busy}
-                title={self ? 'You cannot deactivate yourself' : undefined}
-                onClick={() => setPending({ kind: 'deactivate', user: u })}
-              >
-                Deactivate<span className="visually-hidden"> {u.username}</span>
-              </button>
-            ) : (
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => change(u, { is_active: true }, `${u.username} may sign in again; their API keys work again.`)}
-              >
-                Reactivate<span className="visually-hidden"> {u.username}</span>
-              </button>
-            )}
-          </div>
-        );
       },
-    },
-  ];
+      {
+        id: 'projects',
+        header: 'Projects',
+        cell: (u) =>
+          u.member_of.length || u.manager_of.length ? (
+            <>
+              {u.member_of.length > 0 && <div>Member of {upper(u.member_of)}</div>}
+              {u.manager_of.length > 0 && <div>Sample manager of {upper(u.manager_of)}</div>}
+            </>
+          ) : (
+            <span className="muted">None</span>
+          ),
+      },
+      {
+        id: 'role',
+        header: 'Rights',
+        nowrap: true,
+        cell: (u) => (
+          <>
+            {u.is_admin ? <span className="badge">Administrator</span> : 'User'}
+            <div>{u.is_active ? <span className="badge ok">May sign in</span> : <span className="badge danger">Deactivated</span>}</div>
+          </>
+        ),
+      },
+      { id: 'created', header: 'Added', cell: (u) => <When value={u.created} day /> },
+      {
+        id: 'actions',
+        header: 'Change',
+        cell: (u) => {
+          const self = u.id === selfId;
+          const busy = patch.isPending && patch.variables?.user.id === u.id;
+          return (
+            <div className={styles.actions}>
+              <button type="button" aria-expanded={editing === u.id} onClick={() => setEditing(editing === u.id ? null : u.id)}>
+                Projects<span className="visually-hidden"> of {u.username}</span>
+              </button>
+              {u.is_admin ? (
+                <button
+                  type="button"
+                  disabled={self || busy}
+                  title={self ? 'You cannot take away your own rights' : undefined}
+                  onClick={() => change(u, { is_admin: false }, `${u.username} is no longer an administrator.`)}
+                >
+                  Remove admin<span className="visually-hidden"> rights of {u.username}</span>
+                </button>
+              ) : (
+                <button type="button" disabled={busy} onClick={() => setPending({ kind: 'grant-admin', user: u })}>
+                  Make admin<span className="visually-hidden"> {u.username}</span>
+                </button>
+              )}
+              {u.is_active ? (
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={self || busy}
+                  title={self ? 'You cannot deactivate yourself' : undefined}
+                  onClick={() => setPending({ kind: 'deactivate', user: u })}
+                >
+                  Deactivate<span className="visually-hidden"> {u.username}</span>
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => change(u, { is_active: true }, `${u.username} may sign in again; their API keys work again.`)}
+                >
+                  Reactivate<span className="visually-hidden"> {u.username}</span>
+                </button>
+              )}
+            </div>
+          );
+        },
+      },
+    ],
+  };
 
   return (
     <>
@@ -164,9 +167,7 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
       </div>
       <DataTable
         caption="Users, their projects and rights"
-        columns={columns}
-        rowKey={(u) => String(u.id)}
-        noun="users"
+        table={table}
         {...users}
         detail={(u) =>
           editing === u.id ? (

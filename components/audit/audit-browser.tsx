@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { CsvExport } from '@/components/ui/csv-export';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
@@ -18,37 +18,41 @@ const shown = (v: string) => (v ? v : <span className="muted">(empty)</span>);
 type Row = { record: AuditRecord; n: number };
 
 // audit records carry no id, and one change can repeat in time and field: a row is its place in the whole list
-const columns: Column<Row>[] = [
-  {
-    id: 'sample',
-    header: 'Sample',
-    key: true,
-    cell: ({ record: r }) => (
-      <>
-        <Link href={`/samples/${r.svc_id}`} className="mono">
-          {r.TUBE_OR_WELL_ID || r.SPECIMEN_ID || r.svc_id}
-        </Link>
-        {r.svc_profile_title && <div className="muted">{r.svc_profile_title}</div>}
-      </>
-    ),
-  },
-  { id: 'when', header: 'When', cell: ({ record: r }) => <When value={r.time_updated} /> },
-  { id: 'update_type', header: 'Made by', cell: ({ record: r }) => <UpdateTypeBadge type={r.update_type} /> },
-  { id: 'field', header: 'Field', cell: ({ record: r }) => <span className="mono">{r.field}</span> },
-  {
-    id: 'change',
-    header: 'Old → new',
-    cell: ({ record: r }) => (
-      <span className="change">
-        <del>{shown(r.outdated_value)}</del> → <ins>{shown(r.updated_value)}</ins>
-      </span>
-    ),
-  },
-  { id: 'project', header: 'Project', cell: ({ record: r }) => r.tol_project.toUpperCase() },
-];
+const table: TableDefinition<Row> = {
+  noun: 'changes',
+  rowKey: (row) => String(row.n),
+  columns: [
+    {
+      id: 'sample',
+      header: 'Sample',
+      key: true,
+      cell: ({ record: r }) => (
+        <>
+          <Link href={`/samples/${r.svc_id}`} className="mono">
+            {r.TUBE_OR_WELL_ID || r.SPECIMEN_ID || r.svc_id}
+          </Link>
+          {r.svc_profile_title && <div className="muted">{r.svc_profile_title}</div>}
+        </>
+      ),
+    },
+    { id: 'when', header: 'When', cell: ({ record: r }) => <When value={r.time_updated} /> },
+    { id: 'update_type', header: 'Made by', cell: ({ record: r }) => <UpdateTypeBadge type={r.update_type} /> },
+    { id: 'field', header: 'Field', cell: ({ record: r }) => <span className="mono">{r.field}</span> },
+    {
+      id: 'change',
+      header: 'Old → new',
+      cell: ({ record: r }) => (
+        <span className="change">
+          <del>{shown(r.outdated_value)}</del> → <ins>{shown(r.updated_value)}</ins>
+        </span>
+      ),
+    },
+    { id: 'project', header: 'Project', cell: ({ record: r }) => r.tol_project.toUpperCase() },
+  ],
+};
 
 export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
-  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, onSubmit, exportQs } = useUrlFilter<
+  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter<
     (typeof PARAMS)[number],
     AuditBrowsePage,
     typeof AuditBrowseQuerySchema
@@ -93,14 +97,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
           </select>
           {problem('update_type')}
         </label>
-        <FieldNamePicker
-          label="Field"
-          none="Any field"
-          names={fieldNames}
-          fieldProps={fieldProps('field')}
-          value={input.field}
-          problem={problem('field')}
-        />
+        <FieldNamePicker label="Field" none="Any field" names={fieldNames} control={control('field')} />
         <CheckGroup
           legend="Project"
           name="project"
@@ -109,7 +106,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
           problem={problem('project')}
           label={(p) => p.toUpperCase()}
         />
-        <RowsPerPage fieldProps={fieldProps('limit')} value={input.limit} problem={problem('limit')} />
+        <RowsPerPage control={control('limit')} />
         <FilterActions clearHref={pathname} errors={offsetError ? [offsetError] : []} />
       </form>
 
@@ -130,10 +127,8 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
           )}
           <DataTable
             caption="Changes to samples, newest first"
-            columns={columns}
+            table={table}
             rows={q.data?.data.map((record, i) => ({ record, n: offset + i }))}
-            rowKey={(row) => String(row.n)}
-            noun="changes"
             query={q}
             empty={
               <p className="notice" role="status">

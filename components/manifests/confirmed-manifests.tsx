@@ -2,25 +2,29 @@
 
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
 import { withParams } from '@/lib/client/search';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import type { ConfirmedManifest } from '@/lib/reports/confirmed';
 import { plural } from './words';
 
-const columns: Column<ConfirmedManifest>[] = [
-  {
-    id: 'manifest',
-    header: 'Manifest',
-    key: true,
-    cell: (m) => <Link href={`/manifests/${m.id}`}>{m.fileName || `Manifest ${m.id}`}</Link>,
-  },
-  { id: 'profile', header: 'Profile', cell: (m) => <Link href={`/profiles/${m.profileId}`}>{m.profileTitle}</Link> },
-  { id: 'project', header: 'Project', nowrap: true, cell: (m) => `${manifestTypeOf(m.project)} ${m.version}` },
-  { id: 'samples', header: 'Samples', numeric: true, nowrap: true, cell: (m) => plural(m.samples, 'sample') },
-  { id: 'confirmed', header: 'Confirmed', cell: (m) => <When value={m.createdAt} /> },
-];
+const table: TableDefinition<ConfirmedManifest> = {
+  noun: 'manifests',
+  rowKey: (m) => m.id,
+  columns: [
+    {
+      id: 'manifest',
+      header: 'Manifest',
+      key: true,
+      cell: (m) => <Link href={`/manifests/${m.id}`}>{m.fileName || `Manifest ${m.id}`}</Link>,
+    },
+    { id: 'profile', header: 'Profile', cell: (m) => <Link href={`/profiles/${m.profileId}`}>{m.profileTitle}</Link> },
+    { id: 'project', header: 'Project', nowrap: true, cell: (m) => `${manifestTypeOf(m.project)} ${m.version}` },
+    { id: 'samples', header: 'Samples', numeric: true, nowrap: true, cell: (m) => plural(m.samples, 'sample') },
+    { id: 'confirmed', header: 'Confirmed', cell: (m) => <When value={m.createdAt} /> },
+  ],
+};
 
 /** The manifests confirmed so far, a page at a time (the page lives in the URL as `manifests`). */
 export function ConfirmedManifests({
@@ -39,10 +43,8 @@ export function ConfirmedManifests({
   return (
     <DataTable
       caption="Confirmed manifests"
-      columns={columns}
+      table={table}
       rows={rows}
-      rowKey={(m) => m.id}
-      noun="manifests"
       empty="No manifests confirmed yet: upload one above, and confirm its report once it has no errors."
       page={{ offset, limit, total, hrefFor: (o) => withParams(pathname, search, { manifests: o ? String(o) : undefined }) }}
     />

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { IssueGroup, IssueGroups as IssueGroupsAnswer, IssueSeverity, ReportIssue, ReportIssuesPage } from '@/lib/manifests/contract';
@@ -192,30 +192,32 @@ function GroupCells({
     placeholderData: keepPreviousData,
   });
   const listed = Boolean(group.allowed_values);
-  const columns: Column<NumberedIssue>[] = [
-    {
-      id: 'cell',
-      header: 'Cell',
-      key: true,
-      nowrap: true,
-      cell: (i) => (i.column || i.row ? `${i.column ?? ''}${i.row ?? ''}` : 'Sheet'),
-    },
-    {
-      id: 'value',
-      header: 'Value',
-      cell: (i) => (i.value ? <span className="mono">{i.value}</span> : <span className="muted">empty</span>),
-    },
-    { id: 'problem', header: 'Problem', cell: (i) => <MessageText text={i.message} listedAbove={listed} /> },
-  ];
+  const table: TableDefinition<NumberedIssue> = {
+    noun: 'cells',
+    rowKey: (i) => String(i.n),
+    columns: [
+      {
+        id: 'cell',
+        header: 'Cell',
+        key: true,
+        nowrap: true,
+        cell: (i) => (i.column || i.row ? `${i.column ?? ''}${i.row ?? ''}` : 'Sheet'),
+      },
+      {
+        id: 'value',
+        header: 'Value',
+        cell: (i) => (i.value ? <span className="mono">{i.value}</span> : <span className="muted">empty</span>),
+      },
+      { id: 'problem', header: 'Problem', cell: (i) => <MessageText text={i.message} listedAbove={listed} /> },
+    ],
+  };
   const what = group.severity === 'error' ? 'Errors: fix these cells' : 'Warnings: check these cells';
   return (
     <DataTable
       caption={`${what} — ${group.field ?? 'the sheet'} · ${group.title}`}
-      columns={columns}
+      table={table}
       // issues have no id; their place in the report is stable (a complete report never changes)
       rows={q.data?.data.map((i, n) => ({ ...i, n: offset + n }))}
-      rowKey={(i) => String(i.n)}
-      noun="cells"
       query={q}
       page={{ offset, limit: CELLS, total: q.data?.number_found ?? 0, hrefFor }}
     />

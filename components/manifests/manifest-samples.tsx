@@ -4,50 +4,46 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect } from 'react';
 import { SampleState, UNSETTLED } from '@/components/samples/sample-state';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
 import { withParams } from '@/lib/client/search';
 import type { ManifestSample } from '@/lib/reports/confirmed';
 
 const rackTube = (s: ManifestSample) => `${s.rackOrPlateId ? `${s.rackOrPlateId} / ` : ''}${s.tubeOrWellId ?? ''}`;
 
-const columns: Column<ManifestSample>[] = [
-  {
-    id: 'tube',
-    header: 'Rack / tube',
-    key: true,
-    cell: (s) => (
-      <Link className="mono" href={`/samples/${s.id}`}>
-        {rackTube(s) || s.id}
-      </Link>
-    ),
-  },
-  {
-    id: 'state',
-    header: 'State',
-    cell: (s) => (
-      <SampleState
-        status={s.status}
-        detail={s.statusDetail}
-        reason={s.rejectionReason}
-        registrationFailed={s.registrationFailed}
-        biosample={s.biosampleAccession}
-      />
-    ),
-  },
-  { id: 'specimen', header: 'Specimen', cell: (s) => <span className="mono">{s.specimenId}</span> },
-  {
-    id: 'taxon',
-    header: 'Scientific name',
-    cell: (s) => (
-      <>
-        <em>{s.scientificName}</em> <span className="muted">({s.taxonId})</span>
-        {s.symbiont === 'SYMBIONT' ? <span className="muted"> · symbiont</span> : null}
-      </>
-    ),
-  },
-  { id: 'updated', header: 'Last change', cell: (s) => <When value={s.timeUpdated} /> },
-];
+const table: TableDefinition<ManifestSample> = {
+  noun: 'samples',
+  rowKey: (s) => s.id,
+  columns: [
+    {
+      id: 'tube',
+      header: 'Rack / tube',
+      key: true,
+      cell: (s) => (
+        <Link className="mono" href={`/samples/${s.id}`}>
+          {rackTube(s) || s.id}
+        </Link>
+      ),
+    },
+    {
+      id: 'state',
+      header: 'State',
+      cell: (s) => <SampleState sample={s} />,
+    },
+    { id: 'specimen', header: 'Specimen', cell: (s) => <span className="mono">{s.specimenId}</span> },
+    {
+      id: 'taxon',
+      header: 'Scientific name',
+      cell: (s) => (
+        <>
+          <em>{s.scientificName}</em> <span className="muted">({s.taxonId})</span>
+          {s.symbiont === 'SYMBIONT' ? <span className="muted"> · symbiont</span> : null}
+        </>
+      ),
+    },
+    { id: 'updated', header: 'Last change', cell: (s) => <When value={s.timeUpdated} /> },
+  ],
+};
 
 /** A confirmed manifest's samples with where each stands, a page at a time (`offset` in the URL). */
 export function ManifestSamples({ rows, total, offset, limit }: { rows: ManifestSample[]; total: number; offset: number; limit: number }) {
@@ -64,10 +60,8 @@ export function ManifestSamples({ rows, total, offset, limit }: { rows: Manifest
   return (
     <DataTable
       caption="Samples of this manifest"
-      columns={columns}
+      table={table}
       rows={rows}
-      rowKey={(s) => s.id}
-      noun="samples"
       page={{ offset, limit, total, hrefFor: (o) => withParams(pathname, search, { offset: o ? String(o) : undefined }) }}
     />
   );

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { ApiError, apiFetch } from '@/lib/client/api';
@@ -283,21 +283,23 @@ function Changes({ reportId }: { reportId: string }) {
     queryKey: ['report', reportId],
     queryFn: () => apiFetch<ValidationReport>(`/api/manifest/validate/report/${reportId}`),
   });
-  const columns: Column<FieldChange>[] = [
-    { id: 'row', header: 'Row', key: true, numeric: true, cell: (c) => c.row },
-    { id: 'field', header: 'Field', cell: (c) => <span className="mono">{c.field}</span> },
-    { id: 'from', header: 'From', cell: (c) => c.oldValue || <span className="muted">empty</span> },
-    { id: 'to', header: 'To', cell: (c) => c.newValue || <span className="muted">empty</span> },
-  ];
+  const table: TableDefinition<FieldChange> = {
+    noun: 'changes',
+    rowKey: (c) => `${c.row}:${c.field}`,
+    columns: [
+      { id: 'row', header: 'Row', key: true, numeric: true, cell: (c) => c.row },
+      { id: 'field', header: 'Field', cell: (c) => <span className="mono">{c.field}</span> },
+      { id: 'from', header: 'From', cell: (c) => c.oldValue || <span className="muted">empty</span> },
+      { id: 'to', header: 'To', cell: (c) => c.newValue || <span className="muted">empty</span> },
+    ],
+  };
   const all = q.data?.changes;
   return (
     <Section id="changes" title="Changes this upload makes">
       <DataTable
         caption="Changes this upload makes"
-        columns={columns}
+        table={table}
         rows={all?.slice(offset, offset + CHANGES)}
-        rowKey={(c) => `${c.row}:${c.field}`}
-        noun="changes"
         query={q}
         empty="This upload changes no field."
         page={{

@@ -2,8 +2,8 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { fetchPage } from '@/components/admin/api-page';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { arrayPages } from '@/components/ui/api-pages';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
@@ -25,10 +25,9 @@ export function ReportsList({ profileId }: { profileId?: string }) {
     key: ['validations', profileId ?? ''],
     limit: PAGE,
     param: OFFSET_PARAM,
-    fetch: (offset, limit) => {
-      const qs = new URLSearchParams({ limit: String(limit), offset: String(offset), ...(profileId && { profile_id: profileId }) });
-      return fetchPage<ValidationReportSummary>(`/api/manifest/validations?${qs}`);
-    },
+    fetch: arrayPages<ValidationReportSummary>(
+      `/api/manifest/validations?${new URLSearchParams(profileId ? { profile_id: profileId } : {})}`,
+    ),
     refetchInterval: (page) => (page?.rows.some((r) => r.status === 'pending' || r.status === 'running') ? 3000 : false),
   });
   // the profile column names profiles by title; a list of one profile's reports needs no such column
@@ -39,48 +38,50 @@ export function ReportsList({ profileId }: { profileId?: string }) {
   });
   const titleOf = new Map((profiles.data ?? []).map((p) => [p.id, p.title]));
 
-  const columns: Column<ValidationReportSummary>[] = [
-    {
-      id: 'file',
-      header: 'File',
-      key: true,
-      cell: (r) => <Link href={`/manifests/reports/${r.report_id}`}>{r.file_name}</Link>,
-    },
-    {
-      id: 'status',
-      header: 'Status',
-      cell: (r) => {
-        const s = reportState(r);
-        return <StateBadge tone={s.tone}>{s.words}</StateBadge>;
+  const table: TableDefinition<ValidationReportSummary> = {
+    noun: 'reports',
+    rowKey: (r) => r.report_id,
+    columns: [
+      {
+        id: 'file',
+        header: 'File',
+        key: true,
+        cell: (r) => <Link href={`/manifests/reports/${r.report_id}`}>{r.file_name}</Link>,
       },
-    },
-    ...(profileId
-      ? []
-      : [
-          {
-            id: 'profile',
-            header: 'Profile',
-            cell: (r: ValidationReportSummary) => (
-              <Link href={`/profiles/${r.profile_id}`}>{titleOf.get(r.profile_id) ?? r.profile_id}</Link>
-            ),
-          },
-        ]),
-    { id: 'manifest', header: 'Manifest', nowrap: true, cell: (r) => `${r.manifest_type} ${r.version}` },
-    {
-      id: 'rows',
-      header: 'Rows',
-      numeric: true,
-      cell: (r) => (r.status === 'complete' ? plural(r.summary.rows, 'row') : <span className="muted">—</span>),
-    },
-    { id: 'uploaded', header: 'Uploaded', cell: (r) => <When value={r.created} /> },
-  ];
+      {
+        id: 'status',
+        header: 'Status',
+        cell: (r) => {
+          const s = reportState(r);
+          return <StateBadge tone={s.tone}>{s.words}</StateBadge>;
+        },
+      },
+      ...(profileId
+        ? []
+        : [
+            {
+              id: 'profile',
+              header: 'Profile',
+              cell: (r: ValidationReportSummary) => (
+                <Link href={`/profiles/${r.profile_id}`}>{titleOf.get(r.profile_id) ?? r.profile_id}</Link>
+              ),
+            },
+          ]),
+      { id: 'manifest', header: 'Manifest', nowrap: true, cell: (r) => `${r.manifest_type} ${r.version}` },
+      {
+        id: 'rows',
+        header: 'Rows',
+        numeric: true,
+        cell: (r) => (r.status === 'complete' ? plural(r.summary.rows, 'row') : <span className="muted">—</span>),
+      },
+      { id: 'uploaded', header: 'Uploaded', cell: (r) => <When value={r.created} /> },
+    ],
+  };
 
   return (
     <DataTable
       caption={profileId ? 'Validation reports of this profile' : 'Your validation reports'}
-      columns={columns}
-      rowKey={(r) => r.report_id}
-      noun="reports"
+      table={table}
       {...list}
       empty="No manifests uploaded yet: the report of each upload will be listed here."
     />

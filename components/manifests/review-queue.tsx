@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { RetryRegistration } from '@/components/samples/retry-registration';
 import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-state';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
 import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
@@ -292,92 +292,90 @@ function Group({
   const failed = group.samples.filter((s) => s.registration_failed).map((s) => s.svc_id);
   const file = fileOf(group);
 
-  const columns: Column<ReviewSample>[] = [
-    {
-      id: 'tube',
-      header: 'Tube or well',
-      key: true,
-      nowrap: true,
-      cell: (s) => (
-        <Link href={`/samples/${s.svc_id}`} className="mono">
-          {nameOf(s)}
-        </Link>
-      ),
-    },
-    ...(selection
-      ? []
-      : [
-          {
-            id: 'state',
-            header: 'State',
-            cell: (s: ReviewSample) => (
-              <>
-                <SampleState
-                  status={s.status}
-                  detail={s.status_detail}
-                  reason={s.rejection_reason}
-                  registrationFailed={s.registration_failed}
-                  biosample={s.biosampleAccession}
-                />
-                {s.registration_failed && (
-                  <div>
-                    <RetryRegistration svcIds={[s.svc_id]} name={nameOf(s)} onDone={onRetried} />
-                  </div>
-                )}
-              </>
-            ),
-          },
-          {
-            id: 'tolid',
-            header: 'ToLID',
-            nowrap: true,
-            cell: (s: ReviewSample) => (s.public_name ? <span className="mono">{s.public_name}</span> : <span className="muted">—</span>),
-          },
-        ]),
-    ...(hasPermits ? [{ id: 'permits', header: 'Permits', cell: (s: ReviewSample) => <Permits sample={s} /> }] : []),
-    {
-      id: 'name',
-      header: 'Scientific name',
-      cell: (s) => (
-        <>
-          <em>{s.SCIENTIFIC_NAME}</em> <span className="muted">(taxon {s.TAXON_ID})</span>
-        </>
-      ),
-    },
-    { id: 'specimen', header: 'Specimen', nowrap: true, cell: (s) => <span className="mono">{s.SPECIMEN_ID}</span> },
-    ...(selection
-      ? [
-          {
-            id: 'waiting',
-            header: 'Approval',
-            cell: (s: ReviewSample) => <SampleState status={s.status} waitingFor={s.waiting_for} />,
-          },
-        ]
-      : [
-          {
-            id: 'decided',
-            header: 'Decided',
-            cell: (s: ReviewSample) =>
-              s.decided_at ? (
+  const table: TableDefinition<ReviewSample> = {
+    noun: 'samples',
+    rowKey: (s) => s.svc_id,
+    columns: [
+      {
+        id: 'tube',
+        header: 'Tube or well',
+        key: true,
+        nowrap: true,
+        cell: (s) => (
+          <Link href={`/samples/${s.svc_id}`} className="mono">
+            {nameOf(s)}
+          </Link>
+        ),
+      },
+      ...(selection
+        ? []
+        : [
+            {
+              id: 'state',
+              header: 'State',
+              cell: (s: ReviewSample) => (
                 <>
-                  <When value={s.decided_at} />
-                  {s.decided_by && <span className="muted"> by {s.decided_by}</span>}
+                  <SampleState sample={s} />
+                  {s.registration_failed && (
+                    <div>
+                      <RetryRegistration svcIds={[s.svc_id]} name={nameOf(s)} onDone={onRetried} />
+                    </div>
+                  )}
                 </>
-              ) : (
-                <span className="muted">—</span>
               ),
-          },
-        ]),
-    ...(group.samples.some((s) => s.sraAccession)
-      ? [
-          {
-            id: 'sra',
-            header: 'SRA',
-            cell: (s: ReviewSample) => (s.sraAccession ? <Accession value={s.sraAccession} /> : <span className="muted">—</span>),
-          },
-        ]
-      : []),
-  ];
+            },
+            {
+              id: 'tolid',
+              header: 'ToLID',
+              nowrap: true,
+              cell: (s: ReviewSample) => (s.public_name ? <span className="mono">{s.public_name}</span> : <span className="muted">—</span>),
+            },
+          ]),
+      ...(hasPermits ? [{ id: 'permits', header: 'Permits', cell: (s: ReviewSample) => <Permits sample={s} /> }] : []),
+      {
+        id: 'name',
+        header: 'Scientific name',
+        cell: (s) => (
+          <>
+            <em>{s.SCIENTIFIC_NAME}</em> <span className="muted">(taxon {s.TAXON_ID})</span>
+          </>
+        ),
+      },
+      { id: 'specimen', header: 'Specimen', nowrap: true, cell: (s) => <span className="mono">{s.SPECIMEN_ID}</span> },
+      ...(selection
+        ? [
+            {
+              id: 'waiting',
+              header: 'Approval',
+              cell: (s: ReviewSample) => <SampleState sample={s} waitingFor={s.waiting_for} />,
+            },
+          ]
+        : [
+            {
+              id: 'decided',
+              header: 'Decided',
+              cell: (s: ReviewSample) =>
+                s.decided_at ? (
+                  <>
+                    <When value={s.decided_at} />
+                    {s.decided_by && <span className="muted"> by {s.decided_by}</span>}
+                  </>
+                ) : (
+                  <span className="muted">—</span>
+                ),
+            },
+          ]),
+      ...(group.samples.some((s) => s.sraAccession)
+        ? [
+            {
+              id: 'sra',
+              header: 'SRA',
+              cell: (s: ReviewSample) => (s.sraAccession ? <Accession value={s.sraAccession} /> : <span className="muted">—</span>),
+            },
+          ]
+        : []),
+    ],
+  };
 
   return (
     <section aria-labelledby={headingId} className={styles.group}>
@@ -397,12 +395,10 @@ function Group({
           <RetryRegistration svcIds={failed} name={`the ${samplesWord(failed.length)} of ${file} that failed`} onDone={onRetried} />
         </p>
       )}
-      <DataTable
+      <DataTable<ReviewSample>
         caption={selection ? `Samples of ${file} awaiting your decision` : `Samples of ${file} decided lately`}
-        columns={columns}
+        table={table}
         rows={rows}
-        rowKey={(s) => s.svc_id}
-        noun="samples"
         selection={
           selection && {
             selected: selection.chosen,

@@ -1,9 +1,8 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { fetchPage } from '@/components/admin/api-page';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { arrayPages } from '@/components/ui/api-pages';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { DropZone } from '@/components/ui/drop-zone';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
@@ -60,20 +59,23 @@ function put(url: string, file: File, onProgress: (loaded: number) => void): Pro
 }
 
 /** The profile's data files: drop to upload (each with its progress, a failed one retried), and the list of what is there. */
-const columns: Column<DataFile>[] = [
-  { id: 'file', header: 'File', key: true, cell: (f) => <span className="mono">{f.file_name}</span> },
-  { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (f) => size(f.size_in_bytes) },
-  { id: 'uploaded', header: 'Uploaded', cell: (f) => <When value={f.last_uploaded} /> },
-  { id: 'etag', header: 'ETag', cell: (f) => <span className="mono muted">{f.S3_ETag}</span> },
-];
+const table: TableDefinition<DataFile> = {
+  noun: 'files',
+  rowKey: (f) => f.file_name,
+  columns: [
+    { id: 'file', header: 'File', key: true, cell: (f) => <span className="mono">{f.file_name}</span> },
+    { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (f) => size(f.size_in_bytes) },
+    { id: 'uploaded', header: 'Uploaded', cell: (f) => <When value={f.last_uploaded} /> },
+    { id: 'etag', header: 'ETag', cell: (f) => <span className="mono muted">{f.S3_ETag}</span> },
+  ],
+};
 
 export function FilesTab({ profileId, embedded = false }: { profileId: string; embedded?: boolean }) {
-  const qc = useQueryClient();
   const files = usePagedList({
     key: ['profile-files', profileId],
     limit: PAGE,
     param: OFFSET_PARAM,
-    fetch: (offset, limit) => fetchPage<DataFile>(`/api/profiles/${profileId}/files?limit=${limit}&offset=${offset}`),
+    fetch: arrayPages<DataFile>(`/api/profiles/${profileId}/files`),
   });
   const [uploads, setUploads] = useState<Upload[]>([]);
   // stable across renders, so onDrop is not rebuilt on each one
@@ -112,9 +114,9 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
           }
         }),
       );
-      void qc.invalidateQueries({ queryKey: ['profile-files', profileId] });
+      files.refresh();
     },
-    [patch, profileId, qc],
+    [patch, profileId, files.refresh],
   );
 
   const Heading = embedded ? 'h4' : 'h2';
@@ -153,14 +155,7 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
         </ul>
       )}
 
-      <DataTable
-        caption="Data files of this profile"
-        columns={columns}
-        rowKey={(f) => f.file_name}
-        noun="files"
-        {...files}
-        empty="No files uploaded yet."
-      />
+      <DataTable caption="Data files of this profile" table={table} {...files} empty="No files uploaded yet." />
     </section>
   );
 }

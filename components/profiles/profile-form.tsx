@@ -90,7 +90,7 @@ export function ProfileForm({ options, profile }: Props) {
           name="type"
           label="Type"
           hint="Tree of Life types hold manifests and samples; biodata holds single-cell and imaging studies. It cannot be changed later."
-          options={usable.map((t) => ({ value: t.type, label: t.label }))}
+          options={usable.map((t) => ({ name: t.type, label: t.label }))}
         />
       )}
       {info?.choose_sequencing_centre && (
@@ -102,7 +102,7 @@ export function ProfileForm({ options, profile }: Props) {
             hint="Hold Ctrl (⌘ on a Mac) to choose several."
             multiple
             size={6}
-            options={centres.map((c) => ({ value: c.name, label: c.label }))}
+            options={centres}
           />
           {added.length > 0 && (
             <p role="status" className="notice warning">
@@ -122,9 +122,9 @@ export function ProfileForm({ options, profile }: Props) {
           name="associated_type"
           label="Associated projects"
           hint="Each project whose approval is needed must approve a sample before it is registered at ENA."
-          options={associated.filter((a) => a.selectable).map((a) => ({ value: a.name, label: a.label }))}
+          options={associated.filter((a) => a.selectable)}
           fixed={added.map((c) => ({
-            value: c.name,
+            name: c.name,
             label: labelOf(c.name),
             note: `(added because ${c.label} is a sequencing centre of this profile)`,
           }))}

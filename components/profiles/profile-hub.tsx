@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
 import { statusWords, UNSETTLED } from '@/components/samples/sample-state';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
@@ -71,10 +71,8 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
       <Section id="manifests" anchor title="Manifests">
         <DataTable
           caption="Confirmed manifests of this profile, newest first"
-          columns={manifestColumns}
+          table={manifestTable}
           rows={summary?.manifests}
-          rowKey={(m) => m.manifest_id}
-          noun="manifests"
           query={q}
           empty="No confirmed manifest yet: upload one under “Add samples” below."
         />
@@ -88,10 +86,8 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
         <Section id="permits" anchor title="Permits">
           <DataTable
             caption="Permits the samples of this profile name"
-            columns={permitColumns}
+            table={permitTable}
             rows={summary?.permits}
-            rowKey={(p) => p.file_name}
-            noun="permits"
             query={q}
             empty="No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed."
           />
@@ -161,50 +157,58 @@ function SampleCounts({ summary }: { summary: ProfileSampleSummary }) {
   );
 }
 
-const manifestColumns: Column<ProfileManifest>[] = [
-  {
-    id: 'file',
-    header: 'Manifest',
-    key: true,
-    cell: (m) => <Link href={`/manifests/${m.manifest_id}`}>{m.file_name || m.manifest_id}</Link>,
-  },
-  {
-    id: 'samples',
-    header: 'Samples',
-    cell: (m) =>
-      m.samples ? (
-        <ul className={styles.inlineList}>
-          <li>
-            <Link href={browserHref(m.manifest_id)}>{plural(m.samples, 'sample')}</Link>:
-          </li>
-          {m.statuses.map((s) => (
-            <li key={s.status}>
-              <Link href={browserHref(m.manifest_id, s.status)}>{countWords(s)}</Link>
+const manifestTable: TableDefinition<ProfileManifest> = {
+  noun: 'manifests',
+  rowKey: (m) => m.manifest_id,
+  columns: [
+    {
+      id: 'file',
+      header: 'Manifest',
+      key: true,
+      cell: (m) => <Link href={`/manifests/${m.manifest_id}`}>{m.file_name || m.manifest_id}</Link>,
+    },
+    {
+      id: 'samples',
+      header: 'Samples',
+      cell: (m) =>
+        m.samples ? (
+          <ul className={styles.inlineList}>
+            <li>
+              <Link href={browserHref(m.manifest_id)}>{plural(m.samples, 'sample')}</Link>:
             </li>
-          ))}
-        </ul>
-      ) : (
-        <span className="muted">no samples</span>
-      ),
-  },
-  { id: 'version', header: 'Version', nowrap: true, cell: (m) => `${m.tol_project} ${m.version}` },
-  { id: 'by', header: 'Uploaded by', cell: (m) => m.uploaded_by ?? <span className="muted">—</span> },
-  { id: 'confirmed', header: 'Confirmed', cell: (m) => <When value={m.confirmed} /> },
-];
+            {m.statuses.map((s) => (
+              <li key={s.status}>
+                <Link href={browserHref(m.manifest_id, s.status)}>{countWords(s)}</Link>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <span className="muted">no samples</span>
+        ),
+    },
+    { id: 'version', header: 'Version', nowrap: true, cell: (m) => `${m.tol_project} ${m.version}` },
+    { id: 'by', header: 'Uploaded by', cell: (m) => m.uploaded_by ?? <span className="muted">—</span> },
+    { id: 'confirmed', header: 'Confirmed', cell: (m) => <When value={m.confirmed} /> },
+  ],
+};
 
-const permitColumns: Column<ProfilePermit>[] = [
-  {
-    id: 'file',
-    header: 'Permit',
-    key: true,
-    cell: (p) => (
-      <a href={p.url} download aria-label={`Download the permit ${p.file_name}`}>
-        {p.file_name}
-      </a>
-    ),
-  },
-  { id: 'kind', header: 'Kind', cell: (p) => p.kinds.map((k) => k.charAt(0) + k.slice(1).toLowerCase()).join(', ') },
-  { id: 'samples', header: 'Named by', numeric: true, cell: (p) => plural(p.samples, 'sample') },
-  { id: 'uploaded', header: 'Uploaded', cell: (p) => <When value={p.uploaded} /> },
-  { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (p) => size(p.size_in_bytes) },
-];
+const permitTable: TableDefinition<ProfilePermit> = {
+  noun: 'permits',
+  rowKey: (p) => p.file_name,
+  columns: [
+    {
+      id: 'file',
+      header: 'Permit',
+      key: true,
+      cell: (p) => (
+        <a href={p.url} download aria-label={`Download the permit ${p.file_name}`}>
+          {p.file_name}
+        </a>
+      ),
+    },
+    { id: 'kind', header: 'Kind', cell: (p) => p.kinds.map((k) => k.charAt(0) + k.slice(1).toLowerCase()).join(', ') },
+    { id: 'samples', header: 'Named by', numeric: true, cell: (p) => plural(p.samples, 'sample') },
+    { id: 'uploaded', header: 'Uploaded', cell: (p) => <When value={p.uploaded} /> },
+    { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (p) => size(p.size_in_bytes) },
+  ],
+};

@@ -1,8 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import { fetchPage } from '@/components/admin/api-page';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { arrayPages } from '@/components/ui/api-pages';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import type { Profile } from '@/lib/profiles/contract';
@@ -17,31 +17,33 @@ const TYPE_LABELS: Record<string, string> = {
   genomics: 'Genomics (legacy)',
 };
 
-const columns: Column<Profile>[] = [
-  { id: 'title', header: 'Title', key: true, cell: (p) => <Link href={`/profiles/${p.id}`}>{p.title}</Link> },
-  { id: 'type', header: 'Type', nowrap: true, cell: (p) => <span className="badge">{TYPE_LABELS[p.type] ?? p.type}</span> },
-  {
-    id: 'description',
-    header: 'Description',
-    cell: (p) => (p.description ? p.description : <span className="muted">—</span>),
-  },
-  { id: 'modified', header: 'Changed', cell: (p) => <When value={p.date_modified} /> },
-  { id: 'created', header: 'Created', cell: (p) => <When value={p.date_created} day /> },
-];
+const table: TableDefinition<Profile> = {
+  noun: 'profiles',
+  rowKey: (p) => p.id,
+  columns: [
+    { id: 'title', header: 'Title', key: true, cell: (p) => <Link href={`/profiles/${p.id}`}>{p.title}</Link> },
+    { id: 'type', header: 'Type', nowrap: true, cell: (p) => <span className="badge">{TYPE_LABELS[p.type] ?? p.type}</span> },
+    {
+      id: 'description',
+      header: 'Description',
+      cell: (p) => (p.description ? p.description : <span className="muted">—</span>),
+    },
+    { id: 'modified', header: 'Changed', cell: (p) => <When value={p.date_modified} /> },
+    { id: 'created', header: 'Created', cell: (p) => <When value={p.date_created} day /> },
+  ],
+};
 
 /** The caller's profiles (an admin's: all), most recently changed first, a page at a time. */
 export function ProfilesTable() {
   const list = usePagedList({
     key: ['profiles', 'page'],
     limit: PAGE,
-    fetch: (offset, limit) => fetchPage<Profile>(`/api/profiles?limit=${limit}&offset=${offset}`),
+    fetch: arrayPages<Profile>('/api/profiles'),
   });
   return (
     <DataTable
       caption="Your profiles, most recently changed first"
-      columns={columns}
-      rowKey={(p) => p.id}
-      noun="profiles"
+      table={table}
       {...list}
       empty={
         <p className="muted">

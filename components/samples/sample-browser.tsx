@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { CsvExport } from '@/components/ui/csv-export';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
@@ -93,7 +93,7 @@ function Cell({ column, value }: { column: DisplayColumn; value: string | undefi
 
 export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
   const router = useRouter();
-  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, onSubmit, exportQs } = useUrlFilter<
+  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter<
     (typeof PARAMS)[number],
     SampleBrowsePage,
     typeof SampleBrowseQuerySchema
@@ -143,14 +143,7 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
           <input {...fieldProps('scientific_name')} defaultValue={input.scientific_name} placeholder="e.g. Aglais" />
           {problem('scientific_name')}
         </label>
-        <FieldNamePicker
-          label="Search in field"
-          none="Choose a field"
-          names={fieldNames}
-          fieldProps={fieldProps('field')}
-          value={input.field}
-          problem={problem('field')}
-        />
+        <FieldNamePicker label="Search in field" none="Choose a field" names={fieldNames} control={control('field')} />
         <label>
           Field contains
           <input {...fieldProps('contains')} defaultValue={input.contains} placeholder="any case; commas: any of" />
@@ -167,7 +160,7 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
           </select>
           {problem('standard')}
         </label>
-        <RowsPerPage fieldProps={fieldProps('limit')} value={input.limit} problem={problem('limit')} />
+        <RowsPerPage control={control('limit')} />
         <FilterActions clearHref={pathname} errors={otherErrors} />
       </form>
 
@@ -232,29 +225,32 @@ function Results({
     const at = shown.findIndex((c) => rank(c.field) > rank('public_name'));
     shown.splice(at < 0 ? shown.length : at, 0, { field: 'public_name', key: 'public_name', label: 'ToLID' });
   }
-  const columns: Column<Row>[] = shown.map((c) => ({
-    // a sortable column goes by its sort key, which is what the URL and the table's sort name
-    id: c.sort ?? c.key,
-    header: c.field === 'public_name' ? 'ToLID' : c.key,
-    sortable: Boolean(c.sort),
-    key: c.field === 'svc_id',
-    nowrap: ['status', 'biosampleAccession', 'public_name', 'time_created'].includes(c.field),
-    cell: (row) => {
-      if (c.field === 'svc_id') {
-        const id = row.record[c.key];
-        return id ? (
-          <Link href={`/samples/${id}`} className={`mono ${styles.svc}`}>
-            {id}
-          </Link>
-        ) : (
-          <span className="muted">Embargoed</span>
-        );
-      }
-      return <Cell column={c} value={row.record[c.key]} />;
-    },
-  }));
+  const columns = shown.map(
+    (c): Column<Row> => ({
+      // a sortable column goes by its sort key, which is what the URL and the table's sort name
+      id: c.sort ?? c.key,
+      header: c.field === 'public_name' ? 'ToLID' : c.key,
+      sortable: Boolean(c.sort),
+      key: c.field === 'svc_id',
+      nowrap: ['status', 'biosampleAccession', 'public_name', 'time_created'].includes(c.field),
+      cell: (row) => {
+        if (c.field === 'svc_id') {
+          const id = row.record[c.key];
+          return id ? (
+            <Link href={`/samples/${id}`} className={`mono ${styles.svc}`}>
+              {id}
+            </Link>
+          ) : (
+            <span className="muted">Embargoed</span>
+          );
+        }
+        return <Cell column={c} value={row.record[c.key]} />;
+      },
+    }),
+  );
   const svcKey = shown.find((c) => c.field === 'svc_id')?.key ?? 'svc_id';
   const rows: Row[] = data.map((record, i) => ({ key: record[svcKey] || `embargoed-${page.offset + i}`, record }));
+  const table: TableDefinition<Row> = { noun: 'samples', rowKey: (r) => r.key, columns };
   return (
     <div>
       <div className="toolbar">
@@ -269,10 +265,8 @@ function Results({
       )}
       <DataTable
         caption="Samples matching the filter; open a sample by its svc_id"
-        columns={columns}
+        table={table}
         rows={rows}
-        rowKey={(r) => r.key}
-        noun="samples"
         loading={updating}
         sort={{ by: sort, order, onSort }}
         page={{

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { accessionLink } from '@/components/submissions/links';
-import type { SampleStatus } from '@/lib/samples/contract';
+import type { ReviewSample, SampleStatus } from '@/lib/samples/contract';
 
 /**
  * Where a sample stands, in words: the review queue, the sample page and the samples browser say the same thing for
@@ -43,19 +43,24 @@ export function Accession({ value }: { value: string }) {
   );
 }
 
-export interface SampleStateProps {
-  status: string;
-  detail?: string | null;
-  reason?: string | null;
-  /** rejected after approval: ENA or the ToLID service refused it, or registration gave up */
-  registrationFailed?: boolean;
-  biosample?: string | null;
-  /** associated projects whose approval a pending sample still needs */
-  waitingFor?: readonly string[];
-}
+/** Where one sample stands, in the API's names (ReviewSample); a manifest's sample list selects the same. */
+export type SampleStanding = Pick<
+  ReviewSample,
+  'status' | 'status_detail' | 'rejection_reason' | 'registration_failed' | 'biosampleAccession'
+>;
 
-/** The whole sentence: the status with what it waits for, its accession, or the reason it stopped. */
-export function SampleState({ status, detail, reason, registrationFailed, biosample, waitingFor = [] }: SampleStateProps) {
+/**
+ * The whole sentence: the status with what it waits for (`waitingFor`: associated projects whose approval a pending
+ * sample still needs), its accession, or the reason it stopped.
+ */
+export function SampleState({ sample, waitingFor = [] }: { sample: SampleStanding; waitingFor?: readonly string[] }) {
+  const {
+    status,
+    status_detail: detail,
+    rejection_reason: reason,
+    registration_failed: registrationFailed,
+    biosampleAccession: biosample,
+  } = sample;
   let tail: ReactNode = null;
   switch (status) {
     case 'accepted':

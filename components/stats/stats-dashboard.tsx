@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { BarChart, HorizontalBars } from '@/components/ui/bar-chart';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { formatMoment } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
@@ -89,18 +89,22 @@ export function StatsDashboard() {
   const allStatuses: Record<string, number> = {};
   for (const p of projects) for (const [st, n] of Object.entries(p.byStatus)) allStatuses[st] = (allStatuses[st] ?? 0) + n;
   const statuses = ordered(allStatuses, SAMPLE_STATUSES).map(([st]) => st);
-  const projectColumns: Column<ProjectRow>[] = [
-    { id: 'project', header: 'Project', key: true, cell: (p) => p.project.toUpperCase() },
-    ...statuses.map(
-      (st): Column<ProjectRow> => ({
-        id: st,
-        header: SAMPLE_WORDS[st] ?? st,
-        numeric: true,
-        cell: (p) => (p.byStatus[st] ?? 0).toLocaleString('en-GB'),
-      }),
-    ),
-    { id: 'total', header: 'Total', numeric: true, cell: (p) => <strong>{p.total.toLocaleString('en-GB')}</strong> },
-  ];
+  const projectTable: TableDefinition<ProjectRow> = {
+    noun: 'projects',
+    rowKey: (p) => p.project,
+    columns: [
+      { id: 'project', header: 'Project', key: true, cell: (p) => p.project.toUpperCase() },
+      ...statuses.map(
+        (st): Column<ProjectRow> => ({
+          id: st,
+          header: SAMPLE_WORDS[st] ?? st,
+          numeric: true,
+          cell: (p) => (p.byStatus[st] ?? 0).toLocaleString('en-GB'),
+        }),
+      ),
+      { id: 'total', header: 'Total', numeric: true, cell: (p) => <strong>{p.total.toLocaleString('en-GB')}</strong> },
+    ],
+  };
 
   return (
     <>
@@ -165,10 +169,8 @@ export function StatsDashboard() {
       <h2>Samples by project and status</h2>
       <DataTable
         caption="Samples by project and status"
-        columns={projectColumns}
+        table={projectTable}
         rows={projects}
-        rowKey={(p) => p.project}
-        noun="projects"
         empty={<p className="muted">No samples yet.</p>}
       />
 

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
 
 /** A study as the overview lists it (the page reads them on the server). */
@@ -20,13 +20,17 @@ const SCHEMA_LABELS: Record<string, string> = {
   svc_image_stx_fish: 'Spatial transcriptomics (FISH images)',
 };
 
-const columns: Column<StudyOverviewRow>[] = [
-  { id: 'study', header: 'Study', key: true, nowrap: true, cell: (s) => <span className="mono">{s.studyId}</span> },
-  { id: 'profile', header: 'Profile', cell: (s) => <Link href={`/profiles/${s.profileId}`}>{s.profileTitle}</Link> },
-  { id: 'schema', header: 'Kind', cell: (s) => SCHEMA_LABELS[s.schemaName] ?? s.schemaName },
-  { id: 'checklist', header: 'Checklist', cell: (s) => <span className="mono">{s.checklistId}</span> },
-  { id: 'updated', header: 'Updated', cell: (s) => <When value={s.updatedAt} /> },
-];
+const table: TableDefinition<StudyOverviewRow> = {
+  noun: 'studies',
+  rowKey: (s) => `${s.profileId}/${s.schemaName}/${s.studyId}`,
+  columns: [
+    { id: 'study', header: 'Study', key: true, nowrap: true, cell: (s) => <span className="mono">{s.studyId}</span> },
+    { id: 'profile', header: 'Profile', cell: (s) => <Link href={`/profiles/${s.profileId}`}>{s.profileTitle}</Link> },
+    { id: 'schema', header: 'Kind', cell: (s) => SCHEMA_LABELS[s.schemaName] ?? s.schemaName },
+    { id: 'checklist', header: 'Checklist', cell: (s) => <span className="mono">{s.checklistId}</span> },
+    { id: 'updated', header: 'Updated', cell: (s) => <When value={s.updatedAt} /> },
+  ],
+};
 
 export function StudiesOverview({
   rows,
@@ -42,10 +46,8 @@ export function StudiesOverview({
   return (
     <DataTable
       caption="Your studies, most recently changed first"
-      columns={columns}
+      table={table}
       rows={rows}
-      rowKey={(s) => `${s.profileId}/${s.schemaName}/${s.studyId}`}
-      noun="studies"
       empty={
         <p className="muted">
           No studies yet. <Link href="/profiles/new">Create a biodata profile</Link> and upload a study from its page.

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { FilesTab } from '@/components/profiles/files-tab';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
@@ -217,10 +217,8 @@ export function StudiesTab({ profileId }: { profileId: string }) {
       <h3>4. Submit and publish</h3>
       <DataTable
         caption="Studies of this profile"
-        columns={studyColumns(base)}
+        table={studyTable(base)}
         rows={studies.data}
-        rowKey={(st) => st.study_id}
-        noun="studies"
         query={studies}
         empty={`No ${schemaLabel} studies yet.`}
       />
@@ -228,9 +226,9 @@ export function StudiesTab({ profileId }: { profileId: string }) {
   );
 }
 
-function studyColumns(base: string): Column<Study>[] {
+function studyTable(base: string): TableDefinition<Study> {
   const href = (study: Study) => `${base}/studies/${encodeURIComponent(study.study_id)}`;
-  return [
+  const columns: Column<Study>[] = [
     { id: 'study', header: 'Study', key: true, nowrap: true, cell: (st) => <span className="mono">{st.study_id}</span> },
     { id: 'title', header: 'Title', cell: (st) => text(st.title) || text(st.project_name) || <span className="muted">—</span> },
     ...REPOSITORIES.map(
@@ -282,4 +280,5 @@ function studyColumns(base: string): Column<Study>[] {
       ),
     },
   ];
+  return { noun: 'studies', rowKey: (st) => st.study_id, columns };
 }

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Accession } from '@/components/samples/sample-state';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { apiFetch } from '@/lib/client/api';
 import type { Repository } from '@/lib/submissions/contract';
 import type { AccessionRow, FileState, StudySubmissionStatus } from '@/lib/submissions/study/contract';
@@ -18,21 +18,25 @@ const FILE_STATE: Record<FileState, string> = {
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
 
-const runColumns: Column<AccessionRow>[] = [
-  { id: 'row', header: 'File row', key: true, nowrap: true, cell: (r) => <span className="mono">{r.file_id}</span> },
-  {
-    id: 'run',
-    header: 'Run',
-    nowrap: true,
-    cell: (r) => (r.run_accession_ena ? <Accession value={r.run_accession_ena} /> : (r.file_status_ena ?? '')),
-  },
-  {
-    id: 'experiment',
-    header: 'Experiment',
-    nowrap: true,
-    cell: (r) => (r.experiment_accession_ena ? <Accession value={r.experiment_accession_ena} /> : ''),
-  },
-];
+const runTable: TableDefinition<AccessionRow> = {
+  noun: 'runs',
+  rowKey: (r) => String(r.file_id),
+  columns: [
+    { id: 'row', header: 'File row', key: true, nowrap: true, cell: (r) => <span className="mono">{r.file_id}</span> },
+    {
+      id: 'run',
+      header: 'Run',
+      nowrap: true,
+      cell: (r) => (r.run_accession_ena ? <Accession value={r.run_accession_ena} /> : (r.file_status_ena ?? '')),
+    },
+    {
+      id: 'experiment',
+      header: 'Experiment',
+      nowrap: true,
+      cell: (r) => (r.experiment_accession_ena ? <Accession value={r.experiment_accession_ena} /> : ''),
+    },
+  ],
+};
 
 /**
  * Where a study's submission to one repository stands: each data file as it is checked and sent (polled, more and
@@ -90,15 +94,7 @@ export function SubmissionProgress({ href, repository, status }: { href: string;
             ))}
           </ul>
         )}
-        {fileRows.length > 0 && (
-          <DataTable
-            caption="Runs at ENA, one per file row"
-            columns={runColumns}
-            rows={fileRows}
-            rowKey={(r) => String(r.file_id)}
-            noun="runs"
-          />
-        )}
+        {fileRows.length > 0 && <DataTable caption="Runs at ENA, one per file row" table={runTable} rows={fileRows} />}
       </details>
     </>
   );

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { fetchFound } from '@/components/admin/api-page';
-import { type Column, DataTable } from '@/components/ui/data-table';
+import { foundPages } from '@/components/ui/api-pages';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import type { Submission, SubmissionList } from '@/lib/submissions/contract';
@@ -165,40 +165,44 @@ function Receipts({ s }: { s: Submission }) {
   );
 }
 
-const columns: Column<Submission>[] = [
-  {
-    id: 'what',
-    header: 'Submission',
-    key: true,
-    cell: (s) => {
-      const { text } = submissionSentence(s);
-      return (
-        <div className={styles.what}>
-          <span>{text}</span>
-          <div className={styles.profile}>
-            {s.kind === 'samples' ? 'Samples of ' : 'A study of '}
-            <Link href={`/profiles/${s.profile_id}`}>{s.profile_title ?? s.profile_id}</Link>
+const table: TableDefinition<Submission> = {
+  noun: 'submissions',
+  rowKey: (s) => s.submission_id,
+  columns: [
+    {
+      id: 'what',
+      header: 'Submission',
+      key: true,
+      cell: (s) => {
+        const { text } = submissionSentence(s);
+        return (
+          <div className={styles.what}>
+            <span>{text}</span>
+            <div className={styles.profile}>
+              {s.kind === 'samples' ? 'Samples of ' : 'A study of '}
+              <Link href={`/profiles/${s.profile_id}`}>{s.profile_title ?? s.profile_id}</Link>
+            </div>
           </div>
-        </div>
-      );
+        );
+      },
     },
-  },
-  {
-    id: 'state',
-    header: 'State',
-    cell: (s) => {
-      const { tone } = submissionSentence(s);
-      return (
-        <>
-          <span className={BADGE[tone]}>{STATE_WORDS[tone]}</span>
-          {running(s) && s.attempts > 1 && <div className="muted">attempt {s.attempts}</div>}
-        </>
-      );
+    {
+      id: 'state',
+      header: 'State',
+      cell: (s) => {
+        const { tone } = submissionSentence(s);
+        return (
+          <>
+            <span className={BADGE[tone]}>{STATE_WORDS[tone]}</span>
+            {running(s) && s.attempts > 1 && <div className="muted">attempt {s.attempts}</div>}
+          </>
+        );
+      },
     },
-  },
-  { id: 'created', header: 'Started', cell: (s) => <When value={s.created} /> },
-  { id: 'finished', header: 'Ended', cell: (s) => (s.finished ? <When value={s.finished} /> : <span className="muted">—</span>) },
-];
+    { id: 'created', header: 'Started', cell: (s) => <When value={s.created} /> },
+    { id: 'finished', header: 'Ended', cell: (s) => (s.finished ? <When value={s.finished} /> : <span className="muted">—</span>) },
+  ],
+};
 
 /** Under each submission: why it stopped, what came back, and the answers, each list folded until opened. */
 function detail(s: Submission) {
@@ -224,16 +228,14 @@ export function SubmissionsTable() {
   const list = usePagedList({
     key: ['submissions'],
     limit: PAGE,
-    fetch: (offset, limit) => fetchFound<SubmissionList>(`/api/submissions?limit=${limit}&offset=${offset}`),
+    fetch: foundPages<SubmissionList>('/api/submissions'),
     // live status while anything on the page is still running; new submissions appear on the first page
     refetchInterval: (page, offset) => (page?.rows.some(running) ? 1500 : offset === 0 ? 10_000 : false),
   });
   return (
     <DataTable
       caption="Submissions to public repositories, newest first"
-      columns={columns}
-      rowKey={(s) => s.submission_id}
-      noun="submissions"
+      table={table}
       {...list}
       empty={<p className="muted">Nothing has been submitted yet. Accepted samples and submitted studies appear here.</p>}
       detail={detail}

@@ -27,13 +27,15 @@ function ChartTable({ bars, unit, caption, labelHeading }: Omit<ChartProps, 'tit
       <summary>{caption} as a table</summary>
       <DataTable
         caption={caption}
-        noun={unit}
         rows={bars}
-        rowKey={(b) => b.label}
-        columns={[
-          { id: 'label', header: labelHeading, key: true, cell: (b) => b.label },
-          { id: 'value', header: sentenceCase(unit), numeric: true, cell: (b) => b.value.toLocaleString('en-GB') },
-        ]}
+        table={{
+          noun: unit,
+          rowKey: (b) => b.label,
+          columns: [
+            { id: 'label', header: labelHeading, key: true, cell: (b) => b.label },
+            { id: 'value', header: sentenceCase(unit), numeric: true, cell: (b) => b.value.toLocaleString('en-GB') },
+          ],
+        }}
       />
     </details>
   );

@@ -55,13 +55,18 @@ export interface TableSelection<Row> {
   selectable?: (row: Row) => boolean;
 }
 
-export interface DataTableProps<Row> {
-  caption: string;
-  columns: Column<Row>[];
-  rows: Row[] | undefined;
-  rowKey: (row: Row) => string;
+/** What a table shows of its rows, declared once beside their columns: what they are, their key and the columns. */
+export interface TableDefinition<Row> {
   /** what the rows are, plural, for the pager and the empty state */
   noun: string;
+  rowKey: (row: Row) => string;
+  columns: Column<Row>[];
+}
+
+export interface DataTableProps<Row> {
+  caption: string;
+  table: TableDefinition<Row>;
+  rows: Row[] | undefined;
   /** the query the rows come from (TanStack Query's result): busy while it fetches, its error shown in place */
   query?: { isFetching: boolean; error: Error | null };
   loading?: boolean;
@@ -79,10 +84,8 @@ export interface DataTableProps<Row> {
 
 export function DataTable<Row>({
   caption,
-  columns,
+  table: { columns, rowKey, noun },
   rows,
-  rowKey,
-  noun,
   query,
   loading = query?.isFetching,
   error = query?.error?.message ?? null,
@@ -94,7 +97,7 @@ export function DataTable<Row>({
   selection,
 }: DataTableProps<Row>) {
   const defs: ColumnDef<Row>[] = columns.map((c) => ({ id: c.id, header: c.header, cell: (ctx) => c.cell(ctx.row.original) }));
-  const table = useReactTable({
+  const reactTable = useReactTable({
     data: rows ?? [],
     columns: defs,
     getCoreRowModel: getCoreRowModel(),
@@ -133,7 +136,7 @@ export function DataTable<Row>({
         <table>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
-            {table.getHeaderGroups().map((group) => (
+            {reactTable.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {selection && ticks ? (
                   <th scope="col" className={styles.select}>
@@ -176,7 +179,7 @@ export function DataTable<Row>({
             ))}
           </thead>
           <tbody>
-            {table.getRowModel().rows.map((row) => {
+            {reactTable.getRowModel().rows.map((row) => {
               const more = detail?.(row.original);
               return (
                 <RowGroup key={row.id}>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { DEFAULT_PAGE } from '@/lib/browse/contract';
+import type { FilterControl } from './use-url-filter';
 
 /** A group of checkboxes sending one comma list (project=dtol,erga), with its error under the group. */
 export function CheckGroup(props: {
@@ -28,33 +29,26 @@ export function CheckGroup(props: {
 }
 
 /** The page size picker every browser shows. */
-export function RowsPerPage(props: { fieldProps: Record<string, unknown>; value: string | undefined; problem: ReactNode }) {
+export function RowsPerPage({ control }: { control: FilterControl }) {
   return (
     <label>
       Rows per page
-      <select {...props.fieldProps} defaultValue={props.value ?? String(DEFAULT_PAGE)}>
+      <select {...control.props} defaultValue={control.value ?? String(DEFAULT_PAGE)}>
         {['25', '50', '100', '200', '500'].map((n) => (
           <option key={n}>{n}</option>
         ))}
       </select>
-      {props.problem}
+      {control.problem}
     </label>
   );
 }
 
 /** A choice of one sample field by name, with a first option that chooses none. */
-export function FieldNamePicker(props: {
-  label: string;
-  none: string;
-  names: readonly string[];
-  fieldProps: Record<string, unknown>;
-  value: string | undefined;
-  problem: ReactNode;
-}) {
+export function FieldNamePicker(props: { label: string; none: string; names: readonly string[]; control: FilterControl }) {
   return (
     <label>
       {props.label}
-      <select {...props.fieldProps} defaultValue={props.value ?? ''}>
+      <select {...props.control.props} defaultValue={props.control.value ?? ''}>
         <option value="">{props.none}</option>
         {props.names.map((f) => (
           <option key={f} value={f}>
@@ -62,7 +56,7 @@ export function FieldNamePicker(props: {
           </option>
         ))}
       </select>
-      {props.problem}
+      {props.control.problem}
     </label>
   );
 }

@@ -114,6 +114,12 @@ export function TextAreaField<Values extends FieldValues, Out extends FieldValue
   );
 }
 
+/** One choice of a select or a checkbox group: the value sent (the project's, the centre's name) and its label. */
+export interface Choice {
+  name: string;
+  label: string;
+}
+
 export function SelectField<Values extends FieldValues, Out extends FieldValues = Values>({
   form,
   name,
@@ -121,15 +127,12 @@ export function SelectField<Values extends FieldValues, Out extends FieldValues 
   hint,
   options,
   ...select
-}: FieldShell<Values, Out> & { options: { value: string; label: string }[] } & Omit<
-    SelectHTMLAttributes<HTMLSelectElement>,
-    'name' | 'form'
-  >) {
+}: FieldShell<Values, Out> & { options: readonly Choice[] } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'form'>) {
   return (
     <Shell form={form} name={name} label={label} hint={hint}>
       <select {...select} {...form.register(name)} {...described(form, name, hint)}>
         {options.map((o) => (
-          <option key={o.value} value={o.value}>
+          <option key={o.name} value={o.name}>
             {o.label}
           </option>
         ))}
@@ -150,13 +153,13 @@ export function CheckboxGroupField<Values extends FieldValues, Out extends Field
   options,
   fixed = [],
 }: FieldShell<Values, Out> & {
-  options: { value: string; label: string }[];
-  fixed?: { value: string; label: string; note: ReactNode }[];
+  options: readonly Choice[];
+  fixed?: (Choice & { note: ReactNode })[];
 }) {
   const error = form.formState.errors[name]?.message;
   const invalid = typeof error === 'string' && error !== '';
   const ids = [hint ? `${name}-hint` : '', invalid ? `${name}-error` : ''].filter(Boolean).join(' ');
-  const fixedValues = new Set(fixed.map((f) => f.value));
+  const fixedValues = new Set(fixed.map((f) => f.name));
   return (
     <fieldset className="field" aria-describedby={ids || undefined} aria-invalid={invalid || undefined}>
       <legend>{label}</legend>
@@ -166,21 +169,21 @@ export function CheckboxGroupField<Values extends FieldValues, Out extends Field
         </span>
       ) : null}
       {fixed.map((f) => (
-        <label key={f.value} className={styles.option}>
-          <input type="checkbox" checked disabled readOnly aria-describedby={`${name}-${f.value}-note`} />
+        <label key={f.name} className={styles.option}>
+          <input type="checkbox" checked disabled readOnly aria-describedby={`${name}-${f.name}-note`} />
           <span>
             {f.label}{' '}
-            <span className="muted" id={`${name}-${f.value}-note`}>
+            <span className="muted" id={`${name}-${f.name}-note`}>
               {f.note}
             </span>
           </span>
         </label>
       ))}
       {options
-        .filter((o) => !fixedValues.has(o.value))
+        .filter((o) => !fixedValues.has(o.name))
         .map((o) => (
-          <label key={o.value} className={styles.option}>
-            <input type="checkbox" value={o.value} {...form.register(name)} />
+          <label key={o.name} className={styles.option}>
+            <input type="checkbox" value={o.name} {...form.register(name)} />
             <span>{o.label}</span>
           </label>
         ))}

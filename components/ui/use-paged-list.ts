@@ -1,8 +1,10 @@
 'use client';
 
-import { keepPreviousData, type QueryKey, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
+import { useCallback, useRef } from 'react';
 import { withParams } from '@/lib/client/search';
+import type { PageFetcher } from './api-pages';
 import type { TablePage } from './data-table';
 
 export interface ListPage<Row> {
@@ -13,20 +15,21 @@ export interface ListPage<Row> {
 /**
  * A list shown a page at a time, its offset kept in the URL (`param`, so that two lists on one page each have
  * theirs) and every page with its own address. While the next page loads the current one stays in view. The result
- * spreads onto the one table: `<DataTable {...list} … />`.
+ * spreads onto the one table: `<DataTable {...list} … />` (which takes no notice of `refresh`).
  */
 export function usePagedList<Page extends ListPage<unknown>>(opts: {
   /** the query's key; the offset is added, so invalidating this prefix refreshes every page */
   key: QueryKey;
   limit: number;
   /** the page from `offset`; it may carry more than its rows (e.g. the queue's state beside the failed jobs) */
-  fetch: (offset: number, limit: number) => Promise<Page>;
+  fetch: PageFetcher<Page>;
   param?: string;
   /** poll while the rows say something is still running */
   refetchInterval?: (page: Page | undefined, offset: number) => number | false;
 }) {
   const pathname = usePathname();
   const search = useSearchParams();
+  const qc = useQueryClient();
   const param = opts.param ?? 'offset';
   const offset = Math.max(0, Number(search.get(param)) || 0);
   const query = useQuery({
@@ -42,5 +45,10 @@ export function usePagedList<Page extends ListPage<unknown>>(opts: {
     hrefFor: (o) => withParams(pathname, search, { [param]: o ? String(o) : undefined }),
   };
   const rows: Page['rows'] | undefined = query.data?.rows;
-  return { rows, query, page };
+  // the key of this render, for a refresh that stays the same function from render to render
+  const key = useRef(opts.key);
+  key.current = opts.key;
+  /** every page of the list is fetched again (after a change to its rows) */
+  const refresh = useCallback(() => void qc.invalidateQueries({ queryKey: key.current }), [qc]);
+  return { rows, query, page, refresh };
 }

@@ -2,11 +2,26 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import type { z } from 'zod';
 import { issuesByField } from '@/lib/browse/params';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import { formValues, paramsObject, withParams } from '@/lib/client/search';
+
+/** The attributes of a form control of one parameter: its name, and its error wired for screen readers. */
+interface ControlAttributes {
+  name: string;
+  id?: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** What a filter form's control of one parameter needs: its attributes, its value in the URL and its error. */
+export interface FilterControl {
+  props: ControlAttributes;
+  value: string | undefined;
+  problem: ReactNode;
+}
 
 /**
  * A browser whose filter lives in the page URL: the URL's parameters are checked with the same zod schema as the
@@ -41,7 +56,7 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
   const serverError = q.error instanceof ApiError ? q.error : null;
   const errorFor = (p: string): string | undefined => formErrors[p] ?? urlErrors[p] ?? serverError?.forField(p);
   const href = (changes: Record<string, string | undefined>) => withParams(pathname, search, changes);
-  const fieldProps = (name: string) => ({
+  const fieldProps = (name: string): ControlAttributes => ({
     name,
     ...(opts.idPrefix && { id: `${opts.idPrefix}-${name}` }),
     'aria-invalid': errorFor(name) ? true : undefined,
@@ -53,6 +68,8 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
         {errorFor(name)}
       </span>
     ) : null;
+
+  const control = (name: P): FilterControl => ({ props: fieldProps(name), value: input[name], problem: problem(name) });
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -72,5 +89,5 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
   exportQs.delete('offset');
   exportQs.set('return_type', 'csv');
 
-  return { q, qs, input, parsed, pathname, search, errorFor, href, fieldProps, problem, onSubmit, exportQs };
+  return { q, qs, input, parsed, pathname, search, errorFor, href, fieldProps, problem, control, onSubmit, exportQs };
 }

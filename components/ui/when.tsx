@@ -24,13 +24,34 @@ export function formatMoment(value: string | Date): string {
   return Number.isNaN(d.getTime()) ? String(value) : formatter.format(d);
 }
 
-export function When({ value, day = false }: { value: string | Date | null | undefined; day?: boolean }) {
-  if (!value) return <span className="muted">—</span>;
+/**
+ * A moment, or `none` (a dash unless given) when there is none; `what` happened then, e.g. "Revoked 24 Nov 2026, …".
+ */
+export function When({
+  value,
+  day = false,
+  none = '—',
+  what,
+}: {
+  value: string | Date | null | undefined;
+  day?: boolean;
+  none?: string;
+  what?: string;
+}) {
+  if (!value) return <span className="muted">{none}</span>;
   const d = typeof value === 'string' ? new Date(value) : value;
-  if (Number.isNaN(d.getTime())) return <span>{String(value)}</span>;
-  return (
+  const shown = Number.isNaN(d.getTime()) ? (
+    <span>{String(value)}</span>
+  ) : (
     <time dateTime={d.toISOString()} title={d.toISOString()} suppressHydrationWarning>
       {day ? dayFormatter.format(d) : formatter.format(d)}
     </time>
+  );
+  return what ? (
+    <>
+      {what} {shown}
+    </>
+  ) : (
+    shown
   );
 }

@@ -60,10 +60,11 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
         scientificName: samples.scientificName,
         symbiont: samples.symbiont,
         biosampleAccession: samples.biosampleAccession,
-        statusDetail: samples.statusDetail,
-        rejectionReason: samples.rejectionReason,
+        // where it stands, in the API's names (the portal's SampleState reads these as it reads ReviewSample)
+        status_detail: samples.statusDetail,
+        rejection_reason: samples.rejectionReason,
         // rejected after a manager's approval: ENA or the ToLID service refused it, or registration gave up
-        registrationFailed: sql<boolean>`${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb`,
+        registration_failed: sql<boolean>`${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb`,
         timeUpdated: samples.timeUpdated,
       })
       .from(samples)
