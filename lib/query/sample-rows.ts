@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { profiles, samples } from '@/db/schema';
 import { type RecordShape, recordColumns, renderSample, type SampleRecord, type SampleRow, sampleWriters } from '@/lib/standards/render';
+import { StoredFields } from '@/lib/standards/stored-fields';
 import type { Page, Standard } from './params';
 import { fromUtcText, utcText } from './sql';
 import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from './stream';
@@ -24,7 +25,8 @@ export const sampleRowColumns = {
   project: samples.project,
   manifestVersion: samples.manifestVersion,
   status: samples.status,
-  fields: samples.fields,
+  // as text, which the driver leaves alone: the writers copy each value out of it (lib/standards/stored-fields.ts)
+  fields: sql<string>`${samples.fields}::text`.mapWith((text: string) => new StoredFields(text)),
   publicName: samples.publicName,
   ...accessionColumns,
   associatedTolProjects: samples.associatedTolProjects,

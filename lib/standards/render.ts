@@ -3,10 +3,12 @@ import { currentDefinition, type FieldDefinition, findDefinition, type ManifestD
 import type { SampleRecord } from '@/lib/query/contract';
 import { formatUtc } from '@/lib/query/dates';
 import type { Standard } from '@/lib/query/params';
+import { FieldReader, type SampleFields } from './stored-fields';
 
 /**
  * What rendering needs of a stored sample: the row as the sample queries select it. Timestamps arrive as UTC text
- * with microseconds (`YYYY-MM-DDTHH:MI:SS.US`) so they print exactly as stored.
+ * with microseconds (`YYYY-MM-DDTHH:MI:SS.US`) so they print exactly as stored; `fields` as the text PostgreSQL
+ * prints for them, undecoded (lib/standards/stored-fields.ts), or as an object for a row built in memory.
  */
 export interface SampleRow {
   id: string;
@@ -14,7 +16,7 @@ export interface SampleRow {
   project: TolProject;
   manifestVersion: string;
   status: string;
-  fields: Record<string, string>;
+  fields: SampleFields;
   publicName: string | null;
   biosampleAccession: string | null;
   sraAccession: string | null;
@@ -35,27 +37,25 @@ export type { SampleRecord };
 /** What an ERGA sample under traditional-knowledge rights shows instead of itself (api-behaviour.md §1.8 step 5). */
 export const EMBARGOED: Readonly<SampleRecord> = Object.freeze({ status: 'embargoed' });
 
-interface Slot {
-  key: string;
-  value: (row: SampleRow) => string;
-}
+/** A key of the records of one (manifest version, standard), and where its value comes from. */
+type Slot =
+  /** manifest fields: one, or several joined by a space (MIxS lat_lon) */
+  | { key: string; fields: readonly string[] }
+  /** the service's own */
+  | { key: string; value: (row: SampleRow) => string };
+
+type ServiceSlot = Extract<Slot, { value: unknown }>;
 
 // The reference fills these when a record lacks them (api-behaviour.md §1.8 step 7).
 const DEFAULTS: Record<string, string> = { MIXED_SAMPLE_RISK: 'NOT_PROVIDED', BARCODING_STATUS: 'DNA_BARCODE_EXEMPT' };
 // Records written before the reference renamed the field still carry the old key.
 const LEGACY_KEYS: Record<string, string> = { SPECIMEN_IDENTITY_RISK: 'SPECIMEN_ID_RISK' };
 
-const fieldValue = (name: string) => {
-  const legacy = LEGACY_KEYS[name];
-  const fallback = DEFAULTS[name] ?? '';
-  return (row: SampleRow): string => row.fields[name] ?? (legacy && row.fields[legacy]) ?? fallback;
-};
-
 /**
  * Keys the service adds to every record. Never among them: created_by, profile_id, approvals, rejection_reason,
  * the change log or anything naming a person's account (api-behaviour.md §1.10).
  */
-const SYSTEM_SLOTS: Slot[] = (
+const SYSTEM_SLOTS: ServiceSlot[] = (
   [
     ['associated_tol_project', (r) => r.associatedTolProjects.join(' | ')],
     ['biosampleAccession', (r) => r.biosampleAccession ?? ''],
@@ -74,7 +74,7 @@ const SYSTEM_SLOTS: Slot[] = (
     ['time_created', (r) => formatUtc(r.timeCreated)],
     ['time_updated', (r) => formatUtc(r.timeUpdated)],
     ['tol_project', (r) => r.project.toUpperCase()],
-  ] as [string, Slot['value']][]
+  ] as [string, ServiceSlot['value']][]
 )
   .map(([key, value]) => ({ key, value }))
   .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -101,7 +101,7 @@ const COMBINED: Partial<Record<Standard, Set<string>>> = { mixs: new Set(['lat_l
  */
 function buildSlots(def: ManifestDefinition, standard: Standard): Slot[] {
   const exported = def.fields.filter((f) => f.export && !f.sensitive);
-  if (standard === 'tol') return [...exported.map((f) => ({ key: f.name, value: fieldValue(f.name) })), ...SYSTEM_SLOTS];
+  if (standard === 'tol') return [...exported.map((f) => ({ key: f.name, fields: [f.name] })), ...SYSTEM_SLOTS];
 
   const mapped = new Map<string, FieldDefinition[]>();
   const extra: Slot[] = [];
@@ -111,20 +111,9 @@ function buildSlots(def: ManifestDefinition, standard: Standard): Slot[] {
     const same = mapped.get(term);
     if (!same) mapped.set(term, [f]);
     else if (COMBINED[standard]?.has(term)) same.push(f);
-    else extra.push({ key: serviceKey(f.name), value: fieldValue(f.name) });
+    else extra.push({ key: serviceKey(f.name), fields: [f.name] });
   }
-  const slots: Slot[] = [...mapped].map(([key, fields]) => {
-    if (fields.length === 1) return { key, value: fieldValue((fields[0] as FieldDefinition).name) };
-    const getters = fields.map((f) => fieldValue(f.name));
-    return {
-      key,
-      value: (row) =>
-        getters
-          .map((g) => g(row))
-          .filter(Boolean)
-          .join(' '),
-    };
-  });
+  const slots: Slot[] = [...mapped].map(([key, fields]) => ({ key, fields: fields.map((f) => f.name) }));
   const service = [...extra, ...SYSTEM_SLOTS.map((s) => ({ key: serviceKey(s.key), value: s.value }))].sort(byCodePoint);
   return [...slots, ...service];
 }
@@ -132,22 +121,98 @@ function buildSlots(def: ManifestDefinition, standard: Standard): Slot[] {
 const definitionOf = (project: TolProject, version: string): ManifestDefinition =>
   findDefinition(project, version) ?? currentDefinition(project);
 
-const plans = new Map<string, Slot[]>();
-function slotsFor(project: TolProject, version: string, standard: Standard): Slot[] {
-  const k = `${project}|${version}|${standard}`;
-  let slots = plans.get(k);
-  if (!slots) {
-    slots = buildSlots(definitionOf(project, version), standard);
-    plans.set(k, slots);
-  }
-  return slots;
+const TRADITIONAL_KNOWLEDGE = 'ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE';
+
+/** A record key's value for a row, as text and as JSON; `fields` has been pointed at the row's fields. */
+interface Value {
+  text: (row: SampleRow, fields: FieldReader) => string;
+  json: (row: SampleRow, fields: FieldReader) => string;
 }
+
+/**
+ * One (project, manifest version, standard), compiled: its record keys in order, each with its value, and a reader
+ * of the fields they take (by position, so a row's fields are found once, not looked up key by key).
+ */
+interface Layout {
+  keys: string[];
+  values: Value[];
+  fields: FieldReader;
+  /** position of the traditional-knowledge field among the fields read, when the project may embargo; else -1 */
+  embargo: number;
+}
+
+function compileLayout(project: TolProject, version: string, standard: Standard): Layout {
+  const names: string[] = [];
+  const positions = new Map<string, number>();
+  const at = (name: string): number => {
+    let i = positions.get(name);
+    if (i === undefined) {
+      i = names.push(name) - 1;
+      positions.set(name, i);
+    }
+    return i;
+  };
+  // a field's value: the field, else its legacy name, else the reference's default
+  const field = (name: string) => {
+    const i = at(name);
+    const legacy = LEGACY_KEYS[name];
+    const l = legacy === undefined ? -1 : at(legacy);
+    const fallback = DEFAULTS[name] ?? '';
+    const fallbackJson = JSON.stringify(fallback);
+    return {
+      text: (_row: SampleRow, f: FieldReader): string => f.text(i) ?? (l < 0 ? undefined : f.text(l)) ?? fallback,
+      json: (_row: SampleRow, f: FieldReader): string => f.json(i) ?? (l < 0 ? undefined : f.json(l)) ?? fallbackJson,
+    };
+  };
+  const slotValue = (slot: Slot): Value => {
+    if ('value' in slot) {
+      const value = slot.value;
+      return { text: (row) => value(row), json: (row) => JSON.stringify(value(row)) };
+    }
+    const parts = slot.fields.map(field);
+    if (parts.length === 1) return parts[0] as Value;
+    const text = (row: SampleRow, f: FieldReader): string =>
+      parts
+        .map((p) => p.text(row, f))
+        .filter(Boolean)
+        .join(' ');
+    return { text, json: (row, f) => JSON.stringify(text(row, f)) };
+  };
+  // the last slot of a key wins, as it does when a record is built key by key
+  const byKey = new Map<string, Value>();
+  for (const slot of buildSlots(definitionOf(project, version), standard)) byKey.set(slot.key, slotValue(slot));
+  const embargo = project === 'erga' ? at(TRADITIONAL_KNOWLEDGE) : -1;
+  return { keys: [...byKey.keys()], values: [...byKey.values()], fields: new FieldReader(names), embargo };
+}
+
+const layouts = new Map<string, Layout>();
+function layoutFor(project: TolProject, version: string, standard: Standard): Layout {
+  const k = `${project}|${version}|${standard}`;
+  let layout = layouts.get(k);
+  if (!layout) {
+    layout = compileLayout(project, version, standard);
+    layouts.set(k, layout);
+  }
+  return layout;
+}
+
+/** The traditional-knowledge answer of an ERGA sample says rights apply. */
+const rightsApply = (answer: string | undefined): boolean => {
+  const v = (answer ?? '').trim().toUpperCase();
+  return v !== '' && v !== 'N';
+};
+
+const embargoReader = new FieldReader([TRADITIONAL_KNOWLEDGE]);
 
 /** Traditional-knowledge rights apply: the Local Contexts Hub is not consulted, so such a sample stays embargoed. */
 export function isEmbargoed(row: Pick<SampleRow, 'project' | 'fields'>): boolean {
-  if (row.project !== 'erga') return false;
-  const v = (row.fields.ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE ?? '').trim().toUpperCase();
-  return v !== '' && v !== 'N';
+  return row.project === 'erga' && rightsApply(embargoReader.read(row.fields).text(0));
+}
+
+/** The layout's reader pointed at the row's fields, or null when the row is embargoed. */
+function readRow(layout: Layout, row: SampleRow): FieldReader | null {
+  const fields = layout.fields.read(row.fields);
+  return layout.embargo >= 0 && rightsApply(fields.text(layout.embargo)) ? null : fields;
 }
 
 /**
@@ -155,9 +220,11 @@ export function isEmbargoed(row: Pick<SampleRow, 'project' | 'fields'>): boolean
  * project and manifest version (not of the first record of the result, the reference's bug §5.11).
  */
 export function renderSample(row: SampleRow, standard: Standard): SampleRecord {
-  if (isEmbargoed(row)) return { ...EMBARGOED };
+  const layout = layoutFor(row.project, row.manifestVersion, standard);
+  const fields = readRow(layout, row);
+  if (!fields) return { ...EMBARGOED };
   const out: SampleRecord = {};
-  for (const slot of slotsFor(row.project, row.manifestVersion, standard)) out[slot.key] = slot.value(row);
+  for (let i = 0; i < layout.keys.length; i++) out[layout.keys[i] as string] = (layout.values[i] as Value).text(row, fields);
   return out;
 }
 
@@ -173,7 +240,7 @@ const CURRENT_SHAPES: RecordShape[] = TOL_PROJECTS.map((project) => ({ project, 
 /** CSV columns for a result: the keys of each shape's records, merged in the order first met. */
 export function recordColumns(shapes: readonly RecordShape[], standard: Standard): string[] {
   const keys = new Set<string>();
-  for (const s of shapes.length ? shapes : CURRENT_SHAPES) for (const slot of slotsFor(s.project, s.version, standard)) keys.add(slot.key);
+  for (const s of shapes.length ? shapes : CURRENT_SHAPES) for (const key of layoutFor(s.project, s.version, standard).keys) keys.add(key);
   // an embargoed ERGA record has only `status`
   if (shapes.some((s) => s.project === 'erga')) keys.add('status');
   return [...keys];
@@ -182,63 +249,64 @@ export function recordColumns(shapes: readonly RecordShape[], standard: Standard
 /** A CSV cell as csv-stringify writes it: quoted when it holds a comma, a quote or a line break. */
 const csvCell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-/** The getter of each key, the last slot of a key winning as it does when a record is built key by key. */
-function gettersByKey(slots: Slot[]): Map<string, Slot['value']> {
-  const byKey = new Map<string, Slot['value']>();
-  for (const slot of slots) byKey.set(slot.key, slot.value);
-  return byKey;
-}
-
-function compileJson(slots: Slot[]): (row: SampleRow) => string {
-  const entries = [...gettersByKey(slots)];
-  const prefixes = entries.map(([key], i) => `${i ? ',' : '{'}${JSON.stringify(key)}:`);
-  const getters = entries.map(([, value]) => value);
-  if (!entries.length) return () => '{}';
+/**
+ * `JSON.stringify(renderSample(row))`, written without building the record: each field's value is written as the
+ * database printed it (already JSON), the service's own values through JSON.stringify.
+ */
+function compileJson(layout: Layout, embargoed: string): (row: SampleRow) => string {
+  const prefixes = layout.keys.map((key, i) => `${i ? ',' : '{'}${JSON.stringify(key)}:`);
+  const values = layout.values.map((v) => v.json);
+  if (!values.length) return (row) => (readRow(layout, row) ? '{}' : embargoed);
   return (row) => {
-    let out = '';
-    for (let i = 0; i < getters.length; i++) out += prefixes[i] + JSON.stringify((getters[i] as Slot['value'])(row));
-    return `${out}}`;
+    const fields = readRow(layout, row);
+    if (!fields) return embargoed;
+    const parts: string[] = new Array(values.length * 2 + 1);
+    for (let i = 0; i < values.length; i++) {
+      parts[2 * i] = prefixes[i] as string;
+      parts[2 * i + 1] = (values[i] as Value['json'])(row, fields);
+    }
+    parts[values.length * 2] = '}';
+    return parts.join('');
   };
 }
 
-function compileCsv(slots: Slot[], columns: readonly string[]): (row: SampleRow) => string {
-  const byKey = gettersByKey(slots);
-  const getters = columns.map((c) => byKey.get(c));
+function compileCsv(layout: Layout, columns: readonly string[], embargoed: string): (row: SampleRow) => string {
+  const byKey = new Map(layout.keys.map((key, i) => [key, (layout.values[i] as Value).text]));
+  const values = columns.map((c) => byKey.get(c));
   return (row) => {
-    let out = '';
-    for (let i = 0; i < getters.length; i++) {
-      const get = getters[i];
-      out += (i ? ',' : '') + (get ? csvCell(get(row)) : '');
+    const fields = readRow(layout, row);
+    if (!fields) return embargoed;
+    const cells: string[] = new Array(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      cells[i] = value ? csvCell(value(row, fields)) : '';
     }
-    return `${out}\n`;
+    return `${cells.join(',')}\n`;
   };
 }
 
 /**
  * What `JSON.stringify(renderSample(row))` and a CSV line of the rendered record would be, written straight from the
  * stored row by a function compiled once per (project, version) of the result: an export of a million samples
- * builds no record objects.
+ * builds no record objects and decodes no fields it does not have to.
  */
 export function sampleWriters(columns: readonly string[], standard: Standard) {
-  const json = new Map<string, (row: SampleRow) => string>();
-  const csv = new Map<string, (row: SampleRow) => string>();
   const embargoedJson = JSON.stringify(EMBARGOED);
   const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
-  const writer = (cache: Map<string, (row: SampleRow) => string>, compile: (slots: Slot[]) => (row: SampleRow) => string) => {
+  const writer = (compile: (layout: Layout) => (row: SampleRow) => string) => {
+    const cache = new Map<string, (row: SampleRow) => string>();
     return (row: SampleRow): string => {
       const k = `${row.project}|${row.manifestVersion}`;
       let write = cache.get(k);
       if (!write) {
-        write = compile(slotsFor(row.project, row.manifestVersion, standard));
+        write = compile(layoutFor(row.project, row.manifestVersion, standard));
         cache.set(k, write);
       }
       return write(row);
     };
   };
-  const toJson = writer(json, compileJson);
-  const toCsv = writer(csv, (slots) => compileCsv(slots, columns));
   return {
-    json: (row: SampleRow): string => (isEmbargoed(row) ? embargoedJson : toJson(row)),
-    csv: (row: SampleRow): string => (isEmbargoed(row) ? embargoedCsv : toCsv(row)),
+    json: writer((layout) => compileJson(layout, embargoedJson)),
+    csv: writer((layout) => compileCsv(layout, columns, embargoedCsv)),
   };
 }

@@ -1,0 +1,165 @@
+/**
+ * A sample's `fields` (jsonb, every value a string) as the sample queries read it: the text PostgreSQL prints for
+ * `fields::text`, left undecoded.
+ *
+ * Why: a list or an export writes each field's value back out as JSON. Parsing the column into an object (what
+ * postgres.js does to jsonb) and then `JSON.stringify`-ing each value again was most of the CPU such an answer cost.
+ * PostgreSQL prints jsonb in one canonical form, `{"KEY": "value", "KEY2": "value2"}`, escaping strings exactly as
+ * `JSON.stringify` does (\" \\ \b \f \n \r \t, \u00XX in lower-case hex for other control characters, everything else
+ * as is), so each value's JSON text can be cut out of the column and written as it is (tests/stored-fields.test.ts
+ * checks this against the database). What is not in that form (a value that is not a string) is decoded as before.
+ */
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COLON = 58;
+const COMMA = 44;
+const SPACE = 32;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+
+/** The stored `fields` of one row, as PostgreSQL printed them; decoded only when asked for every field at once. */
+export class StoredFields {
+  private decoded: Record<string, string> | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** Every field, decoded: what postgres.js would have made of the jsonb (parsed once, then kept). */
+  record(): Record<string, string> {
+    this.decoded ??= JSON.parse(this.text) as Record<string, string>;
+    return this.decoded;
+  }
+}
+
+/** A row's fields: as the sample queries read them, or an object built in memory (a sample just loaded, a test). */
+export type SampleFields = StoredFields | Record<string, string>;
+
+/** The fields as an object, whichever way they were read. */
+export const decodedFields = (fields: SampleFields): Record<string, string> => (fields instanceof StoredFields ? fields.record() : fields);
+
+/**
+ * The quote closing the string that `from` is inside of, given the first backslash at or after `from` (-1: none). A
+ * quote after an odd run of backslashes is escaped; without a backslash before it, it is the closing one.
+ */
+function closingQuote(text: string, from: number, backslash: number): number {
+  let q = text.indexOf('"', from);
+  if (backslash < 0 || backslash > q) return q;
+  while (q !== -1) {
+    let b = q - 1;
+    while (text.charCodeAt(b) === BACKSLASH) b--;
+    if ((q - 1 - b) % 2 === 0) return q;
+    q = text.indexOf('"', q + 1);
+  }
+  return -1;
+}
+
+/**
+ * Reads a fixed list of fields (a record layout's) from one row after another, by their position in the list:
+ * `read(row.fields)`, then `json(i)` and `text(i)` for `names[i]`. Stored text is walked once per row, keys compared
+ * still encoded (each name is looked for in its JSON form, which is how PostgreSQL prints a key), and no value is
+ * decoded or copied until asked for. Not reentrant: one row at a time.
+ */
+export class FieldReader {
+  private readonly names: readonly string[];
+  /** encoded name → position in `names` */
+  private readonly index: Map<string, number>;
+  /** the keys of the last row read, in its order, with their positions: rows of one manifest mostly have the same keys */
+  private readonly lastKeys: string[] = [];
+  private readonly lastPositions: number[] = [];
+  /** per name: start and end of its value's JSON text in `source`, or -1 */
+  private readonly spans: Int32Array;
+  /** per name: 1 when its value holds an escape, so decoding it takes JSON.parse rather than dropping its quotes */
+  private readonly escaped: Uint8Array;
+  /** the stored text of the row read */
+  private source = '';
+  /** the row's fields decoded, when they were built in memory or not in PostgreSQL's canonical form */
+  private record: Record<string, string> | null = null;
+
+  constructor(names: readonly string[]) {
+    this.names = names;
+    this.index = new Map(names.map((name, i) => [JSON.stringify(name).slice(1, -1), i]));
+    this.spans = new Int32Array(names.length * 2);
+    this.escaped = new Uint8Array(names.length);
+  }
+
+  read(fields: SampleFields): this {
+    if (fields instanceof StoredFields && this.locate(fields.text)) {
+      this.record = null;
+    } else {
+      this.record = decodedFields(fields);
+    }
+    return this;
+  }
+
+  /** Whether the row read was read from its stored text as it stands, without decoding it (for tests). */
+  get undecoded(): boolean {
+    return this.record === null;
+  }
+
+  /** The value of `names[i]` as JSON (a quoted string, escaped), or undefined when the row lacks it. */
+  json(i: number): string | undefined {
+    if (this.record) {
+      const v: string | undefined | null = this.record[this.names[i] as string];
+      return v === undefined || v === null ? undefined : JSON.stringify(v);
+    }
+    const start = this.spans[2 * i] as number;
+    return start < 0 ? undefined : this.source.slice(start, this.spans[2 * i + 1]);
+  }
+
+  /** The value of `names[i]`, or undefined when the row lacks it. */
+  text(i: number): string | undefined {
+    if (this.record) return this.record[this.names[i] as string];
+    const start = this.spans[2 * i] as number;
+    if (start < 0) return undefined;
+    const end = this.spans[2 * i + 1] as number;
+    return this.escaped[i] ? (JSON.parse(this.source.slice(start, end)) as string) : this.source.slice(start + 1, end - 1);
+  }
+
+  /** Finds each name's value in stored text; false when the text is not in the canonical form (then it is decoded). */
+  private locate(text: string): boolean {
+    const { spans, escaped, lastKeys, lastPositions } = this;
+    spans.fill(-1);
+    this.source = text;
+    const last = text.length - 1;
+    if (text.charCodeAt(0) !== OPEN_BRACE || text.charCodeAt(last) !== CLOSE_BRACE) return false;
+    // the next backslash at or after where the walk is, or -1: most stored text has none, and then no quote is escaped
+    let backslash = text.indexOf('\\');
+    let n = 0;
+    let at = 1;
+    while (at < last) {
+      if (text.charCodeAt(at) !== QUOTE) return false;
+      const keyEnd = closingQuote(text, at + 1, backslash);
+      if (keyEnd < 0 || text.charCodeAt(keyEnd + 1) !== COLON || text.charCodeAt(keyEnd + 2) !== SPACE) return false;
+      const start = keyEnd + 3;
+      // a value that is not a string: not the form this reads
+      if (text.charCodeAt(start) !== QUOTE) return false;
+      if (backslash >= 0 && backslash < start) backslash = text.indexOf('\\', start);
+      const valueEnd = closingQuote(text, start + 1, backslash);
+      if (valueEnd < 0) return false;
+      const key = text.slice(at + 1, keyEnd);
+      let position: number;
+      if (key === lastKeys[n]) {
+        position = lastPositions[n] as number;
+      } else {
+        position = this.index.get(key) ?? -1;
+        lastKeys[n] = key;
+        lastPositions[n] = position;
+      }
+      n++;
+      if (position >= 0) {
+        spans[2 * position] = start;
+        spans[2 * position + 1] = valueEnd + 1;
+        escaped[position] = backslash >= 0 && backslash < valueEnd ? 1 : 0;
+      }
+      at = valueEnd + 1;
+      if (backslash >= 0 && backslash < at) backslash = text.indexOf('\\', at);
+      if (at === last) break;
+      if (text.charCodeAt(at) !== COMMA || text.charCodeAt(at + 1) !== SPACE) return false;
+      at += 2;
+      if (at >= last) return false;
+    }
+    lastKeys.length = n;
+    lastPositions.length = n;
+    return true;
+  }
+}
