@@ -7,7 +7,7 @@ import { AUDIT_COLUMNS, type AuditRecord } from '@/lib/query/contract';
 import { formatUtc, parseDateRange } from '@/lib/query/dates';
 import { humanList, type Page, parseProjects, parseSvcIds, type Raw, single, splitList } from '@/lib/query/params';
 import { fromUtcText, utcText } from '@/lib/query/sql';
-import { mapRows, type RowStream, rowStream, summarisedRows } from '@/lib/query/stream';
+import { flatRows, mapRows, type RowStream, rowStream, summarisedRows } from '@/lib/query/stream';
 import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
 
 /**
@@ -91,7 +91,7 @@ const exportedOnly = () => {
 export async function auditStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<AuditRecord>> {
   const condition = and(exportedOnly(), where);
   type Key = { id: number; time: string };
-  const { summary, rows } = await summarisedRows<AuditRow, Key, number>(
+  const { summary, batches } = await summarisedRows<AuditRow, Key, number>(
     async ({ after, limit, offset }) =>
       (await db
         .select(auditColumns)
@@ -114,7 +114,7 @@ export async function auditStream(db: Db, where: SQL | undefined, page: Page): P
       query: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(sampleUpdates).where(condition))[0]?.n ?? 0),
     },
   );
-  return rowStream(summary, [...AUDIT_COLUMNS], mapRows(rows, toRecord));
+  return rowStream(summary, [...AUDIT_COLUMNS], mapRows(flatRows(batches), toRecord));
 }
 
 /** GET audit/samples?svc_id=&project=&updatable_field= */

@@ -11,7 +11,7 @@ import { humanList, type Page, parseManifestId, parseProjects, type Raw, single 
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
 import { parseSequencingCentre, type SampleQuery } from './samples';
 import { fromUtcText, utcText } from './sql';
-import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from './stream';
+import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from './stream';
 
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
 const hasSamples = sql`exists (select 1 from ${samples} where ${samples.manifestId} = ${manifests.id})`;
@@ -90,7 +90,7 @@ export function manifestSamples(db: Db, input: SampleQuery & { manifestId: strin
  */
 export async function manifestSampleStatus(db: Db, input: { manifestId: string; page: Page }): Promise<RowStream<SampleStatusItem>> {
   const where = eq(samples.manifestId, parseManifestId(input.manifestId));
-  const { summary, rows } = await summarisedRows(
+  const { summary, batches } = await summarisedRows(
     ({ after, limit, offset }: PageRequest<string>) =>
       db
         .select({
@@ -109,7 +109,11 @@ export async function manifestSampleStatus(db: Db, input: { manifestId: string; 
     input.page,
     { of: (all) => all.length, query: async () => (await countShapes(db, where)).total },
   );
-  const items = mapRows(rows, (r) => ({ ...r, time_created: formatUtc(r.time_created), time_updated: formatUtc(r.time_updated) }));
+  const items = mapRows(flatRows(batches), (r) => ({
+    ...r,
+    time_created: formatUtc(r.time_created),
+    time_updated: formatUtc(r.time_updated),
+  }));
   return rowStream(summary, ['svc_id', 'manifest_id', 'status', 'time_created', 'time_updated'], items);
 }
 

@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
+import { valueRows } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
 import { type RecordShape, recordColumns, renderSample, type SampleRecord, type SampleRow, sampleWriters } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import type { Page, Standard } from './params';
 import { fromUtcText, utcText } from './sql';
-import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from './stream';
+import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
 
 /** The accession and relation columns, under the names the API's records and field search give them. */
 export const accessionColumns = {
@@ -72,8 +73,19 @@ export function sampleBatchQuery(db: Db, where: SQL | undefined, order: SampleOr
     .offset(offset);
 }
 
+const SAMPLE_ROW_KEYS = Object.keys(sampleRowColumns) as (keyof typeof sampleRowColumns)[];
+const FIELDS_AT = SAMPLE_ROW_KEYS.indexOf('fields');
+
+/** A batch row as the driver gave it (valueRows), in sampleRowColumns' order, as the SampleRow it stands for. */
+function toSampleRow(values: unknown[]): SampleRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < SAMPLE_ROW_KEYS.length; i++) row[SAMPLE_ROW_KEYS[i] as string] = values[i];
+  row.fields = new StoredFields(values[FIELDS_AT] as string);
+  return row as unknown as SampleRow;
+}
+
 const fetchBatch = (db: Db, where: SQL | undefined, order: SampleOrder) => async (req: PageRequest<Key>) =>
-  (await sampleBatchQuery(db, where, order, req)) as SampleRow[];
+  (await valueRows(db, sampleBatchQuery(db, where, order, req))).map(toSampleRow);
 
 const keyOf =
   (order: SampleOrder) =>
@@ -120,7 +132,7 @@ export async function sampleStream(
   opts: { standard: Standard; page: Page; order?: SampleOrder },
 ): Promise<RowStream<SampleRecord>> {
   const order = opts.order ?? 'id';
-  const { summary, rows } = await summarisedRows(fetchBatch(db, where, order), keyOf(order), opts.page, {
+  const { summary, batches } = await summarisedRows(fetchBatch(db, where, order), keyOf(order), opts.page, {
     of: (all) => ({ total: all.length, shapes: shapesOf(all) }),
     query: () => countShapes(db, where),
   });
@@ -130,8 +142,8 @@ export async function sampleStream(
     ...rowStream(
       summary.total,
       columns,
-      mapRows(rows, (r) => renderSample(r, opts.standard)),
+      mapRows(flatRows(batches), (r) => renderSample(r, opts.standard)),
     ),
-    written: { json: mapRows(rows, write.json), csv: mapRows(rows, write.csv) },
+    written: { json: writeBatches(batches, write.json, ','), csv: writeBatches(batches, write.csv, '') },
   };
 }

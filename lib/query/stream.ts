@@ -12,8 +12,9 @@ export interface RowStream<T> {
   columns: string[];
   rows: AsyncIterable<T>;
   /**
-   * The same rows already written as JSON values and CSV lines, for a producer that can write them straight from
-   * what it read (the sample exports) instead of building each record first. Only one of rows, json and csv is read.
+   * The same rows already written, for a producer that can write them straight from what it read (the sample
+   * exports) instead of building each record first: each string is a batch of rows, as JSON values joined by commas
+   * or as CSV lines. Only one of rows, json and csv is read.
    */
   written?: { json: AsyncIterable<string>; csv: AsyncIterable<string> };
 }
@@ -42,13 +43,14 @@ export interface PageRequest<K> {
 /**
  * Keyset pagination: each batch continues after the last key seen, so every batch is an index range scan (no
  * OFFSET that rereads what was sent, no cursor that pins a connection or a transaction for the whole response).
+ * Yields the batches themselves (never an empty one), for a producer that writes a batch at a time.
  */
-export async function* keysetRows<R, K>(
+export async function* keysetBatches<R, K>(
   fetchBatch: (req: PageRequest<K>) => Promise<R[]>,
   keyOf: (row: R) => K,
   page: Page,
   batchSize = BATCH_SIZE,
-): AsyncGenerator<R> {
+): AsyncGenerator<R[]> {
   let remaining = page.limit ?? Number.POSITIVE_INFINITY;
   if (remaining <= 0) return;
   const request = (after: K | null, offset: number) => {
@@ -65,9 +67,22 @@ export async function* keysetRows<R, K>(
     remaining -= rows.length;
     // ask for the following batch before handing these out, so the database works while they are serialised
     next = rows.length === next.limit && last !== undefined && remaining > 0 ? request(keyOf(last), 0) : null;
-    yield* rows;
+    if (rows.length) yield rows;
   }
 }
+
+/** The rows of batches, one at a time. */
+export async function* flatRows<R>(batches: AsyncIterable<R[]>): AsyncGenerator<R> {
+  for await (const rows of batches) yield* rows;
+}
+
+/** Keyset pagination (keysetBatches), a row at a time. */
+export const keysetRows = <R, K>(
+  fetchBatch: (req: PageRequest<K>) => Promise<R[]>,
+  keyOf: (row: R) => K,
+  page: Page,
+  batchSize = BATCH_SIZE,
+): AsyncGenerator<R> => flatRows(keysetBatches(fetchBatch, keyOf, page, batchSize));
 
 /**
  * A list's rows with what must be known before the first row is sent (its count, its CSV columns), in one query for
@@ -80,13 +95,13 @@ export async function summarisedRows<R, K, S>(
   keyOf: (row: R) => K,
   page: Page,
   summary: { of: (all: R[]) => S; query: () => Promise<S> },
-): Promise<{ summary: S; rows: AsyncGenerator<R> }> {
+): Promise<{ summary: S; batches: AsyncGenerator<R[]> }> {
   const limit = Math.min(BATCH_SIZE, page.limit ?? Number.POSITIVE_INFINITY);
-  if (limit <= 0) return { summary: await summary.query(), rows: keysetRows(fetchBatch, keyOf, page) };
+  if (limit <= 0) return { summary: await summary.query(), batches: keysetBatches(fetchBatch, keyOf, page) };
   const first = await fetchBatch({ after: null, limit, offset: page.offset });
   const whole = page.offset === 0 && first.length < limit;
   let unread: R[] | null = first;
-  const rows = keysetRows(
+  const batches = keysetBatches(
     (req: PageRequest<K>) => {
       if (unread && req.after === null) {
         const batch = unread;
@@ -98,9 +113,14 @@ export async function summarisedRows<R, K, S>(
     keyOf,
     page,
   );
-  return { summary: whole ? summary.of(first) : await summary.query(), rows };
+  return { summary: whole ? summary.of(first) : await summary.query(), batches };
 }
 
 export async function* mapRows<A, B>(rows: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
   for await (const r of rows) yield fn(r);
+}
+
+/** Each batch written as one string: an export's rows cross the stream a batch at a time, not one by one. */
+export async function* writeBatches<R>(batches: AsyncIterable<R[]>, write: (row: R) => string, separator: string): AsyncGenerator<string> {
+  for await (const rows of batches) yield rows.map(write).join(separator);
 }
