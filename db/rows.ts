@@ -46,22 +46,44 @@ export async function pageWithTotal<Q extends PgSelect>(
 
 /** What the two engines' clients offer for running a statement with its rows as arrays. */
 interface ArrayModeClient {
-  /** postgres.js */
-  unsafe?: (query: string, params: unknown[], options: { prepare: boolean }) => { values(): Promise<unknown[][]> };
+  /** postgres.js: `.values().forEach(fn)` hands each row over as it arrives */
+  unsafe?: (
+    query: string,
+    params: unknown[],
+    options: { prepare: boolean },
+  ) => { values(): { forEach(fn: (row: unknown[]) => void): Promise<unknown> } };
   /** PGlite */
   query?: (query: string, params: unknown[], options: { rowMode: 'array' }) => Promise<{ rows: unknown[][] }>;
 }
 
 /**
- * A built query's rows as arrays of the driver's values, in the order the query selects them, for a reader that
- * maps them itself. Why: Drizzle maps every value of every row through its column's decoder after checking what
- * kind of column it is, which cost a 500-row sample list or a million-row export more CPU than the driver's own
- * reading of the rows (bench/http.ts). Only for statements outside a transaction, on the handle's own client.
+ * Each row of a built query, as an array of the driver's values in the order the query selects them, handed to
+ * `onRow` as it arrives (on PostgreSQL, while the database is still sending the rest; PGlite answers at once).
+ * Why: Drizzle maps every value of every row through its column's decoder after checking what kind of column it is,
+ * and hands rows over only once all have arrived; a 500-row sample list spent more CPU in that than in reading the
+ * rows, and could not start writing them until the database had finished (bench/http.ts). Only for statements
+ * outside a transaction, on the handle's own client. An error thrown by `onRow` ends the query's reading of rows and
+ * rejects the promise.
  */
-export async function valueRows(db: Db, query: { toSQL(): { sql: string; params: unknown[] } }): Promise<unknown[][]> {
+export async function forEachValueRow(
+  db: Db,
+  query: { toSQL(): { sql: string; params: unknown[] } },
+  onRow: (values: unknown[]) => void,
+): Promise<void> {
   const { sql, params } = query.toSQL();
   const client = (db as unknown as { $client: ArrayModeClient }).$client;
-  if (client.unsafe) return client.unsafe(sql, params, { prepare: true }).values();
-  if (client.query) return (await client.query(sql, params, { rowMode: 'array' })).rows;
-  throw new Error('valueRows: the database handle has no client of a known kind');
+  // thrown inside the driver's socket handler it would break the connection: kept, and thrown once the query is done
+  let failure: { err: unknown } | null = null;
+  const guarded = (values: unknown[]) => {
+    if (failure) return;
+    try {
+      onRow(values);
+    } catch (err) {
+      failure = { err };
+    }
+  };
+  if (client.unsafe) await client.unsafe(sql, params, { prepare: true }).values().forEach(guarded);
+  else if (client.query) for (const values of (await client.query(sql, params, { rowMode: 'array' })).rows) guarded(values);
+  else throw new Error('forEachValueRow: the database handle has no client of a known kind');
+  if (failure) throw (failure as { err: unknown }).err;
 }

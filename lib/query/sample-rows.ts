@@ -1,11 +1,19 @@
 import { and, asc, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
-import { valueRows } from '@/db/rows';
+import { forEachValueRow } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
-import { type RecordShape, recordColumns, renderSample, type SampleRecord, type SampleRow, sampleWriters } from '@/lib/standards/render';
+import {
+  type RecordShape,
+  recordColumns,
+  renderSample,
+  type SampleRecord,
+  type SampleRow,
+  sampleJsonWriter,
+  sampleWriters,
+} from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
-import type { Page, Standard } from './params';
+import type { Page, ReturnType, Standard } from './params';
 import { fromUtcText, utcText } from './sql';
 import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
 
@@ -19,23 +27,48 @@ export const accessionColumns = {
   sampleSymbiontOf: samples.sampleSymbiontOf,
 };
 
-/** The columns every sample query selects: what rendering needs, and nothing that must not leave the service. */
-export const sampleRowColumns = {
+/** The stored columns rendering reads, unconverted, with the profile's title. */
+const storedColumns = {
   id: samples.id,
   manifestId: samples.manifestId,
   project: samples.project,
   manifestVersion: samples.manifestVersion,
   status: samples.status,
-  // as text, which the driver leaves alone: the writers copy each value out of it (lib/standards/stored-fields.ts)
-  fields: sql<string>`${samples.fields}::text`.mapWith((text: string) => new StoredFields(text)),
+  fields: samples.fields,
   publicName: samples.publicName,
   ...accessionColumns,
   associatedTolProjects: samples.associatedTolProjects,
-  lastBioimageSubmitted: sql<string | null>`${utcText(samples.lastBioimageSubmitted)}`,
-  timeCreated: utcText(samples.timeCreated),
-  timeUpdated: utcText(samples.timeUpdated),
+  lastBioimageSubmitted: samples.lastBioimageSubmitted,
+  timeCreated: samples.timeCreated,
+  timeUpdated: samples.timeUpdated,
   profileTitle: profiles.title,
 };
+
+/** The stored columns of `s` (the tables, or a subquery selecting storedColumns) as rendering reads them. */
+const rowColumnsOf = (s: { [K in keyof typeof storedColumns]: AnyPgColumn }) => ({
+  id: s.id,
+  manifestId: s.manifestId,
+  project: s.project,
+  manifestVersion: s.manifestVersion,
+  status: s.status,
+  // as text, which the driver leaves alone: the writers copy each value out of it (lib/standards/stored-fields.ts)
+  fields: sql<string>`${s.fields}::text`.mapWith((text: string) => new StoredFields(text)),
+  publicName: s.publicName,
+  biosampleAccession: s.biosampleAccession,
+  sraAccession: s.sraAccession,
+  submissionAccession: s.submissionAccession,
+  sampleDerivedFrom: s.sampleDerivedFrom,
+  sampleSameAs: s.sampleSameAs,
+  sampleSymbiontOf: s.sampleSymbiontOf,
+  associatedTolProjects: s.associatedTolProjects,
+  lastBioimageSubmitted: sql<string | null>`${utcText(s.lastBioimageSubmitted)}`,
+  timeCreated: utcText(s.timeCreated),
+  timeUpdated: utcText(s.timeUpdated),
+  profileTitle: s.profileTitle,
+});
+
+/** The columns every sample query selects: what rendering needs, and nothing that must not leave the service. */
+export const sampleRowColumns = rowColumnsOf(storedColumns);
 
 /**
  * Batch order. `id`: by svc_id, the primary key. `newest`/`newestImage`: newest first on time_created or
@@ -51,26 +84,37 @@ const TIME: Record<Exclude<SampleOrder, 'id'>, { column: AnyPgColumn; of: (r: Sa
   newestImage: { column: samples.lastBioimageSubmitted, of: (r) => r.lastBioimageSubmitted },
 };
 
-/** One batch of rows: exported so that tests and the benchmark can EXPLAIN exactly what the API runs. */
+/**
+ * One batch of rows: exported so that tests and the benchmark can EXPLAIN exactly what the API runs. The batch is
+ * chosen, sorted and limited on the stored columns first, and only then are the fields printed as text and the times
+ * formatted, row by row as they are sent: PostgreSQL computes a select list before sorting, so a batch sorted on
+ * anything but the index it was found by (a manifest's or a taxon's samples by svc_id) would otherwise print every
+ * row before sending the first, and the service could not write rows while the rest arrive.
+ */
 export function sampleBatchQuery(db: Db, where: SQL | undefined, order: SampleOrder, { after, limit, offset }: PageRequest<Key>) {
-  let position: SQL | undefined;
-  let orderBy: SQL[];
-  if (order === 'id') {
-    position = after ? gt(samples.id, after.id) : undefined;
-    orderBy = [asc(samples.id)];
-  } else {
-    const { column } = TIME[order];
-    position = after?.t ? sql`(${column}, ${samples.id}) < (${fromUtcText(after.t)}, ${after.id})` : undefined;
-    orderBy = [desc(column), desc(samples.id)];
-  }
-  return db
-    .select(sampleRowColumns)
+  const time = order === 'id' ? null : TIME[order].column;
+  const position = !after
+    ? undefined
+    : time === null
+      ? gt(samples.id, after.id)
+      : after.t
+        ? sql`(${time}, ${samples.id}) < (${fromUtcText(after.t)}, ${after.id})`
+        : undefined;
+  const chosen = db
+    .select(storedColumns)
     .from(samples)
     .leftJoin(profiles, eq(profiles.id, samples.profileId))
     .where(and(where, position))
-    .orderBy(...orderBy)
+    .orderBy(...(time === null ? [asc(samples.id)] : [desc(time), desc(samples.id)]))
     .limit(limit)
-    .offset(offset);
+    .offset(offset)
+    .as('chosen');
+  // the same order again, which the chosen rows already have: PostgreSQL sorts nothing twice
+  const chosenTime = order === 'id' ? null : order === 'newest' ? chosen.timeCreated : chosen.lastBioimageSubmitted;
+  return db
+    .select(rowColumnsOf(chosen))
+    .from(chosen)
+    .orderBy(...(chosenTime === null ? [asc(chosen.id)] : [desc(chosenTime), desc(chosen.id)]));
 }
 
 const SAMPLE_ROW_KEYS = Object.keys(sampleRowColumns) as (keyof typeof sampleRowColumns)[];
@@ -84,8 +128,21 @@ function toSampleRow(values: unknown[]): SampleRow {
   return row as unknown as SampleRow;
 }
 
-const fetchBatch = (db: Db, where: SQL | undefined, order: SampleOrder) => async (req: PageRequest<Key>) =>
-  (await valueRows(db, sampleBatchQuery(db, where, order, req))).map(toSampleRow);
+/**
+ * A batch of rows; with `prerender`, each row's JSON is written as the row arrives, while the database is still
+ * sending the rest (a list's answer is then ready soon after its last row).
+ */
+const fetchBatch =
+  (db: Db, where: SQL | undefined, order: SampleOrder, prerender?: (row: SampleRow) => string) =>
+  async (req: PageRequest<Key>): Promise<SampleRow[]> => {
+    const rows: SampleRow[] = [];
+    await forEachValueRow(db, sampleBatchQuery(db, where, order, req), (values) => {
+      const row = toSampleRow(values);
+      if (prerender) row.json = prerender(row);
+      rows.push(row);
+    });
+    return rows;
+  };
 
 const keyOf =
   (order: SampleOrder) =>
@@ -129,10 +186,12 @@ export function shapesOf(rows: readonly SampleRow[]): RecordShape[] {
 export async function sampleStream(
   db: Db,
   where: SQL | undefined,
-  opts: { standard: Standard; page: Page; order?: SampleOrder },
+  opts: { standard: Standard; page: Page; order?: SampleOrder; returnType?: ReturnType },
 ): Promise<RowStream<SampleRecord>> {
   const order = opts.order ?? 'id';
-  const { summary, batches } = await summarisedRows(fetchBatch(db, where, order), keyOf(order), opts.page, {
+  // a JSON answer's rows are written as they arrive; CSV needs the result's columns, known once every row is in
+  const json = opts.returnType === 'json' ? sampleJsonWriter(opts.standard) : undefined;
+  const { summary, batches } = await summarisedRows(fetchBatch(db, where, order, json), keyOf(order), opts.page, {
     of: (all) => ({ total: all.length, shapes: shapesOf(all) }),
     query: () => countShapes(db, where),
   });
@@ -144,6 +203,6 @@ export async function sampleStream(
       columns,
       mapRows(flatRows(batches), (r) => renderSample(r, opts.standard)),
     ),
-    written: { json: writeBatches(batches, write.json, ','), csv: writeBatches(batches, write.csv, '') },
+    written: { json: writeBatches(batches, (r) => r.json ?? write.json(r), ','), csv: writeBatches(batches, write.csv, '') },
   };
 }

@@ -5,13 +5,15 @@ import { Invalid } from '@/lib/errors';
 import { findSequencingCentre, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 import { recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { parseDateRange } from './dates';
-import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type Standard, splitList } from './params';
+import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type ReturnType, type Standard, splitList } from './params';
 import { countShapes, sampleRows, sampleStream, shapesOf } from './sample-rows';
 import { fromArray, keysetRows, type RowStream, rowStream } from './stream';
 
 export interface SampleQuery {
   standard: Standard;
   page: Page;
+  /** what the answer is sent as: a JSON answer's rows are written as they arrive from the database */
+  returnType?: ReturnType;
 }
 
 /** Sub-projects the sample filters accept (api-behaviour.md §2.2): the ERGA ones, without SANGER. */

@@ -29,6 +29,8 @@ export interface SampleRow {
   timeCreated: string;
   timeUpdated: string;
   profileTitle: string | null;
+  /** the record as JSON, when it was written as the row arrived (lib/query/sample-rows.ts) */
+  json?: string;
 }
 
 // what leaves the service: lib/query/contract.ts
@@ -285,28 +287,35 @@ function compileCsv(layout: Layout, columns: readonly string[], embargoed: strin
   };
 }
 
-/**
- * What `JSON.stringify(renderSample(row))` and a CSV line of the rendered record would be, written straight from the
- * stored row by a function compiled once per (project, version) of the result: an export of a million samples
- * builds no record objects and decodes no fields it does not have to.
- */
-export function sampleWriters(columns: readonly string[], standard: Standard) {
-  const embargoedJson = JSON.stringify(EMBARGOED);
-  const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
-  const writer = (compile: (layout: Layout) => (row: SampleRow) => string) => {
-    const cache = new Map<string, (row: SampleRow) => string>();
-    return (row: SampleRow): string => {
-      const k = `${row.project}|${row.manifestVersion}`;
-      let write = cache.get(k);
-      if (!write) {
-        write = compile(layoutFor(row.project, row.manifestVersion, standard));
-        cache.set(k, write);
-      }
-      return write(row);
-    };
+/** A writer that compiles, once per (project, version) met, what it writes for rows of that pair. */
+function perLayout(standard: Standard, compile: (layout: Layout) => (row: SampleRow) => string): (row: SampleRow) => string {
+  const cache = new Map<string, (row: SampleRow) => string>();
+  return (row) => {
+    const k = `${row.project}|${row.manifestVersion}`;
+    let write = cache.get(k);
+    if (!write) {
+      write = compile(layoutFor(row.project, row.manifestVersion, standard));
+      cache.set(k, write);
+    }
+    return write(row);
   };
+}
+
+const EMBARGOED_JSON = JSON.stringify(EMBARGOED);
+
+/**
+ * What `JSON.stringify(renderSample(row))` would be, written straight from the stored row by a function compiled
+ * once per (project, version): a list or an export builds no record objects and decodes no fields it does not have
+ * to.
+ */
+export const sampleJsonWriter = (standard: Standard): ((row: SampleRow) => string) =>
+  perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON));
+
+/** The JSON writer, and a CSV line of the rendered record in the result's `columns`, written the same way. */
+export function sampleWriters(columns: readonly string[], standard: Standard) {
+  const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
   return {
-    json: writer((layout) => compileJson(layout, embargoedJson)),
-    csv: writer((layout) => compileCsv(layout, columns, embargoedCsv)),
+    json: sampleJsonWriter(standard),
+    csv: perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv)),
   };
 }

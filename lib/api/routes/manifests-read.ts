@@ -164,6 +164,6 @@ export function registerManifestReadRoutes(app: ApiApp) {
     if (out.returnType === 'rocrate') {
       return sendRoCrate(c, await manifestRoCrate(db, { manifestId, baseUrl: config.baseUrl }), manifestId.toLowerCase());
     }
-    return sendRows(c, await manifestSamples(db, { manifestId, standard: out.standard, page: out.page }), out);
+    return sendRows(c, await manifestSamples(db, { manifestId, ...out }), out);
   });
 }
