@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/admin/confirm-dialog';
 import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
@@ -71,13 +71,7 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
         id: 'state',
         header: 'State',
         cell: (k) =>
-          k.revoked ? (
-            <span className="badge danger">
-              <When what="Revoked" value={k.revoked} />
-            </span>
-          ) : (
-            <span className="badge ok">Active</span>
-          ),
+          k.revoked ? <When what="Revoked" value={k.revoked} className="badge danger" /> : <span className="badge ok">Active</span>,
       },
       {
         id: 'actions',
@@ -108,9 +102,9 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
       >
         <TextField form={form} name="name" label="Name (what the key is for)" placeholder="e.g. sequencing pipeline" maxLength={100} />
         <div>
-          <button className="primary" type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create key'}
-          </button>
+          <SubmitButton busy={create.isPending} busyLabel="Creating…">
+            Create key
+          </SubmitButton>
         </div>
       </form>
       <FormOutcome error={formError} />

@@ -97,9 +97,7 @@ export function JobsAdmin() {
         header: 'Retry',
         cell: (j) =>
           j.retried ? (
-            <span className="muted">
-              <When what="Retried" value={j.retried} />
-            </span>
+            <When what="Retried" value={j.retried} className="muted" />
           ) : (
             <button type="button" onClick={() => retry.mutate(j)} disabled={retry.isPending}>
               Retry<span className="visually-hidden"> {JOB_WORDS[j.job].toLowerCase()}</span>

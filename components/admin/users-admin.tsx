@@ -5,7 +5,7 @@ import { type ReactNode, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { FormOutcome, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
@@ -275,9 +275,9 @@ function AddUser({
         </label>
         <FormOutcome error={error} />
         <div>
-          <button className="primary" type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Adding…' : 'Add user'}
-          </button>
+          <SubmitButton busy={create.isPending} busyLabel="Adding…">
+            Add user
+          </SubmitButton>
         </div>
       </form>
       <ConfirmDialog
@@ -323,9 +323,9 @@ function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | 
       <ProjectRoles register={(field) => form.register(field)} />
       <FormOutcome error={error} />
       <div className={styles.actions}>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save projects'}
-        </button>
+        <SubmitButton busy={save.isPending} busyLabel="Saving…">
+          Save projects
+        </SubmitButton>
         <button type="button" onClick={() => onDone(null)}>
           Cancel
         </button>

@@ -3,6 +3,7 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { signIn } from 'next-auth/react';
 import { type FormEvent, useState } from 'react';
+import { SubmitButton } from '@/components/ui/form';
 
 /** Only same-site paths are followed after sign-in. */
 function safeCallback(value: string | null): string {
@@ -51,9 +52,9 @@ export function SignInForm() {
           {error}
         </p>
       )}
-      <button className="primary" type="submit" disabled={busy}>
-        {busy ? 'Signing in…' : 'Sign in'}
-      </button>
+      <SubmitButton busy={busy} busyLabel="Signing in…">
+        Sign in
+      </SubmitButton>
     </form>
   );
 }

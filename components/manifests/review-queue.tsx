@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { RetryRegistration } from '@/components/samples/retry-registration';
 import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-state';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { FormOutcome, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
 import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
@@ -113,16 +113,7 @@ export function ReviewQueue() {
             {awaiting.data.data.map((g) => (
               <Group key={g.manifest_id} group={g} selection={{ chosen, setChosen }} />
             ))}
-            {awaiting.data.number_found > GROUPS && (
-              <Pager
-                offset={awaiting.data.offset}
-                limit={GROUPS}
-                total={awaiting.data.number_found}
-                shown={awaiting.data.data.length}
-                noun="manifests"
-                hrefFor={href('offset')}
-              />
-            )}
+            <GroupPager page={awaiting.data} hrefFor={href('offset')} />
           </>
         )}
         <FormOutcome error={outcome.error} success={outcome.success} />
@@ -204,9 +195,9 @@ export function ReviewQueue() {
                   rows={2}
                 />
                 <div className="inline">
-                  <button className="danger" type="submit" disabled={decide.isPending}>
-                    {decide.isPending ? 'Rejecting…' : `Reject ${samplesWord(count)}`}
-                  </button>
+                  <SubmitButton tone="danger" busy={decide.isPending} busyLabel="Rejecting…">
+                    Reject {samplesWord(count)}
+                  </SubmitButton>
                   <button type="button" onClick={() => setStep(null)} disabled={decide.isPending}>
                     Cancel
                   </button>
@@ -238,16 +229,7 @@ export function ReviewQueue() {
             {decided.data.data.map((g) => (
               <Group key={g.manifest_id} group={g} onRetried={() => void qc.invalidateQueries({ queryKey: ['review', 'decided'] })} />
             ))}
-            {decided.data.number_found > GROUPS && (
-              <Pager
-                offset={decided.data.offset}
-                limit={GROUPS}
-                total={decided.data.number_found}
-                shown={decided.data.data.length}
-                noun="manifests"
-                hrefFor={href('decided_offset')}
-              />
-            )}
+            <GroupPager page={decided.data} hrefFor={href('decided_offset')} />
           </>
         )}
       </section>
@@ -273,6 +255,19 @@ function Permits({ sample }: { sample: ReviewSample }) {
       ))}
     </ul>
   );
+}
+
+/** The pager of a list of manifests' samples, when there are more manifests than a page shows. */
+function GroupPager({
+  page,
+  hrefFor,
+}: {
+  page: { offset: number; number_found: number; data: unknown[] };
+  hrefFor: (offset: number) => string;
+}) {
+  return page.number_found > GROUPS ? (
+    <Pager offset={page.offset} limit={GROUPS} total={page.number_found} shown={page.data.length} noun="manifests" hrefFor={hrefFor} />
+  ) : null;
 }
 
 /** One manifest's samples: awaiting (with checkboxes) or decided (with their state and a retry where it failed). */

@@ -4,7 +4,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { z } from 'zod';
-import { CheckboxGroupField, FormOutcome, SelectField, showServerErrors, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
+import {
+  CheckboxGroupField,
+  FormOutcome,
+  SelectField,
+  SubmitButton,
+  showServerErrors,
+  TextAreaField,
+  TextField,
+  useZodForm,
+} from '@/components/ui/form';
 import { apiFetch } from '@/lib/client/api';
 import { type Profile, type ProfileInput, ProfileInputSchema, type ProfileOptions, type ProfileTypeOption } from '@/lib/profiles/contract';
 
@@ -131,9 +140,9 @@ export function ProfileForm({ options, profile }: Props) {
         />
       )}
       <FormOutcome error={outcome.error} success={outcome.success} />
-      <button className="primary" type="submit" disabled={busy}>
-        {busy ? 'Saving…' : profile ? 'Save changes' : 'Create profile'}
-      </button>
+      <SubmitButton busy={busy} busyLabel="Saving…">
+        {profile ? 'Save changes' : 'Create profile'}
+      </SubmitButton>
     </form>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
 import { statusWords, UNSETTLED } from '@/components/samples/sample-state';
@@ -33,42 +34,27 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
   });
   const summary = q.data;
   const erga = type === 'erga';
-  const sections = [
-    ['samples', 'Samples'],
-    ['manifests', 'Manifests'],
-    ['reports', 'Validation reports'],
-    ...(erga ? [['permits', 'Permits']] : []),
-    ['upload', 'Add samples'],
-    ['files', 'Data files'],
-  ];
-
-  return (
-    <>
-      <nav aria-label="On this page" className={styles.toc}>
-        <ul>
-          {sections.map(([id, label]) => (
-            <li key={id}>
-              <a href={`#${id}`}>{label}</a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-
-      <Section id="samples" anchor title="Samples">
-        {q.isError ? (
-          <p role="alert" className="notice error">
-            Could not load what the profile holds: {q.error.message}
-          </p>
-        ) : !summary ? (
-          <p aria-busy="true" className="muted">
-            Loading the profile’s samples…
-          </p>
-        ) : (
-          <SampleCounts summary={summary} />
-        )}
-      </Section>
-
-      <Section id="manifests" anchor title="Manifests">
+  // each section is listed once: the page's table of contents is made from the same list
+  const sections: { id: string; title: string; body: ReactNode }[] = [
+    {
+      id: 'samples',
+      title: 'Samples',
+      body: q.isError ? (
+        <p role="alert" className="notice error">
+          Could not load what the profile holds: {q.error.message}
+        </p>
+      ) : !summary ? (
+        <p aria-busy="true" className="muted">
+          Loading the profile’s samples…
+        </p>
+      ) : (
+        <SampleCounts summary={summary} />
+      ),
+    },
+    {
+      id: 'manifests',
+      title: 'Manifests',
+      body: (
         <DataTable
           caption="Confirmed manifests of this profile, newest first"
           table={manifestTable}
@@ -76,34 +62,62 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
           query={q}
           empty="No confirmed manifest yet: upload one under “Add samples” below."
         />
-      </Section>
+      ),
+    },
+    { id: 'reports', title: 'Validation reports', body: <ReportsList profileId={profileId} /> },
+    ...(erga
+      ? [
+          {
+            id: 'permits',
+            title: 'Permits',
+            body: (
+              <DataTable
+                caption="Permits the samples of this profile name"
+                table={permitTable}
+                rows={summary?.permits}
+                query={q}
+                empty="No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed."
+              />
+            ),
+          },
+        ]
+      : []),
+    {
+      id: 'upload',
+      title: 'Add samples',
+      body: (
+        <>
+          <ol className="steps">
+            <li>Download the blank {type.toUpperCase()} template.</li>
+            <li>Fill in one row per sample; a later upload of the same tubes updates them.</li>
+            <li>Drop the file below: it is checked, and its validation report opens as a page you can come back to.</li>
+            {erga && <li>Upload the permit PDFs the manifest names, then confirm.</li>}
+          </ol>
+          <UploadPanel profileId={profileId} />
+        </>
+      ),
+    },
+  ];
 
-      <Section id="reports" anchor title="Validation reports">
-        <ReportsList profileId={profileId} />
-      </Section>
+  return (
+    <>
+      <nav aria-label="On this page" className={styles.toc}>
+        <ul>
+          {[...sections, { id: 'files', title: 'Data files' }].map(({ id, title }) => (
+            <li key={id}>
+              <a href={`#${id}`}>{title}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
 
-      {erga && (
-        <Section id="permits" anchor title="Permits">
-          <DataTable
-            caption="Permits the samples of this profile name"
-            table={permitTable}
-            rows={summary?.permits}
-            query={q}
-            empty="No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed."
-          />
+      {sections.map(({ id, title, body }) => (
+        <Section key={id} id={id} anchor title={title}>
+          {body}
         </Section>
-      )}
+      ))}
 
-      <Section id="upload" anchor title="Add samples">
-        <ol className="steps">
-          <li>Download the blank {type.toUpperCase()} template.</li>
-          <li>Fill in one row per sample; a later upload of the same tubes updates them.</li>
-          <li>Drop the file below: it is checked, and its validation report opens as a page you can come back to.</li>
-          {erga && <li>Upload the permit PDFs the manifest names, then confirm.</li>}
-        </ol>
-        <UploadPanel profileId={profileId} />
-      </Section>
-
+      {/* the files tab is a section of its own, with its own heading */}
       <div id="files">
         <FilesTab profileId={profileId} />
       </div>

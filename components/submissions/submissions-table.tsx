@@ -128,10 +128,7 @@ function Receipts({ s }: { s: Submission }) {
         {s.receipts.map((r, n) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a log that is only appended to; an answer's place is its identity (and its download's address)
           <li key={n}>
-            <span className={r.success ? undefined : styles.refused}>{receiptSentence(r)}</span>{' '}
-            <span className="muted">
-              <When value={r.at} />
-            </span>
+            <span className={r.success ? undefined : styles.refused}>{receiptSentence(r)}</span> <When value={r.at} className="muted" />
             {r.xml_url ? (
               <>
                 {' · '}
@@ -200,7 +197,7 @@ const table: TableDefinition<Submission> = {
       },
     },
     { id: 'created', header: 'Started', cell: (s) => <When value={s.created} /> },
-    { id: 'finished', header: 'Ended', cell: (s) => (s.finished ? <When value={s.finished} /> : <span className="muted">—</span>) },
+    { id: 'finished', header: 'Ended', cell: (s) => <When value={s.finished} /> },
   ],
 };
 

@@ -214,3 +214,23 @@ export function FormOutcome({ error, success }: { error?: string | null; success
   }
   return null;
 }
+
+/** A form's submit button: it cannot be pressed twice while its work runs, and says what is happening meanwhile. */
+export function SubmitButton({
+  busy,
+  busyLabel,
+  tone = 'primary',
+  children,
+}: {
+  busy: boolean;
+  /** e.g. "Saving…" */
+  busyLabel: string;
+  tone?: 'primary' | 'danger';
+  children: ReactNode;
+}) {
+  return (
+    <button className={tone} type="submit" disabled={busy}>
+      {busy ? busyLabel : children}
+    </button>
+  );
+}

@@ -25,18 +25,21 @@ export function formatMoment(value: string | Date): string {
 }
 
 /**
- * A moment, or `none` (a dash unless given) when there is none; `what` happened then, e.g. "Revoked 24 Nov 2026, …".
+ * A moment, or `none` (a dash unless given) when there is none; `what` happened then ("Revoked 24 Nov 2026, …"),
+ * shown in a span of `className` (a badge, muted text).
  */
 export function When({
   value,
   day = false,
   none = '—',
   what,
+  className,
 }: {
   value: string | Date | null | undefined;
   day?: boolean;
   none?: string;
   what?: string;
+  className?: string;
 }) {
   if (!value) return <span className="muted">{none}</span>;
   const d = typeof value === 'string' ? new Date(value) : value;
@@ -47,11 +50,11 @@ export function When({
       {day ? dayFormatter.format(d) : formatter.format(d)}
     </time>
   );
-  return what ? (
-    <>
-      {what} {shown}
-    </>
-  ) : (
-    shown
+  if (!what && !className) return shown;
+  return (
+    <span className={className}>
+      {what ? `${what} ` : null}
+      {shown}
+    </span>
   );
 }
