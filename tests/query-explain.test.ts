@@ -64,8 +64,14 @@ describe('streaming in keyset batches', () => {
     const ids = await wrapper<string>('/api/sample/asg,dtol,dtolenv,erga');
     expect(ids.data).toHaveLength(N);
     expect(ids.data).toEqual([...ids.data].sort());
-    const { rows } = await csv(`${ALL}?return_type=csv`);
+    const { header, rows } = await csv(`${ALL}?return_type=csv`);
     expect(rows).toHaveLength(N);
+    // the lines of later batches are written as their rows arrive; every line says what the JSON record says
+    const records = (await wrapper(ALL)).data;
+    expect(rows.map((r) => r.svc_id)).toEqual(records.map((r) => r.svc_id));
+    for (const [i, row] of rows.entries()) {
+      expect(row).toEqual(Object.fromEntries(header.map((c) => [c, String(records[i]?.[c] ?? '')])));
+    }
     const dtol = await wrapper('/api/sample/sample_field/tol_project/dtolenv?limit=500');
     expect(dtol.number_found).toBe(N / 4);
   });

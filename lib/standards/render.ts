@@ -29,8 +29,8 @@ export interface SampleRow {
   timeCreated: string;
   timeUpdated: string;
   profileTitle: string | null;
-  /** the record as JSON, when it was written as the row arrived (lib/query/sample-rows.ts) */
-  json?: string;
+  /** the record as the answer sends it (JSON, or a CSV line), when it was written as the row arrived (lib/query/sample-rows.ts) */
+  written?: string;
 }
 
 // what leaves the service: lib/query/contract.ts
