@@ -182,6 +182,8 @@ function toSampleRow(values: unknown[]): SampleRow {
  * A batch of rows; when `prerender` gives a writer (asked as each batch starts), each row is written as it arrives,
  * while the database is still sending the rest, and the batch is ready to send soon after its last row.
  */
+const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
+
 const fetchBatch =
   (db: Db, where: SQL | undefined, order: SampleOrder, prerender: () => ((row: SampleRow) => string) | undefined = () => undefined) =>
   async (req: PageRequest<Key>): Promise<SampleRow[]> => {
@@ -189,7 +191,11 @@ const fetchBatch =
     const write = prerender();
     await forEachValueRow(db, sampleBatchQuery(db, where, order, req), (values) => {
       const row = toSampleRow(values);
-      if (write) row.written = write(row);
+      if (write) {
+        row.written = write(row);
+        // what is sent is written: the stored fields are let go, so a batch waiting its turn holds only its answer
+        row.fields = NO_FIELDS;
+      }
       rows.push(row);
     });
     return rows;
