@@ -36,6 +36,7 @@ import { openDatabase } from '../db/client';
 import { TOL_PROJECTS } from '../db/schema';
 import { currentDefinition } from '../lib/manifests';
 import { createUser } from '../lib/users/users';
+import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
@@ -783,7 +784,7 @@ async function main() {
     execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
     const buildMs = performance.now() - buildStart;
     const svc = await startProcess(
-      [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), '.next/api-server.mjs'],
+      [...SERVICE_NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), '.next/api-server.mjs'],
       {
         NODE_ENV: 'production',
         DATABASE_URL: db.url,
@@ -804,7 +805,7 @@ async function main() {
     );
     stops.unshift(() => svc.stop());
     out(
-      `- service: \`node .next/api-server.mjs\` (built in ${secs(buildMs)}), pid ${svc.pid}, NODE_ENV=production, LOG_LEVEL=warn, RSS ${mbOf(rssOf(svc.pid))} at start`,
+      `- service: \`node ${SERVICE_NODE_FLAGS.join(' ')} .next/api-server.mjs\` (built in ${secs(buildMs)}), pid ${svc.pid}, NODE_ENV=production, LOG_LEVEL=warn, RSS ${mbOf(rssOf(svc.pid))} at start`,
     );
     out(
       `- probe values: svc_id ${probe.svcId}, accession ${probe.biosampleAccession}, taxon ${probe.taxonId}, manifest ${probe.manifestId}, name "${probe.scientificName}", day 2020-01-02`,

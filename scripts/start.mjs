@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from './node-flags.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -25,17 +26,23 @@ const sources = ['app', 'components', 'lib', 'db', 'server', 'next.config.js', '
   .filter(existsSync);
 const sourceTime = Math.max(...sources.map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
 
+const apiOnly = process.argv.includes('--api-only');
+const args = process.argv.slice(2).filter((a) => a !== '--api-only');
 const built = (file) => existsSync(file) && statSync(file).mtimeMs >= sourceTime;
-if (!built(buildId) || !built(server)) {
-  console.log(existsSync(buildId) ? 'Sources changed since the last build: building…' : 'No build yet: building…');
-  for (const step of [[next, 'build'], [path.join(root, 'scripts', 'build-server.mjs')]]) {
-    const run = spawnSync(process.execPath, step, { cwd: root, stdio: 'inherit', env: process.env });
-    if (run.status !== 0) process.exit(run.status ?? 1);
-  }
+const steps = apiOnly
+  ? [[path.join(root, 'scripts', 'build-server.mjs')]]
+  : !built(buildId) || !built(server)
+    ? [[next, 'build'], [path.join(root, 'scripts', 'build-server.mjs')]]
+    : [];
+if (steps.length > 1) console.log(existsSync(buildId) ? 'Sources changed since the last build: building…' : 'No build yet: building…');
+for (const step of steps) {
+  const run = spawnSync(process.execPath, step, { cwd: root, stdio: 'inherit', env: process.env });
+  if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-// the service's own server: the API straight to its Hono app, pages to Next.js (server/main.ts)
-const child = spawn(process.execPath, [server, ...process.argv.slice(2)], {
+// the service's own server: the API straight to its Hono app, pages to Next.js (server/main.ts); or the API alone
+const entry = apiOnly ? path.join(root, '.next', 'api-server.mjs') : server;
+const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry, ...args], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'production' },
