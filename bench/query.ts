@@ -222,7 +222,11 @@ export async function benchQuery(opts: QueryBenchOptions = {}): Promise<QueryBen
       db,
       config,
       logger: createLogger('silent'),
-      jobs: { send: async () => {}, health: async () => ({ waiting: 0, oldest_waiting_seconds: 0, active: 0, dead_letters: 0 }) },
+      jobs: {
+        send: async () => {},
+        wake: () => {},
+        health: async () => ({ waiting: 0, oldest_waiting_seconds: 0, active: 0, dead_letters: 0 }),
+      },
       databaseKind: 'pglite',
     };
     const api = createApiApp(deps);

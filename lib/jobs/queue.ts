@@ -67,6 +67,11 @@ export interface SendOptions {
 
 export interface JobQueue {
   send<N extends JobName>(name: N, data: JobData[N], opts?: SendOptions): Promise<void>;
+  /**
+   * A job of `name` has just been committed: this instance's worker for it looks now instead of at its next poll
+   * (up to a second away), for work someone is waiting on. Nothing happens where this instance runs no workers.
+   */
+  wake(name: JobName): void;
   /** what /api/health reports of the queue */
   health(): Promise<QueueHealth>;
 }
@@ -191,6 +196,7 @@ export async function startJobQueue(
   const existing = new Set((await boss.getQueues()).map((q) => q.name));
   for (const name of JOB_NAMES) if (!existing.has(name)) await boss.createQueue(name);
 
+  const workerIds = new Map<JobName, string>();
   const queue: JobQueue = {
     async send(name, data, sendOpts = {}) {
       await boss.send(name, data as object, {
@@ -198,6 +204,10 @@ export async function startJobQueue(
         ...(sendOpts.tx && { db: transactionAdapter(sendOpts.tx) }),
         ...(sendOpts.startAfterSeconds !== undefined && { startAfter: Math.max(0, Math.round(sendOpts.startAfterSeconds)) }),
       });
+    },
+    wake(name) {
+      const worker = workerIds.get(name);
+      if (worker) boss.notifyWorker(worker);
     },
     health: () => queueHealth(db),
   };
@@ -236,7 +246,7 @@ export async function startJobQueue(
         | ((data: unknown, run: JobRun) => Promise<void>)
         | undefined;
       if (!handler) continue;
-      await boss.work<unknown>(
+      const worker = await boss.work<unknown>(
         name,
         { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1, includeMetadata: true },
         async ([job]) => {
@@ -266,6 +276,7 @@ export async function startJobQueue(
           }
         },
       );
+      workerIds.set(name, worker);
     }
     // once now, not a minute from now: a restart picks up what the last process left
     await boss.send('jobs.sweep', {}, { expireInSeconds: EXPIRE_SECONDS['jobs.sweep'] });

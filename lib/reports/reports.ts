@@ -55,7 +55,7 @@ export async function createValidationReport(
   await checkManifestFile(input.bytes, input.fileName);
   const project = profile.type;
   const definition = currentDefinition(project);
-  return db.transaction(async (tx) => {
+  const report = await db.transaction(async (tx) => {
     const row = one(
       await tx
         .insert(validationReports)
@@ -75,6 +75,9 @@ export async function createValidationReport(
     await jobs.send('manifest.validate', { reportId: row.id }, { tx });
     return row;
   });
+  // the uploader waits on the report: its job is fetched now, not at the worker's next poll
+  jobs.wake('manifest.validate');
+  return report;
 }
 
 export interface ValidationDeps {
