@@ -94,7 +94,7 @@ async function directSql(exec: ExecArrays, db: ApiDeps['db'], where: SQL, order:
   let after: SampleKey | null = null;
   let n = 0;
   for (;;) {
-    const q = sampleBatchQuery(db, where, order, { after, limit: BATCH_SIZE, offset: 0 }).toSQL();
+    const q = sampleBatchQuery(where, order, { after, limit: BATCH_SIZE, offset: 0 }).toSQL();
     const rows = await exec(q.sql, q.params);
     n += rows.length;
     const last = rows[rows.length - 1];
@@ -103,8 +103,8 @@ async function directSql(exec: ExecArrays, db: ApiDeps['db'], where: SQL, order:
   }
 }
 
-async function indexesUsed(exec: Exec, db: ApiDeps['db'], where: SQL, order: SampleOrder): Promise<string> {
-  const q = sampleBatchQuery(db, where, order, { after: null, limit: BATCH_SIZE, offset: 0 }).toSQL();
+async function indexesUsed(exec: Exec, where: SQL, order: SampleOrder): Promise<string> {
+  const q = sampleBatchQuery(where, order, { after: null, limit: BATCH_SIZE, offset: 0 }).toSQL();
   const [row] = await exec(`explain (format json) ${q.sql}`, q.params);
   const value = Object.values(row ?? {})[0];
   const plan = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: Record<string, unknown> }[];
@@ -261,7 +261,7 @@ export async function benchQuery(opts: QueryBenchOptions = {}): Promise<QueryBen
       const { rows } = await readAll(api, c.path);
       const apiMs = await timeIt(() => readAll(api, c.path), runs);
       const sqlMs = c.where ? await timeIt(() => directSql(execArrays, db, c.where as SQL, c.order ?? 'id'), runs) : null;
-      const indexes = c.where ? await indexesUsed(exec, db, c.where, c.order ?? 'id') : '';
+      const indexes = c.where ? await indexesUsed(exec, c.where, c.order ?? 'id') : '';
       results.push({ name: c.name, path: c.path, rows, apiMs, sqlMs, indexes });
       log(`  ${c.name}: ${rows} rows, API ${apiMs.toFixed(1)} ms${sqlMs === null ? '' : `, SQL ${sqlMs.toFixed(1)} ms`}`);
     }

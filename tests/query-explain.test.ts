@@ -125,9 +125,9 @@ describe('query plans', () => {
 
   it.each(cases)('serves %s from an index: the count and every batch', async (_name, where, order) => {
     const db = h.deps.db;
-    const first = await planOf(sampleBatchQuery(db, where(), order, { after: null, limit: 1000, offset: 0 }));
+    const first = await planOf(sampleBatchQuery(where(), order, { after: null, limit: 1000, offset: 0 }));
     const next = await planOf(
-      sampleBatchQuery(db, where(), order, { after: { id: info.probe.svcId, t: '2020-01-02T12:00:00.000000' }, limit: 1000, offset: 0 }),
+      sampleBatchQuery(where(), order, { after: { id: info.probe.svcId, t: '2020-01-02T12:00:00.000000' }, limit: 1000, offset: 0 }),
     );
     const count = await planOf(shapeQuery(db, where()));
     for (const plan of [first, next, count]) {

@@ -150,7 +150,6 @@ const ORDERS: Record<SampleOrder, { time: AnyPgColumn | null; inner: string; out
  * for the order the chosen rows already have, so PostgreSQL sorts nothing twice.
  */
 export function sampleBatchQuery(
-  _db: Db,
   where: SQL | undefined,
   order: SampleOrder,
   { after, limit, offset }: PageRequest<Key>,
@@ -170,7 +169,7 @@ export function sampleBatchQuery(
 const SAMPLE_ROW_KEYS = Object.keys(sampleRowColumns) as (keyof typeof sampleRowColumns)[];
 const FIELDS_AT = SAMPLE_ROW_KEYS.indexOf('fields');
 
-/** A batch row as the driver gave it (valueRows), in sampleRowColumns' order, as the SampleRow it stands for. */
+/** A batch row as the driver gave it (forEachValueRow), in sampleRowColumns' order, as the SampleRow it stands for. */
 function toSampleRow(values: unknown[]): SampleRow {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < SAMPLE_ROW_KEYS.length; i++) row[SAMPLE_ROW_KEYS[i] as string] = values[i];
@@ -178,18 +177,19 @@ function toSampleRow(values: unknown[]): SampleRow {
   return row as unknown as SampleRow;
 }
 
+/** What a row written as it arrived keeps of its stored fields: nothing. */
+const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
  * A batch of rows; when `prerender` gives a writer (asked as each batch starts), each row is written as it arrives,
  * while the database is still sending the rest, and the batch is ready to send soon after its last row.
  */
-const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
-
 const fetchBatch =
   (db: Db, where: SQL | undefined, order: SampleOrder, prerender: () => ((row: SampleRow) => string) | undefined = () => undefined) =>
   async (req: PageRequest<Key>): Promise<SampleRow[]> => {
     const rows: SampleRow[] = [];
     const write = prerender();
-    await forEachValueRow(db, sampleBatchQuery(db, where, order, req), (values) => {
+    await forEachValueRow(db, sampleBatchQuery(where, order, req), (values) => {
       const row = toSampleRow(values);
       if (write) {
         row.written = write(row);
