@@ -277,6 +277,20 @@ describe('approval by sample managers', () => {
       data: { svc_id: string }[];
     };
     expect(queue.data.map((s) => s.svc_id)).toContain(a!.id);
+    // each named as the review queue names it: its manifest's labels, as the manifest gave them
+    expect(queue.data.find((s) => s.svc_id === a!.id)).toEqual({
+      svc_id: a!.id,
+      manifest_id: a!.manifestId,
+      profile_id: profileId,
+      tol_project: 'DTOL',
+      status: 'pending',
+      SPECIMEN_ID: a!.fields.SPECIMEN_ID,
+      RACK_OR_PLATE_ID: a!.fields.RACK_OR_PLATE_ID,
+      TUBE_OR_WELL_ID: a!.fields.TUBE_OR_WELL_ID,
+      TAXON_ID: a!.fields.TAXON_ID,
+      SCIENTIFIC_NAME: a!.fields.SCIENTIFIC_NAME,
+      time_created: a!.timeCreated.toISOString(),
+    });
 
     const accepted = await decide(manager.key, { svc_ids: [a!.id], decision: 'accept' });
     expect(await accepted.json()).toEqual({ accepted: [a!.id], rejected: [], registrations: [] });

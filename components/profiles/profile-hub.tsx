@@ -10,7 +10,8 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
-import type { ProfileManifest, ProfilePermit, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
+import type { ProfilePermit } from '@/lib/permits/contract';
+import type { ProfileManifest, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
 import { FilesTab } from './files-tab';
 import styles from './profile-hub.module.css';
 

@@ -50,18 +50,25 @@ export const PermitUploadAnswerSchema = z
   .meta({ id: 'ReportPermits', description: 'What the manifest needs, and what has arrived' });
 export type PermitUploadAnswer = z.infer<typeof PermitUploadAnswerSchema>;
 
-/** A stored permit of a sample, with where to download it. */
-export const SamplePermitSchema = z
-  .object({
-    kind: PermitKindSchema,
-    file_name: PermitFileNameSchema,
-    stored_name: StoredNameSchema,
-    size_in_bytes: z.number().int(),
-    uploaded: z.iso.datetime(),
-    url: z.string().meta({ description: 'where to download it (same authentication)' }),
-  })
-  .meta({ id: 'SamplePermit' });
+/** A permit PDF as stored: the name the manifest gives it, the name it is kept under, its size and upload time, and where to download it. */
+const StoredPermitSchema = z.object({
+  file_name: PermitFileNameSchema,
+  stored_name: StoredNameSchema,
+  size_in_bytes: z.number().int(),
+  uploaded: z.iso.datetime(),
+  url: z.string().meta({ description: 'where to download it (same authentication)' }),
+});
+
+/** A stored permit of a sample. */
+export const SamplePermitSchema = StoredPermitSchema.extend({ kind: PermitKindSchema }).meta({ id: 'SamplePermit' });
 export type SamplePermit = z.infer<typeof SamplePermitSchema>;
+
+/** A stored permit of a profile: the latest upload of a name its samples give, as whichever kinds they need it for. */
+export const ProfilePermitSchema = StoredPermitSchema.extend({
+  kinds: z.array(PermitKindSchema),
+  samples: z.number().int().meta({ description: 'samples of the profile that name it' }),
+}).meta({ id: 'ProfilePermit' });
+export type ProfilePermit = z.infer<typeof ProfilePermitSchema>;
 
 export const SamplePermitsParamsSchema = z.object({
   svc_id: z.string().meta({ description: SvcIdSchema.description, example: '64f1c0ffee0123456789abcd' }),

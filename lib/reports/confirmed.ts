@@ -4,6 +4,7 @@ import { pageWithTotal } from '@/db/rows';
 import { manifests, profiles, samples, users } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
+import { LABEL_COLUMNS } from '@/lib/samples/columns';
 import type { SampleStatus } from '@/lib/samples/contract';
 import { managesProject, type UserRecord } from '@/lib/users/users';
 
@@ -53,11 +54,7 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
       .select({
         id: samples.id,
         status: samples.status,
-        specimenId: samples.specimenId,
-        rackOrPlateId: samples.rackOrPlateId,
-        tubeOrWellId: samples.tubeOrWellId,
-        taxonId: samples.taxonId,
-        scientificName: samples.scientificName,
+        ...LABEL_COLUMNS,
         symbiont: samples.symbiont,
         biosampleAccession: samples.biosampleAccession,
         // where it stands, in the API's names (the portal's SampleState reads these as it reads ReviewSample)

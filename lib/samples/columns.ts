@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { samples } from '@/db/schema';
+import type { SampleLabels } from './contract';
 
 /** svc_id: 24 lower-case hex, the reference system's ObjectId shape */
 export const newSampleId = () => randomBytes(12).toString('hex');
@@ -17,3 +19,21 @@ export function typedColumns(fields: Record<string, string>) {
     symbiont: fields.SYMBIONT || 'TARGET',
   };
 }
+
+/** The typed columns that copy a sample's labels: select them with the rest of a row, then read them with sampleLabels. */
+export const LABEL_COLUMNS = {
+  specimenId: samples.specimenId,
+  rackOrPlateId: samples.rackOrPlateId,
+  tubeOrWellId: samples.tubeOrWellId,
+  taxonId: samples.taxonId,
+  scientificName: samples.scientificName,
+};
+
+/** A sample's labels in the API's names. */
+export const sampleLabels = (r: { [K in keyof typeof LABEL_COLUMNS]: string | null }): SampleLabels => ({
+  SPECIMEN_ID: r.specimenId ?? '',
+  RACK_OR_PLATE_ID: r.rackOrPlateId ?? '',
+  TUBE_OR_WELL_ID: r.tubeOrWellId ?? '',
+  TAXON_ID: r.taxonId ?? '',
+  SCIENTIFIC_NAME: r.scientificName ?? '',
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PATTERNS, ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
 import { ManifestTypeSchema } from '../manifests/contract';
-import { PermitKindSchema } from '../permits/contract';
+import { PermitKindSchema, ProfilePermitSchema } from '../permits/contract';
 
 /**
  * Tree of Life samples at the boundary: their states, the JSON they keep (fields, approvals), a sample manager's
@@ -93,6 +93,16 @@ export const DecisionAnswerSchema = z
   .meta({ id: 'SampleDecisionResult', description: 'Decided samples' });
 export type DecisionAnswer = z.infer<typeof DecisionAnswerSchema>;
 
+/** The manifest fields a reviewer knows a sample by: its specimen, its tube and its taxon ('' where the manifest has none). */
+export const SampleLabelsSchema = z.object({
+  SPECIMEN_ID: z.string(),
+  RACK_OR_PLATE_ID: z.string(),
+  TUBE_OR_WELL_ID: z.string(),
+  TAXON_ID: z.string(),
+  SCIENTIFIC_NAME: z.string(),
+});
+export type SampleLabels = z.infer<typeof SampleLabelsSchema>;
+
 /** A sample in a manager's review queue. */
 export const PendingSampleSchema = z
   .object({
@@ -101,15 +111,10 @@ export const PendingSampleSchema = z
     profile_id: ProfileIdSchema,
     tol_project: ManifestTypeSchema,
     status: SampleStatusSchema,
-    SPECIMEN_ID: z.string(),
-    RACK_OR_PLATE_ID: z.string(),
-    TUBE_OR_WELL_ID: z.string(),
-    TAXON_ID: z.string(),
-    SCIENTIFIC_NAME: z.string(),
+    ...SampleLabelsSchema.shape,
     time_created: z.iso.datetime(),
   })
   .meta({ id: 'PendingSample' });
-export type PendingSample = z.infer<typeof PendingSampleSchema>;
 
 export const PendingSamplesSchema = z
   .object({ status: z.literal('OK'), number_found: z.number().int(), data: z.array(PendingSampleSchema) })
@@ -163,11 +168,7 @@ export const ReviewSampleSchema = z
       .boolean()
       .meta({ description: 'rejected after approval: its registration failed and can be retried (POST sample/register)' }),
     waiting_for: z.array(z.string()).meta({ description: 'associated projects whose approval it still needs' }),
-    SPECIMEN_ID: z.string(),
-    RACK_OR_PLATE_ID: z.string(),
-    TUBE_OR_WELL_ID: z.string(),
-    TAXON_ID: z.string(),
-    SCIENTIFIC_NAME: z.string(),
+    ...SampleLabelsSchema.shape,
     public_name: z.string().nullable().meta({ description: 'the ToLID, once assigned' }),
     biosampleAccession: z.string().nullable(),
     sraAccession: z.string().nullable(),
@@ -179,12 +180,17 @@ export const ReviewSampleSchema = z
   .meta({ id: 'ReviewSample' });
 export type ReviewSample = z.infer<typeof ReviewSampleSchema>;
 
+/** A confirmed manifest as lists of samples name it: the review queue's groups and a profile's manifests. */
+const confirmedManifest = {
+  manifest_id: UuidSchema,
+  file_name: z.string(),
+  tol_project: ManifestTypeSchema,
+  version: z.string(),
+};
+
 export const ReviewGroupSchema = z
   .object({
-    manifest_id: UuidSchema,
-    file_name: z.string(),
-    tol_project: ManifestTypeSchema,
-    version: z.string(),
+    ...confirmedManifest,
     profile_id: ProfileIdSchema,
     profile_title: z.string(),
     uploaded_by: z.string().nullable().meta({ description: 'the username of who confirmed the manifest' }),
@@ -220,10 +226,7 @@ export type StatusCount = z.infer<typeof StatusCountSchema>;
 
 export const ProfileManifestSchema = z
   .object({
-    manifest_id: UuidSchema,
-    file_name: z.string(),
-    tol_project: ManifestTypeSchema,
-    version: z.string(),
+    ...confirmedManifest,
     uploaded_by: z.string().nullable(),
     confirmed: z.iso.datetime(),
     updated: z.iso.datetime(),
@@ -232,19 +235,6 @@ export const ProfileManifestSchema = z
   })
   .meta({ id: 'ProfileManifest' });
 export type ProfileManifest = z.infer<typeof ProfileManifestSchema>;
-
-export const ProfilePermitSchema = z
-  .object({
-    file_name: z.string(),
-    kinds: z.array(PermitKindSchema),
-    stored_name: z.string(),
-    size_in_bytes: z.number().int(),
-    uploaded: z.iso.datetime(),
-    samples: z.number().int().meta({ description: 'samples of the profile that name it' }),
-    url: z.string().meta({ description: 'where to download it (same authentication)' }),
-  })
-  .meta({ id: 'ProfilePermit' });
-export type ProfilePermit = z.infer<typeof ProfilePermitSchema>;
 
 export const ProfileSampleSummarySchema = z
   .object({

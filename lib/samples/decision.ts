@@ -4,10 +4,12 @@ import { type SampleStatus, samples, sampleUpdates } from '@/db/schema';
 import { Conflict, NotFound } from '@/lib/errors';
 import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
+import { manifestTypeOf } from '@/lib/manifests/contract';
 import { ASSOCIATED_TYPES } from '@/lib/profiles/enums';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
 import { managesProject, type UserRecord } from '@/lib/users/users';
-import type { Decision, DecisionAnswer, SampleApprovals } from './contract';
+import { LABEL_COLUMNS, sampleLabels } from './columns';
+import type { Decision, DecisionAnswer, PendingSamples, SampleApprovals } from './contract';
 import { type RegistrationQueue, routeApprovedSamples } from './registration';
 
 export const DEFAULT_REJECTION = 'Sample rejected by curator.';
@@ -116,16 +118,36 @@ export async function countAwaitingReview(db: Db, user: UserRecord): Promise<num
 }
 
 /** Samples waiting for this manager's decision, oldest first (the portal's review queue). */
-export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}) {
+export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}): Promise<PendingSamples> {
   const projects = reviewProjects(user);
-  if (!projects.length) return { total: 0, samples: [] as (typeof samples.$inferSelect)[] };
+  if (!projects.length) return { status: 'OK', number_found: 0, data: [] };
   const total = await countAwaitingReview(db, user);
   const rows = await db
-    .select()
+    .select({
+      id: samples.id,
+      manifestId: samples.manifestId,
+      profileId: samples.profileId,
+      project: samples.project,
+      status: samples.status,
+      ...LABEL_COLUMNS,
+      timeCreated: samples.timeCreated,
+    })
     .from(samples)
     .where(awaitingReview(projects))
     .orderBy(samples.timeCreated, samples.id)
     .limit(opts.limit ?? 100)
     .offset(opts.offset ?? 0);
-  return { total, samples: rows };
+  return {
+    status: 'OK',
+    number_found: total,
+    data: rows.map((s) => ({
+      svc_id: s.id,
+      manifest_id: s.manifestId,
+      profile_id: s.profileId,
+      tol_project: manifestTypeOf(s.project),
+      status: s.status,
+      ...sampleLabels(s),
+      time_created: s.timeCreated.toISOString(),
+    })),
+  };
 }

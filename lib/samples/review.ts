@@ -5,6 +5,7 @@ import { manifestTypeOf } from '@/lib/manifests/contract';
 import { permitNamesOf } from '@/lib/permits/permits';
 import type { TolProject } from '@/lib/projects/contract';
 import type { UserRecord } from '@/lib/users/users';
+import { sampleLabels } from './columns';
 import { DECIDED_DAYS, type ReviewGroup, type ReviewPermit, type ReviewQuery, type ReviewQueue, type ReviewSample } from './contract';
 import { NEEDS_APPROVAL, reviewProjects } from './decision';
 
@@ -170,11 +171,7 @@ function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: 
     rejection_reason: r.status === 'rejected' ? r.rejectionReason : null,
     registration_failed: r.status === 'rejected' && approved.length > 0,
     waiting_for: r.status === 'pending' ? r.associatedTolProjects.filter((t) => NEEDS_APPROVAL.has(t) && !approved.includes(t)) : [],
-    SPECIMEN_ID: r.specimenId ?? '',
-    RACK_OR_PLATE_ID: r.rackOrPlateId ?? '',
-    TUBE_OR_WELL_ID: r.tubeOrWellId ?? '',
-    TAXON_ID: r.taxonId ?? '',
-    SCIENTIFIC_NAME: r.scientificName ?? '',
+    ...sampleLabels(r),
     public_name: r.publicName,
     biosampleAccession: r.biosampleAccession,
     sraAccession: r.sraAccession,

@@ -3,10 +3,10 @@ import type { Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { manifests, permits, samples, users } from '@/db/schema';
 import { manifestTypeOf } from '@/lib/manifests/contract';
-import { PERMIT_KINDS, type PermitKind } from '@/lib/permits/contract';
+import { PERMIT_KINDS, type PermitKind, type ProfilePermit } from '@/lib/permits/contract';
 import { getProfile } from '@/lib/profiles/profiles';
 import type { UserRecord } from '@/lib/users/users';
-import { type ProfilePermit, type ProfileSampleSummary, SAMPLE_STATUSES, type SampleStatus, type StatusCount } from './contract';
+import { type ProfileSampleSummary, SAMPLE_STATUSES, type SampleStatus, type StatusCount } from './contract';
 
 /**
  * What a Tree of Life profile holds, for its page in the portal (GET /api/profiles/{profile_id}/samples/summary):

@@ -1,10 +1,8 @@
 import { mailContext } from '@/lib/mail/outbox';
-import { manifestTypeOf } from '@/lib/manifests/contract';
 import {
   DECIDED_DAYS,
   DecisionAnswerSchema,
   DecisionRequestSchema,
-  type PendingSample,
   PendingSamplesSchema,
   ReviewQuerySchema,
   ReviewQueueSchema,
@@ -70,29 +68,5 @@ export function registerSampleDecisionRoutes(app: ApiApp) {
     );
     return c.json(result, 200);
   });
-  app.openapi(pending, async (c) => {
-    const page = await pendingForManager(c.get('deps').db, c.get('user'), c.req.valid('query'));
-    return c.json(
-      {
-        status: 'OK' as const,
-        number_found: page.total,
-        data: page.samples.map(
-          (s): PendingSample => ({
-            svc_id: s.id,
-            manifest_id: s.manifestId,
-            profile_id: s.profileId,
-            tol_project: manifestTypeOf(s.project),
-            status: s.status,
-            SPECIMEN_ID: s.specimenId ?? '',
-            RACK_OR_PLATE_ID: s.rackOrPlateId ?? '',
-            TUBE_OR_WELL_ID: s.tubeOrWellId ?? '',
-            TAXON_ID: s.taxonId ?? '',
-            SCIENTIFIC_NAME: s.scientificName ?? '',
-            time_created: s.timeCreated.toISOString(),
-          }),
-        ),
-      },
-      200,
-    );
-  });
+  app.openapi(pending, async (c) => c.json(await pendingForManager(c.get('deps').db, c.get('user'), c.req.valid('query')), 200));
 }
