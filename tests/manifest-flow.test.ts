@@ -160,6 +160,11 @@ describe('manifest upload, validation report and confirmation', () => {
       column: dtol.fields.find((f) => f.name === 'COLLECTION_LOCATION')!.column,
     });
     expect(issue!.message).toMatch(/cannot be updated because it is a part of the compliance process/);
+    // the report page's group names it from the rule catalogue
+    const groups = (await (await h.request(`/api/manifest/validate/report/${report.report_id}/groups`, { key: owner.key })).json()) as {
+      groups: { rule: string; title: string }[];
+    };
+    expect(groups.groups.find((g) => g.rule === 'not_updatable')?.title).toBe('cannot change after registration');
     expect((await confirm(report.report_id)).status).toBe(409);
   });
 

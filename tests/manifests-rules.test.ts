@@ -794,8 +794,10 @@ describe('every validation rule', () => {
   });
 
   afterAll(() => {
-    // the catalogue has no code without a case above
-    expect(Object.keys(RULES).filter((r) => !covered.has(r as RuleCode))).toEqual([]);
+    // the catalogue has no code without a case above, but for the one a re-upload raises against the stored samples
+    // after the rules have run (lib/samples/changes.ts), which manifest-flow.test.ts shows through the API
+    const elsewhere = new Set<string>(['not_updatable']);
+    expect(Object.keys(RULES).filter((r) => !covered.has(r as RuleCode) && !elsewhere.has(r))).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { validationReports } from '@/db/schema';
-import { findDefinition, type RuleCode } from '@/lib/manifests';
+import { findDefinition, RULES, type RuleCode } from '@/lib/manifests';
 import type {
   FieldDefinition,
   IssueGroup,
@@ -20,65 +20,8 @@ import { getReportSummary } from './reports';
  * time, computed in the database from the stored lists, so a report of thousands of issues is never sent whole.
  */
 
-/** What each rule found, in words short enough for one line ("SPECIMEN_ID · not in the expected format · 42 rows"). */
-const RULE_TITLES: Record<RuleCode | 'not_updatable', string> = {
-  missing_column: 'a required column is missing',
-  duplicate_column: 'two columns hold this field',
-  unknown_column: 'not a field of this manifest (ignored)',
-  header: 'header read under another spelling',
-  empty: 'no data rows',
-  too_many_rows: 'too many rows',
-  template_prefill: 'rows with only template values (ignored)',
-  mandatory: 'required but empty',
-  vocabulary: 'not one of the allowed values',
-  vocabulary_normalised: 'spelling replaced by the allowed value',
-  pattern: 'not in the expected format',
-  integer: 'not a whole number',
-  number: 'not a number in the expected form',
-  date: 'not a date in the expected format',
-  date_future: 'a date in the future',
-  date_order: 'preserved before it was collected',
-  time: 'not a 24-hour time',
-  coordinates: 'coordinate malformed or out of range',
-  collection_location: 'does not start with a known country',
-  url: 'not a valid URL',
-  rack_tube_token: 'rack or tube given as a missing-value word',
-  rack_tube_slash: 'rack or tube contains a slash',
-  fluidx: 'not in FluidX format',
-  rack_tube_duplicate: 'tube used by several rows without one TARGET',
-  rack_tube_exists: 'tube belongs to a sample of another profile',
-  orphan_symbiont: 'SYMBIONT without a TARGET in its tube',
-  symbiont_overwrite: 'SYMBIONT values replaced by its TARGET’s',
-  update_new_sample: 'a new sample in an update',
-  update_symbiont: 'a SYMBIONT in an update',
-  specimen_id: 'not in the expected format',
-  specimen_taxon: 'specimen already used with another taxon',
-  whole_organism_duplicate: 'WHOLE_ORGANISM twice for one specimen',
-  barcoding_overwrite: 'barcoding fields set to NOT_APPLICABLE',
-  original_location: 'original date without original location',
-  erga_coordinates: 'coordinate groups do not agree',
-  permit_filename: 'permit file name does not match REQUIRED',
-  permit_conflict: 'rows of one specimen disagree on a permit',
-  biobanking_voucher: 'biobanked without a voucher id',
-  pop_genomics: 'does not fit a POP_GENOMICS profile',
-  default_substituted: 'empty cell filled with its default',
-  taxon_missing: 'neither TAXON_ID nor SCIENTIFIC_NAME',
-  taxon_id_integer: 'TAXON_ID is not a whole number',
-  name_unresolved: 'scientific name not found in the taxonomy',
-  taxon_filled: 'TAXON_ID filled from the scientific name',
-  taxon_not_found: 'taxon not found in the taxonomy',
-  taxon_not_submittable: 'taxon not submittable to ENA',
-  taxon_rank: 'taxon is not a species',
-  taxon_not_binomial: 'taxon has no binomial name',
-  taxon_mismatch: 'SCIENTIFIC_NAME and TAXON_ID disagree',
-  taxon_synonym: 'synonym replaced by the official name',
-  lineage: 'differs from the taxon’s lineage',
-  lineage_filled: 'filled from the taxon’s lineage',
-  // a re-upload changing a field that cannot change once the sample is registered (lib/samples/changes.ts)
-  not_updatable: 'cannot change after registration',
-};
-
-const titleOf = (rule: string): string => (RULE_TITLES as Record<string, string>)[rule] ?? rule.replace(/_/g, ' ');
+/** A stored issue's rule is a catalogue code, unless the report predates it: then its code in words. */
+const titleOf = (rule: string): string => (Object.hasOwn(RULES, rule) ? RULES[rule as RuleCode].title : rule.replace(/_/g, ' '));
 
 const VOCABULARY_RULES = new Set(['vocabulary', 'vocabulary_normalised']);
 const FORMAT_RULES = new Set(['pattern', 'integer', 'number', 'date', 'time', 'coordinates', 'fluidx']);
