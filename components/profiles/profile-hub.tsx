@@ -52,37 +52,9 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
         <SampleCounts summary={summary} />
       ),
     },
-    {
-      id: 'manifests',
-      title: 'Manifests',
-      body: (
-        <DataTable
-          caption="Confirmed manifests of this profile, newest first"
-          table={manifestTable}
-          rows={summary?.manifests}
-          query={q}
-          empty="No confirmed manifest yet: upload one under “Add samples” below."
-        />
-      ),
-    },
+    { id: 'manifests', title: 'Manifests', body: <DataTable table={manifestTable} rows={summary?.manifests} query={q} /> },
     { id: 'reports', title: 'Validation reports', body: <ReportsList profileId={profileId} /> },
-    ...(erga
-      ? [
-          {
-            id: 'permits',
-            title: 'Permits',
-            body: (
-              <DataTable
-                caption="Permits the samples of this profile name"
-                table={permitTable}
-                rows={summary?.permits}
-                query={q}
-                empty="No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed."
-              />
-            ),
-          },
-        ]
-      : []),
+    ...(erga ? [{ id: 'permits', title: 'Permits', body: <DataTable table={permitTable} rows={summary?.permits} query={q} /> }] : []),
     {
       id: 'upload',
       title: 'Add samples',
@@ -172,8 +144,10 @@ function SampleCounts({ summary }: { summary: ProfileSampleSummary }) {
   );
 }
 
-const manifestTable: TableDefinition<ProfileManifest> = {
+const manifestTable: TableDefinition<ProfileManifest> & { caption: string } = {
   noun: 'manifests',
+  caption: 'Confirmed manifests of this profile, newest first',
+  empty: 'No confirmed manifest yet: upload one under “Add samples” below.',
   rowKey: (m) => m.manifest_id,
   columns: [
     {
@@ -207,8 +181,10 @@ const manifestTable: TableDefinition<ProfileManifest> = {
   ],
 };
 
-const permitTable: TableDefinition<ProfilePermit> = {
+const permitTable: TableDefinition<ProfilePermit> & { caption: string } = {
   noun: 'permits',
+  caption: 'Permits the samples of this profile name',
+  empty: 'No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed.',
   rowKey: (p) => p.file_name,
   columns: [
     {

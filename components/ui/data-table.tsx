@@ -59,13 +59,19 @@ export interface TableSelection<Row> {
 export interface TableDefinition<Row> {
   /** what the rows are, plural, for the pager and the empty state */
   noun: string;
+  /** a table shown in one place can say there what it is, and what to say when it has no rows */
+  caption?: string;
+  empty?: ReactNode;
   rowKey: (row: Row) => string;
   columns: Column<Row>[];
 }
 
-export interface DataTableProps<Row> {
-  caption: string;
-  table: TableDefinition<Row>;
+/** Every table has a caption: given where it is shown, or by its definition. */
+type Captioned<Row> =
+  | { caption: string; table: TableDefinition<Row> }
+  | { caption?: undefined; table: TableDefinition<Row> & { caption: string } };
+
+export type DataTableProps<Row> = Captioned<Row> & {
   rows: Row[] | undefined;
   /** the query the rows come from (TanStack Query's result): busy while it fetches, its error shown in place */
   query?: { isFetching: boolean; error: Error | null };
@@ -80,22 +86,24 @@ export interface DataTableProps<Row> {
   detail?: (row: Row) => ReactNode | null;
   /** a checkbox column before the others */
   selection?: TableSelection<Row>;
-}
+};
 
 export function DataTable<Row>({
-  caption,
-  table: { columns, rowKey, noun },
+  caption: givenCaption,
+  table,
   rows,
   query,
   loading = query?.isFetching,
   error = query?.error?.message ?? null,
-  empty,
+  empty = table.empty,
   page,
   sort,
   onRowClick,
   detail,
   selection,
 }: DataTableProps<Row>) {
+  const { columns, rowKey, noun } = table;
+  const caption = givenCaption ?? table.caption;
   const defs: ColumnDef<Row>[] = columns.map((c) => ({ id: c.id, header: c.header, cell: (ctx) => c.cell(ctx.row.original) }));
   const reactTable = useReactTable({
     data: rows ?? [],
