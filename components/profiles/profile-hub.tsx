@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
 import { statusWords, UNSETTLED } from '@/components/samples/sample-state';
-import { DataTable, type TableDefinition } from '@/components/ui/data-table';
+import { type CaptionedTable, DataTable } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
@@ -144,7 +144,7 @@ function SampleCounts({ summary }: { summary: ProfileSampleSummary }) {
   );
 }
 
-const manifestTable: TableDefinition<ProfileManifest> & { caption: string } = {
+const manifestTable: CaptionedTable<ProfileManifest> = {
   noun: 'manifests',
   caption: 'Confirmed manifests of this profile, newest first',
   empty: 'No confirmed manifest yet: upload one under “Add samples” below.',
@@ -181,7 +181,7 @@ const manifestTable: TableDefinition<ProfileManifest> & { caption: string } = {
   ],
 };
 
-const permitTable: TableDefinition<ProfilePermit> & { caption: string } = {
+const permitTable: CaptionedTable<ProfilePermit> = {
   noun: 'permits',
   caption: 'Permits the samples of this profile name',
   empty: 'No permit yet: the permit PDFs an ERGA manifest names are uploaded with it, before it is confirmed.',

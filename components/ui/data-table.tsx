@@ -66,10 +66,11 @@ export interface TableDefinition<Row> {
   columns: Column<Row>[];
 }
 
+/** A table shown in one place, which says there what it is. */
+export type CaptionedTable<Row> = TableDefinition<Row> & { caption: string };
+
 /** Every table has a caption: given where it is shown, or by its definition. */
-type Captioned<Row> =
-  | { caption: string; table: TableDefinition<Row> }
-  | { caption?: undefined; table: TableDefinition<Row> & { caption: string } };
+type Captioned<Row> = { caption: string; table: TableDefinition<Row> } | { caption?: undefined; table: CaptionedTable<Row> };
 
 export type DataTableProps<Row> = Captioned<Row> & {
   rows: Row[] | undefined;
