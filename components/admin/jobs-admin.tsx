@@ -22,6 +22,8 @@ const JOB_WORDS: Record<JobName, string> = {
   'tolids.request': 'ToLID request',
   'registrations.sweep': 'Sending approved samples on',
   'jobs.sweep': 'Recovery of lost jobs',
+  'rights.check': 'Traditional-knowledge rights check at the Local Contexts Hub',
+  'approvals.remind': 'Reminders to approvers',
 };
 
 const seconds = (s: number) => (s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`);

@@ -1,3 +1,4 @@
+export * from './audit';
 export * from './checklists';
 export * from './emails';
 export * from './jobs';

@@ -64,6 +64,10 @@ export const samples = pgTable(
     statusDetail: text('status_detail'),
     /** when a waiting sample (awaiting_tolid, or processing after an outage) is next tried */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** a `private` sample's traditional-knowledge project was last looked up at the Local Contexts Hub */
+    rightsCheckedAt: timestamp('rights_checked_at', { withTimezone: true }),
+    /** the Local Contexts Hub answered that the sample's traditional-knowledge project is public */
+    rightsClearedAt: timestamp('rights_cleared_at', { withTimezone: true }),
     lastBioimageSubmitted: timestamp('last_bioimage_submitted', { withTimezone: true }),
     createdBy: integer('created_by').references(() => users.id),
     timeCreated: timestamp('time_created', { withTimezone: true }).notNull().defaultNow(),

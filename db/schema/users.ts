@@ -17,7 +17,24 @@ export const users = pgTable('users', {
   isAdmin: boolean('is_admin').notNull().default(false),
   isActive: boolean('is_active').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** when this approver was last sent a digest of the samples waiting for them (lib/samples/reminders.ts) */
+  approvalRemindedAt: timestamp('approval_reminded_at', { withTimezone: true }),
 });
+
+/**
+ * The associated project types (BGE, ERGA_COMMUNITY, SANGER…, lib/profiles/enums.ts) whose approval this user gives:
+ * a sample of a type flagged "approval required" waits until an approver of that type has accepted it.
+ */
+export const userApproverTypes = pgTable(
+  'user_approver_types',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    associatedType: text('associated_type').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.associatedType] }), index('user_approver_types_type_idx').on(t.associatedType)],
+);
 
 /** Membership of, and the sample-manager role in, a Tree of Life project. */
 export const userProjectRoles = pgTable(

@@ -16,6 +16,10 @@ export const JOB_DATA = {
   /** scheduled: jobs whose process died and work whose job is gone (lib/jobs/sweep.ts) */
   'jobs.sweep': z.strictObject({}),
   'study.submit': z.object({ submissionId: UuidSchema }),
+  /** scheduled: private samples whose traditional-knowledge project is looked up again at the Local Contexts Hub */
+  'rights.check': z.strictObject({}),
+  /** scheduled: a digest to each approver of the samples waiting for them longer than REMINDER_DAYS */
+  'approvals.remind': z.strictObject({}),
   'email.send': z.object({ emailId: UuidSchema }),
 } as const;
 
@@ -55,6 +59,8 @@ const jobVariants = <E extends z.ZodRawShape>(extra: E) => {
     variant('registrations.sweep'),
     variant('jobs.sweep'),
     variant('study.submit'),
+    variant('rights.check'),
+    variant('approvals.remind'),
     variant('email.send'),
   ] as const;
 };

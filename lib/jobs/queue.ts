@@ -19,6 +19,8 @@ export const JOB_NAMES: readonly JobName[] = [
   'registrations.sweep',
   'jobs.sweep',
   'study.submit',
+  'rights.check',
+  'approvals.remind',
   'email.send',
 ];
 
@@ -94,11 +96,23 @@ const EXPIRE_SECONDS: Record<JobName, number> = {
   'registrations.sweep': 10 * 60,
   'jobs.sweep': 10 * 60,
   'study.submit': 12 * 60 * 60,
+  'rights.check': 30 * 60,
+  'approvals.remind': 30 * 60,
   'email.send': 10 * 60,
 };
 
-// cron jobs: every instance schedules them, pg-boss keeps one schedule per name
-const SCHEDULED: JobName[] = ['registrations.sweep', 'jobs.sweep'];
+/**
+ * Cron jobs and when they run: every instance schedules them, pg-boss keeps one schedule per name. The hourly ones
+ * pick only what is due (a sample not looked up for a day, an approver not reminded for REMINDER_DAYS), so a missed
+ * hour is caught up at the next.
+ */
+const SCHEDULES: Partial<Record<JobName, string>> = {
+  'registrations.sweep': '* * * * *',
+  'jobs.sweep': '* * * * *',
+  'rights.check': '23 * * * *',
+  'approvals.remind': '41 * * * *',
+};
+const SCHEDULED = Object.keys(SCHEDULES) as JobName[];
 
 /** PGlite runs one statement per prepared query, so pg-boss's multi-statement migrations go through exec. */
 function pgliteAdapter(database: Database): PgBoss.Db {
@@ -240,7 +254,9 @@ export async function startJobQueue(
     );
 
   if (workers) {
-    for (const name of SCHEDULED) await boss.schedule(name, '* * * * *', {}, { expireInSeconds: EXPIRE_SECONDS[name] });
+    for (const [name, cron] of Object.entries(SCHEDULES) as [JobName, string][]) {
+      await boss.schedule(name, cron, {}, { expireInSeconds: EXPIRE_SECONDS[name] });
+    }
     for (const name of JOB_NAMES) {
       const handler = (name === 'jobs.sweep' ? () => sweep().then(() => undefined) : handlers[name]) as
         | ((data: unknown, run: JobRun) => Promise<void>)
