@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
   ENA_FTP_URL: z.string().url().default('ftp://webin2.ebi.ac.uk'),
   TOLID_URL: z.string().url().default('https://id.tol.sanger.ac.uk/api/v3'),
   TOLID_TOKEN: optionalString,
+  /** the Local Contexts Hub's API: whether an ERGA sample's traditional-knowledge project is public yet */
+  LOCAL_CONTEXTS_URL: z.string().url().default('https://localcontextshub.org/api/v1'),
   ZENODO_URL: z.string().url().default('https://sandbox.zenodo.org/api'),
   ZENODO_TOKEN: optionalString,
   SMTP_URL: optionalString,

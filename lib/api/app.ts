@@ -23,6 +23,7 @@ import { registerPermitRoutes } from './routes/permits';
 import { registerProfileRoutes } from './routes/profiles';
 import { registerSampleBrowserRoutes } from './routes/sample-browser';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
+import { registerSampleRightsRoutes } from './routes/sample-rights';
 import { registerSampleRoutes } from './routes/samples';
 import { registerStatsRoutes } from './routes/stats';
 import { registerStudyRoutes } from './routes/studies';
@@ -136,6 +137,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerManifestValidationRoutes(app);
   registerPermitRoutes(app);
   registerSampleDecisionRoutes(app);
+  registerSampleRightsRoutes(app);
   registerSubmissionRoutes(app);
   registerManifestReadRoutes(app);
   registerSampleRoutes(app);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QueueHealthSchema } from '../jobs/contract';
+import { ServiceCheckSchema } from '../samples/contract';
 
 /** What GET /api/health answers: each part of the service checked within three seconds, and the services configured. */
 
@@ -30,6 +31,10 @@ export const HealthSchema = z
     queue: CheckSchema.extend(QueueHealthSchema.partial().shape),
     storage: CheckSchema.extend({ kind: z.enum(['local', 's3']) }),
     services: ExternalServicesSchema,
+    // read from service_checks, written by the hourly rights check: health never calls the hub
+    local_contexts: ServiceCheckSchema.meta({
+      description: 'the Local Contexts Hub at its last look-up (rights of private ERGA samples); it does not change `status`',
+    }),
   })
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof HealthSchema>;

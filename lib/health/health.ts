@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { type Config, externalServices } from '@/lib/config';
 import type { FileStore } from '@/lib/files/store';
 import type { JobQueue } from '@/lib/jobs/queue';
+import { hubCheck } from '@/lib/samples/rights';
 import type { Check, Health } from './contract';
 
 // a health check answers within this, whatever is down
@@ -36,10 +37,11 @@ export async function checkHealth(deps: {
   files: FileStore;
   config: Config;
 }): Promise<Health> {
-  const [database, queue, storage] = await Promise.all([
+  const [database, queue, storage, hub] = await Promise.all([
     timed('the database', () => deps.db.execute(sql`select 1`)),
     timed('the job queue', () => deps.jobs.health()),
     timed('the storage', () => deps.files.check()),
+    timed('the last Local Contexts Hub check', () => hubCheck(deps.db)),
   ]);
   return {
     status: !database.check.ok ? 'down' : queue.check.ok && storage.check.ok ? 'ok' : 'degraded',
@@ -47,5 +49,6 @@ export async function checkHealth(deps: {
     queue: { ...queue.check, ...queue.value },
     storage: { ...storage.check, kind: deps.files.kind },
     services: externalServices(deps.config),
+    local_contexts: hub.value ?? { ok: null, detail: hub.check.error ?? 'unknown', checked_at: null },
   };
 }

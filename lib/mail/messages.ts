@@ -19,6 +19,8 @@ export interface ManifestEvent {
   uploader: string;
   created: number;
   updated: number;
+  /** why the samples reach the managers now, when not because of the upload (their rights were cleared) */
+  note?: string;
 }
 
 export async function tellManagersOfManifest(tx: Db, mail: MailContext, e: ManifestEvent): Promise<void> {
@@ -33,6 +35,7 @@ export async function tellManagersOfManifest(tx: Db, mail: MailContext, e: Manif
     update
       ? `${plural(n, 'sample')} changed and ${n === 1 ? 'needs' : 'need'} your review again.`
       : `${plural(n, 'new sample')} ${n === 1 ? 'waits' : 'wait'} for your review.`,
+    ...(e.note ? [e.note] : []),
     '',
     `Review them: ${mail.baseUrl}/manifests/review`,
     `Manifest ${e.manifestId}`,

@@ -41,6 +41,7 @@ const storedColumns = {
   lastBioimageSubmitted: samples.lastBioimageSubmitted,
   timeCreated: samples.timeCreated,
   timeUpdated: samples.timeUpdated,
+  rightsClearedAt: samples.rightsClearedAt,
   profileTitle: profiles.title,
 };
 
@@ -64,6 +65,8 @@ const rowColumnsOf = (s: { [K in keyof typeof storedColumns]: AnyPgColumn }) => 
   lastBioimageSubmitted: sql<string | null>`${utcText(s.lastBioimageSubmitted)}`,
   timeCreated: utcText(s.timeCreated),
   timeUpdated: utcText(s.timeUpdated),
+  // one boolean, not the time: all an embargo needs to know (lib/standards/render.ts)
+  rightsCleared: sql<boolean>`${s.rightsClearedAt} is not null`,
   profileTitle: s.profileTitle,
 });
 
@@ -114,6 +117,7 @@ const chosenColumns: { [K in keyof typeof storedColumns]: AnyPgColumn } = {
   lastBioimageSubmitted: chosenSample.lastBioimageSubmitted,
   timeCreated: chosenSample.timeCreated,
   timeUpdated: chosenSample.timeUpdated,
+  rightsClearedAt: chosenSample.rightsClearedAt,
   profileTitle: chosenProfile.title,
 };
 

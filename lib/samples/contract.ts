@@ -247,3 +247,91 @@ export const ProfileSampleSummarySchema = z
   })
   .meta({ id: 'ProfileSampleSummary', description: 'What a Tree of Life profile holds' });
 export type ProfileSampleSummary = z.infer<typeof ProfileSampleSummarySchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The rights hold: private ERGA samples wait until the Local Contexts Hub says their traditional-knowledge project
+// is public (lib/samples/rights.ts)
+
+/** The last answer of a service that a scheduled job asks and no request waits on (service_checks). */
+export const ServiceCheckSchema = z
+  .object({
+    ok: z.boolean().nullable().meta({ description: 'whether it answered at the last look-up; null: never asked yet' }),
+    detail: z.string().meta({ description: 'what the last look-up found, or why it failed' }),
+    checked_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'ServiceCheck' });
+export type ServiceCheck = z.infer<typeof ServiceCheckSchema>;
+
+export const RightsCheckRequestSchema = z
+  .object({ svc_ids: z.array(SvcIdAnyCaseSchema).min(1).max(500) })
+  .meta({ id: 'RightsCheckRequest' });
+export type RightsCheckRequest = z.infer<typeof RightsCheckRequestSchema>;
+
+export const RIGHTS_OUTCOMES = ['cleared', 'not_public', 'unknown_project', 'hub_unreachable', 'not_private'] as const;
+export const RightsOutcomeSchema = z.enum(RIGHTS_OUTCOMES).meta({
+  description:
+    'cleared: the project is public, the sample is pending now; not_public: the hub holds the project but not as Public; ' +
+    'unknown_project: the hub does not know the project id; hub_unreachable: no answer, nothing changed; ' +
+    'not_private: nothing to check (no rights apply, or they were cleared before)',
+});
+export type RightsOutcome = z.infer<typeof RightsOutcomeSchema>;
+
+export const RightsCheckSampleSchema = z
+  .object({
+    svc_id: SvcIdSchema,
+    status: SampleStatusSchema.meta({ description: 'its status after the check' }),
+    project_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'its Local Contexts Hub project (ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_PROJECT_ID)' }),
+    outcome: RightsOutcomeSchema,
+    project_privacy: z.string().nullable().meta({
+      description: 'the project’s project_privacy as the hub said it (Public, Private, Contributor); null: the hub said nothing of it',
+    }),
+    detail: z.string().meta({ description: 'the outcome in words' }),
+    rights_checked_at: z.iso.datetime().nullable().meta({ description: 'when the hub last answered about its project' }),
+    rights_cleared_at: z.iso.datetime().nullable().meta({ description: 'when the hub said its project is public' }),
+  })
+  .meta({ id: 'RightsCheckSample' });
+export type RightsCheckSample = z.infer<typeof RightsCheckSampleSchema>;
+
+export const RightsCheckAnswerSchema = z
+  .object({ data: z.array(RightsCheckSampleSchema), hub: ServiceCheckSchema })
+  .meta({ id: 'RightsCheckResult', description: 'Each sample asked about, after the check, and how the hub answered' });
+export type RightsCheckAnswer = z.infer<typeof RightsCheckAnswerSchema>;
+
+/** A private sample in its managers' review queue, with why it cannot be decided yet. */
+export const PrivateSampleSchema = z
+  .object({
+    svc_id: SvcIdSchema,
+    manifest_id: UuidSchema,
+    profile_id: ProfileIdSchema,
+    tol_project: ManifestTypeSchema,
+    ...SampleLabelsSchema.shape,
+    project_id: z.string().nullable().meta({ description: 'its Local Contexts Hub project' }),
+    project_url: z.string().nullable().meta({ description: 'the project’s page at the hub' }),
+    rights_checked_at: z.iso.datetime().nullable().meta({ description: 'when the hub last answered about its project; null: not yet' }),
+    status_detail: z.string().nullable().meta({ description: 'what the hub last said' }),
+    time_created: z.iso.datetime(),
+  })
+  .meta({ id: 'PrivateSample' });
+export type PrivateSample = z.infer<typeof PrivateSampleSchema>;
+
+export const PrivateSamplesSchema = z
+  .object({
+    status: z.literal('OK'),
+    number_found: z.number().int(),
+    data: z.array(PrivateSampleSchema),
+    hub: ServiceCheckSchema.meta({ description: 'the Local Contexts Hub’s last answer to the scheduled check' }),
+  })
+  .meta({
+    id: 'PrivateSamples',
+    description: 'A page of the private samples of the caller’s projects, oldest first: they wait for their rights, not for a decision',
+  });
+export type PrivateSamples = z.infer<typeof PrivateSamplesSchema>;
+
+/**
+ * The history row a MODIFY leaves on a sample (a `system` update): old value the ENA submission that last acted on
+ * the sample before, new value the receipt's submission accession. Not a manifest field, so never in the public audit.
+ */
+export const ENA_MODIFY_FIELD = 'ena_modify';

@@ -11,12 +11,15 @@ import { managesProject, type UserRecord } from '@/lib/users/users';
 import { LABEL_COLUMNS, sampleLabels } from './columns';
 import type { Decision, DecisionAnswer, PendingSamples, SampleApprovals } from './contract';
 import { type RegistrationQueue, routeApprovedSamples } from './registration';
+import { onRightsHold, privateReason, traditionalKnowledgeProject } from './rights-hold';
 
 export const DEFAULT_REJECTION = 'Sample rejected by curator.';
 
 /** Associated types whose sample managers must approve a sample before it is registered. */
 export const NEEDS_APPROVAL = new Set(ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name));
-const DECIDABLE: SampleStatus[] = ['pending', 'private', 'rejected'];
+
+// not `private`: such a sample waits for its traditional-knowledge rights (lib/samples/rights-hold.ts)
+const DECIDABLE: SampleStatus[] = ['pending', 'rejected'];
 
 /** Every associated type of the sample that needs an approval has one. */
 const fullyApproved = (associated: string[], approvals: SampleApprovals) =>
@@ -47,6 +50,10 @@ export async function decideSamples(
     // samples the caller cannot manage are reported exactly like unknown ids, so ids do not leak
     const missing = ids.filter((id) => !visible.some((r) => r.id === id));
     if (missing.length) throw NotFound(`No sample awaiting your decision with svc_id ${missing.join(', ')}`);
+    // neither accepted nor rejected before the Local Contexts Hub says the community made its project public
+    const held = visible.filter((r) => r.status === 'private' || (input.decision === 'accept' && onRightsHold(r)));
+    if (held.length)
+      throw Conflict(`${held.map((r) => privateReason(r.id, traditionalKnowledgeProject(r.project, r.fields))).join('; ')}.`);
     const notAwaiting = visible.filter((r) => !DECIDABLE.includes(r.status));
     if (notAwaiting.length) {
       throw Conflict(`Only pending or rejected samples can be decided; ${notAwaiting.map((r) => `${r.id} is ${r.status}`).join(', ')}.`);

@@ -12,6 +12,7 @@ import { getReport, reportRows } from '@/lib/reports/reports';
 import type { UserRecord } from '@/lib/users/users';
 import { newSampleId, typedColumns } from './columns';
 import { samplesFingerprint } from './existing';
+import { rightsProjectField, traditionalKnowledgeProject } from './rights-hold';
 
 // Changing either identifies a different organism: the ToLID no longer applies (tol-manifests.md §2.6).
 const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);
@@ -19,11 +20,12 @@ const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);
 const APPROVAL_KEPT_ON_UPDATE = new Set(['SANGER']);
 const INSERT_BATCH = 500;
 
-/** An ERGA sample naming a traditional-knowledge project waits, private, until its rights are cleared. */
-function initialStatus(project: TolProject, fields: Record<string, string>): SampleStatus {
-  const applicable = (fields.ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE ?? '').trim().toUpperCase();
-  const tkProject = (fields.ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_PROJECT_ID ?? '').trim();
-  return project === 'erga' && applicable && applicable !== 'N' && tkProject ? 'private' : 'pending';
+/**
+ * An ERGA sample naming a traditional-knowledge project waits, private, until its rights are cleared
+ * (lib/samples/rights-hold.ts); `cleared`: the Local Contexts Hub already said that project is public.
+ */
+function initialStatus(project: TolProject, fields: Record<string, string>, cleared = false): SampleStatus {
+  return !cleared && traditionalKnowledgeProject(project, fields) ? 'private' : 'pending';
 }
 
 /**
@@ -132,7 +134,10 @@ async function applyChanges(
     for (const c of list) fields[c.field] = c.newValue;
     const clearPublicName = list.some((c) => CLEARS_PUBLIC_NAME.has(c.field)) && sample.publicName;
     const approvals = Object.fromEntries(Object.entries(sample.approvals).filter(([type]) => APPROVAL_KEPT_ON_UPDATE.has(type)));
-    const status = sample.status === 'sending' ? sample.status : initialStatus(sample.project, fields);
+    // a clearance is of one hub project: another project id must be cleared afresh (and looked up at the next check)
+    const rightsProjectChanged = rightsProjectField(fields) !== rightsProjectField(sample.fields);
+    const cleared = sample.rightsClearedAt !== null && !rightsProjectChanged;
+    const status = sample.status === 'sending' ? sample.status : initialStatus(sample.project, fields, cleared);
     await db
       .update(samples)
       .set({
@@ -143,6 +148,7 @@ async function applyChanges(
         approvals,
         rejectionReason: null,
         ...(clearPublicName && { publicName: null }),
+        ...(rightsProjectChanged && { rightsClearedAt: null, rightsCheckedAt: null }),
         timeUpdated: sql`now()`,
       })
       .where(eq(samples.id, sampleId));

@@ -43,6 +43,7 @@ function publicRecord(sample: typeof samples.$inferSelect, profileTitle: string)
     timeCreated: utc(sample.timeCreated) ?? '',
     timeUpdated: utc(sample.timeUpdated) ?? '',
     profileTitle,
+    rightsCleared: sample.rightsClearedAt !== null,
   };
   return renderSample(row, 'tol');
 }
@@ -62,7 +63,7 @@ export async function sampleWithHistory(db: Db, user: UserRecord, svcId: string)
     .where(eq(samples.id, svcId));
   if (!row) throw NotFound('Sample not found');
   const full = maySee(user, row.ownerId, row.sample.project);
-  if (!full && isEmbargoed(row.sample)) throw NotFound('Sample not found');
+  if (!full && isEmbargoed({ ...row.sample, rightsCleared: row.sample.rightsClearedAt !== null })) throw NotFound('Sample not found');
   const changes = await db
     .select({
       id: sampleUpdates.id,

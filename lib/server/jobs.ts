@@ -15,9 +15,11 @@ import {
   type UploadArea,
   uploadAreaOptionsFromConfig,
 } from '@/lib/repositories/ena';
+import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts';
 import { type TolidClient, tolidClientFromConfig } from '@/lib/repositories/tolid';
 import { createZenodoClient, type ZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
 import { registrationQueue, sweepRegistrations } from '@/lib/samples/registration';
+import { checkDueRights } from '@/lib/samples/rights';
 import { giveUpTolids, requestTolids } from '@/lib/samples/tolids';
 import { giveUpRegistration, runSampleRegistration } from '@/lib/submissions/register-samples';
 import { giveUpStudySubmission, runStudySubmission } from '@/lib/submissions/study';
@@ -37,6 +39,9 @@ export interface JobDeps {
   /** the ToLID service from the settings; null without TOLID_TOKEN */
   tolid?: () => TolidClient | null;
 }
+
+// the hourly rights check asks up to a hundred projects: a hub that hangs must not hold it for long
+const HUB_JOB_TIMING = { timeoutMs: 15_000, retries: 2 };
 
 export const enaFromConfig = (config: Config, logger: Logger) => () => createEnaClient(enaClientOptionsFromConfig(config, logger));
 
@@ -66,6 +71,16 @@ export function jobHandlers(deps: JobDeps & { jobs: JobQueue }) {
     'registrations.sweep': async () => {
       const sent = await sweepRegistrations(deps.db, registration());
       if (sent) deps.logger.info({ samples: sent }, 'registration sweep sent samples on');
+    },
+    'rights.check': async () => {
+      const done = await checkDueRights({
+        db: deps.db,
+        logger: deps.logger,
+        hub: localContextsClientFromConfig(deps.config, deps.logger, HUB_JOB_TIMING),
+        mail: mailContext(deps.config, deps.jobs),
+      });
+      // an unreachable hub ends the job normally: the samples stay private and are asked about at the next run
+      if (done.projects) deps.logger.info({ ...done }, 'rights check asked the Local Contexts Hub');
     },
     'study.submit': (data: JobData['study.submit'], run?: JobRun) =>
       runStudySubmission(

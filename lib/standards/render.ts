@@ -29,6 +29,11 @@ export interface SampleRow {
   timeCreated: string;
   timeUpdated: string;
   profileTitle: string | null;
+  /**
+   * The Local Contexts Hub said the sample's traditional-knowledge project is public (samples.rights_cleared_at is
+   * set): rights that apply no longer embargo it. Absent counts as not cleared, so a row built without it stays hidden.
+   */
+  rightsCleared?: boolean;
   /** the record as the answer sends it (JSON, or a CSV line), when it was written as the row arrived (lib/query/sample-rows.ts) */
   written?: string;
 }
@@ -206,15 +211,18 @@ const rightsApply = (answer: string | undefined): boolean => {
 
 const embargoReader = new FieldReader([TRADITIONAL_KNOWLEDGE]);
 
-/** Traditional-knowledge rights apply: the Local Contexts Hub is not consulted, so such a sample stays embargoed. */
-export function isEmbargoed(row: Pick<SampleRow, 'project' | 'fields'>): boolean {
-  return row.project === 'erga' && rightsApply(embargoReader.read(row.fields).text(0));
+/**
+ * Traditional-knowledge rights apply and the Local Contexts Hub has not said the sample's project is public
+ * (lib/samples/rights.ts): such a sample stays embargoed.
+ */
+export function isEmbargoed(row: Pick<SampleRow, 'project' | 'fields' | 'rightsCleared'>): boolean {
+  return row.project === 'erga' && !row.rightsCleared && rightsApply(embargoReader.read(row.fields).text(0));
 }
 
 /** The layout's reader pointed at the row's fields, or null when the row is embargoed. */
 function readRow(layout: Layout, row: SampleRow): FieldReader | null {
   const fields = layout.fields.read(row.fields);
-  return layout.embargo >= 0 && rightsApply(fields.text(layout.embargo)) ? null : fields;
+  return layout.embargo >= 0 && !row.rightsCleared && rightsApply(fields.text(layout.embargo)) ? null : fields;
 }
 
 /**

@@ -63,6 +63,7 @@ const OFFLINE = {
   ENA_FTP_URL: 'ftp://127.0.0.1:9',
   ZENODO_URL: 'http://127.0.0.1:9/api',
   TOLID_URL: 'http://127.0.0.1:9/tolid/api/v3',
+  LOCAL_CONTEXTS_URL: 'http://127.0.0.1:9/localcontexts/api/v1',
 };
 
 /**

@@ -7,6 +7,7 @@ import { DEFAULT_CHECKLISTS } from './ena-validate';
 import { Faults, type ServiceName } from './faults';
 import { startUploadAreaServer, type UploadAreaServer } from './ftp';
 import { type Incoming, json, type Outgoing, readIncoming, write } from './http';
+import { handleLocalContexts, LocalContextsState } from './local-contexts';
 import { type MailServer, startMailServer } from './smtp';
 import { handleTaxonomy, TaxonomyTable } from './taxonomy';
 import { handleTolid, TolidState } from './tolid';
@@ -70,6 +71,9 @@ export interface RepositoryServer {
   /** Sanger's ToLID service, as TOLID_URL */
   tolidUrl: string;
   tolid: TolidState;
+  /** the Local Contexts Hub's API, as LOCAL_CONTEXTS_URL */
+  localContextsUrl: string;
+  localContexts: LocalContextsState;
   /** an SMTP server that keeps what it receives, as SMTP_URL */
   smtpUrl: string;
   mail: MailServer;
@@ -89,6 +93,7 @@ const ENA_ROOT = '/ena/submit';
 const TAXONOMY_ROOT = '/ena/taxonomy/rest';
 const BROWSER_ROOT = '/ena/browser/api';
 const TOLID_ROOT = '/tolid/api/v3';
+const LOCAL_CONTEXTS_ROOT = '/localcontexts/api/v1';
 const ZENODO_ROOT = '/api';
 
 function route(path: string): { service: ServiceName; rest: string } | undefined {
@@ -97,6 +102,7 @@ function route(path: string): { service: ServiceName; rest: string } | undefined
     ['taxonomy', TAXONOMY_ROOT],
     ['browser', BROWSER_ROOT],
     ['tolid', TOLID_ROOT],
+    ['localcontexts', LOCAL_CONTEXTS_ROOT],
     ['zenodo', ZENODO_ROOT],
   ] as const) {
     if (path === root || path.startsWith(`${root}/`)) return { service, rest: path.slice(root.length) };
@@ -116,6 +122,7 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
   const zenodoTokens = options.zenodoTokens ?? ['zenodo-test-token'];
   const tolidTokens = options.tolidTokens ?? ['tolid-test-token'];
   const tolid = new TolidState(new Set(tolidTokens));
+  const localContexts = new LocalContextsState();
   const taxonomy = new TaxonomyTable(options.taxa, options.synonyms);
   const faults = new Faults();
   const requests: RecordedRequest[] = [];
@@ -136,6 +143,7 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
     if (r.service === 'taxonomy') return handleTaxonomy(taxonomy, incoming, r.rest);
     if (r.service === 'browser') return handleBrowser(ena, incoming, r.rest);
     if (r.service === 'tolid') return handleTolid(tolid, incoming, r.rest);
+    if (r.service === 'localcontexts') return handleLocalContexts(localContexts, incoming, r.rest, `${base}/localcontexts`);
     return handleZenodo(zenodo, incoming, r.rest, `${base}${ZENODO_ROOT}`);
   };
 
@@ -207,6 +215,8 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
     browserUrl: `${base}${BROWSER_ROOT}`,
     tolidUrl: `${base}${TOLID_ROOT}`,
     tolid,
+    localContextsUrl: `${base}${LOCAL_CONTEXTS_ROOT}`,
+    localContexts,
     smtpUrl: mail.url,
     mail,
     ftpUrl: uploadArea.url,

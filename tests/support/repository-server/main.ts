@@ -18,6 +18,7 @@ const env = {
   ZENODO_TOKEN: server.credentials.zenodo.token,
   TOLID_URL: server.tolidUrl,
   TOLID_TOKEN: server.credentials.tolid.token,
+  LOCAL_CONTEXTS_URL: server.localContextsUrl,
   SMTP_URL: server.smtpUrl,
 };
 process.stdout.write(
