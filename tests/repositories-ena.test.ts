@@ -38,7 +38,7 @@ const client = (extra: Partial<Parameters<typeof createEnaClient>[0]> = {}) =>
 const project = (alias = unique('study')): ProjectSpec => ({
   alias,
   title: 'Single-cell atlas of Aglais io',
-  description: 'A study',
+  description: 'Single-cell RNA sequencing of the wings of Aglais io',
   name: 'atlas',
 });
 const sample = (alias = unique('svc')): SampleSpec =>
@@ -119,8 +119,9 @@ describe('ENA Webin REST v2 client', () => {
   it('recognises "already exists" after a lost answer, then recovers the accessions with RECEIPT', async () => {
     const s = sample();
     // the first attempt reaches ENA and is processed, but its answer comes after the client gave up
-    server.faults.hang(1, { service: 'ena', ms: 150 });
-    const receipt = await client({ submitTimeoutMs: 100, retryDelayMs: 400, maxRetryDelayMs: 400 }).submit(add({ samples: [s] }));
+    // (times leave room for the stand-in's XML Schema validation, ~0.1–0.2 s a document)
+    server.faults.hang(1, { service: 'ena', ms: 1000 });
+    const receipt = await client({ submitTimeoutMs: 600, retryDelayMs: 800, maxRetryDelayMs: 800 }).submit(add({ samples: [s] }));
     expect(receipt.success).toBe(false);
     expect(receipt.outcome).toBe('alias_exists');
     const stored = server.ena.objects().find((o) => o.alias === s.alias);
@@ -346,7 +347,7 @@ describe('ENA Webin REST v2 client', () => {
     form.append('SUBMISSION', '<SUBMISSION><ACTIONS><ACTION><ADD/></ACTION></ACTIONS></SUBMISSION>');
     form.append(
       'PROJECT',
-      `<PROJECT_SET><PROJECT alias="${p.alias}"><TITLE>t</TITLE><SUBMISSION_PROJECT><SEQUENCING_PROJECT/></SUBMISSION_PROJECT></PROJECT></PROJECT_SET>`,
+      `<PROJECT_SET><PROJECT alias="${p.alias}"><TITLE>A project sent through the drop-box</TITLE><DESCRIPTION>One part per object type, as v1 takes them</DESCRIPTION><SUBMISSION_PROJECT><SEQUENCING_PROJECT/></SUBMISSION_PROJECT></PROJECT></PROJECT_SET>`,
     );
     const res = await fetch(`${server.enaUrl}/drop-box/submit/`, {
       method: 'POST',

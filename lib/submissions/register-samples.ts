@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { samples, sampleUpdates, specimens, submissions, type TolProject } from '@/db/schema';
-import { crashPoint } from '@/lib/crash-points';
 import { Conflict, NotFound } from '@/lib/errors';
 import { nextTryDetail, outageDelaySeconds, outageOver } from '@/lib/jobs/backoff';
 import { recordDeadLetter } from '@/lib/jobs/dead-letters';
@@ -12,20 +11,21 @@ import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { storedPermitNames } from '@/lib/permits/permits';
-import {
-  type EnaClient,
-  type EnaReceipt,
-  enaMappingFromFields,
-  type SampleSpec,
-  specimenFields,
-  tolSampleSpec,
-} from '@/lib/repositories/ena';
+import { type EnaClient, enaMappingFromFields, type SampleSpec, specimenFields, tolSampleSpec } from '@/lib/repositories/ena';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { newSampleId } from '@/lib/samples/columns';
-import type { Registration } from '@/lib/samples/contract';
-import { registrableColumns, registrationQueue, routeApprovedSamples, setStatus, WAITING_STATUSES } from '@/lib/samples/registration';
+import { ENA_MODIFY_FIELD, type Registration } from '@/lib/samples/contract';
+import {
+  registrableColumns,
+  registrationQueue,
+  routeApprovedSamples,
+  setStatus,
+  specimenKey,
+  WAITING_STATUSES,
+} from '@/lib/samples/registration';
 import { managesProject, type UserRecord } from '@/lib/users/users';
-import { addReceipt, beginAttempt, finishSubmission, recordProgress } from './submissions';
+import { EnaRejected, type Registered, type SampleBatch, sendSamplesOnce } from './ena-once';
+import { beginAttempt, finishSubmission } from './submissions';
 
 type Sample = typeof samples.$inferSelect;
 
@@ -67,63 +67,6 @@ export async function queueSampleRegistration(
   });
 }
 
-interface Registered {
-  accession: string;
-  biosampleAccession?: string;
-  submissionAccession?: string;
-}
-
-class EnaRejected extends Error {}
-
-/**
- * Sends aliases to ENA exactly once. Aliases sent by an earlier run whose answer never got recorded are first asked
- * for with the RECEIPT action; an "already exists" answer is resolved the same way. Nothing is sent as a second ADD.
- */
-async function register(
-  db: Db,
-  client: EnaClient,
-  submissionId: string,
-  progressKey: string,
-  specs: SampleSpec[],
-  sentBefore: string[],
-): Promise<Map<string, Registered>> {
-  const found = new Map<string, Registered>();
-  const fromReceipt = (receipt: EnaReceipt, alias: string) => {
-    const obj = receipt.byAlias.SAMPLE?.[alias];
-    if (obj?.accession) {
-      found.set(alias, {
-        accession: obj.accession,
-        biosampleAccession: obj.biosampleAccession,
-        submissionAccession: receipt.submission?.accession,
-      });
-    }
-  };
-  const lookUp = async (alias: string) => {
-    const receipt = await client.fetchReceipt(alias);
-    await recordProgress(db, submissionId, {
-      receipt: { kind: 'RECEIPT', alias, success: receipt.success, errors: receipt.errors, xml: receipt.xml },
-    });
-    fromReceipt(receipt, alias);
-  };
-  for (const alias of specs.map((s) => s.alias).filter((a) => sentBefore.includes(a))) await lookUp(alias);
-
-  const toAdd = specs.filter((s) => !found.has(s.alias));
-  if (!toAdd.length) return found;
-  // written before sending: a crash after this point resumes through RECEIPT, never a second ADD
-  await recordProgress(db, submissionId, { progress: { [progressKey]: [...sentBefore, ...toAdd.map((s) => s.alias)] } });
-  const receipt = await client.submit({ submission: { actions: [{ type: 'ADD' }, { type: 'RELEASE' }] }, samples: toAdd });
-  await crashPoint('registration:ena-answered');
-  await recordProgress(db, submissionId, {
-    receipt: addReceipt(receipt),
-  });
-  if (receipt.outcome === 'rejected') throw new EnaRejected(receipt.errors.join(' ') || 'ENA rejected the submission.');
-  for (const s of toAdd) fromReceipt(receipt, s.alias);
-  for (const e of receipt.existing) if (e.type === 'SAMPLE' && !found.has(e.alias)) await lookUp(e.alias);
-  const unresolved = toAdd.filter((s) => !found.has(s.alias));
-  if (unresolved.length) throw new EnaRejected(`ENA returned no accession for ${unresolved.map((s) => s.alias).join(', ')}.`);
-  return found;
-}
-
 export interface RegistrationDeps {
   db: Db;
   logger: Logger;
@@ -136,14 +79,16 @@ export interface RegistrationDeps {
 /**
  * The `samples.register` job (tol-manifests.md §3.3): specimens first (one per SPECIMEN_ID), then the samples
  * linked to them, then accessions recorded on the samples with `system` audit records, all in one transaction.
- * ENA's refusal rejects the samples with its reason; an outage defers the work (lib/jobs/backoff.ts); an error of
- * our own is thrown, so the queue runs it again, and its last run's give-up (giveUpRegistration) ends it.
+ * New specimens and samples are sent with ADD + RELEASE; accessioned ones whose record changed (a correction
+ * approved again) with MODIFY, through the same exactly-once protocol (lib/submissions/ena-once.ts). ENA's refusal
+ * rejects the samples of the refused document with its reason, the public record staying as it was; an outage
+ * defers the work (lib/jobs/backoff.ts); an error of our own is thrown, so the queue runs it again, and its last
+ * run's give-up (giveUpRegistration) ends it.
  */
 export async function runSampleRegistration(deps: RegistrationDeps, submissionId: string, run: JobRun = FIRST_RUN): Promise<void> {
   const { db } = deps;
   const sub = await beginAttempt(db, submissionId);
   if (!sub) return;
-  const progress = sub.progress;
   const rows = await waitingSamplesOf(db, sub);
   if (!rows.length) {
     await finishSubmission(db, submissionId, { status: 'rejected', error: 'None of the samples is waiting for registration any more.' });
@@ -153,12 +98,35 @@ export async function runSampleRegistration(deps: RegistrationDeps, submissionId
     .update(samples)
     .set({ status: 'sending' })
     .where(sql`${samples.id} = any(${sql.param(rows.map((r) => r.id))}::text[])`);
+  const ctx = { db, client: deps.ena(), submissionId, progress: { ...sub.progress } };
+  const refused: Refusal[] = [];
   try {
-    const client = deps.ena();
-    const specimenAccessions = await registerSpecimens(deps, client, submissionId, rows, progress.specimens ?? []);
-    const specs = rows.filter((r) => !r.biosampleAccession).map((r) => sampleSpecOf(r, specimenAccessions));
-    const registered = await register(db, client, submissionId, 'samples', specs, progress.samples ?? []);
-    await recordAccessions(deps, submissionId, rows, registered, specimenAccessions);
+    const specimenAccessions = await registerSpecimens(deps, ctx, rows);
+    const registered = new Map<string, Registered>();
+    const fresh = rows.filter((r) => !r.biosampleAccession);
+    const changed = rows.filter((r) => r.biosampleAccession);
+    const batches: [Sample[], SampleBatch][] = [
+      [fresh, { action: 'ADD', progressKey: 'samples', specs: fresh.map((r) => sampleSpecOf(r, specimenAccessions)) }],
+      [
+        changed,
+        {
+          action: 'MODIFY',
+          progressKey: 'samples_modified',
+          specs: changed.map((r) => sampleSpecOf(r, specimenAccessions)),
+          lastSubmission: new Map(changed.map((r) => [r.id, r.submissionAccession])),
+        },
+      ],
+    ];
+    for (const [batchRows, batch] of batches) {
+      try {
+        for (const [alias, reg] of await sendSamplesOnce(ctx, batch)) registered.set(alias, reg);
+      } catch (err) {
+        // one document refused leaves the other's samples registered
+        if (!(err instanceof EnaRejected)) throw err;
+        refused.push({ rows: batchRows, message: err.message });
+      }
+    }
+    await recordAccessions(deps, submissionId, rows, registered, specimenAccessions, refused);
   } catch (err) {
     if (err instanceof EnaRejected || (err instanceof RepositoryError && !isTransient(err))) {
       await rejectSamples(deps, submissionId, rows, err.message, 'rejected');
@@ -170,6 +138,12 @@ export async function runSampleRegistration(deps: RegistrationDeps, submissionId
     }
     throw err;
   }
+}
+
+/** Samples of one document ENA refused, and its message. */
+interface Refusal {
+  rows: Sample[];
+  message: string;
 }
 
 const waitingSamplesOf = (db: Db, sub: typeof submissions.$inferSelect) =>
@@ -232,15 +206,15 @@ function mappingOf(project: TolProject, version: string) {
   return enaMappingFromFields((findDefinition(project, version) ?? currentDefinition(project)).fields);
 }
 
-/** Specimen key: one ENA specimen per project and SPECIMEN_ID. */
-const specimenKey = (project: string, specimenId: string) => `${project}/${specimenId}`;
-
+/**
+ * Each target sample's specimen (one per project and SPECIMEN_ID): created here when new and sent with ADD; sent
+ * with MODIFY when it is accessioned and the specimen record the sample now gives differs from the one stored (a
+ * corrected field, a new taxon and its new ToLID). Returns the specimens' BioSample accessions by specimen key.
+ */
 async function registerSpecimens(
   deps: RegistrationDeps,
-  client: EnaClient,
-  submissionId: string,
+  ctx: Parameters<typeof sendSamplesOnce>[0],
   rows: Sample[],
-  sentBefore: string[],
 ): Promise<Map<string, string>> {
   const { db } = deps;
   const accessions = new Map<string, string>();
@@ -250,19 +224,16 @@ async function registerSpecimens(
       targets.set(specimenKey(r.project, r.specimenId), { sample: r, specimenId: r.specimenId });
     }
   }
-  const specs: SampleSpec[] = [];
+  const adds: SampleSpec[] = [];
+  const modifies: SampleSpec[] = [];
+  const lastSubmission = new Map<string, string | null>();
   const aliasToKey = new Map<string, string>();
+  const desiredFields = new Map<string, Record<string, string>>();
   for (const [key, { sample: r, specimenId }] of targets) {
+    const fields = specimenFields(r.fields);
     await db
       .insert(specimens)
-      .values({
-        id: newSampleId(),
-        project: r.project,
-        specimenId,
-        profileId: r.profileId,
-        taxonId: r.taxonId,
-        fields: specimenFields(r.fields),
-      })
+      .values({ id: newSampleId(), project: r.project, specimenId, profileId: r.profileId, taxonId: r.taxonId, fields })
       .onConflictDoNothing({ target: [specimens.project, specimens.specimenId] });
     const sp = one(
       await db
@@ -273,38 +244,56 @@ async function registerSpecimens(
     );
     if (sp.biosampleAccession) {
       accessions.set(key, sp.biosampleAccession);
-      continue;
+      if (sameFields(sp.fields, fields)) continue;
     }
     aliasToKey.set(sp.id, key);
+    desiredFields.set(sp.id, fields);
     // ERGA: the specimen's record names its permits, by the names they are stored under (tol-manifests.md §3.3)
     const permits = await storedPermitNames(db, r.profileId, r.fields);
-    specs.push(
-      tolSampleSpec(
-        {
-          alias: sp.id,
-          project: r.project.toUpperCase(),
-          fields: sp.fields,
-          title: `${sp.id}-${r.project.toUpperCase()}-specimen`,
-          tolid: sp.publicName ?? r.publicName ?? undefined,
-          extraAttributes: permits.map((p) => ({ tag: `${p.kind.toLowerCase()} permits filename`, value: p.storedName })),
-        },
-        mappingOf(r.project, r.manifestVersion),
-      ),
+    const spec = tolSampleSpec(
+      {
+        alias: sp.id,
+        project: r.project.toUpperCase(),
+        fields,
+        title: `${sp.id}-${r.project.toUpperCase()}-specimen`,
+        tolid: sp.publicName ?? r.publicName ?? undefined,
+        extraAttributes: permits.map((p) => ({ tag: `${p.kind.toLowerCase()} permits filename`, value: p.storedName })),
+      },
+      mappingOf(r.project, r.manifestVersion),
     );
+    if (sp.biosampleAccession) {
+      modifies.push(spec);
+      lastSubmission.set(sp.id, sp.submissionAccession);
+    } else {
+      adds.push(spec);
+    }
   }
-  if (!specs.length) return accessions;
-  const registered = await register(db, client, submissionId, 'specimens', specs, sentBefore);
-  for (const [alias, reg] of registered) {
+  const added = await sendSamplesOnce(ctx, { action: 'ADD', progressKey: 'specimens', specs: adds });
+  const modified = await sendSamplesOnce(ctx, { action: 'MODIFY', progressKey: 'specimens_modified', specs: modifies, lastSubmission });
+  for (const [alias, reg] of [...added, ...modified]) {
     const acc = reg.biosampleAccession ?? reg.accession;
     await db
       .update(specimens)
-      .set({ biosampleAccession: acc, sraAccession: reg.accession, submissionAccession: reg.submissionAccession, timeUpdated: sql`now()` })
+      .set({
+        fields: desiredFields.get(alias),
+        biosampleAccession: acc,
+        sraAccession: reg.accession,
+        submissionAccession: reg.submissionAccession,
+        timeUpdated: sql`now()`,
+      })
       .where(eq(specimens.id, alias));
     // the answer holds only the aliases sent, each of which has its key
     const key = aliasToKey.get(alias);
     if (key !== undefined) accessions.set(key, acc);
   }
   return accessions;
+}
+
+/** The same specimen record: every field of either has the same value in the other. */
+function sameFields(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if ((a[k] ?? '') !== (b[k] ?? '')) return false;
+  return true;
 }
 
 /** Links to the specimen (same as / derived from) and, for symbionts, to the target's specimen. */
@@ -337,13 +326,16 @@ async function recordAccessions(
   rows: Sample[],
   registered: Map<string, Registered>,
   specimenAccessions: Map<string, string>,
+  refused: Refusal[],
 ): Promise<void> {
+  const refusedIds = new Set(refused.flatMap((f) => f.rows.map((r) => r.id)));
+  const accepted = rows.filter((r) => !refusedIds.has(r.id));
   const summary: Record<string, { biosampleAccession: string; sraAccession: string }> = {};
   await deps.db.transaction(async (tx) => {
-    for (const r of rows) {
+    for (const r of accepted) {
       const reg = registered.get(r.id);
       const next = {
-        biosampleAccession: reg ? (reg.biosampleAccession ?? null) : r.biosampleAccession,
+        biosampleAccession: reg ? (reg.biosampleAccession ?? r.biosampleAccession ?? null) : r.biosampleAccession,
         sraAccession: reg ? reg.accession : r.sraAccession,
         submissionAccession: reg?.submissionAccession ?? r.submissionAccession,
         sampleDerivedFrom: null as string | null,
@@ -352,9 +344,13 @@ async function recordAccessions(
         ...relationsOf(r, specimenAccessions),
         status: 'accepted' as const,
       };
-      const audit = (Object.keys(next) as (keyof typeof next)[])
+      const audit: { field: string; oldValue: string; newValue: string }[] = (Object.keys(next) as (keyof typeof next)[])
         .map((field) => ({ field, oldValue: (r[field] as string | null) ?? '', newValue: (next[field] as string | null) ?? '' }))
         .filter((a) => a.oldValue !== a.newValue);
+      // an accessioned sample sent again was sent with MODIFY: its history names the receipt ENA answered with
+      if (r.biosampleAccession && reg) {
+        audit.push({ field: ENA_MODIFY_FIELD, oldValue: r.submissionAccession ?? '', newValue: reg.submissionAccession ?? '' });
+      }
       await tx
         .update(samples)
         .set({ ...next, rejectionReason: null, statusDetail: null, nextAttemptAt: null, timeUpdated: sql`now()` })
@@ -368,19 +364,34 @@ async function recordAccessions(
       }
       summary[r.id] = { biosampleAccession: next.biosampleAccession ?? '', sraAccession: next.sraAccession ?? '' };
     }
+    for (const f of refused) await rejectRows(tx, deps.mail, f.rows, f.message);
+    const error = refused.length
+      ? `ENA refused ${refusedIds.size} of ${rows.length} samples: ${refused.map((f) => f.message).join(' ')}`
+      : null;
     await tx
       .update(submissions)
       .set({
-        status: 'accepted',
+        status: refused.length ? 'rejected' : 'accepted',
         accessions: { samples: summary, specimens: Object.fromEntries(specimenAccessions) },
-        error: null,
+        error,
         finishedAt: sql`now()`,
         updatedAt: sql`now()`,
       })
       .where(eq(submissions.id, submissionId));
-    const accessions = new Map(Object.entries(summary).map(([id, a]) => [id, a.biosampleAccession]));
-    await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'samples_registered', accessions });
+    if (accepted.length) {
+      const accessions = new Map(Object.entries(summary).map(([id, a]) => [id, a.biosampleAccession]));
+      await tellUploaders(tx, deps.mail, byUploader(accepted), { kind: 'samples_registered', accessions });
+    }
   });
+}
+
+/**
+ * Samples ENA refused, or whose registration gave up: rejected with the reason (an accessioned sample keeps its
+ * accessions: ENA still holds the record as it was before the refused change), and their uploaders told.
+ */
+async function rejectRows(tx: Db, mail: MailContext, rows: Sample[], message: string) {
+  await setStatus(tx, rows, 'rejected', message, null, message);
+  await tellUploaders(tx, mail, byUploader(rows), { kind: 'registration_failed', reason: message });
 }
 
 /**
@@ -395,8 +406,7 @@ async function rejectSamples(
   outcome: 'rejected' | 'failed',
 ) {
   await deps.db.transaction(async (tx) => {
-    await setStatus(tx, rows, 'rejected', message, null, message);
+    await rejectRows(tx, deps.mail, rows, message);
     await finishSubmission(tx, submissionId, { status: outcome, error: message });
-    await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'registration_failed', reason: message });
   });
 }

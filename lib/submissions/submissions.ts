@@ -28,12 +28,13 @@ export async function recordProgress(
     .where(eq(submissions.id, id));
 }
 
-/** ENA's answer to an ADD, as the submission's history keeps it (the receipt's XML served as received). */
+/** ENA's answer to an ADD (or a MODIFY), as the submission's history keeps it (the receipt's XML served as received). */
 export const addReceipt = (
   receipt: Pick<EnaReceipt, 'success' | 'submission' | 'errors' | 'infos' | 'xml'>,
   about: Pick<Receipt, 'objects'> = {},
+  kind: 'ADD' | 'MODIFY' = 'ADD',
 ): Omit<Receipt, 'at'> => ({
-  kind: 'ADD',
+  kind,
   ...about,
   success: receipt.success,
   submission: receipt.submission?.accession,

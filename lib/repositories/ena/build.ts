@@ -87,9 +87,23 @@ export function submissionNode(spec: SubmissionSpec, defaults: BrokerDefaults = 
   });
 }
 
+const PROJECT_TEXT_MIN = 20;
+
+function lengthChecked(alias: string, what: 'title' | 'description', text: string, max: number): string {
+  if (text.length < PROJECT_TEXT_MIN || text.length > max) {
+    throw Invalid(
+      `ENA needs a study ${what} of ${PROJECT_TEXT_MIN} to ${max} characters; the ${what} of '${alias}' has ${text.length}: "${text.slice(0, 60)}".`,
+    );
+  }
+  return text;
+}
+
 export function projectNode(spec: ProjectSpec, defaults: BrokerDefaults = {}): XmlNode {
   requireAlias('project', spec.alias);
   if (!spec.title?.trim()) throw Invalid(`ENA project '${spec.alias}' needs a title.`);
+  // ENA.project.xsd: TITLE and DESCRIPTION are required, each of 20 characters or more
+  const title = lengthChecked(spec.alias, 'title', spec.title.trim(), 250);
+  const description = lengthChecked(spec.alias, 'description', (spec.description ?? '').trim() || spec.title.trim(), 4000);
   const kind: XmlNode = spec.umbrella
     ? { UMBRELLA_PROJECT: '' }
     : {
@@ -100,8 +114,8 @@ export function projectNode(spec: ProjectSpec, defaults: BrokerDefaults = {}): X
   return compact({
     ...element({ alias: spec.alias, center_name: spec.centerName ?? defaults.centerName }),
     NAME: opt(spec.name),
-    TITLE: xmlText(spec.title),
-    DESCRIPTION: opt(spec.description),
+    TITLE: xmlText(title),
+    DESCRIPTION: xmlText(description),
     ...kind,
     PROJECT_LINKS: linksNode('PROJECT_LINK', spec.links),
     PROJECT_ATTRIBUTES: attributesNode('PROJECT_ATTRIBUTE', spec.attributes),

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { studies, submissions } from '@/db/schema';
+import { AppError } from '@/lib/errors';
 import { nextTryDetail, outageDelaySeconds, outageOver } from '@/lib/jobs/backoff';
 import { recordDeadLetter } from '@/lib/jobs/dead-letters';
 import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
@@ -39,7 +40,9 @@ export async function runStudySubmission(deps: StudyJobDeps, submissionId: strin
         : await submitToZenodo(deps, deps.zenodo(), submissionId, study, sub.progress);
     await finishSubmission(db, submissionId, { status: 'accepted', accessions });
   } catch (err) {
-    if (err instanceof Rejected || (err instanceof RepositoryError && !isTransient(err))) {
+    // a document ENA's schemas would refuse (lib/repositories/ena/build.ts says why) is refused here, before sending
+    const unsendable = err instanceof AppError && err.code === 'invalid';
+    if (err instanceof Rejected || unsendable || (err instanceof RepositoryError && !isTransient(err))) {
       await finishSubmission(db, submissionId, { status: 'rejected', error: err.message });
       return;
     }

@@ -1,4 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
+import { enaSchemaErrors } from '../ena-schemas';
 import { DEFAULT_PUBLIC_SAMPLES, dropBoxSample, type PublicSample } from './ena-samples';
 import { DEFAULT_CHECKLISTS, runFileNames, type ValidationContext, validateObject } from './ena-validate';
 import { attr, child, type DocObject, type Node, type ObjectType, type ParsedAction, parseXml, readDocument } from './ena-xml';
@@ -30,6 +31,7 @@ export interface StoredObject {
   status: 'PRIVATE' | 'PUBLIC' | 'CANCELLED';
   holdUntilDate?: string;
   node: Node;
+  /** the submission that last acted on the object: its ADD, then each MODIFY */
   submissionAccession: string;
 }
 
@@ -172,7 +174,11 @@ export class EnaState {
       return record(true, receipt);
     }
 
-    const submissionAccession = options.submissionAccession ?? this.nextAccession('SUBMISSION').accession;
+    // a RECEIPT answers the receipt of the submission that last acted on its target (its ADD, or its last MODIFY)
+    const receiptOf = types.size === 1 && types.has('RECEIPT') ? actions[0]?.target : undefined;
+    const receiptTarget = receiptOf ? this.find(acct, receiptOf) : undefined;
+    const submissionAccession =
+      receiptTarget?.submissionAccession ?? options.submissionAccession ?? this.nextAccession('SUBMISSION').accession;
     const shown = this.apply(acct, doc.objects, actions, types, submissionAccession);
     const infos: (readonly ['INFO', string])[] = [];
     if (types.has('ADD') && !actions.some((a) => a.type === 'RELEASE' && !a.target))
@@ -270,6 +276,7 @@ export class EnaState {
       if (types.has('MODIFY')) {
         const existing = (acct.objects.get(key) ?? (o.accession ? acct.byAccession.get(o.accession) : undefined)) as StoredObject;
         existing.node = o.node;
+        existing.submissionAccession = submissionAccession;
         shown.push(existing);
         continue;
       }
@@ -412,8 +419,15 @@ export async function handleEna(
     const content = parts.get(name);
     if (content === undefined) continue;
     const parsed = parseXml(content);
-    if (parsed.ok) roots.push(parsed.doc);
-    else parseErrors.push(parsed.error);
+    if (!parsed.ok) {
+      parseErrors.push(parsed.error);
+      continue;
+    }
+    // Webin validates every document against its XML Schema before any rule of its own, and refuses the whole
+    // submission when one fails
+    const invalid = await enaSchemaErrors(content);
+    if (invalid.length) parseErrors.push(...invalid.map((e) => `Invalid XML: ${e}`));
+    else roots.push(parsed.doc);
   }
   if (isV2 && roots.length && !('WEBIN' in (roots[0] as Node))) parseErrors.push('The submitted file must be a WEBIN document.');
   const v1Action = isV1 && parts.has('ACTION') ? { action: parts.get('ACTION') ?? '', holdDate: parts.get('HOLD_DATE') } : undefined;
