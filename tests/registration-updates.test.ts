@@ -5,6 +5,7 @@ import { mailContext } from '@/lib/mail/outbox';
 import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
 import { runSampleRegistration } from '@/lib/submissions/register-samples';
+import { specimenIdFor } from './fixtures/manifests/generate';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
@@ -156,6 +157,35 @@ describe('a correction to a registered sample reaches ENA', () => {
       expect(heldAtEna(alias)).toContain(`"TAXON_ID":"${other!.TAXON_ID}"`);
       expect(heldAtEna(alias)).toContain(renamed.publicName!);
     }
+  });
+
+  it('moves a sample to another specimen: the new specimen is added with its own ToLID and the sample re-pointed at it', async () => {
+    const rows = dtolRows(1, offset);
+    offset += 10;
+    const { manifest_id } = await uploadManifest(h, manager.key, profileId, rows);
+    const ids = (await h.database.db.select({ id: samples.id }).from(samples).where(eq(samples.manifestId, manifest_id))).map((r) => r.id);
+    await decide(h, manager.key, ids);
+    const [registered] = await finished(ids);
+    expect(registered!.status).toBe('accepted');
+    const oldSpecimen = await specimenOf(h, registered!);
+
+    const newSpecimenId = specimenIdFor('dtol', 90_000 + offset);
+    await uploadManifest(h, manager.key, profileId, [{ ...rows[0]!, SPECIMEN_ID: newSpecimenId }]);
+    expect((await rowsOf(h, ids))[0]).toMatchObject({ status: 'pending', publicName: null, specimenId: newSpecimenId });
+    await decide(h, manager.key, ids);
+    const [moved] = await finished(ids);
+    const newSpecimen = await specimenOf(h, moved!);
+    expect(moved).toMatchObject({ status: 'accepted', biosampleAccession: registered!.biosampleAccession });
+    expect(newSpecimen.id).not.toBe(oldSpecimen.id);
+    expect(newSpecimen.biosampleAccession).toMatch(/^SAMEA\d+$/);
+    expect(newSpecimen.biosampleAccession).not.toBe(oldSpecimen.biosampleAccession);
+    expect(moved!.sampleSameAs ?? moved!.sampleDerivedFrom).toBe(newSpecimen.biosampleAccession);
+    expect(moved!.publicName).toBe(server.tolid.assigned.get(newSpecimenId));
+    expect(server.tolid.asked.at(-1)).toEqual({ specimenId: newSpecimenId, taxonId: rows[0]!.TAXON_ID });
+    expect(sentWith('ADD', newSpecimen.id)).toHaveLength(1);
+    expect(sentWith('MODIFY', oldSpecimen.id)).toHaveLength(0);
+    expect(sentWith('MODIFY', moved!.id)).toHaveLength(1);
+    expect(heldAtEna(moved!.id)).toContain(newSpecimen.biosampleAccession!);
   });
 
   it('leaves the sample rejected with ENA’s message and the public record as it was when ENA refuses the MODIFY', async () => {

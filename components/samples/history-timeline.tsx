@@ -1,5 +1,6 @@
 import { UpdateIcon, UpdateTypeBadge } from '@/components/ui/update-type';
 import type { UpdateType } from '@/lib/query/contract';
+import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
 
 export interface HistoryItem {
   id: number;
@@ -57,11 +58,17 @@ export function HistoryTimeline({ history }: { history: HistoryItem[] }) {
             {e.actor && <span className="muted"> by {e.actor}</span>}
           </p>
           <ul className="changes">
-            {e.changes.map((c) => (
-              <li key={c.id}>
-                <span className="mono">{c.field}</span>: <del>{shown(c.oldValue)}</del> → <ins>{shown(c.newValue)}</ins>
-              </li>
-            ))}
+            {e.changes.map((c) =>
+              c.field === ENA_MODIFY_FIELD ? (
+                <li key={c.id}>
+                  The correction was sent to ENA (MODIFY) and accepted: receipt <span className="mono">{shown(c.newValue)}</span>
+                </li>
+              ) : (
+                <li key={c.id}>
+                  <span className="mono">{c.field}</span>: <del>{shown(c.oldValue)}</del> → <ins>{shown(c.newValue)}</ins>
+                </li>
+              ),
+            )}
           </ul>
         </li>
       ))}
