@@ -31,6 +31,8 @@ const ConfigSchema = z.object({
   ZENODO_TOKEN: optionalString,
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Research Metadata Broker <no-reply@localhost>'),
+  /** days a sample waits for an approver before they are sent a digest of it (and at most one digest each this often); 0: none */
+  REMINDER_DAYS: z.coerce.number().int().min(0).max(3650).default(14),
   S3_ENDPOINT: optionalString,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('us-east-1'),

@@ -1,4 +1,4 @@
-// npm run user:create -- --username U --password P [--email E] [--admin] [--member dtol,erga] [--manager erga]
+// npm run user:create -- --username U --password P [--email E] [--admin] [--member dtol,erga] [--manager erga] [--approver BGE,ERGA_COMMUNITY]
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -8,15 +8,17 @@ import { config } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { createUser } from '@/lib/users/users';
 
-const usage = 'usage: npm run user:create -- --username U --password P [--email E] [--admin] [--member dtol,erga] [--manager erga]';
+const usage =
+  'usage: npm run user:create -- --username U --password P [--email E] [--admin] [--member dtol,erga] [--manager erga] [--approver BGE,ERGA_COMMUNITY]';
 
-const projects = (value: string | undefined) =>
-  z.array(z.enum(TOL_PROJECTS)).parse(
-    (value ?? '')
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const projects = (value: string | undefined) => z.array(z.enum(TOL_PROJECTS)).parse(list(value).map((s) => s.toLowerCase()));
+// checked by createUser against the associated types that need approval
+const approverTypes = (value: string | undefined) => list(value).map((s) => s.toUpperCase());
 
 async function main() {
   const { values } = parseArgs({
@@ -27,6 +29,7 @@ async function main() {
       admin: { type: 'boolean', default: false },
       member: { type: 'string' },
       manager: { type: 'string' },
+      approver: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -48,10 +51,12 @@ async function main() {
       isAdmin: values.admin,
       memberOf: projects(values.member),
       managerOf: projects(values.manager),
+      approverOf: approverTypes(values.approver),
     });
     console.log(
       `created user ${user.username} (id ${user.id})${user.isAdmin ? ', admin' : ''}` +
-        `; member of: ${user.memberOf.join(', ') || 'none'}; sample manager of: ${user.managerOf.join(', ') || 'none'}`,
+        `; member of: ${user.memberOf.join(', ') || 'none'}; sample manager of: ${user.managerOf.join(', ') || 'none'}` +
+        `; approver of: ${user.approverOf.join(', ') || 'none'}`,
     );
   } finally {
     await database.close();

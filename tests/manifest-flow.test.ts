@@ -294,6 +294,10 @@ describe('approval by sample managers', () => {
       TUBE_OR_WELL_ID: a!.fields.TUBE_OR_WELL_ID,
       TAXON_ID: a!.fields.TAXON_ID,
       SCIENTIFIC_NAME: a!.fields.SCIENTIFIC_NAME,
+      // no approval given yet; DTOL awaited, which the project's manager gives
+      approvals: [],
+      waiting_for: ['DTOL'],
+      waiting_for_you: ['DTOL'],
       time_created: a!.timeCreated.toISOString(),
     });
 

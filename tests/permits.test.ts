@@ -35,7 +35,8 @@ beforeAll(async () => {
     { workers: true, taxonomy: fakeTaxonomy() },
   );
   owner = await h.user({ memberOf: ['erga'] });
-  manager = await h.user({ memberOf: ['erga'], managerOf: ['erga'] });
+  // the profile's samples carry BGE, which needs its approver's accept (lib/samples/approvals.ts)
+  manager = await h.user({ memberOf: ['erga'], managerOf: ['erga'], approverOf: ['BGE'] });
   stranger = await h.user({ memberOf: ['erga'] });
   profileId = await createProfile(h, owner.key, {
     title: 'Catalan genomes',

@@ -57,7 +57,8 @@ beforeAll(async () => {
   );
   uploader = await h.user({ username: 'moth-collector', memberOf: ['dtol', 'erga'] });
   manager = await h.user({ username: 'dtol-curator', memberOf: ['dtol'], managerOf: ['dtol'] });
-  ergaManager = await h.user({ username: 'erga-curator', memberOf: ['erga'], managerOf: ['erga'] });
+  // ERGA samples wait for the approvers of their types: this curator approves BGE
+  ergaManager = await h.user({ username: 'erga-curator', memberOf: ['erga'], managerOf: ['erga'], approverOf: ['BGE'] });
   profileId = await createProfile(h, uploader.key, { title: 'Review moths', description: '', type: 'dtol' });
   first = await ids((await uploadManifest(h, uploader.key, profileId, dtolRows(2))).manifest_id);
   second = await ids((await uploadManifest(h, uploader.key, profileId, dtolRows(1, 2))).manifest_id);

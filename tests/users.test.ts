@@ -85,6 +85,51 @@ describe('admin users API', () => {
     expect(await authenticate(h.database.db, 'plain', plain.password)).toBeNull();
   });
 
+  it('names approvers per associated type: approver_of round-trips, unknown types are refused with 400', async () => {
+    const res = await post(
+      { username: 'bge-approver', password: 'bge-approver-pw', approver_of: ['BGE', 'ERGA_COMMUNITY'], manager_of: ['erga'] },
+      admin.key,
+    );
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { id: number; approver_of: string[] };
+    expect(created.approver_of).toEqual(['BGE', 'ERGA_COMMUNITY']);
+    const patch = (body: unknown) =>
+      h.request(`/api/admin/users/${created.id}`, {
+        method: 'PATCH',
+        key: admin.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const changed = await patch({ approver_of: ['SANGER'] });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ approver_of: ['SANGER'], manager_of: ['erga'] });
+    // a change of something else keeps them
+    expect(await (await patch({ email: 'bge@example.org' })).json()).toMatchObject({ approver_of: ['SANGER'] });
+    const listed = (await (await h.request('/api/admin/users?limit=1000', { key: admin.key })).json()) as {
+      id: number;
+      approver_of: string[];
+    }[];
+    expect(listed.find((u) => u.id === created.id)?.approver_of).toEqual(['SANGER']);
+    expect((await getUser(h.database.db, created.id)).approverOf).toEqual(['SANGER']);
+
+    // an unknown type, and one that needs no approval (DTOL_ENV), are refused; nothing changes
+    for (const approver_of of [['NOPE'], ['DTOL_ENV'], ['bge']]) {
+      const bad = await patch({ approver_of });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { errors: { path: string }[] }).errors[0]?.path).toMatch(/^approver_of/);
+    }
+    expect((await post({ username: 'nobody-approves', password: 'long-enough', approver_of: ['NOPE'] }, admin.key)).status).toBe(400);
+    expect((await getUser(h.database.db, created.id)).approverOf).toEqual(['SANGER']);
+    // the signed-in user reads their own
+    const key = await h.request('/api/apiKey', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=bge-approver&password=bge-approver-pw',
+    });
+    const { token } = (await key.json()) as { token: string };
+    expect(await (await h.request('/api/account', { key: token })).json()).toMatchObject({ approver_of: ['SANGER'] });
+  });
+
   it('answers 404 for an unknown user id', async () => {
     const res = await h.request('/api/admin/users/999999', {
       method: 'PATCH',
@@ -219,13 +264,22 @@ describe('npm run user:create', () => {
           'dtol,erga',
           '--manager',
           'erga',
+          '--approver',
+          'bge, erga_community',
         ],
         { env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' } },
       );
       expect(stdout).toContain('created user cli-user');
       const database = await openDatabase({ pgliteDir: path.join(dir, 'pglite') });
       const [u] = (await listUsers(database.db, { limit: 1000, offset: 0 })).rows;
-      expect(u).toMatchObject({ username: 'cli-user', email: 'cli@example.org', memberOf: ['dtol', 'erga'], managerOf: ['erga'] });
+      expect(u).toMatchObject({
+        username: 'cli-user',
+        email: 'cli@example.org',
+        memberOf: ['dtol', 'erga'],
+        managerOf: ['erga'],
+        approverOf: ['BGE', 'ERGA_COMMUNITY'],
+      });
+      expect(stdout).toContain('approver of: BGE, ERGA_COMMUNITY');
       await database.close();
       await expect(
         run(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/user-create.ts', '--username', 'x'], {

@@ -6,6 +6,7 @@ import { When } from '@/components/ui/when';
 import { listDeadLetters } from '@/lib/jobs/dead-letters';
 import { listProfiles } from '@/lib/profiles/profiles';
 import { listReports } from '@/lib/reports/reports';
+import { reviewsSamples } from '@/lib/samples/approvals';
 import { countAwaitingReview } from '@/lib/samples/decision';
 import { pageData } from '@/lib/server/page-data';
 import { listSubmissions } from '@/lib/submissions/submissions';
@@ -21,7 +22,7 @@ type Waiting = { key: string; tone: 'warning' | 'error' | 'info'; body: ReactNod
 export default async function HomePage() {
   const { user, awaiting, reports, submissions, profiles, failedJobs } = await pageData(async (db, u) => {
     const [awaiting, reports, submissions, profiles, failedJobs] = await Promise.all([
-      u.isAdmin || u.managerOf.length ? countAwaitingReview(db, u) : null,
+      reviewsSamples(u) ? countAwaitingReview(db, u) : null,
       listReports(db, u, { limit: 50, offset: 0 }),
       listSubmissions(db, u, { limit: 50, offset: 0 }),
       listProfiles(db, u, { limit: 1, offset: 0 }),
@@ -192,6 +193,7 @@ export default async function HomePage() {
       ) : (
         <p className="muted">You are not a member of a Tree of Life project yet; an admin can add you.</p>
       )}
+      {user.approverOf.length > 0 && <p>You approve the samples of {user.approverOf.join(', ')}.</p>}
       <h2>Scripts and pipelines</h2>
       <p>
         Create an <Link href="/account/keys">API key</Link> and read the <a href="/api/docs">API documentation</a>.

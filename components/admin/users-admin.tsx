@@ -10,7 +10,14 @@ import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
-import { type NewUserBody, NewUserBodySchema, type User, type UserPatchBody, UserPatchBodySchema } from '@/lib/users/contract';
+import {
+  APPROVAL_TYPES,
+  type NewUserBody,
+  NewUserBodySchema,
+  type User,
+  type UserPatchBody,
+  UserPatchBodySchema,
+} from '@/lib/users/contract';
 import { ConfirmDialog } from './confirm-dialog';
 import styles from './users-admin.module.css';
 
@@ -68,10 +75,11 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
         id: 'projects',
         header: 'Projects',
         cell: (u) =>
-          u.member_of.length || u.manager_of.length ? (
+          u.member_of.length || u.manager_of.length || u.approver_of.length ? (
             <>
               {u.member_of.length > 0 && <div>Member of {upper(u.member_of)}</div>}
               {u.manager_of.length > 0 && <div>Sample manager of {upper(u.manager_of)}</div>}
+              {u.approver_of.length > 0 && <div>Approves {u.approver_of.join(', ')}</div>}
             </>
           ) : (
             <span className="muted">None</span>
@@ -238,7 +246,15 @@ function AddUser({
   pendingAdmin: NewUserBody | null;
   onSettled: () => void;
 }) {
-  const form = useZodForm(NewUserBodySchema, { username: '', email: '', password: '', is_admin: false, member_of: [], manager_of: [] });
+  const form = useZodForm(NewUserBodySchema, {
+    username: '',
+    email: '',
+    password: '',
+    is_admin: false,
+    member_of: [],
+    manager_of: [],
+    approver_of: [],
+  });
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: (body: NewUserBody) => apiFetch<User>('/api/admin/users', { method: 'POST', json: body }),
@@ -270,6 +286,7 @@ function AddUser({
         />
         <TextField form={form} name="password" label="Password (at least 8 characters)" type="password" autoComplete="new-password" />
         <ProjectRoles register={(field) => form.register(field)} />
+        <ApproverTypes register={() => form.register('approver_of')} />
         <label className={styles.check}>
           <input type="checkbox" {...form.register('is_admin')} /> Administrator
         </label>
@@ -294,20 +311,20 @@ function AddUser({
   );
 }
 
-const ProjectsSchema = UserPatchBodySchema.pick({ member_of: true, manager_of: true });
+const ProjectsSchema = UserPatchBodySchema.pick({ member_of: true, manager_of: true, approver_of: true });
 
-/** A user's memberships and manager roles, changed under their row. */
+/** A user's memberships, manager roles and approver types, changed under their row. */
 function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | null) => void }) {
-  const form = useZodForm(ProjectsSchema, { member_of: user.member_of, manager_of: user.manager_of });
+  const form = useZodForm(ProjectsSchema, { member_of: user.member_of, manager_of: user.manager_of, approver_of: user.approver_of });
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: (body: { member_of?: TolProject[]; manager_of?: TolProject[] }) =>
+    mutationFn: (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>
       apiFetch<User>(`/api/admin/users/${user.id}`, { method: 'PATCH', json: body }),
     onSuccess: (u) =>
       onDone(
         `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
           u.manager_of.length ? `sample manager of ${upper(u.manager_of)}` : 'sample manager of none'
-        }.`,
+        }; ${u.approver_of.length ? `approves ${u.approver_of.join(', ')}` : 'approves no associated type'}.`,
       ),
     onError: (err) => setError(showServerErrors(form, err)),
   });
@@ -317,10 +334,11 @@ function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | 
       aria-label={`Projects of ${user.username}`}
       onSubmit={form.handleSubmit((body) => {
         setError(null);
-        save.mutate({ member_of: body.member_of ?? [], manager_of: body.manager_of ?? [] });
+        save.mutate({ member_of: body.member_of ?? [], manager_of: body.manager_of ?? [], approver_of: body.approver_of ?? [] });
       })}
     >
       <ProjectRoles register={(field) => form.register(field)} />
+      <ApproverTypes register={() => form.register('approver_of')} />
       <FormOutcome error={error} />
       <div className={styles.actions}>
         <SubmitButton busy={save.isPending} busyLabel="Saving…">
@@ -346,4 +364,21 @@ function ProjectRoles({ register }: { register: (field: 'member_of' | 'manager_o
       ))}
     </fieldset>
   ));
+}
+
+/**
+ * A checkbox per associated type that needs approval: a sample of such a type waits for an approver of it. A
+ * project's sample managers approve its own type (DTOL, ASG) without being named here.
+ */
+function ApproverTypes({ register }: { register: () => UseFormRegisterReturn }) {
+  return (
+    <fieldset className={styles.projects}>
+      <legend>Approves samples of the associated types</legend>
+      {APPROVAL_TYPES.map((t) => (
+        <label key={t} className={styles.check}>
+          <input type="checkbox" value={t} {...register()} /> {t}
+        </label>
+      ))}
+    </fieldset>
+  );
 }

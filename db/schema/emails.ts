@@ -8,6 +8,8 @@ export const EMAIL_KINDS = [
   'samples_rejected',
   'samples_registered',
   'registration_failed',
+  /** a digest of the samples that waited for an approver too long (lib/samples/reminders.ts); a text column, no migration */
+  'approval_reminder',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 

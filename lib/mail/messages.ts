@@ -1,5 +1,8 @@
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import type { TolProject } from '@/db/schema';
+import { type TolProject, userApproverTypes, userProjectRoles } from '@/db/schema';
+import { PROJECT_APPROVAL_TYPE, requiredTypes } from '@/lib/samples/approvals';
+import type { SampleApprovals } from '@/lib/samples/contract';
 import { type MailContext, managersOf, queueEmail, recipientsOf } from './outbox';
 
 /**
@@ -83,10 +86,12 @@ export function byUploader<T extends { createdBy: number | null; manifestId: str
   return [...groups.values()];
 }
 
-function acceptedNext(ids: string[], registering: ReadonlySet<string>): string {
+function acceptedNext(ids: string[], registering: ReadonlySet<string>, awaiting?: ReadonlyMap<string, string[]>): string {
   const going = ids.filter((id) => registering.has(id)).length;
   if (going === ids.length) return 'They are on their way to ENA.';
-  const waiting = `${plural(ids.length - going, 'sample')} still ${ids.length - going === 1 ? 'needs' : 'need'} the approval of the managers of an associated project`;
+  const types = [...new Set(ids.flatMap((id) => awaiting?.get(id) ?? []))].sort();
+  const whose = types.length ? `the approvers of ${types.join(' and ')}` : 'the approvers of an associated project';
+  const waiting = `${plural(ids.length - going, 'sample')} still ${ids.length - going === 1 ? 'needs' : 'need'} the approval of ${whose}`;
   return going
     ? `${plural(going, 'sample')} ${going === 1 ? 'is' : 'are'} on the way to ENA; ${waiting}.`
     : `${waiting.charAt(0).toUpperCase()}${waiting.slice(1)}.`;
@@ -100,8 +105,11 @@ const listed = (ids: string[], detail?: (id: string) => string) =>
     .join('\n');
 
 export type UploaderEvent =
-  /** `registering`: those of the samples whose every approval is now present, so that they go on to ENA */
-  | { kind: 'samples_accepted'; by: string; registering: ReadonlySet<string> }
+  /**
+   * `registering`: those of the samples whose every approval is now present, so that they go on to ENA; `awaiting`:
+   * the associated types each of the others still waits for
+   */
+  | { kind: 'samples_accepted'; by: string; registering: ReadonlySet<string>; awaiting?: ReadonlyMap<string, string[]> }
   | { kind: 'samples_rejected'; by: string; reason: string }
   | { kind: 'samples_registered'; accessions: Map<string, string> }
   | { kind: 'registration_failed'; reason: string };
@@ -118,7 +126,7 @@ export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGro
         subject = `[${project}] ${plural(n, 'sample')} accepted`;
         lines = [
           `${e.by} accepted ${plural(n, 'sample')} of manifest ${g.manifestId}.`,
-          acceptedNext(g.svcIds, e.registering),
+          acceptedNext(g.svcIds, e.registering, e.awaiting),
           '',
           listed(g.svcIds),
         ];
@@ -154,4 +162,71 @@ export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGro
       manifestId: g.manifestId,
     });
   }
+}
+
+/** A sample as its approvers are told of it: whose approvals it carries, and which types need one. */
+export interface ApprovedSample {
+  id: string;
+  manifestId: string;
+  profileId: string;
+  project: TolProject;
+  createdBy: number | null;
+  associatedTolProjects: string[];
+  approvals: SampleApprovals;
+}
+
+/**
+ * Tells the approvers of samples that ENA or the ToLID service refused them, with the reason: the users whose
+ * approvals they carry and the approvers of their types that need approval (a project's sample managers approve its
+ * own type, lib/samples/approvals.ts), each one email per manifest; the uploader, told by tellUploaders, is left out.
+ */
+export async function tellApprovers(tx: Db, mail: MailContext, rows: ApprovedSample[], reason: string): Promise<void> {
+  const byManifest = new Map<string, ApprovedSample[]>();
+  for (const r of rows) byManifest.set(r.manifestId, [...(byManifest.get(r.manifestId) ?? []), r]);
+  for (const [manifestId, group] of byManifest) {
+    const first = group[0];
+    if (!first) continue;
+    const recipients = (await approversOf(tx, group)).filter((r) => !group.some((s) => s.createdBy === r.userId));
+    const project = first.project.toUpperCase();
+    const n = group.length;
+    const subject = `[${project}] ${plural(n, 'sample')} you approved could not be registered`;
+    const body = [
+      `${plural(n, 'sample')} of manifest ${manifestId} that ${n === 1 ? 'waits' : 'wait'} for your approval or carry it ${n === 1 ? 'was' : 'were'} refused.`,
+      `Reason: ${reason}`,
+      '',
+      listed(group.map((r) => r.id)),
+      '',
+      `See them: ${mail.baseUrl}/manifests/review?state=decided`,
+    ].join('\n');
+    // one email each: approvers do not see each other's addresses
+    for (const recipient of recipients) {
+      await queueEmail(tx, mail, {
+        kind: 'registration_failed',
+        recipients: [recipient],
+        subject,
+        body,
+        profileId: first.profileId,
+        manifestId,
+      });
+    }
+  }
+}
+
+/** The active approvers of these samples (see tellApprovers), by id. */
+async function approversOf(tx: Db, rows: ApprovedSample[]) {
+  const given = rows.flatMap((r) => Object.values(r.approvals).flatMap((a) => (a ? [a.user_id] : [])));
+  const types = [...new Set(rows.flatMap((r) => requiredTypes(r)))];
+  const projects = [
+    ...new Set(rows.filter((r) => requiredTypes(r).includes(PROJECT_APPROVAL_TYPE[r.project] ?? '')).map((r) => r.project)),
+  ];
+  const named = types.length
+    ? await tx.select({ userId: userApproverTypes.userId }).from(userApproverTypes).where(inArray(userApproverTypes.associatedType, types))
+    : [];
+  const managers = projects.length
+    ? await tx
+        .select({ userId: userProjectRoles.userId })
+        .from(userProjectRoles)
+        .where(and(inArray(userProjectRoles.project, projects), eq(userProjectRoles.role, 'sample_manager')))
+    : [];
+  return recipientsOf(tx, [...given, ...named.map((r) => r.userId), ...managers.map((r) => r.userId)]);
 }

@@ -103,6 +103,28 @@ export const SampleLabelsSchema = z.object({
 });
 export type SampleLabels = z.infer<typeof SampleLabelsSchema>;
 
+/** An approval a sample carries: which associated type, who gave it and when. */
+export const ApprovalGivenSchema = z
+  .object({
+    associated_type: z.string().meta({ example: 'ERGA_COMMUNITY' }),
+    user_id: z.number().int(),
+    approved_by: z.string().nullable().meta({ description: 'the approver’s username (null: the user is gone)' }),
+    approved_at: z.string().meta({ description: 'when (ISO 8601)' }),
+  })
+  .meta({ id: 'ApprovalGiven' });
+export type ApprovalGiven = z.infer<typeof ApprovalGivenSchema>;
+
+/** Where a sample stands in its approvals, as its reviewers see it. */
+const approvalState = {
+  approvals: z.array(ApprovalGivenSchema).meta({ description: 'the approvals it carries, by associated type' }),
+  waiting_for: z
+    .array(z.string())
+    .meta({ description: 'associated types whose approval it still needs (approval-required types without an approval)' }),
+  waiting_for_you: z
+    .array(z.string())
+    .meta({ description: 'those of waiting_for that the caller approves (the caller’s accept records them)' }),
+};
+
 /** A sample in a manager's review queue. */
 export const PendingSampleSchema = z
   .object({
@@ -112,13 +134,18 @@ export const PendingSampleSchema = z
     tol_project: ManifestTypeSchema,
     status: SampleStatusSchema,
     ...SampleLabelsSchema.shape,
+    ...approvalState,
     time_created: z.iso.datetime(),
   })
   .meta({ id: 'PendingSample' });
 
 export const PendingSamplesSchema = z
   .object({ status: z.literal('OK'), number_found: z.number().int(), data: z.array(PendingSampleSchema) })
-  .meta({ id: 'PendingSamples', description: 'A page of the samples waiting for the caller’s decision, oldest first' });
+  .meta({
+    id: 'PendingSamples',
+    description:
+      'A page of the samples waiting for the caller, oldest first: for an approval of a type the caller approves, or, with no approval awaited, for a decision of one who decides on them',
+  });
 export type PendingSamples = z.infer<typeof PendingSamplesSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -167,7 +194,7 @@ export const ReviewSampleSchema = z
     registration_failed: z
       .boolean()
       .meta({ description: 'rejected after approval: its registration failed and can be retried (POST sample/register)' }),
-    waiting_for: z.array(z.string()).meta({ description: 'associated projects whose approval it still needs' }),
+    ...approvalState,
     ...SampleLabelsSchema.shape,
     public_name: z.string().nullable().meta({ description: 'the ToLID, once assigned' }),
     biosampleAccession: z.string().nullable(),

@@ -1,13 +1,21 @@
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { type SampleStatus, samples, sampleUpdates } from '@/db/schema';
+import { type SampleStatus, samples, sampleUpdates, users } from '@/db/schema';
 import { Conflict, NotFound } from '@/lib/errors';
 import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
-import { ASSOCIATED_TYPES } from '@/lib/profiles/enums';
-import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
-import { managesProject, type UserRecord } from '@/lib/users/users';
+import type { UserRecord } from '@/lib/users/users';
+import {
+  approvalsGiven,
+  approverIds,
+  approverScope,
+  awaitedTypes,
+  decidesOn,
+  reviewsSamples,
+  typesApprovedBy,
+  waitsForSql,
+} from './approvals';
 import { LABEL_COLUMNS, sampleLabels } from './columns';
 import type { Decision, DecisionAnswer, PendingSamples, SampleApprovals } from './contract';
 import { type RegistrationQueue, routeApprovedSamples } from './registration';
@@ -15,22 +23,25 @@ import { onRightsHold, privateReason, traditionalKnowledgeProject } from './righ
 
 export const DEFAULT_REJECTION = 'Sample rejected by curator.';
 
-/** Associated types whose sample managers must approve a sample before it is registered. */
-export const NEEDS_APPROVAL = new Set(ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name));
-
 // not `private`: such a sample waits for its traditional-knowledge rights (lib/samples/rights-hold.ts)
 const DECIDABLE: SampleStatus[] = ['pending', 'rejected'];
 
-/** Every associated type of the sample that needs an approval has one. */
-const fullyApproved = (associated: string[], approvals: SampleApprovals) =>
-  associated.filter((t) => NEEDS_APPROVAL.has(t)).every((t) => t in approvals);
+/** The usernames of these users (approvers named in approvals), for messages and lists. */
+export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids));
+  return new Map(rows.map((r) => [r.id, r.username]));
+}
 
 /**
- * A sample manager's (or an admin's) verdict on pending samples of their projects. Accepting records an approval for
- * every associated type that needs one; a sample whose last required approval this is goes on to registration in
- * the same transaction (lib/samples/registration.ts), with no further call. Rejecting keeps the reason out of the
- * public API. All or nothing: one sample the caller may not decide, or that is not awaiting a decision, refuses the
- * whole request.
+ * A decision on samples by one who decides on them (lib/samples/approvals.ts: the project's sample managers, the
+ * approvers of one of the sample's required types, admins). Accepting records the caller's approvals: the sample's
+ * awaited types that the caller approves; a sample whose last required approval this is goes on to registration in
+ * the same transaction (lib/samples/registration.ts), with no further call, and one that still awaits other types
+ * stays pending, saying which. An accept that would record nothing for a sample that still awaits approvals (none
+ * of them is the caller's) is refused with 409 naming what it awaits and what it has. Rejecting, by any of them,
+ * clears its approvals and keeps the reason out of the public API. All or nothing: one sample the caller may not
+ * decide, or that is not awaiting a decision, refuses the whole request.
  */
 export async function decideSamples(
   db: Db,
@@ -46,7 +57,8 @@ export async function decideSamples(
       .from(samples)
       .where(sql`${samples.id} = any(${sql.param(ids)}::text[])`)
       .for('update');
-    const visible = rows.filter((r) => managesProject(user, r.project));
+    const scope = approverScope(user);
+    const visible = rows.filter((r) => decidesOn(scope, r));
     // samples the caller cannot manage are reported exactly like unknown ids, so ids do not leak
     const missing = ids.filter((id) => !visible.some((r) => r.id === id));
     if (missing.length) throw NotFound(`No sample awaiting your decision with svc_id ${missing.join(', ')}`);
@@ -58,20 +70,30 @@ export async function decideSamples(
     if (notAwaiting.length) {
       throw Conflict(`Only pending or rejected samples can be decided; ${notAwaiting.map((r) => `${r.id} is ${r.status}`).join(', ')}.`);
     }
+    // what each accept records: the awaited types that are the caller's
+    const recording = new Map(
+      visible.map((r) => {
+        const mine = typesApprovedBy(scope, r);
+        return [r.id, awaitedTypes(r, r.approvals).filter((t) => mine.includes(t))];
+      }),
+    );
+    if (input.decision === 'accept') {
+      const notYours = visible.filter((r) => awaitedTypes(r, r.approvals).length > 0 && !recording.get(r.id)?.length);
+      if (notYours.length) throw Conflict(await notYoursMessage(tx, notYours));
+    }
     const now = new Date().toISOString();
     const approved: typeof visible = [];
+    const stillAwaited = new Map<string, string[]>();
     for (const r of visible) {
       const approvals: SampleApprovals =
         input.decision === 'accept'
-          ? {
-              ...r.approvals,
-              ...Object.fromEntries(
-                r.associatedTolProjects.filter((t) => NEEDS_APPROVAL.has(t)).map((t) => [t, { user_id: user.id, date: now }]),
-              ),
-            }
+          ? { ...r.approvals, ...Object.fromEntries((recording.get(r.id) ?? []).map((t) => [t, { user_id: user.id, date: now }])) }
           : {};
-      const ready = input.decision === 'accept' && fullyApproved(r.associatedTolProjects, approvals);
-      const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : r.status;
+      stillAwaited.set(r.id, awaitedTypes(r, approvals));
+      const ready = input.decision === 'accept' && stillAwaited.get(r.id)?.length === 0;
+      // a rejected sample accepted again waits for its other approvals as any pending one does
+      const waiting: SampleStatus = r.status === 'rejected' ? 'pending' : r.status;
+      const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : waiting;
       if (ready) approved.push({ ...r, status });
       await tx
         .update(samples)
@@ -106,28 +128,42 @@ export async function decideSamples(
       kind: 'samples_accepted',
       by: user.username,
       registering: new Set(approved.map((r) => r.id)),
+      awaiting: stillAwaited,
     });
     return { accepted: decided, rejected: [], registrations };
   });
 }
 
-/** The projects whose samples this user decides on. */
-export const reviewProjects = (user: UserRecord): TolProject[] => (user.isAdmin ? [...TOL_PROJECTS] : user.managerOf);
-const awaitingReview = (projects: string[]) =>
-  sql`${samples.project} = any(${sql.param(projects)}::text[]) and ${samples.status} in ('pending', 'private')`;
+/** `0123…abcd awaits BGE (ERGA_COMMUNITY approved by jane at …)`, for each sample an accept would record nothing on. */
+async function notYoursMessage(db: Db, rows: { id: string; associatedTolProjects: string[]; approvals: SampleApprovals }[]) {
+  const names = await usernamesOf(db, approverIds(rows));
+  const each = rows.slice(0, 10).map((r) => {
+    const given = approvalsGiven(r.approvals, names).map(
+      (a) => `${a.associated_type} approved by ${a.approved_by ?? `user ${a.user_id}`} at ${a.approved_at}`,
+    );
+    return `${r.id} awaits ${awaitedTypes(r, r.approvals).join(' and ')}${given.length ? ` (${given.join('; ')})` : ''}`;
+  });
+  const more = rows.length > 10 ? `; and ${rows.length - 10} more` : '';
+  return `Nothing awaits your approval on ${rows.length === 1 ? 'this sample' : 'these samples'}: you approve none of the associated types ${rows.length === 1 ? 'it awaits' : 'they await'}. ${each.join('; ')}${more}.`;
+}
 
-/** How many samples wait for this manager's decision (the home page's count). */
+/** How many samples wait for this user (the home page's count): the same samples as pendingForManager lists. */
 export async function countAwaitingReview(db: Db, user: UserRecord): Promise<number> {
-  const projects = reviewProjects(user);
-  if (!projects.length) return 0;
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(samples).where(awaitingReview(projects));
+  if (!reviewsSamples(user)) return 0;
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(samples)
+    .where(waitsForSql(approverScope(user)));
   return Number(row?.n ?? 0);
 }
 
-/** Samples waiting for this manager's decision, oldest first (the portal's review queue). */
+/**
+ * Samples waiting for this user, oldest first (GET sample/pending): those awaiting an approval of a type the user
+ * approves, and those awaiting no approval that the user decides on (lib/samples/approvals.ts waitsFor).
+ */
 export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}): Promise<PendingSamples> {
-  const projects = reviewProjects(user);
-  if (!projects.length) return { status: 'OK', number_found: 0, data: [] };
+  if (!reviewsSamples(user)) return { status: 'OK', number_found: 0, data: [] };
+  const scope = approverScope(user);
   const total = await countAwaitingReview(db, user);
   const rows = await db
     .select({
@@ -136,25 +172,35 @@ export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?
       profileId: samples.profileId,
       project: samples.project,
       status: samples.status,
+      associatedTolProjects: samples.associatedTolProjects,
+      approvals: samples.approvals,
       ...LABEL_COLUMNS,
       timeCreated: samples.timeCreated,
     })
     .from(samples)
-    .where(awaitingReview(projects))
+    .where(waitsForSql(scope))
     .orderBy(samples.timeCreated, samples.id)
     .limit(opts.limit ?? 100)
     .offset(opts.offset ?? 0);
+  const names = await usernamesOf(db, approverIds(rows));
   return {
     status: 'OK',
     number_found: total,
-    data: rows.map((s) => ({
-      svc_id: s.id,
-      manifest_id: s.manifestId,
-      profile_id: s.profileId,
-      tol_project: manifestTypeOf(s.project),
-      status: s.status,
-      ...sampleLabels(s),
-      time_created: s.timeCreated.toISOString(),
-    })),
+    data: rows.map((s) => {
+      const waiting = awaitedTypes(s, s.approvals);
+      const mine = typesApprovedBy(scope, s);
+      return {
+        svc_id: s.id,
+        manifest_id: s.manifestId,
+        profile_id: s.profileId,
+        tol_project: manifestTypeOf(s.project),
+        status: s.status,
+        ...sampleLabels(s),
+        approvals: approvalsGiven(s.approvals, names),
+        waiting_for: waiting,
+        waiting_for_you: waiting.filter((t) => mine.includes(t)),
+        time_created: s.timeCreated.toISOString(),
+      };
+    }),
   };
 }

@@ -3,17 +3,30 @@ import type { Db } from '@/db/client';
 import { manifests, permits, profiles, samples, sampleUpdates, users } from '@/db/schema';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { permitNamesOf } from '@/lib/permits/permits';
-import type { TolProject } from '@/lib/projects/contract';
 import type { UserRecord } from '@/lib/users/users';
+import {
+  type ApproverScope,
+  AWAITING_DECISION,
+  approvalsGiven,
+  approverIds,
+  approverScope,
+  awaitedTypes,
+  decidesOnSql,
+  reviewsSamples,
+  typesApprovedBy,
+  waitsForSql,
+} from './approvals';
 import { sampleLabels } from './columns';
 import { DECIDED_DAYS, type ReviewGroup, type ReviewPermit, type ReviewQuery, type ReviewQueue, type ReviewSample } from './contract';
-import { NEEDS_APPROVAL, reviewProjects } from './decision';
+import { usernamesOf } from './decision';
 
 /**
- * The portal's review queue (GET /api/sample/review): a sample manager's samples grouped by the manifest that
- * brought them. `awaiting` lists what waits for a decision, oldest manifest first; `decided` lists what a sample
- * manager of the same projects decided in the last DECIDED_DAYS days, latest decision first, so the way of accepted
- * samples to ENA (ToLID, registration, accession) and the reason of a rejection can be followed after leaving the page.
+ * The portal's review queue (GET /api/sample/review): the samples of a sample manager or approver grouped by the
+ * manifest that brought them. `awaiting` lists what waits for them (an approval of theirs, lib/samples/approvals.ts),
+ * oldest manifest first; `decided` lists what was decided in the last DECIDED_DAYS days among the samples they
+ * decide on, and what they approved lately that still waits for other approvers, latest decision first, so the way of
+ * accepted samples to ENA (ToLID, registration, accession) and the reason of a rejection can be followed after
+ * leaving the page.
  */
 
 type SampleRow = typeof samples.$inferSelect;
@@ -22,10 +35,17 @@ interface Decision {
   at: Date;
 }
 
-const AWAITING = ['pending', 'private'] as const;
+// private samples wait for their traditional-knowledge rights, not for a decision: listed apart (lib/samples/rights.ts)
+const AWAITING = AWAITING_DECISION;
+
+/** How a sample is shown to this reviewer: their scope, and the names of the approvers its approvals carry. */
+interface Viewer {
+  scope: ApproverScope;
+  names: Map<number, string>;
+}
 
 export async function reviewQueue(db: Db, user: UserRecord, q: ReviewQuery): Promise<ReviewQueue> {
-  const projects = reviewProjects(user);
+  const scope = approverScope(user);
   const empty: ReviewQueue = {
     status: 'OK',
     state: q.state,
@@ -35,12 +55,12 @@ export async function reviewQueue(db: Db, user: UserRecord, q: ReviewQuery): Pro
     offset: q.offset,
     data: [],
   };
-  if (!projects.length) return empty;
-  return q.state === 'awaiting' ? awaitingGroups(db, projects, q, empty) : decidedGroups(db, projects, q, empty);
+  if (!reviewsSamples(user)) return empty;
+  return q.state === 'awaiting' ? awaitingGroups(db, scope, q, empty) : decidedGroups(db, user, scope, q, empty);
 }
 
-async function awaitingGroups(db: Db, projects: TolProject[], q: ReviewQuery, empty: ReviewQueue): Promise<ReviewQueue> {
-  const where = and(inArray(samples.project, projects), inArray(samples.status, [...AWAITING]));
+async function awaitingGroups(db: Db, scope: ApproverScope, q: ReviewQuery, empty: ReviewQueue): Promise<ReviewQueue> {
+  const where = waitsForSql(scope);
   const [totals] = await db
     .select({ groups: sql<number>`count(distinct ${samples.manifestId})::int`, samples: sql<number>`count(*)::int` })
     .from(samples)
@@ -62,13 +82,14 @@ async function awaitingGroups(db: Db, projects: TolProject[], q: ReviewQuery, em
         .where(and(where, inArray(samples.manifestId, ids)))
         .orderBy(asc(samples.timeCreated), asc(samples.id))
     : [];
-  return { ...empty, number_found: totals.groups, samples_found: totals.samples, data: await groups(db, ids, rows, new Map()) };
+  const viewer = { scope, names: await usernamesOf(db, approverIds(rows)) };
+  return { ...empty, number_found: totals.groups, samples_found: totals.samples, data: await groups(db, ids, rows, new Map(), viewer) };
 }
 
-async function decidedGroups(db: Db, projects: TolProject[], q: ReviewQuery, empty: ReviewQueue): Promise<ReviewQueue> {
+async function decidedGroups(db: Db, user: UserRecord, scope: ApproverScope, q: ReviewQuery, empty: ReviewQueue): Promise<ReviewQueue> {
   const since = new Date(Date.now() - DECIDED_DAYS * 24 * 3600 * 1000);
-  // the last decision on each sample of these projects lately; samples awaiting a decision again are in the other list
-  const decided = await db
+  // the last decision on each sample they decide on lately; samples awaiting a decision again are in the other list
+  const settled = await db
     .selectDistinctOn([sampleUpdates.sampleId], {
       sampleId: sampleUpdates.sampleId,
       manifestId: sampleUpdates.manifestId,
@@ -81,13 +102,34 @@ async function decidedGroups(db: Db, projects: TolProject[], q: ReviewQuery, emp
     .where(
       and(
         eq(sampleUpdates.updateType, 'user'),
-        inArray(sampleUpdates.project, projects),
+        decidesOnSql(scope),
         gt(sampleUpdates.timeUpdated, since),
         eq(sampleUpdates.field, 'status'),
         sql`${samples.status} not in ('pending', 'private')`,
       ),
     )
     .orderBy(sampleUpdates.sampleId, desc(sampleUpdates.timeUpdated), desc(sampleUpdates.id));
+  // what they approved lately that still waits for other approvers: no status changed, so no audit row says so
+  const approvedByThem = await db
+    .select({
+      sampleId: samples.id,
+      manifestId: samples.manifestId,
+      at: sql<string>`max(a.value ->> 'date')`,
+    })
+    .from(samples)
+    .innerJoin(sql`jsonb_each(${samples.approvals}) as a(type, value)`, sql`true`)
+    .where(
+      and(
+        inArray(samples.status, [...AWAITING]),
+        sql`(a.value ->> 'user_id')::int = ${user.id}`,
+        sql`(a.value ->> 'date')::timestamptz > ${since.toISOString()}::timestamptz`,
+      ),
+    )
+    .groupBy(samples.id, samples.manifestId);
+  const decided = [
+    ...settled,
+    ...approvedByThem.map((a) => ({ sampleId: a.sampleId, manifestId: a.manifestId, at: new Date(a.at), by: user.username })),
+  ];
   if (!decided.length) return empty;
   const latest = new Map<string, number>();
   for (const d of decided) latest.set(d.manifestId, Math.max(latest.get(d.manifestId) ?? 0, d.at.getTime()));
@@ -98,11 +140,18 @@ async function decidedGroups(db: Db, projects: TolProject[], q: ReviewQuery, emp
   const rows = pageSamples.length
     ? await db.select().from(samples).where(inArray(samples.id, pageSamples)).orderBy(asc(samples.timeCreated), asc(samples.id))
     : [];
-  return { ...empty, number_found: order.length, samples_found: decided.length, data: await groups(db, ids, rows, bySample) };
+  const viewer = { scope, names: await usernamesOf(db, approverIds(rows)) };
+  return { ...empty, number_found: order.length, samples_found: decided.length, data: await groups(db, ids, rows, bySample, viewer) };
 }
 
 /** The page's manifests, in the page's order, each with its samples of the list. */
-async function groups(db: Db, manifestIds: string[], rows: SampleRow[], decisions: Map<string, Decision>): Promise<ReviewGroup[]> {
+async function groups(
+  db: Db,
+  manifestIds: string[],
+  rows: SampleRow[],
+  decisions: Map<string, Decision>,
+  viewer: Viewer,
+): Promise<ReviewGroup[]> {
   if (!manifestIds.length) return [];
   const heads = await db
     .select({
@@ -132,7 +181,7 @@ async function groups(db: Db, manifestIds: string[], rows: SampleRow[], decision
       uploaded_by: head.uploadedBy,
       uploaded_at: head.manifest.createdAt.toISOString(),
       manifest_samples: Number(head.total),
-      samples: own.map((r) => reviewSample(r, decisions.get(r.id), permitsOf(r))),
+      samples: own.map((r) => reviewSample(r, decisions.get(r.id), permitsOf(r), viewer)),
     });
   }
   return out;
@@ -162,15 +211,19 @@ async function permitLookup(db: Db, profileId: string, rows: SampleRow[]): Promi
     });
 }
 
-function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: ReviewPermit[]): ReviewSample {
+function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: ReviewPermit[], viewer: Viewer): ReviewSample {
   const approved = Object.keys(r.approvals);
+  const waiting = (AWAITING as readonly string[]).includes(r.status) ? awaitedTypes(r, r.approvals) : [];
+  const mine = typesApprovedBy(viewer.scope, r);
   return {
     svc_id: r.id,
     status: r.status,
     status_detail: r.statusDetail,
     rejection_reason: r.status === 'rejected' ? r.rejectionReason : null,
     registration_failed: r.status === 'rejected' && approved.length > 0,
-    waiting_for: r.status === 'pending' ? r.associatedTolProjects.filter((t) => NEEDS_APPROVAL.has(t) && !approved.includes(t)) : [],
+    approvals: approvalsGiven(r.approvals, viewer.names),
+    waiting_for: waiting,
+    waiting_for_you: waiting.filter((t) => mine.includes(t)),
     ...sampleLabels(r),
     public_name: r.publicName,
     biosampleAccession: r.biosampleAccession,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { samples, specimens } from '@/db/schema';
 import { isoSecond } from '@/lib/jobs/backoff';
-import { byUploader, tellUploaders } from '@/lib/mail/messages';
+import { byUploader, tellApprovers, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { specimenFields } from '@/lib/repositories/ena';
 import { RepositoryError } from '@/lib/repositories/errors';
@@ -141,6 +141,7 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
             ),
           );
         await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'registration_failed', reason });
+        await tellApprovers(tx, deps.mail, rows, reason);
       }
     }
     if (!ready.length) return;

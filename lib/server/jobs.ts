@@ -19,6 +19,7 @@ import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts
 import { type TolidClient, tolidClientFromConfig } from '@/lib/repositories/tolid';
 import { createZenodoClient, type ZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
 import { registrationQueue, sweepRegistrations } from '@/lib/samples/registration';
+import { remindApprovers } from '@/lib/samples/reminders';
 import { checkDueRights } from '@/lib/samples/rights';
 import { giveUpTolids, requestTolids } from '@/lib/samples/tolids';
 import { giveUpRegistration, runSampleRegistration } from '@/lib/submissions/register-samples';
@@ -81,6 +82,10 @@ export function jobHandlers(deps: JobDeps & { jobs: JobQueue }) {
       });
       // an unreachable hub ends the job normally: the samples stay private and are asked about at the next run
       if (done.projects) deps.logger.info({ ...done }, 'rights check asked the Local Contexts Hub');
+    },
+    'approvals.remind': async () => {
+      const sent = await remindApprovers({ db: deps.db, mail: mailContext(deps.config, deps.jobs), days: deps.config.REMINDER_DAYS });
+      if (sent) deps.logger.info({ approvers: sent }, 'approvers reminded of the samples waiting for them');
     },
     'study.submit': (data: JobData['study.submit'], run?: JobRun) =>
       runStudySubmission(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ASSOCIATED_TYPES } from '../profiles/enums';
 import { TolProjectSchema } from '../projects/contract';
 
 /**
@@ -19,6 +20,13 @@ export const PasswordSchema = z.string().min(8, 'password must have at least 8 c
 export const EmailSchema = z.union([z.literal(''), z.email('email is not a valid address')]);
 const Projects = z.array(TolProjectSchema);
 
+/** The associated types whose samples wait for an approval (lib/profiles/enums.ts): what a user can be named approver of. */
+export const APPROVAL_TYPES = ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name) as [string, ...string[]];
+export const ApprovalTypeSchema = z
+  .enum(APPROVAL_TYPES, { error: `not an associated type that needs approval; one of ${APPROVAL_TYPES.join(', ')}` })
+  .meta({ description: 'an associated project type whose samples need an approval' });
+const ApprovalTypes = z.array(ApprovalTypeSchema);
+
 // ---------------------------------------------------------------------------------------------------------------
 // The domain's inputs (camelCase)
 
@@ -29,6 +37,7 @@ export const NewUserSchema = z.object({
   isAdmin: z.boolean().default(false),
   memberOf: Projects.default([]),
   managerOf: Projects.default([]),
+  approverOf: ApprovalTypes.default([]),
 });
 export type NewUser = z.input<typeof NewUserSchema>;
 
@@ -39,6 +48,7 @@ export const UserUpdateSchema = z.object({
   isActive: z.boolean().optional(),
   memberOf: Projects.optional(),
   managerOf: Projects.optional(),
+  approverOf: ApprovalTypes.optional(),
 });
 export type UserUpdate = z.input<typeof UserUpdateSchema>;
 
@@ -53,7 +63,10 @@ export const UserSchema = z
     is_admin: z.boolean(),
     is_active: z.boolean(),
     member_of: Projects.meta({ description: 'Tree of Life projects the user belongs to' }),
-    manager_of: Projects.meta({ description: 'Tree of Life projects whose samples the user approves' }),
+    manager_of: Projects.meta({ description: 'Tree of Life projects whose samples the user manages (decides on)' }),
+    approver_of: ApprovalTypes.meta({
+      description: 'associated types whose approval the user gives: a sample waits for an approver of each of its types that needs one',
+    }),
     created: z.iso.datetime(),
   })
   .meta({ id: 'User', description: 'A user, never their password' });
@@ -67,6 +80,7 @@ export const NewUserBodySchema = z
     is_admin: z.boolean().default(false),
     member_of: Projects.default([]),
     manager_of: Projects.default([]),
+    approver_of: ApprovalTypes.default([]),
   })
   .meta({ id: 'NewUser' });
 export type NewUserBody = z.input<typeof NewUserBodySchema>;
@@ -79,6 +93,7 @@ export const UserPatchBodySchema = z
     is_active: z.boolean().optional(),
     member_of: Projects.optional(),
     manager_of: Projects.optional(),
+    approver_of: ApprovalTypes.optional(),
   })
   .meta({ id: 'UserPatch', description: 'Only the fields sent change' });
 export type UserPatchBody = z.input<typeof UserPatchBodySchema>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
-import { TOL_PROJECTS, type TolProject, userProjectRoles, users } from '@/db/schema';
+import { TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { Conflict, Invalid, NotFound } from '@/lib/errors';
 import { type NewUser, NewUserSchema, type User, type UserUpdate, UserUpdateSchema } from './contract';
@@ -16,8 +16,10 @@ export interface UserRecord {
   createdAt: Date;
   /** Tree of Life projects the user belongs to */
   memberOf: TolProject[];
-  /** Tree of Life projects whose samples the user approves */
+  /** Tree of Life projects whose samples the user manages: decides on, and approves for the project's own type */
   managerOf: TolProject[];
+  /** associated types (BGE, ERGA_COMMUNITY, SANGER…) whose approval the user gives (lib/samples/approvals.ts) */
+  approverOf: string[];
 }
 
 export type { NewUser } from './contract';
@@ -33,6 +35,7 @@ export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
       .returning({ id: users.id });
     if (!row) throw Conflict(`A user named '${u.username}' already exists`);
     await writeRoles(tx, row.id, u.memberOf, u.managerOf);
+    await writeApproverTypes(tx, row.id, u.approverOf);
     return row.id;
   });
   return getUser(db, id);
@@ -57,6 +60,10 @@ export async function updateUser(db: Db, id: number, input: UserUpdate): Promise
       await tx.delete(userProjectRoles).where(eq(userProjectRoles.userId, id));
       await writeRoles(tx, id, u.memberOf ?? now.memberOf, u.managerOf ?? now.managerOf);
     }
+    if (u.approverOf) {
+      await tx.delete(userApproverTypes).where(eq(userApproverTypes.userId, id));
+      await writeApproverTypes(tx, id, u.approverOf);
+    }
   });
   return getUser(db, id);
 }
@@ -67,6 +74,24 @@ async function writeRoles(db: Db, userId: number, memberOf: TolProject[], manage
     ...[...new Set(managerOf)].map((project) => ({ userId, project, role: 'sample_manager' as const })),
   ];
   if (rows.length) await db.insert(userProjectRoles).values(rows);
+}
+
+async function writeApproverTypes(db: Db, userId: number, types: string[]) {
+  const rows = [...new Set(types)].map((associatedType) => ({ userId, associatedType }));
+  if (rows.length) await db.insert(userApproverTypes).values(rows);
+}
+
+/** The associated types each of these users approves, by name. */
+async function approverTypesOf(db: Db, ids: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!ids.length) return out;
+  const rows = await db
+    .select()
+    .from(userApproverTypes)
+    .where(sql`${userApproverTypes.userId} = any(${sql.param(ids)}::int[])`)
+    .orderBy(asc(userApproverTypes.associatedType));
+  for (const r of rows) out.set(r.userId, [...(out.get(r.userId) ?? []), r.associatedType]);
+  return out;
 }
 
 async function rolesOf(db: Db, ids: number[]) {
@@ -88,8 +113,8 @@ async function rolesOf(db: Db, ids: number[]) {
 export async function getUser(db: Db, id: number): Promise<UserRecord> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   if (!row) throw NotFound('No such user');
-  const roles = await rolesOf(db, [id]);
-  return toRecord(row, roles.get(id));
+  const [roles, approverTypes] = await Promise.all([rolesOf(db, [id]), approverTypesOf(db, [id])]);
+  return toRecord(row, roles.get(id), approverTypes.get(id));
 }
 
 /** A page of all users by name, with the true total. */
@@ -98,11 +123,9 @@ export async function listUsers(db: Db, page: { limit: number; offset: number })
     db.select().from(users).orderBy(asc(users.username), asc(users.id)).limit(page.limit).offset(page.offset),
     countUsers(db),
   ]);
-  const roles = await rolesOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { rows: rows.map((r) => toRecord(r, roles.get(r.id))), total };
+  const ids = rows.map((r) => r.id);
+  const [roles, approverTypes] = await Promise.all([rolesOf(db, ids), approverTypesOf(db, ids)]);
+  return { rows: rows.map((r) => toRecord(r, roles.get(r.id), approverTypes.get(r.id))), total };
 }
 
 export async function countUsers(db: Db): Promise<number> {
@@ -150,9 +173,10 @@ export async function ensureFirstAdmin(
 function toRecord(
   row: typeof users.$inferSelect,
   roles: { memberOf: TolProject[]; managerOf: TolProject[] } = { memberOf: [], managerOf: [] },
+  approverOf: string[] = [],
 ): UserRecord {
   const { id, username, email, isAdmin, isActive, createdAt } = row;
-  return { id, username, email, isAdmin, isActive, createdAt, ...roles };
+  return { id, username, email, isAdmin, isActive, createdAt, ...roles, approverOf };
 }
 
 /** A user as the API shows them. */
@@ -164,6 +188,7 @@ export const userJson = (u: UserRecord): User => ({
   is_active: u.isActive,
   member_of: u.memberOf,
   manager_of: u.managerOf,
+  approver_of: u.approverOf,
   created: u.createdAt.toISOString(),
 });
 

@@ -9,6 +9,7 @@ import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import { confirmedManifests } from '@/lib/reports/confirmed';
+import { reviewsSamples } from '@/lib/samples/approvals';
 import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Manifests' };
@@ -22,7 +23,7 @@ export default async function ManifestsPage({ searchParams }: { searchParams: Pr
     <>
       <div className="inline" style={{ justifyContent: 'space-between' }}>
         <h1>Manifests</h1>
-        {(user.isAdmin || user.managerOf.length > 0) && (
+        {reviewsSamples(user) && (
           <Link className="button" href="/manifests/review">
             Samples awaiting review
           </Link>

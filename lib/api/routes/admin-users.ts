@@ -11,7 +11,7 @@ const list = signedIn({
   method: 'get',
   path: '/admin/users',
   tags: ['Admin'],
-  summary: 'A page of the users, by name, with their project memberships and manager roles',
+  summary: 'A page of the users, by name, with their project memberships, manager roles and the associated types they approve',
   middleware: [requireAdmin],
   request: { query: PageQuery },
   responses: { 200: { ...jsonResponse('Users', z.array(UserSchema)), headers: PAGE_HEADERS }, ...pick(400, 401, 404) },
@@ -31,7 +31,7 @@ const patch = signedIn({
   method: 'patch',
   path: '/admin/users/{id}',
   tags: ['Admin'],
-  summary: 'Change a user’s email, password, admin flag, activity, memberships or manager roles',
+  summary: 'Change a user’s email, password, admin flag, activity, memberships, manager roles or approver types',
   middleware: [requireAdmin],
   request: {
     params: UserParamsSchema,
@@ -56,6 +56,7 @@ export function registerAdminUserRoutes(app: ApiApp) {
       isAdmin: b.is_admin,
       memberOf: b.member_of,
       managerOf: b.manager_of,
+      approverOf: b.approver_of,
     });
     return c.json(userJson(user), 201);
   });
@@ -68,6 +69,7 @@ export function registerAdminUserRoutes(app: ApiApp) {
       isActive: b.is_active,
       memberOf: b.member_of,
       managerOf: b.manager_of,
+      approverOf: b.approver_of,
     });
     return c.json(userJson(user), 200);
   });

@@ -9,8 +9,9 @@ export default function ReviewPage() {
     <>
       <h1>Review queue</h1>
       <p className="muted">
-        Samples of the projects you manage, grouped by the manifest that brought them. Accepted samples get a ToLID and are registered at
-        ENA; the reason of a rejection is shown to the uploader, never in the public API.
+        Samples waiting for your approval, grouped by the manifest that brought them. A sample waits for an approver of each of its
+        associated types that needs approval (a project’s sample managers approve its own type, DTOL or ASG); once all have accepted, it
+        gets a ToLID and is registered at ENA. The reason of a rejection is shown to the uploader, never in the public API.
       </p>
       <Suspense fallback={<p aria-busy="true">Loading the review queue…</p>}>
         <ReviewQueue />

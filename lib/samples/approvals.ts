@@ -1,0 +1,133 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { samples } from '@/db/schema';
+import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO } from '@/lib/profiles/enums';
+import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
+import type { UserRecord } from '@/lib/users/users';
+import type { ApprovalGiven, SampleApprovals } from './contract';
+
+/**
+ * Who approves what (tol-manifests.md §3.1). A sample of an associated type flagged "approval required" waits until an
+ * approver of that type has accepted it, each type on its own; it goes on to ENA once every such type has an approval.
+ *
+ * The rule, in one sentence each:
+ * - An approver of a type (users.approverOf, named by admins) approves that type on every sample carrying it.
+ * - A sample manager of a project (managerOf) approves the project's own type on its samples (DTOL on dtol samples,
+ *   ASG on asg samples), so DTOL and ASG work with manager roles alone as before; the types a profile adds (BGE,
+ *   ERGA_COMMUNITY, POP_GENOMICS, SANGER…) need their own approvers. ERGA has no type of its own that needs approval.
+ * - Admins approve every type.
+ * - Whoever may approve one of a sample's required types, and the project's managers, decide on it: any of them may
+ *   reject it, and an accept records the approvals that are theirs. A sample with nothing awaited (DTOL_ENV needs no
+ *   approval; a registration that failed after approval) is sent on by the accept of any of them.
+ */
+
+/** Associated types whose approval a sample waits for. */
+export const NEEDS_APPROVAL: ReadonlySet<string> = new Set(ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name));
+const REQUIRED = [...NEEDS_APPROVAL];
+
+/** Per project, its own type that needs approval (DTOL for dtol, ASG for asg), which the project's managers approve. */
+export const PROJECT_APPROVAL_TYPE: Partial<Record<TolProject, string>> = Object.fromEntries(
+  PROFILE_TYPE_INFO.flatMap((p) => {
+    const own = p.fixedAssociatedTypes.filter((t) => NEEDS_APPROVAL.has(t));
+    return (TOL_PROJECTS as readonly string[]).includes(p.type) && own[0] ? [[p.type, own[0]]] : [];
+  }),
+);
+
+/** Statuses in which a sample waits for a decision (a `private` one waits for its rights first: lib/samples/rights.ts). */
+export const AWAITING_DECISION = ['pending'] as const;
+
+/** What a user approves: every type (admins), or the types they approve and the projects they manage. */
+export interface ApproverScope {
+  all: boolean;
+  /** the approval-required types they are named approver of */
+  types: string[];
+  managed: TolProject[];
+}
+
+/**
+ * `named`: only the roles the user was given, not an admin's reach (reminders go to the people named for the work,
+ * not to every admin).
+ */
+export const approverScope = (user: UserRecord, opts: { named?: boolean } = {}): ApproverScope => ({
+  all: user.isAdmin && !opts.named,
+  types: user.approverOf.filter((t) => NEEDS_APPROVAL.has(t)),
+  managed: user.managerOf,
+});
+
+/** Whether the user has any part in approving samples (the review queue, its count). */
+export const reviewsSamples = (user: UserRecord): boolean =>
+  user.isAdmin || user.managerOf.length > 0 || user.approverOf.some((t) => NEEDS_APPROVAL.has(t));
+
+interface SampleTypes {
+  project: TolProject;
+  associatedTolProjects: string[];
+}
+
+/** The associated types of the sample that need an approval. */
+export const requiredTypes = (s: Pick<SampleTypes, 'associatedTolProjects'>): string[] =>
+  [...new Set(s.associatedTolProjects)].filter((t) => NEEDS_APPROVAL.has(t)).sort();
+
+/** The required types of the sample without an approval yet. */
+export const awaitedTypes = (s: Pick<SampleTypes, 'associatedTolProjects'>, approvals: SampleApprovals): string[] =>
+  requiredTypes(s).filter((t) => !approvals[t]);
+
+/** The required types of the sample that this scope approves. */
+export function typesApprovedBy(scope: ApproverScope, s: SampleTypes): string[] {
+  const own = scope.managed.includes(s.project) ? PROJECT_APPROVAL_TYPE[s.project] : undefined;
+  return requiredTypes(s).filter((t) => scope.all || scope.types.includes(t) || t === own);
+}
+
+/** Whether this scope decides on the sample: it manages the project, or approves one of the sample's required types. */
+export const decidesOn = (scope: ApproverScope, s: SampleTypes): boolean =>
+  scope.all || scope.managed.includes(s.project) || typesApprovedBy(scope, s).length > 0;
+
+/** Whether the sample, awaiting a decision, waits for this scope: an approval of theirs, or, with nothing awaited, their accept. */
+export function waitsFor(scope: ApproverScope, s: SampleTypes, approvals: SampleApprovals): boolean {
+  const awaited = awaitedTypes(s, approvals);
+  if (!awaited.length) return decidesOn(scope, s);
+  const mine = typesApprovedBy(scope, s);
+  return awaited.some((t) => mine.includes(t));
+}
+
+// the same three predicates in SQL, over the samples table, for counts and pages
+const textArray = (values: readonly string[]) => sql`${sql.param([...values])}::text[]`;
+const awaitedExists = (extra: SQL) =>
+  sql`exists (select 1 from unnest(${samples.associatedTolProjects}) as t(name) where t.name = any(${textArray(REQUIRED)}) and (${samples.approvals} -> t.name) is null and ${extra})`;
+const ownTypeOf = () => {
+  const pairs = Object.entries(PROJECT_APPROVAL_TYPE);
+  return pairs.length
+    ? sql`(case ${samples.project} ${sql.join(
+        pairs.map(([project, type]) => sql`when ${project} then ${type}`),
+        sql` `,
+      )} end)`
+    : sql`null::text`;
+};
+
+/** SQL: the sample is one this scope decides on. */
+export function decidesOnSql(scope: ApproverScope): SQL {
+  if (scope.all) return sql`true`;
+  return sql`(${samples.project} = any(${textArray(scope.managed)}) or ${samples.associatedTolProjects} && ${textArray(scope.types)})`;
+}
+
+/** SQL: the sample awaits a decision and waits for this scope (see waitsFor). */
+export function waitsForSql(scope: ApproverScope): SQL {
+  const awaiting = sql`${samples.status} in (${sql.join(
+    AWAITING_DECISION.map((s) => sql`${s}`),
+    sql`, `,
+  )})`;
+  if (scope.all) return awaiting;
+  const mine = sql`(t.name = any(${textArray(scope.types)}) or (${samples.project} = any(${textArray(scope.managed)}) and t.name = ${ownTypeOf()}))`;
+  return sql`(${awaiting} and (${awaitedExists(mine)} or (not ${awaitedExists(sql`true`)} and ${decidesOnSql(scope)})))`;
+}
+
+/** A sample's approvals as the API shows them, with the approvers' names. */
+export const approvalsGiven = (approvals: SampleApprovals, usernames: ReadonlyMap<number, string>): ApprovalGiven[] =>
+  Object.entries(approvals)
+    .flatMap(([type, a]) =>
+      a ? [{ associated_type: type, user_id: a.user_id, approved_by: usernames.get(a.user_id) ?? null, approved_at: a.date }] : [],
+    )
+    .sort((a, b) => a.associated_type.localeCompare(b.associated_type));
+
+/** The approvers named in these samples' approvals. */
+export const approverIds = (rows: { approvals: SampleApprovals }[]): number[] => [
+  ...new Set(rows.flatMap((r) => Object.values(r.approvals).flatMap((a) => (a ? [a.user_id] : [])))),
+];
