@@ -14,6 +14,8 @@ const repositories = await startRepositoryServer({
   synonyms: Object.fromEntries([...fixtureTaxa.synonyms].map(([name, record]) => [name, record.taxId])),
 });
 console.log(`repository test server on ${repositories.url}`);
+// a traditional-knowledge project its community keeps private (e2e/rights.spec.ts)
+repositories.localContexts.setProject('5c2f5f1e-7d3b-4b8e-9a61-2f4c8d9e0a17', 'Private', 'Sámi reindeer lichens');
 
 const app = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
@@ -28,6 +30,7 @@ const app = spawn(process.execPath, ['scripts/start.mjs'], {
     ENA_FTP_URL: repositories.ftpUrl,
     TOLID_URL: repositories.tolidUrl,
     TOLID_TOKEN: repositories.credentials.tolid.token,
+    LOCAL_CONTEXTS_URL: repositories.localContextsUrl,
     SMTP_URL: repositories.smtpUrl,
     ZENODO_URL: repositories.zenodoUrl,
     ZENODO_TOKEN: repositories.credentials.zenodo.token,

@@ -23,6 +23,7 @@ import {
   type ReviewQueue as ReviewQueueAnswer,
   type ReviewSample,
 } from '@/lib/samples/contract';
+import { PrivateSamples } from './private-samples';
 import styles from './review-queue.module.css';
 
 /**
@@ -207,6 +208,8 @@ export function ReviewQueue() {
           </fieldset>
         )}
       </section>
+
+      <PrivateSamples />
 
       <section aria-labelledby="decided-heading" className={styles.section}>
         <h2 id="decided-heading">Decided lately</h2>

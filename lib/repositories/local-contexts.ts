@@ -41,11 +41,14 @@ const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** The hub's site for people: the API root without its `/api/vN`. */
 const siteOf = (baseUrl: string) => baseUrl.replace(/\/+$/, '').replace(/\/api(\/v\d+)?$/, '');
 
+/** A project's page at the hub, for people to follow, from the API root (LOCAL_CONTEXTS_URL). */
+export const localContextsProjectPage = (baseUrl: string, projectId: string): string =>
+  joinUrl(siteOf(baseUrl), 'projects', encodeURIComponent(projectId.trim()));
+
 export function createLocalContextsClient(options: LocalContextsClientOptions): LocalContextsClient {
   const http = plumbingOf(options, 'local_contexts');
-  const site = siteOf(options.baseUrl);
   return {
-    projectPage: (projectId) => joinUrl(site, 'projects', encodeURIComponent(projectId.trim())),
+    projectPage: (projectId) => localContextsProjectPage(options.baseUrl, projectId),
     async project(raw) {
       const projectId = raw.trim();
       if (!PROJECT_ID.test(projectId)) return { found: false, projectId };

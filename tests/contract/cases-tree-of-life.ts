@@ -206,6 +206,15 @@ export function treeOfLifeCases(): Record<string, Case[]> {
       { name: 'no ids', path: '/api/sample/register', key: 'owner', json: {}, status: 400 },
       { name: 'not a manager of it', path: '/api/sample/register', key: 'stranger', json: { svc_ids: [w.svcId] }, status: 404 },
     ],
+    'POST /api/sample/rights/check': [
+      { name: 'nothing to check', path: '/api/sample/rights/check', key: 'owner', json: { svc_ids: [w.ergaSvcId] }, status: 200 },
+      { name: 'no ids', path: '/api/sample/rights/check', key: 'owner', json: { svc_ids: [] }, status: 400 },
+      { name: 'not a manager of it', path: '/api/sample/rights/check', key: 'stranger', json: { svc_ids: [w.ergaSvcId] }, status: 404 },
+    ],
+    'GET /api/sample/private': [
+      { name: 'list', path: '/api/sample/private?limit=5', key: 'owner', status: 200 },
+      { name: 'bad limit', path: '/api/sample/private?limit=0', key: 'owner', status: 400 },
+    ],
     'GET /api/submissions': [
       { name: 'mine', path: '/api/submissions?limit=5', key: 'owner', status: 200 },
       { name: 'bad limit', path: '/api/submissions?limit=-5', key: 'owner', status: 400 },

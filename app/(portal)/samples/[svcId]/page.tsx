@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { StatusBadge } from '@/components/manifests/status-badge';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
+import { RightsHoldNotice } from '@/components/samples/rights-hold-notice';
 import { TableScroll } from '@/components/ui/table-scroll';
+import { config } from '@/lib/config';
 import { sampleWithHistory } from '@/lib/samples/views';
 import { pageData } from '@/lib/server/page-data';
 
@@ -40,7 +42,10 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
         {full ? <Link href={`/profiles/${sample.profileId}`}>{profileTitle}</Link> : profileTitle}
         {full && sample.status === 'rejected' && sample.rejectionReason && <> · rejected: {sample.rejectionReason}</>}
       </p>
-      {full && sample.status !== 'rejected' && sample.statusDetail && <p className="notice">{sample.statusDetail}</p>}
+      {full && sample.status === 'private' && <RightsHoldNotice sample={sample} hubUrl={config().LOCAL_CONTEXTS_URL} />}
+      {full && sample.status !== 'rejected' && sample.status !== 'private' && sample.statusDetail && (
+        <p className="notice">{sample.statusDetail}</p>
+      )}
       {permits.length > 0 && (
         <>
           <h2>Permits</h2>
