@@ -171,6 +171,9 @@ describe('approval by associated type', () => {
     expect((await decide(sanger.key, { svc_ids: [a], decision: 'accept' })).status).toBe(404);
     expect((await decide(dtolManager.key, { svc_ids: [a], decision: 'reject', reason: 'no' })).status).toBe(404);
     expect((await row(a!)).status).toBe('pending');
+    // who decides on it reads its permits (the review queue links them); an approver of another type does not
+    expect((await h.request(`/api/sample/${a}/permits`, { key: bge.key })).status).toBe(200);
+    expect((await h.request(`/api/sample/${a}/permits`, { key: sanger.key })).status).toBe(404);
   });
 
   it('sends the sample on when the BGE approver accepts: its last required approval', async () => {

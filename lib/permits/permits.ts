@@ -6,7 +6,8 @@ import { permits, profiles, samples, type validationReports } from '@/db/schema'
 import { AppError, Conflict, Invalid, NotFound, TooLarge } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
 import { getReport } from '@/lib/reports/reports';
-import { managesProject, type UserRecord } from '@/lib/users/users';
+import { approverScope, decidesOn } from '@/lib/samples/approvals';
+import type { UserRecord } from '@/lib/users/users';
 import { PERMIT_KINDS, type PermitKind, type ReportPermit, type SamplePermit } from './contract';
 import { pdfProblem } from './pdf';
 import { filenameField } from './required';
@@ -144,17 +145,27 @@ async function latestPermits(db: Db, profileId: string, fileNames: string[]) {
   return [...latest.values()];
 }
 
-/** The sample, when the caller may read its permits: the project's sample managers, the profile's owner, admins. */
+/**
+ * The sample, when the caller may read its permits: the profile's owner, admins, and those who decide on it (the
+ * project's sample managers, the approvers of one of its types), who review the permits with it.
+ */
 async function permittedSample(db: Db, user: UserRecord, svcId: string) {
   const id = svcId.trim().toLowerCase();
   if (!isSvcId(id)) throw NotFound('Sample not found');
   const [row] = await db
-    .select({ id: samples.id, project: samples.project, profileId: samples.profileId, fields: samples.fields, ownerId: profiles.ownerId })
+    .select({
+      id: samples.id,
+      project: samples.project,
+      associatedTolProjects: samples.associatedTolProjects,
+      profileId: samples.profileId,
+      fields: samples.fields,
+      ownerId: profiles.ownerId,
+    })
     .from(samples)
     .innerJoin(profiles, eq(profiles.id, samples.profileId))
     .where(eq(samples.id, id));
   // anyone else is told what an unknown id is told
-  if (!row || !(managesProject(user, row.project) || row.ownerId === user.id)) throw NotFound('Sample not found');
+  if (!row || !(decidesOn(approverScope(user), row) || row.ownerId === user.id)) throw NotFound('Sample not found');
   return row;
 }
 

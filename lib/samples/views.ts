@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { profiles, samples, sampleUpdates, users } from '@/db/schema';
+import { profiles, samples, sampleUpdates, type TolProject, users } from '@/db/schema';
 import { AppError, NotFound } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
 
@@ -13,11 +13,15 @@ const notMine = (err: unknown): [] => {
 import { samplePermits } from '@/lib/permits/permits';
 import { exportedFieldSet } from '@/lib/standards/fields';
 import { isEmbargoed, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
-import { managesProject, type UserRecord } from '@/lib/users/users';
+import type { UserRecord } from '@/lib/users/users';
+import { approverScope, decidesOn } from './approvals';
 
-/** Who may look at a profile's samples in the portal: its owner, the project's sample managers, admins. */
-const maySee = (user: UserRecord, ownerId: number, project: string) =>
-  user.isAdmin || ownerId === user.id || managesProject(user, project as 'dtol');
+/**
+ * Who may look at a sample in full in the portal: its profile's owner, admins, and those who decide on it (the
+ * project's sample managers, the approvers of one of its types, lib/samples/approvals.ts), who review it.
+ */
+const maySee = (user: UserRecord, ownerId: number, sample: { project: TolProject; associatedTolProjects: string[] }) =>
+  user.isAdmin || ownerId === user.id || decidesOn(approverScope(user), sample);
 
 /** A stored timestamp as the UTC text the renderer takes (see lib/query/sql.ts utcText). */
 const utc = (d: Date | null) => (d ? d.toISOString().replace('Z', '000') : null);
@@ -62,7 +66,7 @@ export async function sampleWithHistory(db: Db, user: UserRecord, svcId: string)
     .innerJoin(profiles, eq(profiles.id, samples.profileId))
     .where(eq(samples.id, svcId));
   if (!row) throw NotFound('Sample not found');
-  const full = maySee(user, row.ownerId, row.sample.project);
+  const full = maySee(user, row.ownerId, row.sample);
   if (!full && isEmbargoed({ ...row.sample, rightsCleared: row.sample.rightsClearedAt !== null })) throw NotFound('Sample not found');
   const changes = await db
     .select({
