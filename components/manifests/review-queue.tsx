@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { z } from 'zod';
+import { Approvals } from '@/components/samples/approvals';
 import { RetryRegistration } from '@/components/samples/retry-registration';
 import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-state';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
@@ -164,8 +165,9 @@ export function ReviewQueue() {
             ) : step === 'accept' ? (
               <div className={styles.confirm}>
                 <p>
-                  Accept {samplesWord(count)}? A sample whose approvals are then complete is sent on at once: its specimen gets a ToLID, and
-                  the sample is registered at ENA as a public BioSample, which cannot be undone.
+                  Accept {samplesWord(count)}? This records your approval of the associated types marked “yours”. A sample whose approvals
+                  are then complete is sent on at once: its specimen gets a ToLID, and the sample is registered at ENA as a public
+                  BioSample, which cannot be undone.
                 </p>
                 <div className="inline">
                   <button
@@ -214,8 +216,8 @@ export function ReviewQueue() {
       <section aria-labelledby="decided-heading" className={styles.section}>
         <h2 id="decided-heading">Decided lately</h2>
         <p className="muted">
-          Samples of your projects decided in the last {DECIDED_DAYS} days, latest decision first, with where each stands now. The list
-          refreshes by itself while samples are on their way to ENA.
+          Samples you decide on that were decided in the last {DECIDED_DAYS} days, and those you approved that still await other approvers,
+          latest decision first, with where each stands now. The list refreshes by itself while samples are on their way to ENA.
         </p>
         {decided.isError ? (
           <p role="alert" className="notice error">
@@ -313,7 +315,8 @@ function Group({
               header: 'State',
               cell: (s: ReviewSample) => (
                 <>
-                  <SampleState sample={s} />
+                  <SampleState sample={s} waitingFor={s.waiting_for} />
+                  {s.status === 'pending' && <Approvals sample={s} />}
                   {s.registration_failed && (
                     <div>
                       <RetryRegistration svcIds={[s.svc_id]} name={nameOf(s)} onDone={onRetried} />
@@ -345,7 +348,12 @@ function Group({
             {
               id: 'waiting',
               header: 'Approval',
-              cell: (s: ReviewSample) => <SampleState sample={s} waitingFor={s.waiting_for} />,
+              cell: (s: ReviewSample) => (
+                <>
+                  <SampleState sample={s} waitingFor={s.waiting_for} />
+                  <Approvals sample={s} />
+                </>
+              ),
             },
           ]
         : [
