@@ -21,6 +21,7 @@ import { registerManifestReadRoutes } from './routes/manifests-read';
 import { registerMappingRoutes } from './routes/mapping';
 import { registerPermitRoutes } from './routes/permits';
 import { registerProfileRoutes } from './routes/profiles';
+import { registerRemovalRoutes } from './routes/removal';
 import { registerSampleBrowserRoutes } from './routes/sample-browser';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
 import { registerSampleRightsRoutes } from './routes/sample-rights';
@@ -146,6 +147,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerMappingRoutes(app);
   registerSampleBrowserRoutes(app);
   registerAuditBrowserRoutes(app);
+  registerRemovalRoutes(app);
   registerDocsRoutes(app);
 
   app.onError((err, c) => errorToResponse(err, c));

@@ -9,6 +9,13 @@ export const DataFileSchema = z
     size_in_bytes: z.number().int(),
     last_uploaded: z.string().meta({ description: 'ISO 8601', example: '2025-05-01T10:00:00.000Z' }),
     S3_ETag: z.string().meta({ description: 'without quotes', example: '9b2cf535f27731c974343645a3985328' }),
+    used_by: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description: 'in the listing: the studies of the profile that name the file; a used file cannot be deleted',
+        example: ['STUDY001'],
+      }),
   })
   .meta({ id: 'DataFile', description: 'a data file uploaded to a profile' });
 export type DataFile = z.infer<typeof DataFileSchema>;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, rename, rm } from 'node:fs/promises';
+import { access, mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -81,6 +81,25 @@ export function createLocalStore(deps: FileDeps): FileStore {
         );
       });
       return stream;
+    },
+    async remove(profileId, fileName) {
+      const file = localFilePath(deps.config.dataDir, profileId, fileName);
+      await rm(file, { force: true });
+      // folders the name made are removed once empty, so a later file may take a folder's name
+      const base = path.join(filesRoot(deps.config.dataDir), profileId);
+      for (let dir = path.dirname(file); dir.startsWith(base + path.sep); dir = path.dirname(dir)) {
+        try {
+          await rmdir(dir);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') break;
+          throw err;
+        }
+      }
+    },
+    async removeAll(profileId) {
+      if (!isProfileId(profileId)) throw NotFound('Profile not found');
+      await rm(path.join(filesRoot(deps.config.dataDir), profileId), { recursive: true, force: true });
     },
   };
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   CreateBucketCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -184,6 +185,31 @@ export function createS3Store(config: Config, logger?: Logger): FileStore {
         return object.Body;
       } catch (err) {
         if (isMissing(err)) throw NotFound(`File ${fileName} is not in the profile's storage`);
+        throw err;
+      }
+    },
+    async remove(profileId, fileName) {
+      // S3 answers a delete of a missing key with success, which is what a repeated removal needs
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(profileId, fileName) }));
+    },
+    async removeAll(profileId) {
+      const prefix = `${profileId}/`;
+      let token: string | undefined;
+      try {
+        do {
+          // a page holds at most 1,000 keys, which is also the most one DeleteObjects takes
+          const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+          const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+          if (keys.length) {
+            const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+            const failed = answer.Errors ?? [];
+            if (failed.length)
+              throw new Error(`S3 kept ${failed.length} objects under ${prefix}: ${failed[0]?.Code} ${failed[0]?.Message}`);
+          }
+          token = page.IsTruncated ? page.NextContinuationToken : undefined;
+        } while (token);
+      } catch (err) {
+        if (err instanceof S3ServiceException && err.name === 'NoSuchBucket') return;
         throw err;
       }
     },

@@ -30,6 +30,10 @@ export interface FileStore {
   stat(profileId: string, fileName: string): Promise<StoredFile | null>;
   /** the file's bytes from `start` (0 by default), streamed; NotFound when there is no such file */
   read(profileId: string, fileName: string, opts?: { start?: number }): Promise<Readable>;
+  /** the file's bytes gone; a file that is not there is not an error (a removal may be repeated) */
+  remove(profileId: string, fileName: string): Promise<void>;
+  /** every file of the profile gone (the profile is being deleted) */
+  removeAll(profileId: string): Promise<void>;
   /** throws when the storage cannot be reached or written (for /api/health) */
   check(): Promise<void>;
 }

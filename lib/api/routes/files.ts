@@ -11,6 +11,7 @@ import { listProfileFiles, presignUploads } from '@/lib/files/files';
 import { fileJson, uploadUrlJson } from '@/lib/files/json';
 import { receiveUpload } from '@/lib/files/local';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
+import { filesInUse } from '@/lib/profiles/data-files';
 import type { UserRecord } from '@/lib/users/users';
 import type { ApiApp, ApiDeps } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
@@ -89,10 +90,15 @@ const upload = createRoute({
 export function registerFileRoutes(app: ApiApp) {
   openapiConstrained(app, list, idPattern, async (c) => {
     const page = c.req.valid('query');
-    const files = await listProfileFiles(c.get('deps'), c.get('user'), c.req.valid('param').profile_id);
+    const { profile_id } = c.req.valid('param');
+    const files = await listProfileFiles(c.get('deps'), c.get('user'), profile_id);
     const shown = files.slice(page.offset, page.offset + page.limit);
+    const used = await filesInUse(c.get('deps').db, profile_id);
     announcePage(c, page, shown.length, files.length);
-    return c.json(shown.map(fileJson), 200);
+    return c.json(
+      shown.map((f) => ({ ...fileJson(f), used_by: used.get(f.fileName) ?? [] })),
+      200,
+    );
   });
   // the same upload URLs asked for in the query (the reference's GET) or in a JSON body (long lists of names)
   const uploadUrls = async (deps: ApiDeps, user: UserRecord, profileId: string, ask: { file_names: string[]; file_sizes?: number[] }) =>
