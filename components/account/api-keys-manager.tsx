@@ -2,8 +2,8 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '@/components/admin/confirm-dialog';
 import { arrayPages } from '@/components/ui/api-pages';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';

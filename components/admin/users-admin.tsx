@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { arrayPages } from '@/components/ui/api-pages';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { usePagedList } from '@/components/ui/use-paged-list';
@@ -18,7 +19,6 @@ import {
   type UserPatchBody,
   UserPatchBodySchema,
 } from '@/lib/users/contract';
-import { ConfirmDialog } from './confirm-dialog';
 import styles from './users-admin.module.css';
 
 const PAGE = 50;
