@@ -14,7 +14,7 @@ import { createHarness, type Harness } from './support/harness';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 /**
- * Approval by associated type (tol-manifests.md §3.1): a sample waits until an approver of each of its types that
+ * Approval by associated type (docs/tol-manifests.md §3.2): a sample waits until an approver of each of its types that
  * needs approval has accepted it; each approver sees what waits for their types, is reminded of what waited too long,
  * and hears when a sample they approve is refused downstream.
  */

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-// api-behaviour.md §2.7 and studies-and-checklists.md §8
+// docs/api-behaviour.md §2.7 and docs/studies-and-checklists.md §8
 const EXPECTED: Record<string, Array<[string, string, string, string]>> = {
   svc_single_cell: [
     ['version_dwc_sc_rnaseq', 'Darwin Core metadata', 'dwc', 'sc_rnaseq'],

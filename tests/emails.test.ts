@@ -7,7 +7,7 @@ import { createHarness, type Harness } from './support/harness';
 import { type MailServer, startMailServer } from './support/repository-server/smtp';
 
 /**
- * Managers hear of new work and uploaders of what happened to theirs (tol-manifests.md §3.2), by email sent by a
+ * Managers hear of new work and uploaders of what happened to theirs (docs/tol-manifests.md §3.2), by email sent by a
  * job, never inside the request, each recorded with whether it was delivered.
  */
 

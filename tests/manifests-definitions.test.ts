@@ -70,7 +70,7 @@ describe('manifest definitions', () => {
     expect(def.fields.map((f) => f.column).at(-1)).toBe(project === 'erga' ? 'CM' : 'BP');
   });
 
-  it('marks the updatable (non-compliant) fields of §4.3', () => {
+  it('marks the updatable (non-compliant) fields of docs/tol-manifests.md §4.3', () => {
     const updatable = (p: ManifestProject) => names(currentDefinition(p).fields.filter((f) => f.updatable));
     expect(updatable('dtol')).toEqual(
       [
@@ -141,7 +141,7 @@ describe('manifest definitions', () => {
     expect(currentDefinition('dtol').fields.every((f) => f.export)).toBe(true);
   });
 
-  it('carries the standards names, with the ENA name of LATITUDE_START corrected (§8.3)', () => {
+  it('carries the standards names, with the ENA name of LATITUDE_START corrected (docs/tol-manifests.md §8.3)', () => {
     expect(field('dtol', 'DECIMAL_LATITUDE').standards).toEqual({
       tol: 'DECIMAL_LATITUDE',
       dwc: 'decimalLatitude',
@@ -153,7 +153,7 @@ describe('manifest definitions', () => {
     expect(field('asg', 'PARTNER').standards.ena).toBe('GAL');
   });
 
-  it('uses the runtime vocabularies where the files are stale (§1.4, §1.7, §1.9, §8)', () => {
+  it('uses the runtime vocabularies where the files are stale (docs/tol-manifests.md §1.4, §1.7, §1.9, §8)', () => {
     for (const p of MANIFEST_PROJECTS) expect(field(p, 'BARCODING_STATUS').allowedValues).toHaveLength(5);
     expect(field('asg', 'BARCODE_HUB').allowedValues).toContain('THE SAINSBURY LABORATORY');
     expect(field('asg', 'BARCODE_HUB').allowedValues).not.toContain('NATURAL HISTORY MUSEUM');

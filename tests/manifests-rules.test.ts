@@ -6,7 +6,7 @@ import { expectIssue, manifestOf, validateEdited } from './fixtures/manifests/ma
 import { fakeTaxonomy, SPECIES, type SpeciesFixture, speciesByName } from './fixtures/manifests/taxa';
 
 /**
- * One case per rule code (tol-manifests.md §2): a valid manifest with one thing broken yields that rule's issue at
+ * One case per rule code (docs/tol-manifests.md §2): a valid manifest with one thing broken yields that rule's issue at
  * the right row and column. Rows are the spreadsheet rows: the first data row is 2.
  */
 

@@ -14,7 +14,7 @@ import { expectProblem } from './support/http';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 /**
- * ERGA permits (tol-manifests.md §1.6, §2.6): the reference's own case, an ERGA sheet of 9 rows with
+ * ERGA permits (docs/tol-manifests.md §1.6, §2.6): the reference's own case, an ERGA sheet of 9 rows with
  * SAMPLING_PERMITS_REQUIRED = Y and SAMPLING_PERMITS_FILENAME = test_permit.pdf, cannot be confirmed until that PDF
  * is uploaded; the permit then travels with the samples, to their managers and to the specimen's ENA record.
  */

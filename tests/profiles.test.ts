@@ -217,7 +217,7 @@ describe('PUT profiles/{profile_id}', () => {
     expect(((await same.json()) as Profile).description).toBe('new');
   });
 
-  it('refuses a type change with 400 (api-behaviour.md §3.2.4) and leaves the profile unchanged', async () => {
+  it('refuses a type change with 400 (docs/api-behaviour.md §3.2.4) and leaves the profile unchanged', async () => {
     const p = await create(tolMember.key, { title: 'Fixed type', description: 'keep', type: 'dtol' });
     const [before] = await h.database.db.select().from(profiles).where(eq(profiles.id, p.id));
     for (const type of ['asg', 'biodata', 'erga', 'plants']) {

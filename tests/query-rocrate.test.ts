@@ -43,7 +43,7 @@ const types = (e: Entity) => [e['@type'] ?? []].flat();
 const refs = (v: unknown): string[] =>
   Array.isArray(v) ? v.flatMap(refs) : v && typeof v === 'object' && '@id' in v ? [(v as { '@id': string })['@id']] : [];
 
-/** The RO-Crate 1.2 rules that can be checked without the validator (anchors.md §B.7). */
+/** The RO-Crate 1.2 rules that can be checked without the validator (docs/repositories.md §7). */
 function expectValidCrate(crate: Crate) {
   expect([crate['@context']].flat()).toContain(RO_CRATE_CONTEXT);
   const graph = crate['@graph'];

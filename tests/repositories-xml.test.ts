@@ -158,7 +158,7 @@ describe('ENA XML builders', () => {
   });
 });
 
-describe('Tree of Life sample attributes (tol-manifests.md §3.3)', () => {
+describe('Tree of Life sample attributes (docs/tol-manifests.md §3.3)', () => {
   const attrs = tolSampleAttributes(dtolRow(), DTOL_ENA_MAPPING);
   const values = (tag: string) => attrs.filter((a) => a.tag === tag).map((a) => a.value);
   const one = (tag: string) => attrs.find((a) => a.tag === tag);

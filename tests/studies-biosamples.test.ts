@@ -13,7 +13,7 @@ import { type RepositoryServer, startRepositoryServer } from './support/reposito
 import { captureLogger } from './support/repository-server/log';
 
 /**
- * A single-cell sheet's samples are referenced by BioSample accession (studies-and-checklists.md §9): the profile's
+ * A single-cell sheet's samples are referenced by BioSample accession (docs/studies-and-checklists.md §9): the profile's
  * own samples, else what ENA holds — the broker's Webin account first (its private samples too), then ENA's public
  * browser API — with the row's taxon and scientific name checked against ENA's answer.
  */

@@ -18,7 +18,7 @@ const field = (components: ComponentDefinition[], component: string, term: strin
   components.find((c) => c.key === component)!.fields.find((f) => f.termName === term)!;
 
 describe('checklist definitions from the schema workbooks', () => {
-  it('has the term counts of studies-and-checklists.md §2', async () => {
+  it('has the term counts of docs/studies-and-checklists.md §2', async () => {
     const counts = Object.fromEntries(
       (await readChecklists()).map((c) => {
         const fields = c.fields.flatMap((x) => x.fields);

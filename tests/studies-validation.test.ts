@@ -70,7 +70,7 @@ async function expectReport(bytes: Uint8Array) {
   return body.errors as Record<string, unknown>[];
 }
 
-describe('each rule of §9 reports at the right sheet, row and column, and nothing is stored', () => {
+describe('each rule of docs/studies-and-checklists.md §9 reports at the right sheet, row and column, and nothing is stored', () => {
   it('accepts the untouched fixture (the baseline of every case below)', async () => {
     const res = await api.upload(SCHEMA, CHECKLIST, base);
     expect(res.status).toBe(200);

@@ -102,7 +102,7 @@ describe.each(CHECKLISTS)('%s / %s: template → upload → list → export', (s
 });
 
 describe('template', () => {
-  it('has one sheet per component, the §10 layout and drop-downs', async () => {
+  it('has one sheet per component, the docs/studies-and-checklists.md §10 layout and drop-downs', async () => {
     const def = await definition(h, 'svc_single_cell', 'version_faang_sc_rnaseq');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await (await api.template('svc_single_cell', 'version_faang_sc_rnaseq')).arrayBuffer()) as ExcelJS.Buffer);

@@ -20,7 +20,7 @@ import { createHarness, type Harness } from './support/harness';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 /**
- * A single-cell study at ENA with its reads (studies-and-checklists.md §11.2–11.3): its BioSample held only by ENA,
+ * A single-cell study at ENA with its reads (docs/studies-and-checklists.md §11.2–11.3): its BioSample held only by ENA,
  * its files uploaded to the profile, staged into the Webin upload area (FTP) and named by one RUN per file row.
  * Jobs are run by hand here, so that a worker can be made to die at a chosen point.
  */

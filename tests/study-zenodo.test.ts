@@ -15,7 +15,7 @@ import { createHarness, type Harness } from './support/harness';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 /**
- * A study at Zenodo with its data (studies-and-checklists.md §11.4): every file the sheet names goes into the
+ * A study at Zenodo with its data (docs/studies-and-checklists.md §11.4): every file the sheet names goes into the
  * deposition beside the spreadsheet, checked against the sheet and against Zenodo's own MD5; publishing gives a
  * DOI; a study changed after publishing becomes a new version. Jobs are run by hand.
  */

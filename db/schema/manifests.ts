@@ -41,7 +41,7 @@ export const manifestDefinitions = pgTable(
   (t) => [primaryKey({ columns: [t.project, t.version] })],
 );
 
-/** One validation of an uploaded manifest file (ARCHITECTURE.md Decision 12). */
+/** One validation of an uploaded manifest file (docs/architecture.md, Decision 12). */
 export const validationReports = pgTable(
   'validation_reports',
   {

@@ -21,7 +21,7 @@ export interface OutputOptions {
   page: Page;
 }
 
-/** return_type first, then standard, as the reference checks them (api-behaviour.md §1.4); then paging. */
+/** return_type first, then standard, as the reference checks them (docs/api-behaviour.md §1.4); then paging. */
 export function outputOptions(q: OutputQuery, allowed: readonly ReturnType[] = ['json', 'csv']): OutputOptions {
   const returnType = parseReturnType(q.return_type, allowed);
   const standard = parseStandard(q.standard);
@@ -108,7 +108,7 @@ const logError = (c: Context<AppEnv>) => (err: unknown) =>
 
 /**
  * A list result as JSON (the W wrapper, or AW with `arrayWrapped`) or CSV. The CSV is the data only, with a header
- * row even when empty, named `<standard>_export.csv` as the reference names it (api-behaviour.md §1.5).
+ * row even when empty, named `<standard>_export.csv` as the reference names it (docs/api-behaviour.md §1.5).
  */
 export function sendRows(
   c: Context<AppEnv>,
@@ -126,7 +126,7 @@ export function sendRows(
   });
 }
 
-/** RO-Crate metadata of a detached crate, saved by a browser as `<name>-ro-crate-metadata.json` (anchors.md §B.7). */
+/** RO-Crate metadata of a detached crate, saved by a browser as `<name>-ro-crate-metadata.json` (docs/repositories.md §7). */
 export const sendRoCrate = (c: Context<AppEnv>, crate: RoCrate, name: string): Response =>
   c.body(JSON.stringify(crate), 200, {
     'content-type': 'application/ld+json; charset=utf-8',

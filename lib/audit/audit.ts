@@ -11,7 +11,7 @@ import { flatRows, mapRows, type RowStream, rowStream, summarisedRows } from '@/
 import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
 
 /**
- * The audit trail (api-behaviour.md §3.6, tol-manifests.md §4.4): one output row per changed field, with the
+ * The audit trail (docs/api-behaviour.md §3.6, docs/tol-manifests.md §4.4): one output row per changed field, with the
  * sample's current identifiers. Never returned: who made the change (actor_id), and changes to fields that are not
  * exported (sensitive or internal fields), which are filtered in SQL so that number_found counts what is sent.
  */
@@ -143,7 +143,7 @@ export function auditOfSamples(
   );
 }
 
-/** GET audit/sample/{from}/{to}: only the changes made in [from, to) (the reference sent whole histories, §5.15). */
+/** GET audit/sample/{from}/{to}: only the changes made in [from, to) (the reference sent whole histories, docs/api-behaviour.md §5.15). */
 export function auditBetween(db: Db, input: { from: string; to: string; page: Page }): Promise<RowStream<AuditRecord>> {
   const range = parseDateRange(input.from, input.to, true);
   return auditStream(db, and(gte(sampleUpdates.timeUpdated, range.from), lt(sampleUpdates.timeUpdated, range.to)), input.page);
@@ -170,7 +170,7 @@ export function auditOfUpdateType(db: Db, input: { updateType: string; project: 
   );
 }
 
-/** GET audit/sample/{field}/{field_value}: exact match, every sample with that value (§5.15 Sensible). */
+/** GET audit/sample/{field}/{field_value}: exact match, every sample with that value (docs/api-behaviour.md §5.15 Sensible). */
 export function auditOfFieldValue(db: Db, input: { field: string; value: string; page: Page }): Promise<RowStream<AuditRecord>> {
   const field = AUDIT_FIELDS.find((f) => f.toLowerCase() === input.field.trim().toLowerCase());
   if (!field) throw Invalid(`Invalid 'field' provided! Must be one of: ${humanList(AUDIT_FIELDS, 'or')}`);

@@ -29,7 +29,7 @@ const ComponentRepositoriesSchema = z
   .object({ ena: z.string().optional(), zenodo: z.string().optional() })
   .meta({ description: 'per repository, the object it receives for the component', example: { ena: 'study', zenodo: 'study' } });
 
-/** One term of a checklist, as the schema workbook defines it (studies-and-checklists.md §2). */
+/** One term of a checklist, as the schema workbook defines it (docs/studies-and-checklists.md §2). */
 const FieldDefinitionSchema = z.object({
   /** machine key, and the key under which values are stored */
   termName: z.string(),

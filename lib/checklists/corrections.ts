@@ -2,7 +2,7 @@ import type { FieldDefinition } from './contract';
 import { compilePattern } from './patterns';
 
 /**
- * Defects of the published schema workbooks (studies-and-checklists.md §2), corrected when the definitions are
+ * Defects of the published schema workbooks (docs/studies-and-checklists.md §2), corrected when the definitions are
  * generated from them rather than copied into every template. NOTICE lists each one. The rule they serve: the
  * example row of every template, copied below the separator, passes that checklist's own validation.
  */

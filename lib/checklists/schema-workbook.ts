@@ -3,7 +3,7 @@ import { type ComponentDefinition, type FieldDefinition, TERM_TYPES, type TermTy
 import { correctedExample, DROPPED_PATTERNS, MAPPING_KEY_FIXES } from './corrections';
 import { compilePattern } from './patterns';
 
-/** The sheets of a schema workbook as trimmed text rows (header first); see studies-and-checklists.md §2. */
+/** The sheets of a schema workbook as trimmed text rows (header first); see docs/studies-and-checklists.md §2. */
 export type WorkbookSheets = Record<string, string[][]>;
 
 export interface SchemaChecklist {
@@ -23,7 +23,7 @@ export interface SchemaDefinition {
   checklists: SchemaChecklist[];
 }
 
-/** A schema workbook that fails the load checks of studies-and-checklists.md §2; every problem is listed. */
+/** A schema workbook that fails the load checks of docs/studies-and-checklists.md §2; every problem is listed. */
 export class SchemaWorkbookError extends Error {
   constructor(
     readonly source: string,
@@ -69,7 +69,7 @@ const MAPPING_KEY = /^[A-Za-z_][\w ]*$/;
 
 /**
  * Turns the sheets of one schema workbook into checklist definitions, applying the workbook load checks of
- * studies-and-checklists.md §2 (regexes compile, no empty key cells, no duplicate term_name or term_label inside a
+ * docs/studies-and-checklists.md §2 (regexes compile, no empty key cells, no duplicate term_name or term_label inside a
  * component of a checklist, every referenced component has an identifier in the checklist). Any failure rejects
  * the whole workbook.
  */

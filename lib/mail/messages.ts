@@ -6,7 +6,7 @@ import type { SampleApprovals } from '@/lib/samples/contract';
 import { type MailContext, managersOf, queueEmail, recipientsOf } from './outbox';
 
 /**
- * What the service tells people, and whom (tol-manifests.md §3.2): the sample managers of a project when a manifest
+ * What the service tells people, and whom (docs/tol-manifests.md §3.2): the sample managers of a project when a manifest
  * of theirs is confirmed or updated, and the uploader when their samples are accepted, rejected (with the reason),
  * registered at ENA, or refused there.
  */

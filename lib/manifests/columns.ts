@@ -3,7 +3,7 @@ import type { FieldDefinition, ManifestDefinition } from './types';
 export { columnLetter } from '@/lib/spreadsheets/columns';
 
 /**
- * The reference strips spaces, newlines and `: . ( ) / , ; ' " ’ “ ”` from headers (tol-manifests.md §1.3.6); we
+ * The reference strips spaces, newlines and `: . ( ) / , ; ' " ’ “ ”` from headers (docs/tol-manifests.md §1.3.6); we
  * also ignore case, `_` and `-`, so "Proxy voucher id" still finds PROXY_VOUCHER_ID.
  */
 export const headerKey = (header: string): string => header.replace(/[\s:.()/,;'"’“”_-]/g, '').toUpperCase();

@@ -11,7 +11,7 @@ import { TOL_PROJECTS, type TolProject, TolProjectSchema } from '../projects/con
 // ---------------------------------------------------------------------------------------------------------------
 // Definitions (manifest_definitions.definition)
 
-/** The three tokens a submitter writes instead of a value (tol-manifests.md §1.5). */
+/** The three tokens a submitter writes instead of a value (docs/tol-manifests.md §1.5). */
 export const MISSING_VALUE_TOKENS = ['NOT_COLLECTED', 'NOT_PROVIDED', 'NOT_APPLICABLE'] as const;
 export const MissingValueTokenSchema = z.enum(MISSING_VALUE_TOKENS);
 export type MissingValueToken = z.infer<typeof MissingValueTokenSchema>;
@@ -63,7 +63,7 @@ export const FieldDefinitionSchema = z.object({
   allowedValues: z.array(z.string()).nullable(),
   /**
    * Accept a value that equals an allowed value after trimming, unifying `_`/`-`/space and ignoring case; it is
-   * replaced by the canonical spelling with a warning (ERGA enums, DTOL/ASG LIFESTAGE; tol-manifests.md §1.5, §8.1).
+   * replaced by the canonical spelling with a warning (ERGA enums, DTOL/ASG LIFESTAGE; docs/tol-manifests.md §1.5, §8.1).
    */
   normaliseValues: z.boolean(),
   /**
@@ -83,7 +83,7 @@ export const FieldDefinitionSchema = z.object({
   /** at most this many decimals (ORIGINAL_DECIMAL_LATITUDE/LONGITUDE) */
   maxDecimals: z.number().int().nullable(),
   unit: z.string().nullable(),
-  /** may be changed by a re-upload after the sample is accessioned (not "compliant", tol-manifests.md §4.3) */
+  /** may be changed by a re-upload after the sample is accessioned (not "compliant", docs/tol-manifests.md §4.3) */
   updatable: z.boolean(),
   /** shown by the API: `show_in_api` and not sensitive */
   export: z.boolean(),
@@ -228,7 +228,7 @@ export const ValidationReportSummarySchema = z
   .meta({ id: 'ValidationReportSummary', description: 'A validation report without its error lists' });
 export type ValidationReportSummary = z.infer<typeof ValidationReportSummarySchema>;
 
-/** ARCHITECTURE.md Decision 12, plus the reference's names (validation_report_id, submitted, content). */
+/** docs/architecture.md, Decision 12, plus the reference's names (validation_report_id, submitted, content). */
 export const ValidationReportSchema = ValidationReportSummarySchema.extend({
   errors: z.array(IssueSchema),
   warnings: z.array(IssueSchema),

@@ -14,7 +14,7 @@ import {
 } from './types';
 import { patternSubject, vocabularyKey } from './values';
 
-/** Current versions (the reference's settings map, tol-manifests.md §1.1). */
+/** Current versions (the reference's settings map, docs/tol-manifests.md §1.1). */
 export const CURRENT_VERSIONS: Record<ManifestProject, string> = {
   asg: '2.5',
   dtol: '2.5',

@@ -1,5 +1,5 @@
 /**
- * The human sentences of validation issues. Where tol-manifests.md §2 quotes the reference system the wording is
+ * The human sentences of validation issues. Where docs/tol-manifests.md §2 quotes the reference system the wording is
  * kept (its "COPO will …" becomes an impersonal "… will be …"); sentences the reference lacks follow the same style.
  */
 

@@ -47,7 +47,7 @@ export interface ValidationResult {
    * the definition are kept. Meant to be stored with a complete report and reused when samples are created.
    */
   normalised: ParsedRow[];
-  /** 'update' when some row's rack/tube already belongs to a sample of this profile (tol-manifests.md §2.6) */
+  /** 'update' when some row's rack/tube already belongs to a sample of this profile (docs/tol-manifests.md §2.6) */
   mode: ReportMode;
   /** rows matching a stored sample of this profile: the sample to update */
   matches: RowMatch[];

@@ -12,11 +12,11 @@ import { checkSpecimens, checkSpecimenTaxa } from './rules/specimen';
 import { checkTaxonomy } from './rules/taxonomy';
 import type { Issue, ManifestDefinition, ParsedManifest, ValidationContext, ValidationResult } from './types';
 
-/** The reference refuses larger manifests (tol-manifests.md §1.3.3). */
+/** The reference refuses larger manifests (docs/tol-manifests.md §1.3.3). */
 export const DEFAULT_MAX_ROWS = 1000;
 
 /**
- * Validates a parsed manifest against one manifest definition: every check of tol-manifests.md §2 (and the ERGA
+ * Validates a parsed manifest against one manifest definition: every check of docs/tol-manifests.md §2 (and the ERGA
  * rules of §1.5–1.8), with the "Sensible" corrections taken. Never throws for bad content; throws
  * TaxonomyUnavailableError when the taxonomy service fails, so the caller can retry.
  */
@@ -37,7 +37,7 @@ export async function validateManifest(
     errors: sortIssues(report.errors),
     warnings: sortIssues(report.warnings),
     rows: rows.length,
-    // rows hold only the definition's fields (unknown columns are dropped, tol-manifests.md §1.3.7)
+    // rows hold only the definition's fields (unknown columns are dropped, docs/tol-manifests.md §1.3.7)
     normalised: rows.map((r) => ({ rowNumber: r.rowNumber, values: r.values })),
     mode: 'create',
     matches: [],

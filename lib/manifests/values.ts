@@ -5,7 +5,7 @@ import { MISSING_VALUE_TOKENS, type MissingValueToken } from './types';
  * Cell-value helpers shared by the rules. All are total: they never throw, whatever the input (property-tested).
  */
 
-// strings pandas reads as empty, so the reference treats them as blank cells (tol-manifests.md §1.3.4)
+// strings pandas reads as empty, so the reference treats them as blank cells (docs/tol-manifests.md §1.3.4)
 export { NA_VALUES };
 
 // zero-width characters and the BOM survive trim() and are invisible in Excel

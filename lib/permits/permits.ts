@@ -13,7 +13,7 @@ import { pdfProblem } from './pdf';
 import { filenameField } from './required';
 
 /**
- * ERGA permits (tol-manifests.md §1.6, §2.6): the PDFs a manifest names, uploaded for its validation report before
+ * ERGA permits (docs/tol-manifests.md §1.6, §2.6): the PDFs a manifest names, uploaded for its validation report before
  * it is confirmed, stored under the reference's `<name>_YYYYMMDD.pdf`, and readable afterwards by the sample
  * managers of the project (and the profile's owner) from each sample that names them.
  */

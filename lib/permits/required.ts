@@ -5,7 +5,7 @@ const requiredField = (k: PermitKind) => `${k}_PERMITS_REQUIRED`;
 export const filenameField = (k: PermitKind) => `${k}_PERMITS_FILENAME`;
 
 /**
- * The permit PDFs a validated manifest needs before it can be confirmed (tol-manifests.md §1.6): every file named
+ * The permit PDFs a validated manifest needs before it can be confirmed (docs/tol-manifests.md §1.6): every file named
  * where `*_REQUIRED` is Y. A re-upload asks again only for permits whose file name or REQUIRED changed (§2.6).
  */
 export function requiredPermits(rows: ParsedRow[], update?: { changes: FieldChange[]; matches: { row: number }[] }): RequiredPermit[] {

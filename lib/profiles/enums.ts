@@ -27,7 +27,7 @@ const tolType = (type: ProfileType, label: string, fixedAssociatedTypes: string[
 // the legacy type, also what a type missing from the list below reads as
 const GENOMICS: ProfileTypeInfo = { ...tolType('genomics', 'Genomics', []), tol: false, creatable: false };
 
-/** Profile types of the reference system (api-behaviour.md §2.1). */
+/** Profile types of the reference system (docs/api-behaviour.md §2.1). */
 export const PROFILE_TYPE_INFO: readonly ProfileTypeInfo[] = [
   tolType('asg', 'Aquatic Symbiosis Genomics (ASG)', ['ASG']),
   tolType('dtol', 'Darwin Tree of Life (DTOL)', ['DTOL']),
@@ -55,7 +55,7 @@ export interface AssociatedTypeInfo {
   selectable: boolean;
 }
 
-/** Associated profile types, i.e. sub-projects (api-behaviour.md §2.2). */
+/** Associated profile types, i.e. sub-projects (docs/api-behaviour.md §2.2). */
 export const ASSOCIATED_TYPES: readonly AssociatedTypeInfo[] = [
   { name: 'ASG', label: 'Aquatic Symbiosis Genomics (ASG)', approvalRequired: true, selectable: false },
   { name: 'BGE', label: 'Biodiversity Genomics Europe (BGE)', approvalRequired: true, selectable: true },
@@ -84,7 +84,7 @@ export interface SequencingCentreInfo {
   approvalRequired: boolean;
 }
 
-/** Sequencing centres (api-behaviour.md §2.3), in the reference system's order. */
+/** Sequencing centres (docs/api-behaviour.md §2.3), in the reference system's order. */
 export const SEQUENCING_CENTRES: readonly SequencingCentreInfo[] = [
   { name: 'UNIBA', label: 'UNIVERSITY OF BARI', approvalRequired: false },
   { name: 'BIDGEN', label: 'DNA SEQUENCING AND GENOMICS LABORATORY, HELSINKI GENOMICS CORE FACILITY', approvalRequired: false },

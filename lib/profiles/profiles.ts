@@ -207,7 +207,7 @@ export async function getProfile(db: Db, user: UserRecord, id: string): Promise<
 
 /**
  * Updates title, description and (ERGA) associated types and sequencing centres. The type must be sent and must be
- * the profile's own: a different one is 400 (api-behaviour.md §3.2.4) and nothing changes.
+ * the profile's own: a different one is 400 (docs/api-behaviour.md §3.2.4) and nothing changes.
  */
 export async function updateProfile(db: Db, user: UserRecord, id: string, input: ProfileInput): Promise<ProfileRecord> {
   if (!isProfileId(id)) throw NotFound(NOT_FOUND);

@@ -1,7 +1,7 @@
 import { Invalid } from '@/lib/errors';
 import { parseDate } from './contract';
 
-/** Sentences of the reference system (api-behaviour.md §1.6). */
+/** Sentences of the reference system (docs/api-behaviour.md §1.6). */
 export const DATE_MESSAGES = {
   required: "'from' and 'to' date values are required but not provided.",
   missing: "Missing date. Both 'from' and 'to' date values must be provided together.",

@@ -16,7 +16,7 @@ import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStr
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
 const hasSamples = sql`exists (select 1 from ${samples} where ${samples.manifestId} = ${manifests.id})`;
 
-/** Manifest ids matching `where`, newest manifest first (§3.4.1 Sensible), streamed. */
+/** Manifest ids matching `where`, newest manifest first (docs/api-behaviour.md §3.4.1 Sensible), streamed. */
 async function manifestIdStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<string>> {
   const condition = and(hasSamples, where);
   const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(manifests).where(condition);
@@ -85,7 +85,7 @@ export function manifestSamples(db: Db, input: SampleQuery & { manifestId: strin
 }
 
 /**
- * GET manifest/{manifest_id}/sample_status: the minimal status of each sample (§3.4.7). Only the five columns it
+ * GET manifest/{manifest_id}/sample_status: the minimal status of each sample (docs/api-behaviour.md §3.4.7). Only the five columns it
  * shows are read (no record, no profile join), and a manifest of fewer samples than a batch is one query.
  */
 export async function manifestSampleStatus(db: Db, input: { manifestId: string; page: Page }): Promise<RowStream<SampleStatusItem>> {

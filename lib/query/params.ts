@@ -7,7 +7,7 @@ import { type Raw, type ReturnType, STANDARDS, type Standard } from './contract'
 export type { Raw, ReturnType, Standard } from './contract';
 
 /**
- * Comma lists and repeated parameters alike (api-behaviour.md §1.7 Sensible): split on commas, trim, drop empties,
+ * Comma lists and repeated parameters alike (docs/api-behaviour.md §1.7 Sensible): split on commas, trim, drop empties,
  * de-duplicate, keep first-seen order.
  */
 export function splitList(raw: Raw, opts: { lower?: boolean; upper?: boolean } = {}): string[] {
@@ -64,7 +64,7 @@ export function parseProject(raw: Raw, param: string): TolProject {
 // ---------------------------------------------------------------------------------------------------------------
 // Output options
 
-/** return_type, checked before standard as the reference does (api-behaviour.md §1.4). */
+/** return_type, checked before standard as the reference does (docs/api-behaviour.md §1.4). */
 export function parseReturnType<T extends ReturnType>(raw: Raw, allowed: readonly T[]): T {
   const v = (single(raw) ?? 'json').toLowerCase();
   if (!(allowed as readonly string[]).includes(v)) {
@@ -104,7 +104,7 @@ export function parsePage(limit: Raw, offset: Raw): Page {
 // ---------------------------------------------------------------------------------------------------------------
 // Identifiers
 
-/** One manifest id: any RFC 4122 UUID in any case, normalised to lower case (api-behaviour.md §3.4 Sensible). */
+/** One manifest id: any RFC 4122 UUID in any case, normalised to lower case (docs/api-behaviour.md §3.4 Sensible). */
 export function parseManifestId(raw: string): string {
   const v = raw.trim().toLowerCase();
   if (v.length !== 36) {

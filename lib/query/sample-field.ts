@@ -38,7 +38,7 @@ const DATES: Record<string, AnyPgColumn> = {
 const anyContains = (expr: AnyPgColumn | SQL, values: string[]): SQL => or(...values.map((v) => ilike(expr, containsPattern(v)))) as SQL;
 
 /**
- * The condition for "field contains any of the values" (§3.5.7, Sensible): case-insensitive substring match with the
+ * The condition for "field contains any of the values" (docs/api-behaviour.md §3.5.7, Sensible): case-insensitive substring match with the
  * values taken literally (no regex, no LIKE wildcards), svc_id exact, svc_profile_title on the profile's title, dates
  * "on or after the earliest value" as the reference documents.
  */

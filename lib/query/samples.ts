@@ -16,7 +16,7 @@ export interface SampleQuery {
   returnType?: ReturnType;
 }
 
-/** Sub-projects the sample filters accept (api-behaviour.md §2.2): the ERGA ones, without SANGER. */
+/** Sub-projects the sample filters accept (docs/api-behaviour.md §2.2): the ERGA ones, without SANGER. */
 export const FILTER_ASSOCIATED_TYPES = ['BGE', 'BIOBLITZ', 'CBP', 'ERGA_COMMUNITY', 'ERGA_PILOT', 'POP_GENOMICS'] as const;
 
 /** svc_ids of the samples of one or more projects (GET sample/{project}). */

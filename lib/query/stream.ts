@@ -3,7 +3,7 @@ import type { Page } from './params';
 /**
  * A query result that is read as it is sent: the count and the CSV columns are known up front (the JSON wrapper
  * starts with `number_found`, the CSV with its header), the rows arrive in batches so memory stays flat however many
- * match (ARCHITECTURE.md Decision 8).
+ * match (docs/architecture.md, Decision 8).
  */
 export interface RowStream<T> {
   /** every match, whatever limit and offset say */

@@ -19,7 +19,7 @@ export interface TubeOrWellInput {
 
 /**
  * Profiles of a project (optionally carrying a sub-project) with the tube or well ids of their samples
- * (api-behaviour.md §3.5.12, Sensible): sub-projects compared in any case, profiles without samples left out, and a
+ * (docs/api-behaviour.md §3.5.12, Sensible): sub-projects compared in any case, profiles without samples left out, and a
  * profile whose manifests were never modified counts its first manifest's date as its last.
  */
 export async function tubeOrWellIds(db: Db, input: TubeOrWellInput): Promise<ProfileTubes[]> {

@@ -335,7 +335,7 @@ export async function listReports(
   );
 }
 
-/** ARCHITECTURE.md Decision 12, plus the reference's names (validation_report_id, submitted, content). */
+/** docs/architecture.md, Decision 12, plus the reference's names (validation_report_id, submitted, content). */
 export function reportJson(r: ReportView, permits: ReportPermit[]): ValidationReport {
   return {
     ...common(r),

@@ -7,7 +7,7 @@ import { RepositoryHttpError, RepositoryProtocolError, RepositoryUnavailableErro
 import { type HttpOptions, httpRequest, joinUrl, plumbingOf } from './http';
 
 /**
- * ENA's taxonomy REST service (anchors.md §B.5) behind the `taxonomy_cache` table, so a manifest's taxa are asked
+ * ENA's taxonomy REST service (docs/repositories.md §5) behind the `taxonomy_cache` table, so a manifest's taxa are asked
  * of ENA once per TTL whichever instance validates it. Unknown ids and names are cached too, for a shorter time,
  * since ENA adds taxa on request.
  */

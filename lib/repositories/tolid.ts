@@ -4,7 +4,7 @@ import { RepositoryProtocolError } from './errors';
 import { type HttpOptions, httpRequest, joinUrl, plumbingOf } from './http';
 
 /**
- * Sanger's ToLID service (tol-manifests.md §3.3): a Tree of Life identifier for each specimen, asked for before the
+ * Sanger's ToLID service (docs/tol-manifests.md §3.3): a Tree of Life identifier for each specimen, asked for before the
  * specimen is registered at ENA. `POST {TOLID_URL}/request/create` with `[{requested_taxonomy_id, specimen_id}]`
  * and the header `token`; each answer is a ToLID (approved), a request still waiting for a curator (pending), or a
  * refusal with its reason (rejected). Asking again for the same specimen and taxon is how a pending request is

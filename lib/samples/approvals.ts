@@ -6,7 +6,7 @@ import type { UserRecord } from '@/lib/users/users';
 import type { ApprovalGiven, SampleApprovals } from './contract';
 
 /**
- * Who approves what (tol-manifests.md §3.1). A sample of an associated type flagged "approval required" waits until an
+ * Who approves what (docs/tol-manifests.md §3.2). A sample of an associated type flagged "approval required" waits until an
  * approver of that type has accepted it, each type on its own; it goes on to ENA once every such type has an approval.
  *
  * The rule, in one sentence each:

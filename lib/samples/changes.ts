@@ -8,7 +8,7 @@ import { managesProject, type UserRecord } from '@/lib/users/users';
 
 /**
  * The field changes a re-upload makes, and the ones it may not make: once a sample is accessioned, only its
- * updatable ("non-compliant") fields change without a sample manager (tol-manifests.md §2.6, §4.3).
+ * updatable ("non-compliant") fields change without a sample manager (docs/tol-manifests.md §2.6, §4.3).
  */
 export async function findUpdateChanges(
   db: Db,

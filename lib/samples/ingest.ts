@@ -14,9 +14,9 @@ import { newSampleId, typedColumns } from './columns';
 import { samplesFingerprint } from './existing';
 import { rightsProjectField, traditionalKnowledgeProject } from './rights-hold';
 
-// Changing either identifies a different organism: the ToLID no longer applies (tol-manifests.md §2.6).
+// Changing either identifies a different organism: the ToLID no longer applies (docs/tol-manifests.md §2.6).
 const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);
-// approval of these associated types is not asked again for an updated manifest (tol-manifests.md §2.6)
+// approval of these associated types is not asked again for an updated manifest (docs/tol-manifests.md §2.6)
 const APPROVAL_KEPT_ON_UPDATE = new Set(['SANGER']);
 const INSERT_BATCH = 500;
 

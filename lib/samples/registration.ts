@@ -7,7 +7,7 @@ import type { JobQueue } from '@/lib/jobs/queue';
 import type { Registration } from './contract';
 
 /**
- * Where an approved Tree of Life sample goes next (tol-manifests.md §3.2–3.3), decided inside the transaction that
+ * Where an approved Tree of Life sample goes next (docs/tol-manifests.md §3.2–3.3), decided inside the transaction that
  * made it ready, with the job that takes it there queued in the same transaction:
  *
  *   approved ─┬─ its specimen has no ToLID yet (ToLID service configured) ─→ awaiting_tolid  + `tolids.request`

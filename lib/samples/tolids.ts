@@ -20,7 +20,7 @@ import {
 } from './registration';
 
 /**
- * The `tolids.request` job (tol-manifests.md §3.3): asks the ToLID service for the specimens of samples waiting in
+ * The `tolids.request` job (docs/tol-manifests.md §3.3): asks the ToLID service for the specimens of samples waiting in
  * `awaiting_tolid`. An approved ToLID becomes the specimen's public name and that of all its samples (one system
  * audit record each), and the waiting samples go on to registration; a pending request keeps them waiting, asked
  * again later; a rejected one rejects them with the service's reason. An unreachable service is tried again later.

@@ -6,7 +6,7 @@ import { SYSTEM_KEYS } from './render';
 
 /**
  * Field-name lists: names only, never values, so sensitive fields may appear (the reference's mapping lists
- * SAMPLE_COORDINATOR_ORCID_ID too, api-behaviour.md §1.10).
+ * SAMPLE_COORDINATOR_ORCID_ID too, docs/api-behaviour.md §1.10).
  */
 
 export const definitionsOf = (project: TolProject): ManifestDefinition[] =>
@@ -44,7 +44,7 @@ export function versionFieldNames(project: TolProject, version: string | undefin
 }
 
 /**
- * Fields a re-uploaded manifest may change, over every version of the projects, sorted (tol-manifests.md §4.3).
+ * Fields a re-uploaded manifest may change, over every version of the projects, sorted (docs/tol-manifests.md §4.3).
  * In another standard each takes its name at the project's current version and those without one are left out.
  */
 export function updatableFields(projects: readonly TolProject[], standard: Standard): string[] {

@@ -41,7 +41,7 @@ export interface SampleRow {
 // what leaves the service: lib/query/contract.ts
 export type { SampleRecord };
 
-/** What an ERGA sample under traditional-knowledge rights shows instead of itself (api-behaviour.md §1.8 step 5). */
+/** What an ERGA sample under traditional-knowledge rights shows instead of itself (docs/api-behaviour.md §1.8 step 5). */
 export const EMBARGOED: Readonly<SampleRecord> = Object.freeze({ status: 'embargoed' });
 
 /** A key of the records of one (manifest version, standard), and where its value comes from. */
@@ -53,14 +53,14 @@ type Slot =
 
 type ServiceSlot = Extract<Slot, { value: unknown }>;
 
-// The reference fills these when a record lacks them (api-behaviour.md §1.8 step 7).
+// The reference fills these when a record lacks them (docs/api-behaviour.md §1.8 step 7).
 const DEFAULTS: Record<string, string> = { MIXED_SAMPLE_RISK: 'NOT_PROVIDED', BARCODING_STATUS: 'DNA_BARCODE_EXEMPT' };
 // Records written before the reference renamed the field still carry the old key.
 const LEGACY_KEYS: Record<string, string> = { SPECIMEN_IDENTITY_RISK: 'SPECIMEN_ID_RISK' };
 
 /**
  * Keys the service adds to every record. Never among them: created_by, profile_id, approvals, rejection_reason,
- * the change log or anything naming a person's account (api-behaviour.md §1.10).
+ * the change log or anything naming a person's account (docs/api-behaviour.md §1.10).
  */
 const SYSTEM_SLOTS: ServiceSlot[] = (
   [
@@ -99,9 +99,9 @@ const COMBINED: Partial<Record<Standard, Set<string>>> = { mixs: new Set(['lat_l
 
 /**
  * The slots of one (definition, standard): manifest fields that are exported (never the sensitive ones), in the
- * template's order, then the service's keys sorted by code point (api-behaviour.md §1.8 step 8).
+ * template's order, then the service's keys sorted by code point (docs/api-behaviour.md §1.8 step 8).
  *
- * In dwc/ena/mixs each field takes its name in that standard and a field without one is left out (Decision 6).
+ * In dwc/ena/mixs each field takes its name in that standard and a field without one is left out (docs/architecture.md, Decision 6).
  * Where two fields map to one term, the first in template order takes the term and each later one keeps its value
  * under `svc_<FIELD>` (dwc materialSampleID is SPECIMEN_ID; COLLECTOR_SAMPLE_ID becomes svc_COLLECTOR_SAMPLE_ID),
  * except MIxS lat_lon, which holds "<DECIMAL_LATITUDE> <DECIMAL_LONGITUDE>". Nothing is silently dropped.

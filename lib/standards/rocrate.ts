@@ -11,7 +11,7 @@ import type {
 import { type SampleRecord, SYSTEM_KEYS } from './render';
 
 /**
- * RO-Crate 1.2 metadata for one manifest (anchors.md §B.7, tol-manifests.md §6, api-behaviour.md §3.4.4 Sensible):
+ * RO-Crate 1.2 metadata for one manifest (docs/repositories.md §7, docs/tol-manifests.md §6, docs/api-behaviour.md §3.4.4 Sensible):
  * a detached crate whose root is the manifest's URL, one BioSample entity per sample, and contextual entities for
  * the people, organisations, taxa and places the samples name. Every @id is derived from the data (svc_id, taxon id,
  * names), so the same manifest always gives the same crate, and no @id appears twice.

@@ -21,7 +21,7 @@ export const numberOfDatafiles = (db: Db) => count(db, profileFiles);
 
 /**
  * Samples of one project, or of all, created in [d_from, d_to) when the dates are given. Dates apply without a type
- * too (the reference ignored them there, §5.17). A lone `,` is the Swagger UI's empty value: no type.
+ * too (the reference ignored them there, docs/api-behaviour.md §5.17). A lone `,` is the Swagger UI's empty value: no type.
  */
 export function numberOfSamples(db: Db, input: { sampleType?: string; from?: string; to?: string }): Promise<number> {
   const raw = input.sampleType?.trim();
@@ -49,7 +49,7 @@ export const tolProjects = (): string[] =>
     .map((t) => t.label)
     .sort(byCodePoint);
 
-/** Labels of the sub-projects that are neither a project nor a sequencing centre, sorted (§3.7). */
+/** Labels of the sub-projects that are neither a project nor a sequencing centre, sorted (docs/api-behaviour.md §3.7). */
 export function associatedTolProjects(): string[] {
   const excluded = new Set([
     ...PROFILE_TYPE_INFO.filter((t) => t.tol).flatMap((t) => [t.type.toUpperCase(), ...t.fixedAssociatedTypes]),

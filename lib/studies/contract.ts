@@ -67,7 +67,7 @@ export type StudyAccessions = z.infer<typeof StudyAccessionsSchema>;
 
 // ---- answers ----
 
-/** A study's state at a repository (api-behaviour.md §2.8). */
+/** A study's state at a repository (docs/api-behaviour.md §2.8). */
 export const STUDY_STATUSES = ['pending', 'processing', 'accepted', 'rejected', 'published'] as const;
 export const StudyStatusSchema = z
   .enum(STUDY_STATUSES)
@@ -160,7 +160,7 @@ const ComponentContextSchema = z.object({
   '@context': z.record(z.string(), TermContextSchema).meta({ description: 'term name → its IRI, scoped to the component' }),
 });
 
-/** The study as compacted JSON-LD with an inline context (studies-and-checklists.md §10). */
+/** The study as compacted JSON-LD with an inline context (docs/studies-and-checklists.md §10). */
 export const StudyJsonLdSchema = z
   .object({
     '@context': z.object({ '@version': z.literal(1.1) }).catchall(ComponentContextSchema),

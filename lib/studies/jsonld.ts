@@ -20,7 +20,7 @@ export function termIri(vocab: string, f: FieldDefinition): string {
 export const componentIri = (vocab: string, key: string) => `${vocab}components/${encodeURIComponent(key)}`;
 
 /**
- * The study as compacted JSON-LD (studies-and-checklists.md §10): one key per component holding its rows, each row
+ * The study as compacted JSON-LD (docs/studies-and-checklists.md §10): one key per component holding its rows, each row
  * typed by its component and keyed by term name. The context is inline (nothing to fetch) and scoped per component,
  * because one term name can mean different things in two components (REMBI's `description`).
  */

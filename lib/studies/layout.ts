@@ -1,6 +1,6 @@
 import type { FieldDefinition } from '@/lib/checklists/contract';
 
-/** The layout shared by templates, exports and the upload parser (studies-and-checklists.md §9, §10). */
+/** The layout shared by templates, exports and the upload parser (docs/studies-and-checklists.md §9, §10). */
 export const FIRST_DATA_ROW = 5;
 export const SEPARATOR_TEXT = 'FILL OUT INFORMATION BELOW THIS LINE';
 export const OPTIONAL_SUFFIX = ' (optional)';

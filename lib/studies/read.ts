@@ -29,7 +29,7 @@ const tooLarge = (reason: string) =>
   new AppError('unprocessable', `The spreadsheet is too large to read: ${reason}`, [{ path: 'file', message: reason }]);
 
 /**
- * Reads every sheet but the hidden drop-down sheet (studies-and-checklists.md §9, parsing): row 1 is the header;
+ * Reads every sheet but the hidden drop-down sheet (docs/studies-and-checklists.md §9, parsing): row 1 is the header;
  * the description, example and separator rows are skipped — up to the separator row when the sheet has one (so a
  * sheet whose descriptive rows were deleted keeps its data), else rows 2–4 by position. Cells are trimmed text,
  * NA tokens and formula placeholders (a 0 computed in the first two columns) are empty, columns without a header

@@ -23,7 +23,7 @@ export interface StudyForStatus {
 const TERMINAL: ReadonlySet<SubmissionStatus> = new Set(['accepted', 'rejected', 'published', 'failed']);
 
 /**
- * Each study's state at each repository it maps to, from its latest submission there (studies-and-checklists.md
+ * Each study's state at each repository it maps to, from its latest submission there (docs/studies-and-checklists.md
  * §11.1): `pending` when it was never submitted, or when the study changed after its last finished submission (the
  * repository holds older data); `processing` while a submission is queued or running, with `detail` saying what it
  * waits for (an unreachable repository and the next try); a submission that failed on our side (lost, or given up)

@@ -48,7 +48,7 @@ export const SAVED_MESSAGE = 'Single Cell records saved successfully.';
 
 /**
  * Validates an uploaded study spreadsheet against its checklist and stores it: a new study, or the replacement of
- * the profile's study with the same study_id (studies-and-checklists.md §9). Invalid content is 422 with the whole
+ * the profile's study with the same study_id (docs/studies-and-checklists.md §9). Invalid content is 422 with the whole
  * report and nothing stored. A replacement keeps schema and checklist (409 otherwise), is refused while the study is
  * being submitted (409), and may not drop a row that a repository has accessioned (409).
  */

@@ -8,11 +8,11 @@ import type { ReportEntry, SheetData, StudyComponents, ValidationContext, Valida
 
 export type { KnownSample, ReportEntry, StudyComponents, ValidationContext, ValidationResult } from './types';
 
-/** Decision 4: a study id is addressed in paths, so it may hold only these characters. */
+/** docs/architecture.md, Decision 4: a study id is addressed in paths, so it may hold only these characters. */
 const STUDY_ID = new RegExp(`^${STUDY_ID_PATTERN}$`);
 
 /**
- * Every rule of studies-and-checklists.md §9 over a parsed workbook, all errors at once: sheets belong to the
+ * Every rule of docs/studies-and-checklists.md §9 over a parsed workbook, all errors at once: sheets belong to the
  * checklist, mandatory columns and cells, unknown and duplicate columns, allowed values, patterns, identifier
  * uniqueness, exactly one study row, cross-sheet references, biosample accessions registered in the profile (and
  * their taxon and scientific name), checksums of named data files and duplicate file names. Files missing from the

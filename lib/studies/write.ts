@@ -23,7 +23,7 @@ const SEPARATOR_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColo
 const INLINE_LIST_MAX = 255;
 
 /**
- * A study workbook in the layout of studies-and-checklists.md §10: one sheet per component of the checklist, labels
+ * A study workbook in the layout of docs/studies-and-checklists.md §10: one sheet per component of the checklist, labels
  * in row 1 (mandatory ones bold, others with " (optional)"), description and example in rows 2–3, the separator in
  * row 4 and data from row 5; drop-downs for enums (long lists on a hidden `data_values` sheet) and for references
  * to other sheets' identifiers. Without `components` it is the blank template, which also carries convenience

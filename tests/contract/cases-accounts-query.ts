@@ -127,7 +127,7 @@ export function accountAndQueryCases(): Record<string, Case[]> {
       { name: 'an unknown type', path: '/api/manifest/current_version?manifest_type=plants', key: 'none', status: 400 },
       { name: 'an unknown return type', path: '/api/manifest/current_version?return_type=xml', key: 'none', status: 400 },
     ],
-    // a date path that is no date at all (yesterday/today) is no route, as in the reference (api-behaviour.md §1.6)
+    // a date path that is no date at all (yesterday/today) is no route, as in the reference (docs/api-behaviour.md §1.6)
     'GET /api/manifest/{project}/{from}/{to}': queryList(`/api/manifest/dtol/${w.day}/${w.day}`, [
       { name: 'a date that does not parse', path: '/api/manifest/dtol/2024-13-45/2025-01-01', status: 400 },
       { name: 'an unknown project', path: `/api/manifest/plants/${w.day}/${w.day}`, status: 400 },

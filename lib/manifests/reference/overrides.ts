@@ -35,7 +35,7 @@ const longitude: FieldOverride = { kind: 'longitude', min: -180, max: 180, unit:
 export const FIELD_RULES: Record<string, FieldOverride> = {
   SERIES: { kind: 'integer', missingValueTokens: [] },
   TAXON_ID: { kind: 'integer', missingValueTokens: [] },
-  // the format is a warning only; NOT_* tokens and NA are refused by the rack/tube rule (tol-manifests.md §1.6)
+  // the format is a warning only; NOT_* tokens and NA are refused by the rack/tube rule (docs/tol-manifests.md §1.6)
   RACK_OR_PLATE_ID: { kind: 'pattern', patternIsWarning: true, missingValueTokens: [] },
   TUBE_OR_WELL_ID: { kind: 'pattern', patternIsWarning: true, missingValueTokens: [] },
   ORGANISM_PART: { kind: 'enum_list' },
@@ -108,7 +108,7 @@ const ERGA_NORMALISED = [
   'COLLECTION_LOCATION',
 ];
 
-/** Runtime corrections per project (tol-manifests.md §1.4, §1.7–1.9, §8). */
+/** Runtime corrections per project (docs/tol-manifests.md §1.4, §1.7–1.9, §8). */
 export const PROJECT_OVERRIDES: Record<ManifestProject, Record<string, FieldOverride>> = {
   dtol: {
     // §8.1: the layout spells LIFESTAGE the ENA way; accept both spellings, store the runtime one

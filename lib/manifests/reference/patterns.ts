@@ -1,5 +1,5 @@
 /**
- * Regexes of the layout files, corrected as tol-manifests.md §8 recommends, plus the wording the reference uses
+ * Regexes of the layout files, corrected as docs/tol-manifests.md §8 recommends, plus the wording the reference uses
  * to describe each rule in its messages (`human_readable` in its lookups).
  */
 

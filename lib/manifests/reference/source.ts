@@ -22,7 +22,7 @@ const attributeSchema = z.object({
   label: z.string(),
   excel_col: z.string(),
   required: z.enum(['true', 'false']),
-  // absent means "not compliant", i.e. updatable (tol-manifests.md §4.3)
+  // absent means "not compliant", i.e. updatable (docs/tol-manifests.md §4.3)
   is_compliant: z.boolean().optional(),
   is_sensitive: z.boolean(),
   show_in_api: z.boolean(),

@@ -1,6 +1,6 @@
 /**
  * Vocabularies that the runtime of the reference system holds in code (`dtol_lookups.py`) where its JSON copies
- * are stale; tol-manifests.md §1.4, §1.7, §1.9 and §8 list each difference.
+ * are stale; docs/tol-manifests.md §1.4, §1.7, §1.9 and §8 list each difference.
  */
 
 /** Runtime BARCODING_STATUS for every project; the attribute files each lack one of the five. */

@@ -63,7 +63,7 @@ export interface RuleState {
   report: Reporter;
   ctx: ValidationContext;
   now: Date;
-  /** ERGA profile whose only associated type is POP_GENOMICS (tol-manifests.md §1.6) */
+  /** ERGA profile whose only associated type is POP_GENOMICS (docs/tol-manifests.md §1.6) */
   popGenomicsOnly: boolean;
   /** cells that already have an error, `${row}:${field}`, so later rules do not pile on */
   failed: Set<string>;

@@ -2,7 +2,7 @@ import { messages } from '../messages';
 import { missingTokenOf } from '../values';
 import type { RuleState } from './context';
 
-/** An original collection date needs the original place (tol-manifests.md §1.6). */
+/** An original collection date needs the original place (docs/tol-manifests.md §1.6). */
 export function checkOriginalLocation(s: RuleState): void {
   if (!s.present.has('ORIGINAL_COLLECTION_DATE') || !s.fields.has('ORIGINAL_GEOGRAPHIC_LOCATION')) return;
   for (const row of s.rows) {

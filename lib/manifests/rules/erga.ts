@@ -2,7 +2,7 @@ import { messages, rowRanges } from '../messages';
 import { missingTokenOf, parseDecimal, vocabularyKey } from '../values';
 import { cellKey, type RuleState, type WorkRow } from './context';
 
-/** ERGA-only rules (tol-manifests.md §1.6, §1.8). */
+/** ERGA-only rules (docs/tol-manifests.md §1.6, §1.8). */
 
 const DECIMAL_GROUP = ['DECIMAL_LATITUDE', 'DECIMAL_LONGITUDE'];
 const START_END_GROUP = ['LATITUDE_START', 'LONGITUDE_START', 'LATITUDE_END', 'LONGITUDE_END'];

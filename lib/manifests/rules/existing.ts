@@ -13,7 +13,7 @@ export interface UpdateMatches {
 
 /**
  * Tubes already stored: in another profile they are taken (error); in this profile the upload updates those samples
- * (tol-manifests.md §1.6, §2.6), and then every row must be an existing target sample.
+ * (docs/tol-manifests.md §1.6, §2.6), and then every row must be an existing target sample.
  */
 export async function checkStoredTubes(s: RuleState, groups: ReadonlyMap<string, TubeGroup>): Promise<UpdateMatches> {
   const result: UpdateMatches = { mode: 'create', matches: [], sampleOfRow: new Map() };

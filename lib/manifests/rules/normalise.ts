@@ -7,7 +7,7 @@ import type { RuleState } from './context';
  * so that the checks judge the values that will be stored.
  */
 
-/** ERGA POP_GENOMICS-only profiles may leave these blank; the defaults fill them (tol-manifests.md §1.6). */
+/** ERGA POP_GENOMICS-only profiles may leave these blank; the defaults fill them (docs/tol-manifests.md §1.6). */
 export const POP_GENOMICS_DEFAULTS: Record<string, string> = {
   BARCODE_PLATE_PRESERVATIVE: 'NOT_APPLICABLE',
   BARCODING_STATUS: 'DNA_BARCODING_TO_BE_PERFORMED_GAL',
@@ -77,7 +77,7 @@ export function defaultSymbiont(s: RuleState): void {
   for (const row of s.rows) if (!row.values.SYMBIONT) row.values.SYMBIONT = 'TARGET';
 }
 
-/** Excel times read as HH:MM:00 are cut back to HH:MM (tol-manifests.md §1.3.8). */
+/** Excel times read as HH:MM:00 are cut back to HH:MM (docs/tol-manifests.md §1.3.8). */
 export function cutTimeSeconds(s: RuleState): void {
   for (const row of s.rows) {
     const t = row.values.TIME_OF_COLLECTION;

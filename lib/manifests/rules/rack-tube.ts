@@ -5,7 +5,7 @@ import type { RuleCode } from './catalogue';
 import { cellKey, matchesPattern, type RuleState, type WorkRow } from './context';
 
 /**
- * RACK_OR_PLATE_ID + TUBE_OR_WELL_ID identify a physical tube (tol-manifests.md §1.6). ERGA has no rack column, so
+ * RACK_OR_PLATE_ID + TUBE_OR_WELL_ID identify a physical tube (docs/tol-manifests.md §1.6). ERGA has no rack column, so
  * its key is "/" + TUBE_OR_WELL_ID, as in the reference.
  */
 export const rackTubeKey = (rack: string, tube: string): string => `${rack}/${tube}`;
@@ -142,7 +142,7 @@ export function checkTargetsAndSymbionts(s: RuleState, groups: ReadonlyMap<strin
 
 /**
  * Symbionts take every field but the taxonomy and biology block from their target, ORGANISM_PART becomes
- * WHOLE_ORGANISM and ASG symbionts are SEX NOT_COLLECTED (tol-manifests.md §1.6). Applied to the normalised rows;
+ * WHOLE_ORGANISM and ASG symbionts are SEX NOT_COLLECTED (docs/tol-manifests.md §1.6). Applied to the normalised rows;
  * a warning lists the symbiont's own values that are replaced.
  */
 export function copyTargetIntoSymbionts(s: RuleState, groups: ReadonlyMap<string, TubeGroup>): void {

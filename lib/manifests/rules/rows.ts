@@ -4,7 +4,7 @@ import type { WorkRow } from './context';
 
 /**
  * Values the official DTOL/ASG templates carry in otherwise blank rows: SERIES 1..96, SYMBIONT = TARGET down to row
- * 1000, and two stray cells (tol-manifests.md §1.2). A row holding nothing else is template residue, not a sample.
+ * 1000, and two stray cells (docs/tol-manifests.md §1.2). A row holding nothing else is template residue, not a sample.
  */
 const PREFILL: Record<string, (value: string) => boolean> = {
   SERIES: (v) => /^[0-9]+$/.test(v),

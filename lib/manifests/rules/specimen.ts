@@ -14,7 +14,7 @@ const format = (prefix: string, suffix: string, suffixText: string): SpecimenFor
   expected: `${prefix} followed by ${suffixText}`,
 });
 
-/** SPECIMEN_ID formats by GAL (tol-manifests.md §1.6); GALs not listed (Cambridge, Edinburgh) have none. */
+/** SPECIMEN_ID formats by GAL (docs/tol-manifests.md §1.6); GALs not listed (Cambridge, Edinburgh) have none. */
 const DTOL_FORMATS: Record<string, SpecimenFormat> = {
   'EARLHAM INSTITUTE': format('EI_', '\\d{5}', '5 digits'),
   'MARINE BIOLOGICAL ASSOCIATION': format('MBA', '-\\d{6}-\\d{3}[A-Z]', "'-', 6 digits, '-', 3 digits and a capital letter"),

@@ -7,7 +7,7 @@ import { cellKey, type RuleState, type WorkRow } from './context';
 import { isTrue, type RankedLineage, rankedLineage, TaxonomyCache } from './taxonomy-lookup';
 
 /**
- * TAXON_ID ↔ SCIENTIFIC_NAME consistency, submittability, rank and the lineage columns (tol-manifests.md §2.3).
+ * TAXON_ID ↔ SCIENTIFIC_NAME consistency, submittability, rank and the lineage columns (docs/tol-manifests.md §2.3).
  * Verdicts are computed once per distinct taxon and per distinct (taxon, name) pair, then applied to every row.
  */
 
@@ -125,7 +125,7 @@ export async function checkTaxonomy(s: RuleState): Promise<void> {
       requireLineage(s, row);
       continue;
     }
-    // DTOLENV checks the rank only, and not for symbionts (tol-manifests.md §1.9)
+    // DTOLENV checks the rank only, and not for symbionts (docs/tol-manifests.md §1.9)
     let usable = true;
     if (!env && !isTrue(record.submittable)) {
       error(row, 'taxon_not_submittable', 'TAXON_ID', messages.taxonNotSubmittable(taxId));

@@ -8,7 +8,7 @@ import { type EnaReceipt, parseReceipt } from './receipt';
 import type { BrokerDefaults, WebinDocument } from './types';
 
 /**
- * Webin REST v2 (anchors.md §B.1): one multipart part `file` holding a `<WEBIN>` document, sent to `…/submit`
+ * Webin REST v2 (docs/repositories.md §1): one multipart part `file` holding a `<WEBIN>` document, sent to `…/submit`
  * (synchronous, answers the RECEIPT) or `…/submit/queue` (answers a submission id and poll links; `…/submit/poll/{id}`
  * then answers 202 while queued and 200 with the RECEIPT when done). HTTP Basic auth with the Webin account.
  */

@@ -1,6 +1,6 @@
 /**
  * The ENA platform (the element under EXPERIMENT/PLATFORM) of each sequencing instrument model the single-cell
- * schema lists (studies-and-checklists.md §7, from COPO's sequencing_instrument lookup).
+ * schema lists (docs/studies-and-checklists.md §7, from COPO's sequencing_instrument lookup).
  */
 const PLATFORM_INSTRUMENTS: Record<string, readonly string[]> = {
   LS454: ['454 GS', '454 GS 20', '454 GS FLX', '454 GS FLX Titanium', '454 GS FLX+', '454 GS Junior'],

@@ -2,7 +2,7 @@ import { RepositoryProtocolError } from '../errors';
 import { arrayOf, attrOf, childOf, createXmlParser, textOf } from './xml';
 
 /**
- * ENA's RECEIPT (anchors.md §B.3): success decided only by the `success` attribute; one element per object with
+ * ENA's RECEIPT (docs/repositories.md §3): success decided only by the `success` attribute; one element per object with
  * its accession by alias; MESSAGES in both the pre-2025 wording and the BioSamples JSON-schema wording.
  */
 

@@ -8,7 +8,7 @@ import { webinRoot } from './client';
 import { arrayOf, attrOf, childOf, createXmlParser, textOf } from './xml';
 
 /**
- * What ENA says about a BioSample that a study sheet references (studies-and-checklists.md §9, "biosample terms"):
+ * What ENA says about a BioSample that a study sheet references (docs/studies-and-checklists.md §9, "biosample terms"):
  * first the broker's own Webin account (`GET {ENA_WEBIN_URL}/drop-box/samples/{accession}`, which also sees its
  * private samples), then ENA's public browser API (`GET {ENA_BROWSER_URL}/xml/{accession}`). Answers are kept in
  * `ena_sample_cache`, found ones for a month and "unknown" for an hour, since a sample may be registered meanwhile.

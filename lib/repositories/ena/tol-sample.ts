@@ -2,7 +2,7 @@ import type { Attribute, SampleSpec } from './types';
 import { xmlText } from './xml';
 
 /**
- * Tree of Life samples as ENA wants them (tol-manifests.md §3.3): checklist ERC000053, one attribute per manifest
+ * Tree of Life samples as ENA wants them (docs/tol-manifests.md §3.3): checklist ERC000053, one attribute per manifest
  * field that has an ENA name, with the reference's value rules, then the ToLID and the relationships to the
  * specimen.
  */

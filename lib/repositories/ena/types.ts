@@ -1,6 +1,6 @@
 /**
- * What the ENA builders take: plain data describing the objects of one Webin submission (anchors.md §B.2–B.4,
- * studies-and-checklists.md §11.3). Aliases are unique per object type per Webin account; objects refer to each
+ * What the ENA builders take: plain data describing the objects of one Webin submission (docs/repositories.md §2–§4,
+ * docs/studies-and-checklists.md §11.3). Aliases are unique per object type per Webin account; objects refer to each
  * other by alias (refname) or accession.
  */
 

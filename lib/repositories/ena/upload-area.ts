@@ -7,7 +7,7 @@ import { RepositoryError, RepositoryUnavailableError } from '../errors';
 
 /**
  * The Webin file upload area (ENA's `webin2.ebi.ac.uk`), reached by FTP with the Webin account, where read files
- * must lie before a RUN naming them is submitted (studies-and-checklists.md §11.2). One FTP session per upload
+ * must lie before a RUN naming them is submitted (docs/studies-and-checklists.md §11.2). One FTP session per upload
  * area instance; a transfer that fails (a dropped connection, a timeout) is sent again from its first byte on a
  * new session, a few times, before the failure is reported as the area being unavailable.
  */

@@ -15,7 +15,7 @@ import {
 } from './types';
 
 /**
- * Zenodo's deposition API (anchors.md §B.6): create a draft, PUT files into its bucket, PUT its metadata, publish
+ * Zenodo's deposition API (docs/repositories.md §6): create a draft, PUT files into its bucket, PUT its metadata, publish
  * (DOI), and later open a new version. Personal access token as `Authorization: Bearer`.
  */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Zenodo's deposition API (anchors.md §B.6): the metadata we send and the depositions and files it answers. */
+/** Zenodo's deposition API (docs/repositories.md §6): the metadata we send and the depositions and files it answers. */
 
 export const ZENODO_UPLOAD_TYPES = [
   'publication',

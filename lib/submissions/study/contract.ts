@@ -18,7 +18,7 @@ export const RepositoryQuerySchema = z.object({
   repository: z.preprocess(repositoryText, repository.default('ena')).meta({ description: 'ena (default) or zenodo' }),
 });
 
-/** publish: the repository is required (SPEC: "query repository (required: ena, zenodo)"). */
+/** publish: the repository is required (the interface specification: "query repository (required: ena, zenodo)"; docs/api-behaviour.md §3.3.7). */
 export const PublishQuerySchema = z.object({
   repository: z.preprocess(repositoryText, repository).meta({ description: 'ena or zenodo' }),
   hold_until: z
@@ -84,7 +84,7 @@ export const StudySubmissionStatusSchema = z
   .meta({ id: 'StudySubmissionStatus', description: 'where the study’s submission to a repository stands' });
 export type StudySubmissionStatus = z.infer<typeof StudySubmissionStatusSchema>;
 
-/** Flat rows: the components' identifiers and foreign keys and their repository columns (api-behaviour.md §3.3.6). */
+/** Flat rows: the components' identifiers and foreign keys and their repository columns (docs/api-behaviour.md §3.3.6). */
 export const AccessionRowsSchema = z.array(z.record(z.string(), z.string())).meta({
   description: 'one row per repository, or per row of a component it takes row by row (ENA: reads)',
   example: [{ study_id: 'STUDY001', repository: 'ena', study_status_ena: 'accepted', study_accession_ena: 'PRJEB76543' }],

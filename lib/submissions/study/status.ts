@@ -11,7 +11,7 @@ import type { AccessionRow, StudySubmissionStatus } from './contract';
 import { filesProgress } from './file-progress';
 import { type StudyActionScope, stateOf, targetsOf } from './scope';
 
-/** Per study and repository: what the status endpoint answers (api-behaviour.md §3.3.5, "Sensible"). */
+/** Per study and repository: what the status endpoint answers (docs/api-behaviour.md §3.3.5, "Sensible"). */
 export async function studySubmissionStatus(
   db: Db,
   user: UserRecord,
@@ -61,7 +61,7 @@ export async function studySubmissionStatus(
   };
 }
 
-/** The accession rows of api-behaviour.md §3.3.6, one per repository the study goes to (or the one asked for). */
+/** The accession rows of docs/api-behaviour.md §3.3.6, one per repository the study goes to (or the one asked for). */
 export async function studyAccessions(
   db: Db,
   user: UserRecord,

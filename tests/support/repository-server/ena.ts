@@ -7,7 +7,7 @@ import { basicCredentials, formParts, type Incoming, json, type Outgoing, text, 
 import type { TaxonomyTable } from './taxonomy';
 
 /**
- * Webin REST in memory (anchors.md §B.1–B.3): v2 `submit`, `submit/queue` and `submit/poll/{id}`, and the v1
+ * Webin REST in memory (docs/repositories.md §1–§3): v2 `submit`, `submit/queue` and `submit/poll/{id}`, and the v1
  * drop-box. Objects live per Webin account and per type by alias, so a second ADD of an alias gets ENA's
  * "already exists" error and a MODIFY finds its object. Receipts have the real shape, test-server INFO included.
  */

@@ -1,6 +1,6 @@
 import type { EnaMapping } from '@/lib/repositories/ena';
 
-/** A DTOL v2.5 row and the ENA names of its fields (tol-manifests.md §5.4), for the ENA client tests. */
+/** A DTOL v2.5 row and the ENA names of its fields (docs/tol-manifests.md §5.4), for the ENA client tests. */
 
 export const DTOL_ENA_MAPPING: EnaMapping = {
   SPECIMEN_ID: { enaName: 'specimen_id' },

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { bearerToken, type Incoming, json, type Outgoing } from './http';
 
 /**
- * Zenodo's deposition API (anchors.md §B.6) in memory: drafts with buckets, metadata validation, publish with a
+ * Zenodo's deposition API (docs/repositories.md §6) in memory: drafts with buckets, metadata validation, publish with a
  * sandbox DOI (10.5072/zenodo.N), new versions sharing a concept id. Tokens own their depositions.
  */
 
