@@ -94,6 +94,7 @@ function request(op: Op): { url: string; init: RequestInit } {
     .replace('{submission_id}', owner.submissionId)
     .replace('{svc_id}', owner.svcId)
     .replace('{stored_name}', 'permit_20261124.pdf')
+    .replace('{file_name}', 'a.txt')
     .replace('{n}', '0')
     .replace('{id}', String(op.path.startsWith('/api/admin/jobs') ? '00000000-0000-4000-8000-000000000000' : owner.keyId));
   if (op.method === 'POST' && (op.path === '/api/manifest/validate/permits' || op.path.endsWith('/studies'))) {

@@ -2,6 +2,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAndQueryCases } from './contract/cases-accounts-query';
+import { buildRemovalWorld, removalCases } from './contract/cases-removal';
 import { studyCases } from './contract/cases-studies';
 import { treeOfLifeCases } from './contract/cases-tree-of-life';
 import { buildWorld, keys } from './contract/world';
@@ -30,6 +31,7 @@ const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
   ({ h, server } = await buildWorld());
+  await buildRemovalWorld(h);
   doc = (await (await h.request('/api/openapi.json')).json()) as OpenApiDocument;
 }, 240_000);
 afterAll(async () => {
@@ -88,7 +90,8 @@ describe('the API against its OpenAPI document', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema({ $id: 'openapi', components: { schemas: strict(doc.components.schemas) } });
-    const table = { ...treeOfLifeCases(), ...studyCases(), ...accountAndQueryCases() };
+    // removals last: they delete what they name
+    const table = { ...treeOfLifeCases(), ...studyCases(), ...accountAndQueryCases(), ...removalCases() };
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );

@@ -1,8 +1,9 @@
 'use client';
 
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
+import { DeleteAction } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
@@ -58,8 +59,14 @@ function put(url: string, file: File, onProgress: (loaded: number) => void): Pro
   });
 }
 
+/** Why a listed file may not be deleted: a study names it (the service refuses, and says so, whatever else). */
+const inUse = (f: DataFile) =>
+  f.used_by?.length
+    ? `Used by ${f.used_by.length === 1 ? 'study' : 'studies'} ${f.used_by.join(', ')}: change or delete the study first.`
+    : null;
+
 /** The profile's data files: drop to upload (each with its progress, a failed one retried), and the list of what is there. */
-const table: TableDefinition<DataFile> = {
+const fileTable = (profileId: string, onDeleted: (what: string) => void): TableDefinition<DataFile> => ({
   noun: 'files',
   rowKey: (f) => f.file_name,
   columns: [
@@ -67,8 +74,23 @@ const table: TableDefinition<DataFile> = {
     { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (f) => size(f.size_in_bytes) },
     { id: 'uploaded', header: 'Uploaded', cell: (f) => <When value={f.last_uploaded} /> },
     { id: 'etag', header: 'ETag', cell: (f) => <span className="mono muted">{f.S3_ETag}</span> },
+    {
+      id: 'delete',
+      header: 'Delete',
+      cell: (f) => (
+        <DeleteAction
+          noun="file"
+          name={f.file_name}
+          url={`/api/profiles/${profileId}/files/${f.file_name.split('/').map(encodeURIComponent).join('/')}`}
+          refusal={inUse(f)}
+          onDeleted={onDeleted}
+        >
+          File {f.file_name} ({size(f.size_in_bytes)}) will be deleted from this profile’s data files, and its stored bytes with it.
+        </DeleteAction>
+      ),
+    },
   ],
-};
+});
 
 export function FilesTab({ profileId, embedded = false }: { profileId: string; embedded?: boolean }) {
   const files = usePagedList({
@@ -119,6 +141,16 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
     [patch, profileId, files.refresh],
   );
 
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const onDeleted = useCallback(
+    (what: string) => {
+      setDeleted(what);
+      files.refresh();
+    },
+    [files.refresh],
+  );
+  const table = useMemo(() => fileTable(profileId, onDeleted), [profileId, onDeleted]);
+
   const Heading = embedded ? 'h4' : 'h2';
   return (
     <section aria-labelledby="files-heading">
@@ -155,6 +187,13 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
         </ul>
       )}
 
+      <div aria-live="polite">
+        {deleted && (
+          <p role="status" className="notice success">
+            {deleted} was deleted.
+          </p>
+        )}
+      </div>
       <DataTable caption="Data files of this profile" table={table} {...files} empty="No files uploaded yet." />
     </section>
   );

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { FilesTab } from '@/components/profiles/files-tab';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
+import { DeleteAction } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
@@ -112,6 +113,16 @@ export function StudiesTab({ profileId }: { profileId: string }) {
     [base, checklist, profileId, qc, schema],
   );
   const schemaLabel = SCHEMAS.find((s) => s.name === schema)?.label ?? schema;
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const onDeleted = useCallback(
+    (what: string) => {
+      setDeleted(what);
+      // its files may be free to delete now: the files list says which studies use each
+      void qc.invalidateQueries({ queryKey: ['studies', profileId] });
+      void qc.invalidateQueries({ queryKey: ['profile-files', profileId] });
+    },
+    [profileId, qc],
+  );
 
   return (
     <Section id="studies" title="Studies">
@@ -215,9 +226,16 @@ export function StudiesTab({ profileId }: { profileId: string }) {
       )}
 
       <h3>4. Submit and publish</h3>
+      <div aria-live="polite">
+        {deleted && (
+          <p role="status" className="notice success">
+            {deleted} was deleted.
+          </p>
+        )}
+      </div>
       <DataTable
         caption="Studies of this profile"
-        table={studyTable(base)}
+        table={studyTable(base, onDeleted)}
         rows={studies.data}
         query={studies}
         empty={`No ${schemaLabel} studies yet.`}
@@ -226,7 +244,23 @@ export function StudiesTab({ profileId }: { profileId: string }) {
   );
 }
 
-function studyTable(base: string): TableDefinition<Study> {
+/**
+ * Why the study may not be deleted, as the service would say it: it is on its way to a repository, or one accepted
+ * it (an accession); what reached a public archive is never deleted.
+ */
+function studyRefusal(study: Study): string | null {
+  for (const r of REPOSITORIES) {
+    const status = text(study[`status_${r.key}`]);
+    const accession = text(study[`accession_${r.key}`]);
+    if (status === 'processing') return `Being submitted to ${r.label}: it cannot be deleted while it is on its way.`;
+    if (accession || status === 'accepted' || status === 'published') {
+      return `Sent to ${r.label}${accession ? ` (${accession})` : ''}: what reached a public archive is never deleted.`;
+    }
+  }
+  return null;
+}
+
+function studyTable(base: string, onDeleted: (what: string) => void): TableDefinition<Study> {
   const href = (study: Study) => `${base}/studies/${encodeURIComponent(study.study_id)}`;
   const columns: Column<Study>[] = [
     { id: 'study', header: 'Study', key: true, nowrap: true, cell: (st) => <span className="mono">{st.study_id}</span> },
@@ -280,5 +314,15 @@ function studyTable(base: string): TableDefinition<Study> {
       ),
     },
   ];
+  columns.push({
+    id: 'delete',
+    header: 'Delete',
+    cell: (st) => (
+      <DeleteAction noun="study" name={st.study_id} url={href(st)} refusal={studyRefusal(st)} onDeleted={onDeleted}>
+        Study {st.study_id}
+        {text(st.title) && <> ({text(st.title)})</>} will be deleted from this profile, with every sheet of it. Its data files stay.
+      </DeleteAction>
+    ),
+  });
   return { noun: 'studies', rowKey: (st) => st.study_id, columns };
 }

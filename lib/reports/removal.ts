@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { permits, validationReports } from '@/db/schema';
+import { permits, profiles, validationReports } from '@/db/schema';
 import { recordRemovals } from '@/lib/audit/events';
 import { Conflict, NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
@@ -66,4 +66,15 @@ export async function deleteReport(db: Db, user: UserRecord, reportId: string): 
       },
     ]);
   });
+}
+
+/** What the report page says about deleting the report: nothing for who may not, else whether and why not. */
+export async function reportRemovalState(
+  db: Db,
+  user: UserRecord,
+  report: { profileId: string; fileName: string; confirmedManifestId: string | null },
+): Promise<{ refusal: string | null } | null> {
+  const [profile] = await db.select({ ownerId: profiles.ownerId }).from(profiles).where(eq(profiles.id, report.profileId));
+  if (!profile || !(user.isAdmin || profile.ownerId === user.id)) return null;
+  return { refusal: reportRemovalRefusal(report) };
 }

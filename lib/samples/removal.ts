@@ -233,12 +233,8 @@ export async function deleteSample(db: Db, user: UserRecord, svcId: string): Pro
 }
 
 /** What the sample page says about deleting the sample: nothing for who may not, else whether and why not. */
-export async function sampleRemovalState(
-  db: Db,
-  user: UserRecord,
-  sample: RemovableSample,
-  ownerId: number,
-): Promise<{ refusal: string | null } | null> {
-  if (!(user.isAdmin || ownerId === user.id)) return null;
+export async function sampleRemovalState(db: Db, user: UserRecord, sample: RemovableSample): Promise<{ refusal: string | null } | null> {
+  const [profile] = await db.select({ ownerId: profiles.ownerId }).from(profiles).where(eq(profiles.id, sample.profileId));
+  if (!profile || !(user.isAdmin || profile.ownerId === user.id)) return null;
   return { refusal: await samplesRemovalRefusal(db, [sample]) };
 }

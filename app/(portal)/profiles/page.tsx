@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import styles from '@/components/profiles/profile-hub.module.css';
 import { ProfilesTable } from '@/components/profiles/profiles-table';
+import { DeletedNotice } from '@/components/ui/delete-action';
 
 export const metadata: Metadata = { title: 'Profiles' };
 
@@ -19,6 +20,9 @@ export default function ProfilesPage() {
         A profile groups the manifests, samples, studies and data files of one piece of work. Open one to see what it holds and what to do
         next.
       </p>
+      <Suspense>
+        <DeletedNotice />
+      </Suspense>
       <Suspense fallback={<p aria-busy="true">Loading profiles…</p>}>
         <ProfilesTable />
       </Suspense>

@@ -1,12 +1,17 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Suspense } from 'react';
 import { ProfileHub } from '@/components/profiles/profile-hub';
 import styles from '@/components/profiles/profile-hub.module.css';
 import { StudiesTab } from '@/components/studies/studies-tab';
+import { DeleteAction, DeletedNotice } from '@/components/ui/delete-action';
 import { When } from '@/components/ui/when';
 import { ASSOCIATED_TYPES, profileTypeInfo, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
+import { getProfile } from '@/lib/profiles/profiles';
+import { profileRemovalState } from '@/lib/profiles/removal';
 import { isTolProject } from '@/lib/projects/contract';
 import { loadProfilePage } from '@/lib/server/load-profile';
+import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Profile' };
 
@@ -15,6 +20,7 @@ const labelOf = (list: readonly { name: string; label: string }[], name: string)
 export default async function ProfilePage({ params }: { params: Promise<{ profileId: string }> }) {
   const { profileId } = await params;
   const { profile } = await loadProfilePage(profileId);
+  const { removal } = await pageData(async (db, u) => ({ removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)) }));
   return (
     <>
       <p>
@@ -22,10 +28,22 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
       </p>
       <div className={styles.head}>
         <h1>{profile.title}</h1>
-        <Link className="button" href={`/profiles/${profile.id}/edit`}>
-          Edit
-        </Link>
+        <span className="inline" style={{ gap: '0.5rem' }}>
+          <Link className="button" href={`/profiles/${profile.id}/edit`}>
+            Edit
+          </Link>
+          {removal && !removal.refusal && (
+            <DeleteAction noun="profile" name={profile.title} url={`/api/profiles/${profile.id}`} refusal={null} redirectTo="/profiles">
+              Profile {profile.title} will be deleted with everything it holds: its samples and their history, manifests, validation
+              reports, permits, studies and data files.
+            </DeleteAction>
+          )}
+        </span>
       </div>
+      <Suspense>
+        <DeletedNotice />
+      </Suspense>
+      {removal?.refusal && <p className="muted">{removal.refusal}</p>}
       <dl className={styles.facts}>
         <div>
           <dt className="muted">Type</dt>

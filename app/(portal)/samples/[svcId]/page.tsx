@@ -3,8 +3,10 @@ import Link from 'next/link';
 import { StatusBadge } from '@/components/manifests/status-badge';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
 import { RightsHoldNotice } from '@/components/samples/rights-hold-notice';
+import { DeleteAction } from '@/components/ui/delete-action';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { config } from '@/lib/config';
+import { sampleRemovalState } from '@/lib/samples/removal';
 import { sampleWithHistory } from '@/lib/samples/views';
 import { pageData } from '@/lib/server/page-data';
 
@@ -12,7 +14,10 @@ export const metadata: Metadata = { title: 'Sample' };
 
 export default async function SamplePage({ params }: { params: Promise<{ svcId: string }> }) {
   const { svcId } = await params;
-  const { sample, profileTitle, history, access, record, permits } = await pageData((db, u) => sampleWithHistory(db, u, svcId));
+  const { sample, profileTitle, history, access, record, permits, removal } = await pageData(async (db, u) => {
+    const view = await sampleWithHistory(db, u, svcId);
+    return { ...view, removal: await sampleRemovalState(db, u, view.sample) };
+  });
   const full = access === 'full';
   const system = {
     svc_id: sample.id,
@@ -45,6 +50,19 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
       {full && sample.status === 'private' && <RightsHoldNotice sample={sample} hubUrl={config().LOCAL_CONTEXTS_URL} />}
       {full && sample.status !== 'rejected' && sample.status !== 'private' && sample.statusDetail && (
         <p className="notice">{sample.statusDetail}</p>
+      )}
+      {removal && (
+        <DeleteAction
+          noun="sample"
+          name={sample.tubeOrWellId ?? sample.id}
+          url={`/api/sample/${sample.id}`}
+          refusal={removal.refusal}
+          redirectTo={`/profiles/${sample.profileId}`}
+        >
+          Sample {sample.tubeOrWellId ?? sample.id}
+          {sample.specimenId && <> (specimen {sample.specimenId})</>} will be deleted from profile {profileTitle}. Its history goes too, and
+          so do its specimen record and its manifest if this is their last sample.
+        </DeleteAction>
       )}
       {permits.length > 0 && (
         <>

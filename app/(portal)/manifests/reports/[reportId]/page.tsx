@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { ReportView } from '@/components/manifests/report-view';
+import { DeleteAction } from '@/components/ui/delete-action';
 import { permitsOfReport } from '@/lib/permits/permits';
+import { reportRemovalState } from '@/lib/reports/removal';
 import { getReportSummary, reportNames, reportSummaryJson } from '@/lib/reports/reports';
 import { pageData } from '@/lib/server/page-data';
 
@@ -13,14 +15,34 @@ export const metadata: Metadata = { title: 'Validation report' };
  */
 export default async function ReportPage({ params }: { params: Promise<{ reportId: string }> }) {
   const { reportId } = await params;
-  const { report, names } = await pageData(async (db, u) => {
+  const { report, names, removal } = await pageData(async (db, u) => {
     const row = await getReportSummary(db, u, reportId);
     const permits = row.status === 'complete' ? await permitsOfReport(db, row) : [];
-    return { report: { ...reportSummaryJson(row), permits }, names: await reportNames(db, row) };
+    return {
+      report: { ...reportSummaryJson(row), permits },
+      names: await reportNames(db, row),
+      removal: await reportRemovalState(db, u, row),
+    };
   });
   return (
-    <Suspense fallback={<p aria-busy="true">Loading the report…</p>}>
-      <ReportView report={report} profileTitle={names.profileTitle} uploadedBy={names.uploadedBy} />
-    </Suspense>
+    <>
+      <Suspense fallback={<p aria-busy="true">Loading the report…</p>}>
+        <ReportView report={report} profileTitle={names.profileTitle} uploadedBy={names.uploadedBy} />
+      </Suspense>
+      {removal && (
+        <div>
+          <DeleteAction
+            noun="validation report"
+            name={report.file_name}
+            url={`/api/manifest/validate/report/${report.report_id}`}
+            refusal={removal.refusal}
+            redirectTo={`/profiles/${report.profile_id}`}
+          >
+            The validation report of {report.file_name} will be deleted from profile {names.profileTitle}, with its stored rows and any
+            permit PDFs uploaded for it. A validation still running stops.
+          </DeleteAction>
+        </div>
+      )}
+    </>
   );
 }
