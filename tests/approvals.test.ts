@@ -105,8 +105,21 @@ describe('approval by associated type', () => {
   let ids: string[];
 
   it('keeps a BGE and ERGA_COMMUNITY sample pending after the ERGA_COMMUNITY approver alone accepts it, saying what it awaits', async () => {
-    ({ ids } = await confirmed(ergaProfile, ergaRows(2)));
+    let manifestId: string;
+    ({ ids, manifestId } = await confirmed(ergaProfile, ergaRows(2)));
     const [a] = ids;
+    // the manager of ERGA and the approvers of the profile's two types hear of the new samples, one email each
+    const announced = await h.database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.manifestId, manifestId), eq(emails.kind, 'manifest_confirmed')));
+    const byId = (x: number, y: number) => x - y;
+    expect(announced.map((e) => e.userIds).sort()).toEqual(
+      [[ergaManager.user.id], [bge.user.id], [community.user.id], [silentBge.user.id]].sort(),
+    );
+    expect(announced.flatMap((e) => e.userIds).sort(byId)).toEqual(
+      [ergaManager.user.id, bge.user.id, community.user.id, silentBge.user.id].sort(byId),
+    );
     // both approvers see it waiting for them; the manager of ERGA approves neither type, so nothing waits for them
     expect(await pendingIds(bge)).toEqual(expect.arrayContaining(ids));
     expect(await pendingIds(community)).toEqual(expect.arrayContaining(ids));

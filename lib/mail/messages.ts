@@ -6,9 +6,10 @@ import type { SampleApprovals } from '@/lib/samples/contract';
 import { type MailContext, managersOf, queueEmail, recipientsOf } from './outbox';
 
 /**
- * What the service tells people, and whom (docs/tol-manifests.md §3.2): the sample managers of a project when a manifest
- * of theirs is confirmed or updated, and the uploader when their samples are accepted, rejected (with the reason),
- * registered at ENA, or refused there.
+ * What the service tells people, and whom (docs/tol-manifests.md §3.2): the sample managers of a project, and the
+ * approvers of the profile's types that need approval, when a manifest of theirs is confirmed or updated; the uploader
+ * when their samples are accepted, rejected (with the reason), registered at ENA, or refused there; and the approvers
+ * of samples that ENA or the ToLID service refused.
  */
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -24,6 +25,8 @@ export interface ManifestEvent {
   updated: number;
   /** why the samples reach the managers now, when not because of the upload (their rights were cleared) */
   note?: string;
+  /** the profile's associated types: the approvers of those that need approval are told too */
+  associatedTypes?: string[];
 }
 
 export async function tellManagersOfManifest(tx: Db, mail: MailContext, e: ManifestEvent): Promise<void> {
@@ -43,8 +46,18 @@ export async function tellManagersOfManifest(tx: Db, mail: MailContext, e: Manif
     `Review them: ${mail.baseUrl}/manifests/review`,
     `Manifest ${e.manifestId}`,
   ].join('\n');
+  // the samples wait for the approvers of their types as much as for the managers (lib/samples/approvals.ts)
+  const types = requiredTypes({ associatedTolProjects: e.associatedTypes ?? [] });
+  const approvers = types.length
+    ? await tx.select({ userId: userApproverTypes.userId }).from(userApproverTypes).where(inArray(userApproverTypes.associatedType, types))
+    : [];
+  const managers = await managersOf(tx, e.project);
+  const others = await recipientsOf(
+    tx,
+    approvers.map((a) => a.userId).filter((id) => !managers.some((m) => m.userId === id)),
+  );
   // one email each: managers do not see each other's addresses
-  for (const manager of await managersOf(tx, e.project)) {
+  for (const manager of [...managers, ...others]) {
     await queueEmail(tx, mail, {
       kind: update ? 'manifest_updated' : 'manifest_confirmed',
       recipients: [manager],

@@ -72,6 +72,7 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
       manifestId,
       fileName: report.fileName,
       uploader: user.username,
+      associatedTypes: profile.associatedTypes,
     };
     if (report.mode === 'update') {
       const updated = await applyChanges(tx, user, report.changes, context);
