@@ -4,7 +4,7 @@ import { samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import { mailContext } from '@/lib/mail/outbox';
 import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
-import { runSampleRegistration } from '@/lib/submissions/register-samples';
+import { runSampleRegistration } from '@/lib/submissions/registration';
 import { specimenIdFor } from './fixtures/manifests/generate';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
@@ -12,7 +12,7 @@ import { createHarness, type Harness } from './support/harness';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 /**
- * A sample's life after registration (tol-manifests.md §2.6, §3.3): a correction approved again reaches ENA as a
+ * A sample's life after registration (docs/tol-manifests.md §2.6, §3.3): a correction approved again reaches ENA as a
  * MODIFY of the sample and of its specimen record, keeping their accessions; a re-identification (new TAXON_ID) asks
  * for a new ToLID first; a MODIFY is sent once whatever crashes, and one ENA refuses leaves the public record as it was.
  */

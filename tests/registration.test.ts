@@ -4,7 +4,7 @@ import { emails, samples, sampleUpdates, specimens, submissions } from '@/db/sch
 import { mailContext } from '@/lib/mail/outbox';
 import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
 import { registrationQueue, sweepRegistrations } from '@/lib/samples/registration';
-import { runSampleRegistration } from '@/lib/submissions/register-samples';
+import { runSampleRegistration } from '@/lib/submissions/registration';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { runReferenceClient } from './query-client';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
@@ -12,7 +12,7 @@ import { createHarness, type Harness } from './support/harness';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 /**
- * The Tree of Life lifecycle after validation (tol-manifests.md §3.2–3.3): the manager's acceptance alone sends the
+ * The Tree of Life lifecycle after validation (docs/tol-manifests.md §3.2–3.3): the manager's acceptance alone sends the
  * samples to ENA — their specimens' ToLIDs first — with nothing else to call; waits (a pending ToLID, an unreachable
  * ENA, no Webin account) are visible and end by themselves.
  */

@@ -120,8 +120,8 @@ describe('ENA Webin REST v2 client', () => {
     const s = sample();
     // the first attempt reaches ENA and is processed, but its answer comes after the client gave up
     // (times leave room for the stand-in's XML Schema validation, ~0.1–0.2 s a document)
-    server.faults.hang(1, { service: 'ena', ms: 1000 });
-    const receipt = await client({ submitTimeoutMs: 600, retryDelayMs: 800, maxRetryDelayMs: 800 }).submit(add({ samples: [s] }));
+    server.faults.hang(1, { service: 'ena', ms: 3000 });
+    const receipt = await client({ submitTimeoutMs: 2500, retryDelayMs: 3000, maxRetryDelayMs: 3000 }).submit(add({ samples: [s] }));
     expect(receipt.success).toBe(false);
     expect(receipt.outcome).toBe('alias_exists');
     const stored = server.ena.objects().find((o) => o.alias === s.alias);

@@ -73,3 +73,16 @@ export class RepositoryProtocolError extends RepositoryError {
 /** An outage worth waiting out (no answer, 5xx, 429), as opposed to the repository's refusal. */
 export const isTransient = (err: unknown): err is RepositoryError =>
   err instanceof RepositoryError && 'transient' in err && (err as RepositoryError & { transient: boolean }).transient === true;
+
+/**
+ * The repository understood the request and refused it for good (ENA's receipt with errors, an answer without the
+ * accessions it should carry): the work ends rejected with this message, and sending the same again will not help.
+ * Also what the broker's own checks raise for a document the repository would refuse (a read file that is missing).
+ */
+export class RepositoryRefused extends RepositoryError {
+  readonly transient = false;
+  constructor(service: RepositoryService, message: string) {
+    super(service, message);
+    this.name = 'RepositoryRefused';
+  }
+}

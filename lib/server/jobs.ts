@@ -22,7 +22,7 @@ import { registrationQueue, sweepRegistrations } from '@/lib/samples/registratio
 import { remindApprovers } from '@/lib/samples/reminders';
 import { checkDueRights } from '@/lib/samples/rights';
 import { giveUpTolids, requestTolids } from '@/lib/samples/tolids';
-import { giveUpRegistration, runSampleRegistration } from '@/lib/submissions/register-samples';
+import { giveUpRegistration, runSampleRegistration } from '@/lib/submissions/registration';
 import { giveUpStudySubmission, runStudySubmission } from '@/lib/submissions/study';
 
 /** What jobs need from the outside world. */

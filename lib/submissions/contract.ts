@@ -99,18 +99,16 @@ export type FileProgress = z.infer<typeof FileProgressSchema>;
 
 /** What a resumed job needs (submissions.progress): what was sent already, the Zenodo deposition, the files. */
 export const SubmissionProgressSchema = z.object({
-  /** sample registration: the aliases of the specimens and samples sent with ADD */
-  specimens: z.array(z.string()).optional(),
-  samples: z.array(z.string()).optional(),
   /**
-   * sample registration: the aliases of accessioned specimens and samples sent with MODIFY, each with the ENA
-   * submission accession that last acted on it before (a RECEIPT naming another one shows the MODIFY was applied)
+   * ENA: what each ledger of the exactly-once protocol (lib/repositories/ena/once.ts) holds: the aliases sent with
+   * ADD, and those sent with MODIFY with the ENA submission that last acted on each before
    */
-  specimens_modified: z.record(z.string(), z.string()).optional(),
-  samples_modified: z.record(z.string(), z.string()).optional(),
-  /** a study at ENA: the alias of the project sent, and of the reads */
-  sent: z.string().optional(),
-  reads_sent: z.array(z.string()).optional(),
+  ena_sent: z
+    .partialRecord(
+      z.enum(['specimens', 'samples', 'project', 'reads']),
+      z.object({ added: z.array(z.string()).optional(), modified: z.record(z.string(), z.string()).optional() }),
+    )
+    .optional(),
   deposition_id: z.string().optional(),
   files: z.record(z.string(), FileProgressSchema).optional(),
 });

@@ -5,7 +5,7 @@ import {
   SubmissionReceiptParamsSchema,
   SubmissionSchema,
 } from '@/lib/submissions/contract';
-import { queueSampleRegistration } from '@/lib/submissions/register-samples';
+import { queueSampleRegistration } from '@/lib/submissions/registration';
 import { getReceiptXml, getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
 import type { ApiApp } from '../context';
 import { fileResponse, jsonResponse, PageQuery, pick } from '../schemas';

@@ -1,5 +1,6 @@
 export * from './build';
 export * from './client';
+export * from './once';
 export * from './platforms';
 export * from './receipt';
 export * from './samples';

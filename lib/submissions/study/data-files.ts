@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import type { FileStore, StoredFile } from '@/lib/files/store';
+import { RepositoryRefused } from '@/lib/repositories/errors';
 import type { StudyComponents } from '@/lib/studies/types';
-import { Rejected } from './rejected';
 
 export interface NamedDataFile {
   /** the name in the profile's storage, as the sheet gives it */
@@ -49,10 +49,13 @@ export async function storedMd5(store: FileStore, profileId: string, file: Store
  */
 export async function checkStoredFile(store: FileStore, profileId: string, name: string, expectedMd5: string): Promise<StoredFile> {
   const file = await store.stat(profileId, name);
-  if (!file) throw new Rejected(`File ${name} is not in the profile's storage: upload it, then submit again.`);
+  if (!file) throw new RepositoryRefused('storage', `File ${name} is not in the profile's storage: upload it, then submit again.`);
   const md5 = await storedMd5(store, profileId, file);
   if (md5 !== expectedMd5.toLowerCase()) {
-    throw new Rejected(`File ${name} does not match the sheet's checksum: its MD5 is ${md5}, the sheet says ${expectedMd5}.`);
+    throw new RepositoryRefused(
+      'storage',
+      `File ${name} does not match the sheet's checksum: its MD5 is ${md5}, the sheet says ${expectedMd5}.`,
+    );
   }
   return file;
 }

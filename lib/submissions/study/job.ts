@@ -1,16 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
-import { studies, submissions } from '@/db/schema';
+import { studies } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { nextTryDetail, outageDelaySeconds, outageOver } from '@/lib/jobs/backoff';
-import { recordDeadLetter } from '@/lib/jobs/dead-letters';
 import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
+import { deferSubmission } from '../deferral';
 import { beginAttempt, failSubmission, finishSubmission } from '../submissions';
 import { submitToEna } from './ena';
 import type { ReadsDeps } from './ena-reads';
-import { Rejected } from './rejected';
 import type { StudyClients } from './scope';
 import { submitToZenodo } from './zenodo';
 
@@ -42,34 +40,18 @@ export async function runStudySubmission(deps: StudyJobDeps, submissionId: strin
   } catch (err) {
     // a document ENA's schemas would refuse (lib/repositories/ena/build.ts says why) is refused here, before sending
     const unsendable = err instanceof AppError && err.code === 'invalid';
-    if (err instanceof Rejected || unsendable || (err instanceof RepositoryError && !isTransient(err))) {
+    if (unsendable || (err instanceof RepositoryError && !isTransient(err))) {
       await finishSubmission(db, submissionId, { status: 'rejected', error: err.message });
       return;
     }
     if (!isTransient(err)) throw err;
-    const service = SERVICE_NAMES[sub.repository];
-    if (outageOver(sub.createdAt)) {
-      const reason = `${service} could not be reached for two days (last: ${err.message}); submit again when it is back.`;
-      deps.logger.error({ err, submission_id: submissionId }, 'study submission gave up after the outage');
-      await failSubmission(db, submissionId, reason);
-      await recordDeadLetter(db, { jobId: run.jobId, name: 'study.submit', data: { submissionId }, reason, attempts: sub.attempts });
-      return;
-    }
-    const delay = outageDelaySeconds(sub.attempts);
-    deps.logger.warn(
-      { err, submission_id: submissionId, attempt: sub.attempts, next_in_seconds: delay },
-      `${service} unavailable; study submission deferred`,
-    );
-    await db.transaction(async (tx) => {
-      await tx
-        .update(submissions)
-        .set({
-          status: 'processing',
-          error: nextTryDetail(service, err.message, new Date(Date.now() + delay * 1000)),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(submissions.id, submissionId));
-      await deps.jobs.send('study.submit', { submissionId }, { tx, startAfterSeconds: delay });
+    await deferSubmission(deps, sub, err, run, {
+      service: SERVICE_NAMES[sub.repository],
+      job: 'study.submit',
+      again: 'submit again',
+      giveUp: async (reason) => {
+        await failSubmission(db, submissionId, reason);
+      },
     });
   }
 }

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { getChecklistDefinition } from '@/lib/checklists/definitions';
 import { crashPoint } from '@/lib/crash-points';
 import type { FileStore } from '@/lib/files/store';
+import { RepositoryRefused } from '@/lib/repositories/errors';
 import type { ZenodoClient, ZenodoCreator, ZenodoDeposition } from '@/lib/repositories/zenodo';
 import { type StudyRow, writeStudyWorkbook } from '@/lib/studies';
 import type { SubmissionAccessions, SubmissionProgress } from '@/lib/submissions/contract';
@@ -11,10 +12,9 @@ import { recordProgress } from '../submissions';
 import { merge, saveAccessions } from './accessions';
 import { checkStoredFile, dataFilesOf, storedMd5 } from './data-files';
 import { PROGRESS_INTERVAL_MS, recordFileProgress } from './file-progress';
-import { Rejected } from './rejected';
 
 /**
- * A study at Zenodo (studies-and-checklists.md §11.4): one deposition holding every data file the study names and
+ * A study at Zenodo (docs/studies-and-checklists.md §11.4): one deposition holding every data file the study names and
  * the study's spreadsheet. Files are checked against the sheet's checksums before anything is sent, streamed from
  * the profile's storage into the deposition's bucket (never held whole in memory), and checked against the MD5
  * Zenodo computes. A submission that dies half-way resumes on the same deposition and skips the files already
@@ -62,7 +62,7 @@ export async function submitToZenodo(
       const stored = f.md5
         ? await checkStoredFile(deps.files, study.profileId, f.name, f.md5)
         : await deps.files.stat(study.profileId, f.name);
-      if (!stored) throw new Rejected(`File ${f.name} is not in the profile's storage: upload it, then submit again.`);
+      if (!stored) throw new RepositoryRefused('zenodo', `File ${f.name} is not in the profile's storage: upload it, then submit again.`);
       const md5 = f.md5 ?? (await storedMd5(deps.files, study.profileId, stored));
       payload.push({ name: f.name, md5, size: stored.sizeInBytes, kind: 'stored' });
       await recordFileProgress(deps.db, submissionId, f.name, { state: 'waiting', size: stored.sizeInBytes, md5 });
@@ -73,7 +73,7 @@ export async function submitToZenodo(
   }
   const sheetName = `${study.studyId}.xlsx`;
   if (payload.some((p) => p.name === sheetName))
-    throw new Rejected(`A data file is named ${sheetName}, the name of the study's spreadsheet at Zenodo.`);
+    throw new RepositoryRefused('zenodo', `A data file is named ${sheetName}, the name of the study's spreadsheet at Zenodo.`);
   const workbook = new Uint8Array(await writeStudyWorkbook(def, study.components));
   payload.push({
     name: sheetName,
@@ -171,7 +171,7 @@ async function sendFile(
     if (attempt >= 2) {
       const error = `Zenodo received ${p.name} with MD5 ${theirs}, not ${p.md5}, twice.`;
       if (tracked) await recordFileProgress(deps.db, submissionId, p.name, { state: 'failed', error });
-      throw new Rejected(error);
+      throw new RepositoryRefused('zenodo', error);
     }
   }
 }

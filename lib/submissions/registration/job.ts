@@ -1,0 +1,122 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '@/db/client';
+import { samples, submissions } from '@/db/schema';
+import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
+import type { MailContext } from '@/lib/mail/outbox';
+import type { EnaClient } from '@/lib/repositories/ena';
+import { isTransient, RepositoryError, RepositoryRefused } from '@/lib/repositories/errors';
+import { deferSubmission } from '../deferral';
+import { beginAttempt, finishSubmission } from '../submissions';
+import { type Refusal, recordAccessions, rejectSamples } from './outcome';
+import { type Registered, registerSpecimens, type SendContext, sampleSpecOf, sendSamples } from './send';
+
+type Sample = typeof samples.$inferSelect;
+export interface RegistrationDeps {
+  db: Db;
+  logger: Logger;
+  ena: () => EnaClient;
+  /** to schedule the next try after an outage */
+  jobs: JobQueue;
+  mail: MailContext;
+}
+
+/**
+ * The `samples.register` job (docs/tol-manifests.md §3.3): specimens first (one per SPECIMEN_ID), then the samples
+ * linked to them, then accessions recorded on the samples with `system` audit records, all in one transaction.
+ * New specimens and samples are sent with ADD + RELEASE; accessioned ones whose record changed (a correction
+ * approved again) with MODIFY, through the same exactly-once protocol (lib/repositories/ena/once.ts). ENA's refusal
+ * rejects the samples of the refused document with its reason, the public record staying as it was; an outage
+ * defers the work (lib/jobs/backoff.ts); an error of our own is thrown, so the queue runs it again, and its last
+ * run's give-up (giveUpRegistration) ends it.
+ */
+export async function runSampleRegistration(deps: RegistrationDeps, submissionId: string, run: JobRun = FIRST_RUN): Promise<void> {
+  const { db } = deps;
+  const sub = await beginAttempt(db, submissionId);
+  if (!sub) return;
+  const rows = await waitingSamplesOf(db, sub);
+  if (!rows.length) {
+    await finishSubmission(db, submissionId, { status: 'rejected', error: 'None of the samples is waiting for registration any more.' });
+    return;
+  }
+  await db
+    .update(samples)
+    .set({ status: 'sending' })
+    .where(sql`${samples.id} = any(${sql.param(rows.map((r) => r.id))}::text[])`);
+  const ctx: SendContext = { db, client: deps.ena(), submissionId, progress: { ...sub.progress } };
+  const refused: Refusal[] = [];
+  try {
+    const specimenAccessions = await registerSpecimens(deps, ctx, rows);
+    const registered = new Map<string, Registered>();
+    const fresh = rows.filter((r) => !r.biosampleAccession);
+    const changed = rows.filter((r) => r.biosampleAccession);
+    for (const [action, batchRows] of [
+      ['ADD', fresh],
+      ['MODIFY', changed],
+    ] as const) {
+      try {
+        const specs = batchRows.map((r) => ({ spec: sampleSpecOf(r, specimenAccessions), lastSubmission: r.submissionAccession }));
+        for (const [alias, reg] of await sendSamples(ctx, 'samples', action, specs)) registered.set(alias, reg);
+      } catch (err) {
+        // one document refused leaves the other's samples registered
+        if (!(err instanceof RepositoryRefused)) throw err;
+        refused.push({ rows: batchRows, message: err.message });
+      }
+    }
+    await recordAccessions(deps, submissionId, rows, registered, specimenAccessions, refused);
+  } catch (err) {
+    if (isTransient(err)) {
+      await deferRegistration(deps, sub, rows, err, run);
+      return;
+    }
+    // ENA's refusal, or an answer it will give again
+    if (err instanceof RepositoryError) {
+      await rejectSamples(deps, submissionId, rows, err.message, 'rejected');
+      return;
+    }
+    throw err;
+  }
+}
+
+const waitingSamplesOf = (db: Db, sub: typeof submissions.$inferSelect) =>
+  db
+    .select()
+    .from(samples)
+    .where(and(sql`${samples.id} = any(${sql.param(sub.sampleIds)}::text[])`, sql`${samples.status} in ('processing', 'sending')`));
+
+/**
+ * The give-up of `samples.register`: its last run failed, or the process running it died. The samples are rejected
+ * with the reason (their approvals kept, so `sample/register` sends them again) and the submission is failed.
+ */
+export async function giveUpRegistration(deps: Pick<RegistrationDeps, 'db' | 'mail'>, submissionId: string, reason: string): Promise<void> {
+  const [sub] = await deps.db.select().from(submissions).where(eq(submissions.id, submissionId));
+  if (!sub || !['pending', 'processing'].includes(sub.status)) return;
+  const message = `The registration could not be completed (${reason}); send the samples again, or report it with the submission id ${sub.id}.`;
+  await rejectSamples(deps, sub.id, await waitingSamplesOf(deps.db, sub), message, 'failed');
+}
+
+/** ENA unreachable: the registration waits with back-off (./deferral.ts), its samples saying why and until when. */
+const deferRegistration = (
+  deps: RegistrationDeps,
+  sub: typeof submissions.$inferSelect,
+  rows: Sample[],
+  err: RepositoryError,
+  run: JobRun,
+) =>
+  deferSubmission(deps, sub, err, run, {
+    service: 'ENA',
+    job: 'samples.register',
+    again: 'retry the registration',
+    giveUp: (reason) => rejectSamples(deps, sub.id, rows, reason, 'failed'),
+    alsoInTransaction: async (tx, detail, nextAttemptAt) => {
+      await tx
+        .update(samples)
+        .set({ status: 'processing', statusDetail: detail, nextAttemptAt })
+        .where(
+          inArray(
+            samples.id,
+            rows.map((r) => r.id),
+          ),
+        );
+    },
+  });
