@@ -7,8 +7,8 @@ import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/compo
 import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
+import type { AuditRecord } from '@/lib/audit/contract';
 import { type AuditBrowsePage, AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
-import type { AuditRecord } from '@/lib/query/contract';
 
 const PARAMS = ['from', 'to', 'update_type', 'project', 'field', 'limit', 'offset'] as const;
 const FORM = ['from', 'to', 'update_type', 'project', 'field', 'limit'] as const;

@@ -18,7 +18,7 @@ import {
   type SampleSort,
 } from '@/lib/browse/contract';
 import { SEQUENCING_CENTRES } from '@/lib/profiles/enums';
-import type { SampleRecord } from '@/lib/query/contract';
+import type { SampleRecord } from '@/lib/standards/contract';
 import styles from './sample-browser.module.css';
 import { Accession, StatusWords, statusWords } from './sample-state';
 

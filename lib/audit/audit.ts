@@ -1,14 +1,15 @@
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { profiles, samples, sampleUpdates, UPDATE_TYPES, type UpdateType } from '@/db/schema';
+import { AUDIT_COLUMNS, type AuditRecord } from '@/lib/audit/contract';
 import { Invalid } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
-import { AUDIT_COLUMNS, type AuditRecord } from '@/lib/query/contract';
-import { formatUtc, parseDateRange } from '@/lib/query/dates';
-import { humanList, type Page, parseProjects, parseSvcIds, type Raw, single, splitList } from '@/lib/query/params';
+import { type Page, parseProjects, parseSvcIds } from '@/lib/query/params';
 import { fromUtcText, utcText } from '@/lib/query/sql';
 import { flatRows, mapRows, type RowStream, rowStream, summarisedRows } from '@/lib/query/stream';
 import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
+import { formatUtc, parseDateRange } from '@/lib/values/dates';
+import { humanList, type Raw, single, splitList } from '@/lib/values/lists';
 
 /**
  * The audit trail (docs/api-behaviour.md §3.6, docs/tol-manifests.md §4.4): one output row per changed field, with the

@@ -2,11 +2,11 @@ import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { sampleUpdates } from '@/db/schema';
 import { auditStream } from '@/lib/audit/audit';
+import type { AuditRecord } from '@/lib/audit/contract';
 import { Invalid } from '@/lib/errors';
-import type { AuditRecord } from '@/lib/query/contract';
-import { parseDate } from '@/lib/query/contract';
 import type { RowStream } from '@/lib/query/stream';
 import { exportedFieldSet } from '@/lib/standards/fields';
+import { parseDate } from '@/lib/values/dates';
 import { type AuditBrowseQuery, DEFAULT_PAGE } from './contract';
 
 /**

@@ -1,6 +1,6 @@
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
-import type { Standard } from '@/lib/query/params';
+import type { Standard } from '@/lib/standards/contract';
 import { isEmbargoed, type RecordShape, renderSample, type SampleRow } from '@/lib/standards/render';
 import type { DisplayColumn, SampleSort } from './contract';
 

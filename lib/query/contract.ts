@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { SvcIdSchema, UuidSchema } from '../identifiers/contract';
 
+// shared with the layers below the query API, declared where they belong; the API's contract names them too
+export { AUDIT_COLUMNS, type AuditRecord, AuditRecordSchema, UPDATE_TYPES, type UpdateType, UpdateTypeSchema } from '../audit/contract';
+export * from '../standards/contract';
+export { parseDate } from '../values/dates';
+
 /**
  * The public query API (the reference's read endpoints): its parameters as they arrive, its answers — the W wrapper
  * `{"status":"OK","number_found":N,"data":[…]}`, its one-element-array form AW, sample records, statuses, audit rows,
@@ -14,10 +19,6 @@ import { SvcIdSchema, UuidSchema } from '../identifiers/contract';
 /** A parameter as it arrives: absent, once, or repeated. */
 export const RawParamSchema = z.union([z.string(), z.array(z.string())]).optional();
 export type Raw = z.infer<typeof RawParamSchema>;
-
-export const STANDARDS = ['dwc', 'ena', 'mixs', 'tol'] as const;
-export const StandardSchema = z.enum(STANDARDS);
-export type Standard = z.infer<typeof StandardSchema>;
 
 export type ReturnType = 'json' | 'csv' | 'rocrate';
 
@@ -126,37 +127,6 @@ export const MappingQuerySchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Dates
-
-// Date, optional time, optional offset. The offset may be Z, ±HH, ±HHMM, ±HH:MM or the documented short ±HH:M, and a
-// space may stand where a `+` was decoded from a query string (`…T00:00:00 00:00`).
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{1,2}))?)?$/;
-
-/**
- * One ISO 8601 / RFC 3339 date-time, or a date alone (UTC midnight); values without an offset are UTC. Partial dates,
- * impossible dates and anything else give null: the caller answers 400, never 500. Here, beside the parameters, so
- * that the portal's filter forms check dates as the server does.
- */
-export function parseDate(raw: string): Date | null {
-  const m = ISO.exec(raw.trim());
-  if (!m) return null;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', , sign, oh = '0', om = '0'] = m;
-  const parts = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
-  const [year, month, day, hour, minute, second] = parts;
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const ms = Number(frac.padEnd(3, '0').slice(0, 3));
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-  const check = new Date(utc);
-  // Date.UTC rolls 31 February over into March: refuse instead
-  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
-  const offsetHours = Number(oh);
-  const offsetMinutes = Number(om);
-  if (offsetHours > 23 || offsetMinutes > 59) return null;
-  const offset = (offsetHours * 60 + offsetMinutes) * 60_000 * (sign === '-' ? -1 : 1);
-  return new Date(utc - (sign ? offset : 0));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Answers
 
 /** The reference's wrapper (W) around a list. */
@@ -168,16 +138,6 @@ export const wrapped = <T extends z.ZodType>(item: T) =>
   });
 /** The reference's one-element array around the wrapper (AW). */
 export const arrayWrapped = <T extends z.ZodType>(item: T) => z.array(wrapped(item)).meta({ description: 'always one element' });
-
-/** A sample as the query API renders it: field (or term) → value, every value a string. */
-export const SampleRecordSchema = z.record(z.string(), z.string()).meta({
-  id: 'SampleRecord',
-  description:
-    'Field → value, every value a string (empty when unknown): the manifest’s exported fields in template order, then ' +
-    'the service’s keys. In dwc/ena/mixs the fields are named by their terms, the service’s keys prefixed `svc_`. An ' +
-    'ERGA sample under traditional-knowledge rights is `{"status": "embargoed"}`.',
-});
-export type SampleRecord = z.infer<typeof SampleRecordSchema>;
 
 export const ManifestIdSchema = UuidSchema;
 export const FieldNameSchema = z.string().meta({ example: 'SPECIMEN_ID' });
@@ -192,37 +152,6 @@ export const SampleStatusItemSchema = z
   })
   .meta({ id: 'SampleStatusItem' });
 export type SampleStatusItem = z.infer<typeof SampleStatusItemSchema>;
-
-/** user: a re-uploaded manifest changed the field; system: the service did (an accession, a ToLID…). */
-// in the reference's order, which its messages keep ('Must be one of: system or user')
-export const UPDATE_TYPES = ['system', 'user'] as const;
-export const UpdateTypeSchema = z.enum(UPDATE_TYPES);
-export type UpdateType = z.infer<typeof UpdateTypeSchema>;
-
-/** One changed field of a sample, with the sample's current identifiers; never who made the change. */
-export const AuditRecordSchema = z
-  .object({
-    field: z.string(),
-    outdated_value: z.string(),
-    updated_value: z.string(),
-    update_type: UpdateTypeSchema,
-    time_updated: z.string(),
-    RACK_OR_PLATE_ID: z.string(),
-    SPECIMEN_ID: z.string(),
-    TUBE_OR_WELL_ID: z.string(),
-    biosampleAccession: z.string(),
-    manifest_id: z.string(),
-    public_name: z.string(),
-    sraAccession: z.string(),
-    svc_audit_type: z.literal('update_log').meta({ description: 'rows are field updates' }),
-    svc_id: z.string(),
-    svc_profile_title: z.string(),
-    tol_project: z.string(),
-  })
-  .meta({ id: 'AuditRecord' });
-/** The CSV columns of the audit answers, in the reference's order. */
-export const AUDIT_COLUMNS = AuditRecordSchema.keyof().options;
-export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
 /** `[{"ASG": "2.5", "DTOL": "2.5", …}]`: manifest type → current version. */
 export const CurrentVersionsSchema = z.array(z.record(z.string(), z.string())).meta({ description: 'always one element' });
@@ -249,73 +178,3 @@ export const MappingPairSchema = z.object({
 });
 export type MappingPair = z.infer<typeof MappingPairSchema>;
 export const MappingItemSchema = z.union([FieldNameSchema, MappingPairSchema]);
-
-// ---------------------------------------------------------------------------------------------------------------
-// RO-Crate of a manifest
-
-const Ref = z.object({ '@id': z.string() });
-const Refs = z.array(Ref);
-const entity = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
-  z.object({ '@id': z.string(), '@type': z.literal(type), ...shape });
-
-export const RoCrateDescriptorSchema = entity('CreativeWork', { conformsTo: Ref, about: Ref });
-export const RoCrateDatasetSchema = entity('Dataset', {
-  name: z.string(),
-  description: z.string(),
-  identifier: z.string(),
-  datePublished: z.string(),
-  dateModified: z.string(),
-  license: Ref,
-  contributor: Refs.optional(),
-  taxonomicRange: Refs.optional(),
-  spatialCoverage: Refs.optional(),
-  mentions: Refs,
-});
-export const RoCrateLicenseSchema = entity('CreativeWork', { name: z.string(), identifier: z.string() });
-export const RoCrateBioSampleSchema = entity('BioSample', {
-  name: z.string(),
-  identifier: z.string(),
-  dateCreated: z.string(),
-  sameAs: Ref.optional(),
-  taxonomicRange: Ref.optional(),
-  locationCreated: Ref.optional(),
-  collector: Refs.optional(),
-  custodian: Refs.optional(),
-  additionalProperty: Refs,
-});
-export const RoCrateTaxonSchema = entity('Taxon', {
-  name: z.string(),
-  identifier: z.string().optional(),
-  taxonRank: z.string().optional(),
-  parentTaxon: Ref.optional(),
-});
-export const RoCratePlaceSchema = entity('Place', { name: z.string(), latitude: z.number().optional(), longitude: z.number().optional() });
-export const RoCratePersonSchema = entity('Person', { name: z.string(), affiliation: Refs });
-export const RoCrateOrganizationSchema = entity('Organization', { name: z.string() });
-export const RoCratePropertySchema = entity('PropertyValue', { propertyID: z.string(), name: z.string(), value: z.string() });
-
-export const RoCrateEntitySchema = z.union([
-  RoCrateDescriptorSchema,
-  RoCrateDatasetSchema,
-  RoCrateLicenseSchema,
-  RoCrateBioSampleSchema,
-  RoCrateTaxonSchema,
-  RoCratePlaceSchema,
-  RoCratePersonSchema,
-  RoCrateOrganizationSchema,
-  RoCratePropertySchema,
-]);
-export type RoCrateEntity = z.infer<typeof RoCrateEntitySchema>;
-
-export const RoCrateSchema = z
-  .object({
-    '@context': z.array(z.union([z.string(), z.record(z.string(), z.string())])),
-    '@graph': z.array(RoCrateEntitySchema),
-  })
-  .meta({
-    id: 'RoCrate',
-    description:
-      'RO-Crate 1.2 metadata of a detached crate: the manifest as the root dataset, one BioSample per sample, with its ' +
-      'people, organisations, taxa, places and field values',
-  });
-export type RoCrate = z.infer<typeof RoCrateSchema>;

@@ -2,37 +2,11 @@ import { TOL_PROJECTS, type TolProject } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { isSvcId, isUuid } from '@/lib/identifiers/contract';
 import { isTolProject } from '@/lib/projects/contract';
+import { humanList, single, splitList } from '../values/lists';
 import { type Raw, type ReturnType, STANDARDS, type Standard } from './contract';
 
+export { humanList, single, splitList } from '../values/lists';
 export type { Raw, ReturnType, Standard } from './contract';
-
-/**
- * Comma lists and repeated parameters alike (docs/api-behaviour.md §1.7 Sensible): split on commas, trim, drop empties,
- * de-duplicate, keep first-seen order.
- */
-export function splitList(raw: Raw, opts: { lower?: boolean; upper?: boolean } = {}): string[] {
-  const out = new Set<string>();
-  for (const part of [raw ?? []].flat().flatMap((s) => s.split(','))) {
-    let v = part.trim();
-    if (!v) continue;
-    if (opts.lower) v = v.toLowerCase();
-    if (opts.upper) v = v.toUpperCase();
-    out.add(v);
-  }
-  return [...out];
-}
-
-/** The last value of a parameter that should be sent once. */
-export const single = (raw: Raw): string | undefined => {
-  const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  return v?.trim() || undefined;
-};
-
-/** "a, b and c": the reference's way of listing accepted values. */
-export function humanList(values: readonly string[], last = 'and'): string {
-  if (values.length <= 1) return values.join('');
-  return `${values.slice(0, -1).join(', ')} ${last} ${values[values.length - 1]}`;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Projects

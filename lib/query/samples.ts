@@ -4,7 +4,7 @@ import { samples, TOL_PROJECTS } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { findSequencingCentre, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 import { recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
-import { parseDateRange } from './dates';
+import { parseDateRange } from '@/lib/values/dates';
 import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type ReturnType, type Standard, splitList } from './params';
 import { countShapes, sampleRows, sampleStream, shapesOf } from './sample-rows';
 import { fromArray, keysetRows, type RowStream, rowStream } from './stream';

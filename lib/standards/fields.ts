@@ -1,7 +1,8 @@
 import { TOL_PROJECTS, type TolProject } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { compareVersions, currentDefinition, loadManifestDefinitions, type ManifestDefinition } from '@/lib/manifests';
-import { humanList, type Standard } from '@/lib/query/params';
+import type { Standard } from '@/lib/standards/contract';
+import { humanList } from '@/lib/values/lists';
 import { SYSTEM_KEYS } from './render';
 
 /**

@@ -1,8 +1,7 @@
 import { TOL_PROJECTS, type TolProject } from '@/db/schema';
 import { currentDefinition, type FieldDefinition, findDefinition, type ManifestDefinition } from '@/lib/manifests';
-import type { SampleRecord } from '@/lib/query/contract';
-import { formatUtc } from '@/lib/query/dates';
-import type { Standard } from '@/lib/query/params';
+import type { SampleRecord, Standard } from '@/lib/standards/contract';
+import { formatUtc } from '@/lib/values/dates';
 import { FieldReader, type SampleFields } from './stored-fields';
 
 /**

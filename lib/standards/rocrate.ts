@@ -7,7 +7,7 @@ import type {
   RoCratePersonSchema,
   RoCratePlaceSchema,
   RoCrateTaxonSchema,
-} from '@/lib/query/contract';
+} from '@/lib/standards/contract';
 import { type SampleRecord, SYSTEM_KEYS } from './render';
 
 /**

@@ -4,8 +4,9 @@ import type { Db } from '@/db/client';
 import { manifests, profileFiles, profiles, samples, submissions, TOL_PROJECTS, type TolProject, users } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
-import { parseDateRange } from '@/lib/query/dates';
-import { humanList, isProject } from '@/lib/query/params';
+import { isTolProject as isProject } from '@/lib/projects/contract';
+import { parseDateRange } from '@/lib/values/dates';
+import { humanList } from '@/lib/values/lists';
 import type { StatsSummary } from './contract';
 
 const count = async (db: Db, table: PgTable, where?: SQL) => {
