@@ -1,0 +1,125 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { currentDefinition } from '@/lib/manifests';
+import { validRow } from '../tests/fixtures/manifests/generate';
+import { toXlsx } from '../tests/fixtures/manifests/workbook';
+import { createUser, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+
+/**
+ * Removing a mistaken upload, at both widths: a validation report that was never confirmed, deleted from its page
+ * through the confirmation that names it, and a pending sample deleted from its page through the confirmation that
+ * names its tube, specimen and profile; each lands on the profile with a notice, and is gone from the API. A
+ * confirmed report's page says why it cannot be deleted. The pages and the open dialogs pass axe.
+ */
+
+const dtol = currentDefinition('dtol');
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+async function expectAccessible(page: Page, what: string) {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`),
+    `serious or critical on ${what}`,
+  ).toEqual([]);
+}
+
+/** Uploads rows as a manifest of the profile through the API and waits for its report; confirms it if asked. */
+async function manifest(page: Page, profileId: string, name: string, rows: Record<string, string>[], confirm: boolean) {
+  const api = page.request;
+  const upload = await api.post('/api/manifest/validate', {
+    multipart: {
+      profile_id: profileId,
+      file: {
+        name,
+        mimeType: XLSX,
+        buffer: Buffer.from(
+          await toXlsx(
+            dtol.fields.map((f) => f.name),
+            rows,
+            { typed: true },
+          ),
+        ),
+      },
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(202);
+  const reportId = ((await upload.json()) as { report_id: string }).report_id;
+  await expect
+    .poll(async () => ((await (await api.get(`/api/manifest/validate/report/${reportId}/status`)).json()) as { status: string }).status, {
+      timeout: 60_000,
+    })
+    .toBe('complete');
+  if (!confirm) return { reportId, manifestId: null };
+  const confirmed = await api.post('/api/manifest/validate/confirm', { data: { validation_report_id: reportId } });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  return { reportId, manifestId: ((await confirmed.json()) as { manifest_id: string }).manifest_id };
+}
+
+const shot = (page: Page, testInfo: TestInfo, name: string) => screenshot(page, testInfo, `removal-${name}`);
+
+test('a mistaken upload removed: a report and a sample, each through a confirmation that names it', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const researcher = await createUser(page.request, testInfo, { memberOf: ['dtol'] });
+  await signIn(page, researcher);
+  const title = unique(testInfo, 'Mistaken moths');
+  const created = await page.request.post('/api/profiles', { data: { title, description: 'an upload to undo', type: 'dtol' } });
+  expect(created.status(), await created.text()).toBe(201);
+  const profileId = ((await created.json()) as { id: string }).id;
+
+  // rows no other test uses: tubes and specimens follow the index
+  const base = 100_000 + Math.floor(Math.random() * 800_000);
+  const rows = Array.from({ length: 3 }, (_, i) => validRow(dtol, base + i));
+  const confirmed = await manifest(page, profileId, 'moths.xlsx', rows.slice(0, 2), true);
+  const mistake = await manifest(page, profileId, 'mistake.xlsx', rows.slice(2), false);
+
+  // a confirmed report cannot be deleted, and its page says why
+  await page.goto(`/manifests/reports/${confirmed.reportId}`);
+  await expect(page.getByRole('button', { name: 'Delete validation report moths.xlsx' })).toBeDisabled({ timeout: 30_000 });
+  await expect(page.getByText(`was confirmed into manifest ${confirmed.manifestId}`)).toBeVisible();
+
+  // the unconfirmed report: deleted from its page
+  await page.goto(`/manifests/reports/${mistake.reportId}`);
+  await page.getByRole('button', { name: 'Delete validation report mistake.xlsx' }).click();
+  const reportDialog = page.getByRole('dialog', { name: 'Delete validation report mistake.xlsx?' });
+  await expect(reportDialog).toBeVisible();
+  await expect(reportDialog).toContainText(`The validation report of mistake.xlsx will be deleted from profile ${title}`);
+  await expect(reportDialog).toContainText('This cannot be undone.');
+  await expectAccessible(page, 'the report’s confirmation');
+  await expectNoSidewaysScroll(page);
+  await shot(page, testInfo, '01-report-confirmation');
+  await reportDialog.getByRole('button', { name: 'Delete validation report' }).click();
+  await expect(page).toHaveURL(new RegExp(`/profiles/${profileId}\\?deleted=`), { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'Validation report mistake.xlsx was deleted.' })).toBeVisible();
+  expect((await page.request.get(`/api/manifest/validate/report/${mistake.reportId}`)).status()).toBe(404);
+
+  // a pending sample: deleted from its page
+  const browse = await page.request.get(`/api/samples/browse?manifest_id=${confirmed.manifestId}&sort=tube&order=asc`);
+  const listed = ((await browse.json()) as { data: { svc_id: string }[] }).data.map((r) => r.svc_id);
+  expect(listed).toHaveLength(2);
+  const tube = rows[0]!.TUBE_OR_WELL_ID!;
+  const specimen = rows[0]!.SPECIMEN_ID!;
+  const sample = listed[0]!;
+  await page.goto(`/samples/${sample}`);
+  await page.getByRole('button', { name: `Delete sample ${tube}` }).click();
+  const sampleDialog = page.getByRole('dialog', { name: `Delete sample ${tube}?` });
+  await expect(sampleDialog).toContainText(
+    `Sample ${tube} (specimen ${specimen}) will be deleted from profile ${title}. Its history goes too`,
+  );
+  await expectAccessible(page, 'the sample’s confirmation');
+  await expectNoSidewaysScroll(page);
+  await shot(page, testInfo, '02-sample-confirmation');
+  // cancelling changes nothing
+  await sampleDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(sampleDialog).toBeHidden();
+  await page.getByRole('button', { name: `Delete sample ${tube}` }).click();
+  await sampleDialog.getByRole('button', { name: 'Delete sample' }).click();
+  await expect(page).toHaveURL(new RegExp(`/profiles/${profileId}\\?deleted=`), { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: `Sample ${tube} was deleted.` })).toBeVisible();
+  await expectAccessible(page, 'the profile after a deletion');
+  await expectNoSidewaysScroll(page);
+  await shot(page, testInfo, '03-profile-notice');
+  const after = await page.request.get(`/api/samples/browse?manifest_id=${confirmed.manifestId}`);
+  expect(((await after.json()) as { data: { svc_id: string }[] }).data.map((r) => r.svc_id)).toEqual([listed[1]]);
+});
