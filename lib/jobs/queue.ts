@@ -3,26 +3,16 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { CONNECT_TIMEOUT_SECONDS, type Database, type Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
-import type { AnyJobData, JobData, JobName, QueueHealth } from './contract';
+import { Conflict } from '@/lib/errors';
+import { type AnyJobData, JOB_DATA, type JobData, type JobName, type QueueHealth } from './contract';
 import { recordDeadLetter } from './dead-letters';
 import { startLiveness } from './liveness';
 import { beginRun } from './runs';
+import type { BoundJob, JobRun } from './spec';
 import { type SweepResult, sweepJobs } from './sweep';
 
 /** Every background job and what it carries: lib/jobs/contract.ts. */
 export type { JobData, JobName } from './contract';
-
-export const JOB_NAMES: readonly JobName[] = [
-  'manifest.validate',
-  'samples.register',
-  'tolids.request',
-  'registrations.sweep',
-  'jobs.sweep',
-  'study.submit',
-  'rights.check',
-  'approvals.remind',
-  'email.send',
-];
 
 /**
  * The one rule for attempts: pg-boss runs a job at most 1 + RETRY_LIMIT times (a thrown error, or a process that
@@ -32,29 +22,11 @@ export const JOB_NAMES: readonly JobName[] = [
 export const RETRY_LIMIT = 3;
 export const RUNS_PER_JOB = 1 + RETRY_LIMIT;
 
-/** Which run of its job this is, from pg-boss's own count. */
-export interface JobRun {
-  jobId: string;
-  /** 1 for the first run */
-  attempt: number;
-  /** no run follows this one if it fails */
-  last: boolean;
-}
+export { FIRST_RUN, type JobRun } from './spec';
 
-/** A job run by hand (tests, the admin's retry) as if it were the first of several. */
-export const FIRST_RUN: JobRun = { jobId: '00000000-0000-0000-0000-000000000000', attempt: 1, last: false };
-
-export type JobHandlers = { [N in JobName]?: (data: JobData[N], run?: JobRun) => Promise<void> };
-
-/**
- * What ends a job's work when its last run failed, or the process running its last run died: the work is marked
- * failed with a reason its owner can read, so nothing waits for it, and a retry is possible.
- */
-export type JobGiveUps = { [N in JobName]?: (data: JobData[N], reason: string) => Promise<void> };
-
+/** The jobs an instance runs, each bound to the service's context (lib/server/jobs.ts lists them). */
 export interface JobDefinitions {
-  handlers: JobHandlers;
-  giveUps: JobGiveUps;
+  jobs: BoundJob[];
 }
 
 export interface SendOptions {
@@ -76,6 +48,11 @@ export interface JobQueue {
   wake(name: JobName): void;
   /** what /api/health reports of the queue */
   health(): Promise<QueueHealth>;
+  /**
+   * An admin's retry: the job's own reopen (its spec) reopens the given-up work in `tx` and queues the job there.
+   * 409 for a job that cannot be retried by hand.
+   */
+  reopen(tx: Db, name: JobName, data: unknown): Promise<string>;
 }
 
 export interface RunningQueue {
@@ -85,34 +62,10 @@ export interface RunningQueue {
   stop(): Promise<void>;
 }
 
-/**
- * pg-boss's own expiry, a backstop only: a process that dies is noticed by its stopped heartbeat within a minute or
- * two (lib/jobs/sweep.ts). It must outlast the longest honest run, so a study's reads get hours.
- */
-const EXPIRE_SECONDS: Record<JobName, number> = {
-  'manifest.validate': 30 * 60,
-  'samples.register': 2 * 60 * 60,
-  'tolids.request': 30 * 60,
-  'registrations.sweep': 10 * 60,
-  'jobs.sweep': 10 * 60,
-  'study.submit': 12 * 60 * 60,
-  'rights.check': 30 * 60,
-  'approvals.remind': 30 * 60,
-  'email.send': 10 * 60,
-};
-
-/**
- * Cron jobs and when they run: every instance schedules them, pg-boss keeps one schedule per name. The hourly ones
- * pick only what is due (a sample not looked up for a day, an approver not reminded for REMINDER_DAYS), so a missed
- * hour is caught up at the next.
- */
-const SCHEDULES: Partial<Record<JobName, string>> = {
-  'registrations.sweep': '* * * * *',
-  'jobs.sweep': '* * * * *',
-  'rights.check': '23 * * * *',
-  'approvals.remind': '41 * * * *',
-};
-const SCHEDULED = Object.keys(SCHEDULES) as JobName[];
+// the queue's own job: what the sweep (lib/jobs/sweep.ts) does, every minute and once when a worker starts
+const SWEEP_JOB = { name: 'jobs.sweep', expireSeconds: 10 * 60, schedule: '* * * * *' } as const;
+// a job sent under a name no spec declares (none is, but pg-boss needs a number)
+const DEFAULT_EXPIRE_SECONDS = 30 * 60;
 
 /** PGlite runs one statement per prepared query, so pg-boss's multi-statement migrations go through exec. */
 function pgliteAdapter(database: Database): PgBoss.Db {
@@ -208,13 +161,16 @@ export async function startJobQueue(
   );
   await boss.start();
   const existing = new Set((await boss.getQueues()).map((q) => q.name));
-  for (const name of JOB_NAMES) if (!existing.has(name)) await boss.createQueue(name);
+  for (const name of Object.keys(JOB_DATA) as JobName[]) if (!existing.has(name)) await boss.createQueue(name);
 
   const workerIds = new Map<JobName, string>();
+  // filled once the definitions are made (they may send jobs, so they are given the queue first)
+  const specs = new Map<JobName, BoundJob>();
+  const expiry = (name: JobName) => specs.get(name)?.expireSeconds ?? DEFAULT_EXPIRE_SECONDS;
   const queue: JobQueue = {
     async send(name, data, sendOpts = {}) {
       await boss.send(name, data as object, {
-        expireInSeconds: EXPIRE_SECONDS[name],
+        expireInSeconds: expiry(name),
         ...(sendOpts.tx && { db: transactionAdapter(sendOpts.tx) }),
         ...(sendOpts.startAfterSeconds !== undefined && { startAfter: Math.max(0, Math.round(sendOpts.startAfterSeconds)) }),
       });
@@ -224,14 +180,19 @@ export async function startJobQueue(
       if (worker) boss.notifyWorker(worker);
     },
     health: () => queueHealth(db),
+    async reopen(tx, name, data) {
+      const reopen = specs.get(name)?.reopen;
+      if (!reopen) throw Conflict(`A ${name} job cannot be retried by hand.`);
+      return reopen(tx, data);
+    },
   };
-  const { handlers, giveUps } = definitionsOf(queue);
+  for (const job of definitionsOf(queue).jobs) specs.set(job.name, job);
   const liveness = await startLiveness(database, logger);
   const instance = liveness.instance;
 
   /** Ends the work of a job that will not run again, and puts it on the dead-letter list. */
   const giveUp = async (name: JobName, jobId: string | null, data: unknown, reason: string, attempts: number) => {
-    const end = giveUps[name] as ((d: unknown, r: string) => Promise<void>) | undefined;
+    const end = specs.get(name)?.giveUp;
     try {
       if (end) await end(data, reason);
     } finally {
@@ -243,7 +204,7 @@ export async function startJobQueue(
   const processStartedAt = new Date();
   const sweep = () =>
     sweepJobs(
-      { db, logger, queue, giveUp },
+      { db, logger, queue, giveUp, jobs: [...specs.values()] },
       {
         liveness,
         processStartedAt,
@@ -252,39 +213,37 @@ export async function startJobQueue(
         },
       },
     );
+  const sweepJob: BoundJob = { ...SWEEP_JOB, quiet: true, run: () => sweep().then(() => undefined) };
 
   if (workers) {
-    for (const [name, cron] of Object.entries(SCHEDULES) as [JobName, string][]) {
-      await boss.schedule(name, cron, {}, { expireInSeconds: EXPIRE_SECONDS[name] });
+    const running = [sweepJob, ...specs.values()];
+    for (const job of running) {
+      if (job.schedule) await boss.schedule(job.name, job.schedule, {}, { expireInSeconds: job.expireSeconds });
     }
-    for (const name of JOB_NAMES) {
-      const handler = (name === 'jobs.sweep' ? () => sweep().then(() => undefined) : handlers[name]) as
-        | ((data: unknown, run: JobRun) => Promise<void>)
-        | undefined;
-      if (!handler) continue;
+    for (const job of running) {
+      const { name } = job;
       const worker = await boss.work<unknown>(
         name,
         { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1, includeMetadata: true },
-        async ([job]) => {
-          if (!job) return;
-          const run: JobRun = { jobId: job.id, attempt: job.retryCount + 1, last: job.retryCount >= job.retryLimit };
+        async ([pgJob]) => {
+          if (!pgJob) return;
+          const run: JobRun = { jobId: pgJob.id, attempt: pgJob.retryCount + 1, last: pgJob.retryCount >= pgJob.retryLimit };
           const started = performance.now();
-          const heartbeat = await beginRun(db, logger, { jobId: job.id, name, instance });
+          const heartbeat = await beginRun(db, logger, { jobId: pgJob.id, name, instance });
           try {
-            await handler(job.data, run);
-            // the sweeps run every minute: their runs are not news
-            logger[SCHEDULED.includes(name) ? 'debug' : 'info'](
-              { job: name, job_id: job.id, attempt: run.attempt, duration_ms: Math.round(performance.now() - started) },
+            await job.run(pgJob.data, run);
+            logger[job.quiet ? 'debug' : 'info'](
+              { job: name, job_id: pgJob.id, attempt: run.attempt, duration_ms: Math.round(performance.now() - started) },
               'job done',
             );
           } catch (err) {
             if (run.last) {
-              logger.error({ err, job: name, job_id: job.id, attempt: run.attempt }, 'job failed for good; its work is marked failed');
-              await giveUp(name, job.id, job.data, reasonOf(err), run.attempt).catch((e: unknown) =>
-                logger.error({ err: e, job: name, job_id: job.id }, 'the failed job’s work could not be marked failed; the sweep will'),
+              logger.error({ err, job: name, job_id: pgJob.id, attempt: run.attempt }, 'job failed for good; its work is marked failed');
+              await giveUp(name, pgJob.id, pgJob.data, reasonOf(err), run.attempt).catch((e: unknown) =>
+                logger.error({ err: e, job: name, job_id: pgJob.id }, 'the failed job’s work could not be marked failed; the sweep will'),
               );
             } else {
-              logger.warn({ err, job: name, job_id: job.id, attempt: run.attempt }, 'job failed; it will run again');
+              logger.warn({ err, job: name, job_id: pgJob.id, attempt: run.attempt }, 'job failed; it will run again');
             }
             throw err;
           } finally {
@@ -294,9 +253,9 @@ export async function startJobQueue(
       );
       workerIds.set(name, worker);
     }
-    // once now, not a minute from now: a restart picks up what the last process left
-    await boss.send('jobs.sweep', {}, { expireInSeconds: EXPIRE_SECONDS['jobs.sweep'] });
-    await boss.send('registrations.sweep', {}, { expireInSeconds: EXPIRE_SECONDS['registrations.sweep'] });
+    // the minute's jobs once now, not a minute from now: a restart picks up what the last process left
+    for (const job of running)
+      if (job.schedule === SWEEP_JOB.schedule) await boss.send(job.name, {}, { expireInSeconds: job.expireSeconds });
   }
 
   return {

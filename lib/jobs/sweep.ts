@@ -5,6 +5,7 @@ import { rowsOf } from '@/db/rows';
 import type { Liveness } from './liveness';
 import type { JobName, JobQueue } from './queue';
 import { DEAD_AFTER_SECONDS, LOCK_FREE_AND_QUIET_SECONDS, SILENT_FOR_GOOD_SECONDS } from './runs';
+import type { BoundJob } from './spec';
 
 /**
  * The sweep (`jobs.sweep`, every minute and once when a worker starts) keeps the promise that every job ends:
@@ -13,7 +14,7 @@ import { DEAD_AFTER_SECONDS, LOCK_FREE_AND_QUIET_SECONDS, SILENT_FOR_GOOD_SECOND
  *    runs it again after its retry delay, or, if that was its last run, its work is given up with the reason.
  * 2. Open work whose job is gone (never sent, or lost) is queued again; open work whose job failed for good is
  *    given up. "Open": a report pending or running, a submission pending or processing, an email queued.
- * 3. A publication (synchronous, no job) left processing by a process that died is marked failed.
+ * 3. Each job's domain recovers what it does without a job (a publication left processing by a process that died).
  */
 
 export interface SweepDeps {
@@ -21,6 +22,15 @@ export interface SweepDeps {
   logger: Logger;
   queue: JobQueue;
   giveUp(name: JobName, jobId: string | null, data: unknown, reason: string, attempts: number): Promise<void>;
+  /** the jobs: the open work each owns, and the recoveries of their domains */
+  jobs: BoundJob[];
+}
+
+/** Open work of a job: the rows still waiting for it, and the key its data carries their id under. */
+interface OpenWork {
+  name: JobName;
+  key: string;
+  open: SQL;
 }
 
 export interface SweepContext {
@@ -38,34 +48,11 @@ export interface SweepResult {
   givenUp: number;
 }
 
-/** Open work per job: the id column, the key its job data carries it under, and the rows still waiting for it. */
-const OPEN_WORK: { name: JobName; key: string; open: SQL }[] = [
-  {
-    name: 'manifest.validate',
-    key: 'reportId',
-    open: sql`select id::text as id from validation_reports where status in ('pending', 'running')`,
-  },
-  {
-    name: 'samples.register',
-    key: 'submissionId',
-    open: sql`select id::text as id from submissions where kind = 'samples' and status in ('pending', 'processing')`,
-  },
-  {
-    name: 'study.submit',
-    key: 'submissionId',
-    open: sql`select id::text as id from submissions where kind = 'study' and action = 'submit' and status in ('pending', 'processing')`,
-  },
-  { name: 'email.send', key: 'emailId', open: sql`select id::text as id from emails where status = 'queued'` },
-];
-
-// a publication answers within the HTTP client's time limits; one still processing after this was interrupted
-const PUBLICATION_STALE_MINUTES = 15;
-
 export async function sweepJobs(deps: SweepDeps, ctx: SweepContext): Promise<SweepResult> {
   const result: SweepResult = { dead: 0, requeued: 0, givenUp: 0 };
   await handBackDeadRuns(deps, ctx, result);
-  for (const work of OPEN_WORK) await recoverLostWork(deps, work, result);
-  await failInterruptedPublications(deps);
+  for (const job of deps.jobs) if (job.openWork) await recoverLostWork(deps, { name: job.name, ...job.openWork }, result);
+  for (const job of deps.jobs) await job.recover?.();
   if (result.dead || result.requeued || result.givenUp) deps.logger.warn({ ...result }, 'job sweep recovered work');
   return result;
 }
@@ -127,7 +114,7 @@ async function handBackDeadRuns(deps: SweepDeps, ctx: SweepContext, result: Swee
       and not exists (select 1 from pgboss.job j where j.id = r.job_id and j.state = 'active')`);
 }
 
-async function recoverLostWork(deps: SweepDeps, work: (typeof OPEN_WORK)[number], result: SweepResult) {
+async function recoverLostWork(deps: SweepDeps, work: OpenWork, result: SweepResult) {
   const { db } = deps;
   const lost = rowsOf<{ id: string; failed: boolean; runs: number }>(
     await db.execute(sql`
@@ -156,7 +143,7 @@ async function recoverLostWork(deps: SweepDeps, work: (typeof OPEN_WORK)[number]
  * Queues lost work again, once however many instances sweep at the same moment: under a lock on the work's id, the
  * job is sent only if no other sweep has sent one since this one looked.
  */
-async function requeueOnce(deps: SweepDeps, work: (typeof OPEN_WORK)[number], id: string): Promise<boolean> {
+async function requeueOnce(deps: SweepDeps, work: OpenWork, id: string): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${work.name}:${id}`}))`);
     const queued = rowsOf<{ one: number }>(
@@ -169,14 +156,4 @@ async function requeueOnce(deps: SweepDeps, work: (typeof OPEN_WORK)[number], id
     await deps.queue.send(work.name, { [work.key]: id } as never, { tx });
     return true;
   });
-}
-
-async function failInterruptedPublications(deps: SweepDeps) {
-  await deps.db.execute(sql`
-    update submissions
-    set status = 'failed',
-        error = 'The publication was interrupted before the repository answered; check the record there and try again.',
-        finished_at = now(), updated_at = now()
-    where action = 'publish' and status = 'processing'
-      and updated_at < now() - make_interval(mins => ${PUBLICATION_STALE_MINUTES})`);
 }

@@ -4,6 +4,9 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { emails } from '@/db/schema';
 import type { Config } from '@/lib/config';
+import { Conflict } from '@/lib/errors';
+import type { JobQueue } from '@/lib/jobs/queue';
+import { jobSpec } from '@/lib/jobs/spec';
 
 const transports = new Map<string, Transporter>();
 
@@ -67,3 +70,22 @@ export async function giveUpEmail(db: Db, emailId: string, reason: string): Prom
     .set({ status: 'failed', result: reason })
     .where(and(eq(emails.id, emailId), eq(emails.status, 'queued')));
 }
+
+/** `email.send`: one queued email, through the SMTP relay the settings name. */
+export const sendEmailJob = jobSpec({
+  name: 'email.send',
+  expireSeconds: 10 * 60,
+  run: (deps: { db: Db; config: Config; logger: Logger; jobs: JobQueue }, data) => sendEmail(deps, data.emailId),
+  giveUp: (deps, data, reason) => giveUpEmail(deps.db, data.emailId, reason),
+  openWork: { key: 'emailId', open: sql`select id::text as id from emails where status = 'queued'` },
+  async reopen(tx, deps, data) {
+    const [email] = await tx
+      .update(emails)
+      .set({ status: 'queued', result: null, attempts: 0 })
+      .where(and(eq(emails.id, data.emailId), eq(emails.status, 'failed')))
+      .returning({ id: emails.id });
+    if (!email) throw Conflict('The email is no longer failed; nothing to retry.');
+    await deps.jobs.send('email.send', { emailId: email.id }, { tx });
+    return `email ${email.id}`;
+  },
+});

@@ -4,9 +4,10 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { one, pageWithTotal } from '@/db/rows';
 import { profiles, users, validationReports } from '@/db/schema';
-import { AppError, Invalid, NotFound } from '@/lib/errors';
+import { AppError, Conflict, Invalid, NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import type { JobQueue } from '@/lib/jobs/queue';
+import { jobSpec } from '@/lib/jobs/spec';
 import {
   checkManifestFile,
   currentDefinition,
@@ -392,3 +393,24 @@ export async function reportNames(
   const [uploader] = await db.select({ username: users.username }).from(users).where(eq(users.id, report.userId));
   return { profileTitle: profile?.title ?? report.profileId, uploadedBy: uploader?.username ?? 'someone' };
 }
+
+/** `manifest.validate`: a report's validation, run as soon as its upload commits. */
+export const validateManifestJob = jobSpec({
+  name: 'manifest.validate',
+  expireSeconds: 30 * 60,
+  run: (deps: ValidationDeps & { jobs: JobQueue }, data) => runValidation(deps, data.reportId),
+  giveUp: (deps, data, reason) => giveUpValidation(deps.db, data.reportId, reason),
+  openWork: { key: 'reportId', open: sql`select id::text as id from validation_reports where status in ('pending', 'running')` },
+  async reopen(tx, deps, data) {
+    const [report] = await tx
+      .update(validationReports)
+      .set({ status: 'pending', failure: null, progress: 0, attempts: 0, finishedAt: null })
+      .where(
+        and(eq(validationReports.id, data.reportId), eq(validationReports.status, 'failed'), sql`${validationReports.upload} is not null`),
+      )
+      .returning({ id: validationReports.id });
+    if (!report) throw Conflict('The report cannot be validated again: its upload is gone. Upload the manifest again.');
+    await deps.jobs.send('manifest.validate', { reportId: report.id }, { tx });
+    return `report ${report.id}`;
+  },
+});

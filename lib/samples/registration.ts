@@ -1,9 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
+import { jobSpec } from '@/lib/jobs/spec';
 import type { Registration } from './contract';
 
 /**
@@ -282,3 +284,15 @@ export async function sweepRegistrations(db: Db, q: RegistrationQueue): Promise<
     return toRoute.length + tolidDue.length;
   });
 }
+
+/** `registrations.sweep`, every minute: approved samples that are due to be sent on. */
+export const registrationsSweepJob = jobSpec({
+  name: 'registrations.sweep',
+  expireSeconds: 10 * 60,
+  schedule: '* * * * *',
+  quiet: true,
+  async run(deps: { db: Db; logger: Logger; registration: RegistrationQueue }) {
+    const sent = await sweepRegistrations(deps.db, deps.registration);
+    if (sent) deps.logger.info({ samples: sent }, 'registration sweep sent samples on');
+  },
+});

@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { manifests, profiles, samples, userApproverTypes, userProjectRoles, users } from '@/db/schema';
+import { jobSpec } from '@/lib/jobs/spec';
 import { type MailContext, queueEmail } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { getUser } from '@/lib/users/users';
@@ -107,3 +109,14 @@ async function remindOne(deps: ReminderDeps, userId: number, since: Date): Promi
     return true;
   });
 }
+
+/** `approvals.remind`, hourly: a digest to each approver not reminded for REMINDER_DAYS. */
+export const remindApproversJob = jobSpec({
+  name: 'approvals.remind',
+  expireSeconds: 30 * 60,
+  schedule: '41 * * * *',
+  async run(deps: Omit<ReminderDeps, 'days'> & { logger: Logger; reminderDays: number }) {
+    const sent = await remindApprovers({ ...deps, days: deps.reminderDays });
+    if (sent) deps.logger.info({ approvers: sent }, 'approvers reminded of the samples waiting for them');
+  },
+});

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { manifests, profiles, type SampleStatus, samples, serviceChecks, users } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
+import { jobSpec } from '@/lib/jobs/spec';
 import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
@@ -361,3 +362,15 @@ export async function privateForManager(
     hub: last,
   };
 }
+
+/** `rights.check`, hourly: private samples not looked up for a day, asked about at the Local Contexts Hub. */
+export const rightsCheckJob = jobSpec({
+  name: 'rights.check',
+  expireSeconds: 30 * 60,
+  schedule: '23 * * * *',
+  async run(deps: RightsDeps) {
+    const done = await checkDueRights(deps);
+    // an unreachable hub ends the job normally: the samples stay private and are asked about at the next run
+    if (done.projects) deps.logger.info({ ...done }, 'rights check asked the Local Contexts Hub');
+  },
+});

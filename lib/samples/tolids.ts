@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { samples, specimens } from '@/db/schema';
 import { isoSecond } from '@/lib/jobs/backoff';
+import type { JobQueue } from '@/lib/jobs/queue';
+import { jobSpec } from '@/lib/jobs/spec';
 import { byUploader, tellApprovers, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { specimenFields } from '@/lib/repositories/ena';
@@ -218,3 +220,15 @@ export async function giveUpTolids(db: Db, sampleIds: string[], reason: string):
     .set({ statusDetail: `The ToLID request failed (${reason}); asked again at ${at(next)}.`, nextAttemptAt: next })
     .where(and(inArray(samples.id, sampleIds), eq(samples.status, 'awaiting_tolid')));
 }
+
+/** `tolids.request`: ToLIDs for the specimens of samples waiting in awaiting_tolid. */
+export const requestTolidsJob = jobSpec({
+  name: 'tolids.request',
+  expireSeconds: 30 * 60,
+  run: (deps: TolidDeps & { jobs: JobQueue }, data) => requestTolids(deps, data.sampleIds),
+  giveUp: (deps, data, reason) => giveUpTolids(deps.db, data.sampleIds, reason),
+  async reopen(tx, deps, data) {
+    await deps.jobs.send('tolids.request', { sampleIds: data.sampleIds }, { tx });
+    return `ToLID request for ${data.sampleIds.length} samples`;
+  },
+});

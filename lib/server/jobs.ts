@@ -2,11 +2,13 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import type { Config } from '@/lib/config';
 import { fileStore } from '@/lib/files/files';
-import type { JobData, JobDefinitions, JobGiveUps, JobQueue, JobRun } from '@/lib/jobs/queue';
+import { JOB_DATA, type JobData, type JobName } from '@/lib/jobs/contract';
+import type { JobDefinitions, JobQueue } from '@/lib/jobs/queue';
+import { bindJob, FIRST_RUN, type JobRun } from '@/lib/jobs/spec';
 import { mailContext } from '@/lib/mail/outbox';
-import { giveUpEmail, sendEmail } from '@/lib/mail/send';
+import { sendEmailJob } from '@/lib/mail/send';
 import type { TaxonomyLookup } from '@/lib/manifests';
-import { giveUpValidation, runValidation } from '@/lib/reports/reports';
+import { validateManifestJob } from '@/lib/reports/reports';
 import {
   createEnaClient,
   createUploadArea,
@@ -18,12 +20,12 @@ import {
 import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts';
 import { type TolidClient, tolidClientFromConfig } from '@/lib/repositories/tolid';
 import { createZenodoClient, type ZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
-import { registrationQueue, sweepRegistrations } from '@/lib/samples/registration';
-import { remindApprovers } from '@/lib/samples/reminders';
-import { checkDueRights } from '@/lib/samples/rights';
-import { giveUpTolids, requestTolids } from '@/lib/samples/tolids';
-import { giveUpRegistration, runSampleRegistration } from '@/lib/submissions/registration';
-import { giveUpStudySubmission, runStudySubmission } from '@/lib/submissions/study';
+import { registrationQueue, registrationsSweepJob } from '@/lib/samples/registration';
+import { remindApproversJob } from '@/lib/samples/reminders';
+import { rightsCheckJob } from '@/lib/samples/rights';
+import { requestTolidsJob } from '@/lib/samples/tolids';
+import { registerSamplesJob } from '@/lib/submissions/registration';
+import { submitStudyJob } from '@/lib/submissions/study';
 
 /** What jobs need from the outside world. */
 export interface JobDeps {
@@ -48,67 +50,70 @@ export const enaFromConfig = (config: Config, logger: Logger) => () => createEna
 
 export const zenodoFromConfig = (config: Config, logger: Logger) => () => createZenodoClient(zenodoClientOptionsFromConfig(config, logger));
 
-export function jobHandlers(deps: JobDeps & { jobs: JobQueue }) {
-  const ena = deps.ena ?? enaFromConfig(deps.config, deps.logger);
-  const zenodo = deps.zenodo ?? zenodoFromConfig(deps.config, deps.logger);
-  const uploadArea = deps.uploadArea ?? (() => createUploadArea(uploadAreaOptionsFromConfig(deps.config, deps.logger)));
-  const files = fileStore({ db: deps.db, config: deps.config, logger: deps.logger });
-  const tolid = deps.tolid ?? (() => tolidClientFromConfig(deps.config, deps.logger));
-  const registration = () => registrationQueue(deps.config, deps.jobs);
+/**
+ * Everything a job may need, made once from the settings: each job's spec names the part it uses, and the listing
+ * below checks that this context has it.
+ */
+export function jobContext(deps: JobDeps & { jobs: JobQueue }) {
+  const mail = mailContext(deps.config, deps.jobs);
   return {
-    'manifest.validate': (data: JobData['manifest.validate']) => runValidation(deps, data.reportId),
-    'samples.register': (data: JobData['samples.register'], run?: JobRun) =>
-      runSampleRegistration(
-        { db: deps.db, logger: deps.logger, ena, jobs: deps.jobs, mail: mailContext(deps.config, deps.jobs) },
-        data.submissionId,
-        run,
-      ),
-    'tolids.request': (data: JobData['tolids.request']) =>
-      requestTolids(
-        { db: deps.db, logger: deps.logger, tolid, registration: registration(), mail: mailContext(deps.config, deps.jobs) },
-        data.sampleIds,
-      ),
-    'email.send': (data: JobData['email.send']) => sendEmail(deps, data.emailId),
-    'registrations.sweep': async () => {
-      const sent = await sweepRegistrations(deps.db, registration());
-      if (sent) deps.logger.info({ samples: sent }, 'registration sweep sent samples on');
+    db: deps.db,
+    config: deps.config,
+    logger: deps.logger,
+    taxonomy: deps.taxonomy,
+    jobs: deps.jobs,
+    mail,
+    baseUrl: deps.config.baseUrl,
+    ena: deps.ena ?? enaFromConfig(deps.config, deps.logger),
+    zenodo: deps.zenodo ?? zenodoFromConfig(deps.config, deps.logger),
+    uploadArea: deps.uploadArea ?? (() => createUploadArea(uploadAreaOptionsFromConfig(deps.config, deps.logger))),
+    files: fileStore({ db: deps.db, config: deps.config, logger: deps.logger }),
+    tolid: deps.tolid ?? (() => tolidClientFromConfig(deps.config, deps.logger)),
+    // read at each use: what the settings say about where approved samples can go
+    get registration() {
+      return registrationQueue(deps.config, deps.jobs);
     },
-    'rights.check': async () => {
-      const done = await checkDueRights({
-        db: deps.db,
-        logger: deps.logger,
-        hub: localContextsClientFromConfig(deps.config, deps.logger, HUB_JOB_TIMING),
-        mail: mailContext(deps.config, deps.jobs),
-      });
-      // an unreachable hub ends the job normally: the samples stay private and are asked about at the next run
-      if (done.projects) deps.logger.info({ ...done }, 'rights check asked the Local Contexts Hub');
-    },
-    'approvals.remind': async () => {
-      const sent = await remindApprovers({ db: deps.db, mail: mailContext(deps.config, deps.jobs), days: deps.config.REMINDER_DAYS });
-      if (sent) deps.logger.info({ approvers: sent }, 'approvers reminded of the samples waiting for them');
-    },
-    'study.submit': (data: JobData['study.submit'], run?: JobRun) =>
-      runStudySubmission(
-        { db: deps.db, logger: deps.logger, baseUrl: deps.config.baseUrl, jobs: deps.jobs, ena, zenodo, files, uploadArea },
-        data.submissionId,
-        run,
-      ),
+    hub: localContextsClientFromConfig(deps.config, deps.logger, HUB_JOB_TIMING),
+    reminderDays: deps.config.REMINDER_DAYS,
   };
 }
 
-/** What ends each job's work when it will not run again (lib/jobs/queue.ts JobGiveUps). */
-export function jobGiveUps(deps: Pick<JobDeps, 'db' | 'config'> & { jobs: JobQueue }) {
+/** Every job the service runs: one line each, the spec beside its domain's code. */
+export const jobDefinitions = (deps: JobDeps & { jobs: JobQueue }): JobDefinitions => {
+  const context = jobContext(deps);
   return {
-    'manifest.validate': (data: JobData['manifest.validate'], reason: string) => giveUpValidation(deps.db, data.reportId, reason),
-    'samples.register': (data: JobData['samples.register'], reason: string) =>
-      giveUpRegistration({ db: deps.db, mail: mailContext(deps.config, deps.jobs) }, data.submissionId, reason),
-    'tolids.request': (data: JobData['tolids.request'], reason: string) => giveUpTolids(deps.db, data.sampleIds, reason),
-    'study.submit': (data: JobData['study.submit'], reason: string) => giveUpStudySubmission(deps.db, data.submissionId, reason),
-    'email.send': (data: JobData['email.send'], reason: string) => giveUpEmail(deps.db, data.emailId, reason),
-  } satisfies JobGiveUps;
+    jobs: [
+      bindJob(validateManifestJob, context),
+      bindJob(registerSamplesJob, context),
+      bindJob(requestTolidsJob, context),
+      bindJob(registrationsSweepJob, context),
+      bindJob(rightsCheckJob, context),
+      bindJob(remindApproversJob, context),
+      bindJob(submitStudyJob, context),
+      bindJob(sendEmailJob, context),
+    ],
+  };
+};
+
+type RunnableJob = Exclude<JobName, 'jobs.sweep'>;
+type Handler<N extends RunnableJob> = (
+  ...args: Record<string, never> extends JobData[N] ? [data?: JobData[N], run?: JobRun] : [data: JobData[N], run?: JobRun]
+) => Promise<void>;
+
+/** Each job's run, by name, as if it were its first (tests and tools run jobs by hand with these). */
+export function jobHandlers(deps: JobDeps & { jobs: JobQueue }): { [N in RunnableJob]: Handler<N> } {
+  const bound = new Map(jobDefinitions(deps).jobs.map((j) => [j.name, j]));
+  const handler = (name: RunnableJob) => {
+    const job = bound.get(name);
+    if (!job) throw new Error(`no job is declared for ${name}`);
+    return (data: unknown = {}, run: JobRun = FIRST_RUN) => job.run(data, run);
+  };
+  return Object.fromEntries((Object.keys(JOB_DATA) as JobName[]).flatMap((n) => (n === 'jobs.sweep' ? [] : [[n, handler(n)]]))) as {
+    [N in RunnableJob]: Handler<N>;
+  };
 }
 
-export const jobDefinitions = (deps: JobDeps & { jobs: JobQueue }): JobDefinitions => ({
-  handlers: jobHandlers(deps),
-  giveUps: jobGiveUps(deps),
-});
+/** What ends each job's work when it will not run again, by name (for tests). */
+export function jobGiveUps(deps: JobDeps & { jobs: JobQueue }): { [N in JobName]?: (data: JobData[N], reason: string) => Promise<void> } {
+  return Object.fromEntries(jobDefinitions(deps).jobs.flatMap((j) => (j.giveUp ? [[j.name, j.giveUp]] : [])));
+}

@@ -13,7 +13,7 @@ import { type RunningQueue, startJobQueue } from '@/lib/jobs/queue';
 import { createLogger } from '@/lib/logger';
 import type { TaxonomyLookup } from '@/lib/manifests';
 import { seedReferenceData } from '@/lib/seed';
-import { type JobDeps, jobGiveUps, jobHandlers } from '@/lib/server/jobs';
+import { type JobDeps, jobDefinitions, jobGiveUps, jobHandlers } from '@/lib/server/jobs';
 import { createUser, type NewUser, type UserRecord } from '@/lib/users/users';
 
 export interface Harness {
@@ -111,7 +111,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     (jobs) => {
       handlers = jobHandlers({ ...jobDeps, jobs });
       giveUps = jobGiveUps({ ...jobDeps, jobs });
-      return { handlers, giveUps };
+      return jobDefinitions({ ...jobDeps, jobs });
     },
     { workers: opts.workers ?? false, pollingIntervalSeconds: 0.5, retryDelaySeconds: opts.retryDelaySeconds },
   );

@@ -43,6 +43,6 @@ export function registerAdminJobRoutes(app: ApiApp) {
   });
   app.openapi(retry, async (c) => {
     const { db, jobs, config } = c.get('deps');
-    return c.json(await retryDeadLetter({ db, jobs, config }, c.get('user'), c.req.valid('param').id), 200);
+    return c.json(await retryDeadLetter({ db, jobs }, c.get('user'), c.req.valid('param').id), 200);
   });
 }

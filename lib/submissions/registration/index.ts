@@ -1,2 +1,2 @@
-export { giveUpRegistration, type RegistrationDeps, runSampleRegistration } from './job';
+export { giveUpRegistration, type RegistrationDeps, registerSamplesJob, runSampleRegistration } from './job';
 export { ENA_SETTINGS_MISSING, queueSampleRegistration } from './queue';

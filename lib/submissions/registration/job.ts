@@ -2,10 +2,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { samples, submissions } from '@/db/schema';
+import { Conflict } from '@/lib/errors';
 import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
+import { jobSpec } from '@/lib/jobs/spec';
 import type { MailContext } from '@/lib/mail/outbox';
 import type { EnaClient } from '@/lib/repositories/ena';
 import { isTransient, RepositoryError, RepositoryRefused } from '@/lib/repositories/errors';
+import { type RegistrationQueue, registrableColumns, routeApprovedSamples } from '@/lib/samples/registration';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, finishSubmission } from '../submissions';
 import { type Refusal, recordAccessions, rejectSamples } from './outcome';
@@ -120,3 +123,34 @@ const deferRegistration = (
         );
     },
   });
+
+/** `samples.register`: one batch of approved samples (and their specimens) at ENA. */
+export const registerSamplesJob = jobSpec({
+  name: 'samples.register',
+  expireSeconds: 2 * 60 * 60,
+  run: (deps: RegistrationDeps & { registration: RegistrationQueue }, data, run) => runSampleRegistration(deps, data.submissionId, run),
+  giveUp: (deps, data, reason) => giveUpRegistration(deps, data.submissionId, reason),
+  openWork: {
+    key: 'submissionId',
+    open: sql`select id::text as id from submissions where kind = 'samples' and status in ('pending', 'processing')`,
+  },
+  // the samples still rejected after approval go into a new registration: the ones a retry can take
+  async reopen(tx, deps, data) {
+    const [sub] = await tx.select().from(submissions).where(eq(submissions.id, data.submissionId));
+    if (!sub) throw Conflict('The registration no longer exists.');
+    const rows = await tx
+      .select(registrableColumns)
+      .from(samples)
+      .where(
+        and(
+          inArray(samples.id, sub.sampleIds.length ? sub.sampleIds : ['']),
+          eq(samples.status, 'rejected'),
+          sql`${samples.approvals} <> '{}'::jsonb`,
+        ),
+      )
+      .for('update');
+    if (!rows.length) throw Conflict('None of its samples is waiting for registration; they were sent again or decided since.');
+    const queued = await routeApprovedSamples(tx, deps.registration, rows, null);
+    return queued.map((q) => `registration ${q.submission_id} (${q.samples} samples)`).join(', ') || `${rows.length} samples waiting`;
+  },
+});

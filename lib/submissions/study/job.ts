@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
-import { studies } from '@/db/schema';
-import { AppError } from '@/lib/errors';
+import { studies, submissions } from '@/db/schema';
+import { AppError, Conflict } from '@/lib/errors';
 import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
+import { jobSpec } from '@/lib/jobs/spec';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, failSubmission, finishSubmission } from '../submissions';
@@ -64,3 +65,38 @@ export async function giveUpStudySubmission(db: Db, submissionId: string, reason
     `The submission could not be completed (${reason}); submit it again, or report it with the submission id ${submissionId}.`,
   );
 }
+
+// a publication answers within the HTTP client's time limits; one still processing after this was interrupted
+const PUBLICATION_STALE_MINUTES = 15;
+
+/** `study.submit`: a study at ENA or Zenodo; the reads of a large study may take hours. */
+export const submitStudyJob = jobSpec({
+  name: 'study.submit',
+  expireSeconds: 12 * 60 * 60,
+  run: (deps: StudyJobDeps, data, run) => runStudySubmission(deps, data.submissionId, run),
+  giveUp: (deps, data, reason) => giveUpStudySubmission(deps.db, data.submissionId, reason),
+  openWork: {
+    key: 'submissionId',
+    open: sql`select id::text as id from submissions where kind = 'study' and action = 'submit' and status in ('pending', 'processing')`,
+  },
+  async reopen(tx, deps, data) {
+    const [submission] = await tx
+      .update(submissions)
+      .set({ status: 'pending', error: null, finishedAt: null, updatedAt: sql`now()` })
+      .where(and(eq(submissions.id, data.submissionId), eq(submissions.status, 'failed')))
+      .returning({ id: submissions.id });
+    if (!submission) throw Conflict('The submission is no longer failed; nothing to retry.');
+    await deps.jobs.send('study.submit', { submissionId: submission.id }, { tx });
+    return `submission ${submission.id}`;
+  },
+  // a publication (synchronous, no job) left processing by a process that died is marked failed
+  async recover(deps) {
+    await deps.db.execute(sql`
+      update submissions
+      set status = 'failed',
+          error = 'The publication was interrupted before the repository answered; check the record there and try again.',
+          finished_at = now(), updated_at = now()
+      where action = 'publish' and status = 'processing'
+        and updated_at < now() - make_interval(mins => ${PUBLICATION_STALE_MINUTES})`);
+  },
+});

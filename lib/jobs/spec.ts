@@ -1,0 +1,87 @@
+import type { SQL } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import type { JobData, JobName } from './contract';
+
+/** Which run of its job this is, from pg-boss's own count. */
+export interface JobRun {
+  jobId: string;
+  /** 1 for the first run */
+  attempt: number;
+  /** no run follows this one if it fails */
+  last: boolean;
+}
+
+/** A job run by hand (tests, the admin's retry) as if it were the first of several. */
+export const FIRST_RUN: JobRun = { jobId: '00000000-0000-0000-0000-000000000000', attempt: 1, last: false };
+
+/**
+ * A background job, declared where its work lives (the domain's own module) and listed once in lib/server/jobs.ts.
+ * The queue (lib/jobs/queue.ts), the sweep (lib/jobs/sweep.ts) and the admin's retry (lib/jobs/retry.ts) loop over
+ * the specs and know no domain. What a job carries is the jobs' contract (lib/jobs/contract.ts), from which the
+ * admin API's list of failed jobs is typed.
+ *
+ * `Deps` is what the job needs from the outside world: the service's job context (lib/server/jobs.ts) must be one.
+ */
+export interface JobSpec<N extends JobName, Deps> {
+  name: N;
+  /**
+   * pg-boss's own expiry, a backstop only: a process that dies is noticed by its stopped heartbeat within a minute or
+   * two (lib/jobs/sweep.ts). It must outlast the longest honest run.
+   */
+  expireSeconds: number;
+  /** cron: every instance schedules it, pg-boss keeps one schedule per name */
+  schedule?: string;
+  /** a scheduled job whose runs are not news (logged at debug) */
+  quiet?: boolean;
+  run: (deps: Deps, data: JobData[N], run: JobRun) => Promise<void>;
+  /**
+   * Ends the work when the job's last run failed, or the process running it died: the work is marked failed with a
+   * reason its owner can read, so nothing waits for it, and a retry is possible.
+   */
+  giveUp?: (deps: Deps, data: JobData[N], reason: string) => Promise<void>;
+  /**
+   * The open work this job owns, for the sweep: a query of the ids of rows still waiting for it (`id` column), and
+   * the key its data carries the id under. Open work whose job is gone is queued again; work whose job failed for
+   * good is given up.
+   */
+  openWork?: { key: keyof JobData[N] & string; open: SQL };
+  /**
+   * An admin's retry of given-up work: reopens it in `tx` and queues its job there; returns what was queued, in
+   * words. Without it the job cannot be retried by hand.
+   */
+  reopen?: (tx: Db, deps: Deps, data: JobData[N]) => Promise<string>;
+  /** recovery of work the domain does without a job (a publication), run by every sweep */
+  recover?: (deps: Deps) => Promise<void>;
+}
+
+/** Declares a job (only a type check: the spec is returned as it is). */
+export const jobSpec = <N extends JobName, Deps>(spec: JobSpec<N, Deps>): JobSpec<N, Deps> => spec;
+
+/** A job bound to the service's context: what the queue runs. */
+export interface BoundJob {
+  name: JobName;
+  expireSeconds: number;
+  schedule?: string;
+  quiet: boolean;
+  run(data: unknown, run: JobRun): Promise<void>;
+  giveUp?(data: unknown, reason: string): Promise<void>;
+  openWork?: { key: string; open: SQL };
+  reopen?(tx: Db, data: unknown): Promise<string>;
+  recover?(): Promise<void>;
+}
+
+/** A spec with its context: the data arrives as the queue stored it, which is what was sent under the job's name. */
+export function bindJob<N extends JobName, Deps>(spec: JobSpec<N, Deps>, deps: Deps): BoundJob {
+  const { run, giveUp, reopen, recover } = spec;
+  return {
+    name: spec.name,
+    expireSeconds: spec.expireSeconds,
+    schedule: spec.schedule,
+    quiet: spec.quiet ?? false,
+    run: (data, r) => run(deps, data as JobData[N], r),
+    giveUp: giveUp && ((data, reason) => giveUp(deps, data as JobData[N], reason)),
+    openWork: spec.openWork,
+    reopen: reopen && ((tx, data) => reopen(tx, deps, data as JobData[N])),
+    recover: recover && (() => recover(deps)),
+  };
+}
