@@ -77,11 +77,14 @@ export interface E2eUser {
   id: number;
 }
 
-/** A user of its own for one test: member (and, if asked, sample manager) of the given Tree of Life projects. */
+/**
+ * A user of its own for one test: member (and, if asked, sample manager) of the given Tree of Life projects, and
+ * approver of the given associated types.
+ */
 export async function createUser(
   request: APIRequestContext,
   testInfo: TestInfo,
-  opts: { memberOf?: string[]; managerOf?: string[]; isAdmin?: boolean; email?: string } = {},
+  opts: { memberOf?: string[]; managerOf?: string[]; approverOf?: string[]; isAdmin?: boolean; email?: string } = {},
 ): Promise<E2eUser> {
   const username = unique(testInfo, 'user').replace(/\s+/g, '-').toLowerCase().slice(0, 60);
   const password = `${username}-password`;
@@ -94,6 +97,7 @@ export async function createUser(
       is_admin: opts.isAdmin ?? false,
       member_of: opts.memberOf ?? [],
       manager_of: opts.managerOf ?? [],
+      approver_of: opts.approverOf ?? [],
     },
   });
   expect(res.status(), await res.text()).toBe(201);

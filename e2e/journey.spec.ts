@@ -112,8 +112,9 @@ test('one journey: ERGA profile → manifest with an error → fixed → confirm
   await expect(page.getByRole('status').filter({ hasText: 'Confirmed: 2 samples created, 0 updated.' })).toBeVisible();
   await shot(page, testInfo, 'confirmed');
 
-  // an ERGA sample manager sees them waiting, accepts both after confirming, and follows them to ENA: no other step
-  const curatorUser = await createUser(page.request, testInfo, { memberOf: ['erga'], managerOf: ['erga'] });
+  // an ERGA sample manager who approves BGE (the profile's one type that needs approval) sees them waiting, accepts
+  // both after confirming, and follows them to ENA: no other step
+  const curatorUser = await createUser(page.request, testInfo, { memberOf: ['erga'], managerOf: ['erga'], approverOf: ['BGE'] });
   const curator = await browser.newPage({ viewport: page.viewportSize()! });
   await signIn(curator, curatorUser);
   await navigateTo(curator, 'Review queue');
