@@ -80,15 +80,7 @@ export function typesApprovedBy(scope: ApproverScope, s: SampleTypes): string[] 
 export const decidesOn = (scope: ApproverScope, s: SampleTypes): boolean =>
   scope.all || scope.managed.includes(s.project) || typesApprovedBy(scope, s).length > 0;
 
-/** Whether the sample, awaiting a decision, waits for this scope: an approval of theirs, or, with nothing awaited, their accept. */
-export function waitsFor(scope: ApproverScope, s: SampleTypes, approvals: SampleApprovals): boolean {
-  const awaited = awaitedTypes(s, approvals);
-  if (!awaited.length) return decidesOn(scope, s);
-  const mine = typesApprovedBy(scope, s);
-  return awaited.some((t) => mine.includes(t));
-}
-
-// the same three predicates in SQL, over the samples table, for counts and pages
+// the predicates in SQL, over the samples table, for counts and pages
 const textArray = (values: readonly string[]) => sql`${sql.param([...values])}::text[]`;
 const awaitedExists = (extra: SQL) =>
   sql`exists (select 1 from unnest(${samples.associatedTolProjects}) as t(name) where t.name = any(${textArray(REQUIRED)}) and (${samples.approvals} -> t.name) is null and ${extra})`;
@@ -108,7 +100,10 @@ export function decidesOnSql(scope: ApproverScope): SQL {
   return sql`(${samples.project} = any(${textArray(scope.managed)}) or ${samples.associatedTolProjects} && ${textArray(scope.types)})`;
 }
 
-/** SQL: the sample awaits a decision and waits for this scope (see waitsFor). */
+/**
+ * SQL: the sample awaits a decision and waits for this scope: an approval of one of its awaited types that the scope
+ * approves (typesApprovedBy), or, when it awaits no approval, the accept of one who decides on it (decidesOn).
+ */
 export function waitsForSql(scope: ApproverScope): SQL {
   const awaiting = sql`${samples.status} in (${sql.join(
     AWAITING_DECISION.map((s) => sql`${s}`),

@@ -159,7 +159,7 @@ export async function countAwaitingReview(db: Db, user: UserRecord): Promise<num
 
 /**
  * Samples waiting for this user, oldest first (GET sample/pending): those awaiting an approval of a type the user
- * approves, and those awaiting no approval that the user decides on (lib/samples/approvals.ts waitsFor).
+ * approves, and those awaiting no approval that the user decides on (lib/samples/approvals.ts waitsForSql).
  */
 export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}): Promise<PendingSamples> {
   if (!reviewsSamples(user)) return { status: 'OK', number_found: 0, data: [] };
