@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/api/client-address';
 import { problemBody } from '@/lib/api/errors';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import type { Runtime } from '@/lib/server/runtime';
 
 /**

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '@/db/schema';
 import { createApiApp } from '@/lib/api/app';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/api/client-address';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { LIMITS } from '@/lib/auth/limits';
 import { createHarness, type Harness } from './support/harness';
 

@@ -140,17 +140,15 @@ describe('DELETE /api/sample/{svc_id}', () => {
         publicName: 'ilTest1',
       })
       .returning();
-    await db()
-      .insert(sampleUpdates)
-      .values({
-        sampleId: c!.id,
-        manifestId: p.manifestId,
-        project: 'dtol',
-        updateType: 'user',
-        field: 'status',
-        oldValue: 'pending',
-        newValue: 'rejected',
-      });
+    await db().insert(sampleUpdates).values({
+      sampleId: c!.id,
+      manifestId: p.manifestId,
+      project: 'dtol',
+      updateType: 'user',
+      field: 'status',
+      oldValue: 'pending',
+      newValue: 'rejected',
+    });
 
     const res = await del(`/api/sample/${c!.id}`, owner.key);
     expect(res.status).toBe(204);
@@ -432,17 +430,15 @@ describe('DELETE /api/profiles/{profile_id}', () => {
       .insert(submissions)
       .values({ kind: 'samples', repository: 'ena', profileId: q.profileId, sampleIds: [q.rows[0]!.id], status: 'failed' })
       .returning();
-    await db()
-      .insert(sampleUpdates)
-      .values({
-        sampleId: q.rows[1]!.id,
-        manifestId: q.manifestId,
-        project: 'dtol',
-        updateType: 'system',
-        field: 'status',
-        oldValue: 'pending',
-        newValue: 'rejected',
-      });
+    await db().insert(sampleUpdates).values({
+      sampleId: q.rows[1]!.id,
+      manifestId: q.manifestId,
+      project: 'dtol',
+      updateType: 'system',
+      field: 'status',
+      oldValue: 'pending',
+      newValue: 'rejected',
+    });
     await uploadFiles(h, owner.key, q.profileId, new Map([['notes.txt', Buffer.from('notes')]]));
     // its own specimen, and one whose record it holds but which another profile's sample also comes from
     const own = randomBytes(12).toString('hex');

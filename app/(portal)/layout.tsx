@@ -2,7 +2,7 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { NAV_ITEMS } from '@/components/layout/nav-items';
 import { Sidebar } from '@/components/layout/sidebar';
-import { reviewsSamples } from '@/lib/samples/approvals';
+import { reviewsSamples } from '@/lib/approvals/approvals';
 import { countAwaitingReview } from '@/lib/samples/decision';
 import { currentUser } from '@/lib/server/auth-options';
 import { getDb } from '@/lib/server/runtime';

@@ -2,7 +2,7 @@ import type { AuthOptions } from 'next-auth';
 import { decode } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import type { Db } from '@/db/client';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/api/client-address';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { RateLimited } from './limits';
 import { signInWithPassword } from './sign-in';
 

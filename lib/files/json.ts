@@ -1,6 +1,5 @@
 import type { DataFile, UploadUrl } from './contract';
-import type { PresignedUpload } from './files';
-import type { StoredFile } from './store';
+import type { PresignedUpload, StoredFile } from './store';
 
 export const fileJson = (f: StoredFile): DataFile => ({
   file_name: f.fileName,

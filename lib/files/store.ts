@@ -39,3 +39,13 @@ export interface FileStore {
 }
 
 export const usesS3 = (config: Config) => Boolean(config.S3_ENDPOINT && config.S3_BUCKET);
+
+/** An upload URL for one file name, as the store signed it. */
+export interface PresignedUpload {
+  name: string;
+  url: string;
+  method: 'PUT';
+  expiresAt: Date;
+  /** the size the URL takes, when one was declared */
+  size?: number;
+}

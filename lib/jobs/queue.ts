@@ -4,15 +4,12 @@ import type { Logger } from 'pino';
 import { CONNECT_TIMEOUT_SECONDS, type Database, type Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { Conflict } from '@/lib/errors';
-import { type AnyJobData, JOB_DATA, type JobData, type JobName, type QueueHealth } from './contract';
+import { type AnyJobData, JOB_DATA, type JobName, type QueueHealth } from './contract';
 import { recordDeadLetter } from './dead-letters';
 import { startLiveness } from './liveness';
 import { beginRun } from './runs';
-import type { BoundJob, JobRun } from './spec';
+import type { BoundJob, JobQueue, JobRun } from './spec';
 import { type SweepResult, sweepJobs } from './sweep';
-
-/** Every background job and what it carries: lib/jobs/contract.ts. */
-export type { JobData, JobName } from './contract';
 
 /**
  * The one rule for attempts: pg-boss runs a job at most 1 + RETRY_LIMIT times (a thrown error, or a process that
@@ -29,31 +26,7 @@ export interface JobDefinitions {
   jobs: BoundJob[];
 }
 
-export interface SendOptions {
-  /**
-   * The transaction writing the rows the job needs: the job is inserted in it, so it exists if and only if they do
-   * (a crash can leave neither a row without its job nor a job without its row).
-   */
-  tx?: Db;
-  /** run no earlier than this many seconds from now */
-  startAfterSeconds?: number;
-}
-
-export interface JobQueue {
-  send<N extends JobName>(name: N, data: JobData[N], opts?: SendOptions): Promise<void>;
-  /**
-   * A job of `name` has just been committed: this instance's worker for it looks now instead of at its next poll
-   * (up to a second away), for work someone is waiting on. Nothing happens where this instance runs no workers.
-   */
-  wake(name: JobName): void;
-  /** what /api/health reports of the queue */
-  health(): Promise<QueueHealth>;
-  /**
-   * An admin's retry: the job's own reopen (its spec) reopens the given-up work in `tx` and queues the job there.
-   * 409 for a job that cannot be retried by hand.
-   */
-  reopen(tx: Db, name: JobName, data: unknown): Promise<string>;
-}
+export type { JobQueue } from './spec';
 
 export interface RunningQueue {
   queue: JobQueue;

@@ -4,7 +4,7 @@ import { AppError, Conflict, NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import type { RetriedJob } from './contract';
 import { deadLetterJson, getDeadLetter, markRetried } from './dead-letters';
-import type { JobQueue } from './queue';
+import type { JobQueue } from './spec';
 
 /**
  * An admin's retry of given-up work: the work is reopened and its job queued in one transaction with the entry's

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import type { JobData, JobName } from './contract';
+import type { JobData, JobName, QueueHealth } from './contract';
 
 /** Which run of its job this is, from pg-boss's own count. */
 export interface JobRun {
@@ -84,4 +84,30 @@ export function bindJob<N extends JobName, Deps>(spec: JobSpec<N, Deps>, deps: D
     reopen: reopen && ((tx, data) => reopen(tx, deps, data as JobData[N])),
     recover: recover && (() => recover(deps)),
   };
+}
+
+export interface SendOptions {
+  /**
+   * The transaction writing the rows the job needs: the job is inserted in it, so it exists if and only if they do
+   * (a crash can leave neither a row without its job nor a job without its row).
+   */
+  tx?: Db;
+  /** run no earlier than this many seconds from now */
+  startAfterSeconds?: number;
+}
+
+export interface JobQueue {
+  send<N extends JobName>(name: N, data: JobData[N], opts?: SendOptions): Promise<void>;
+  /**
+   * A job of `name` has just been committed: this instance's worker for it looks now instead of at its next poll
+   * (up to a second away), for work someone is waiting on. Nothing happens where this instance runs no workers.
+   */
+  wake(name: JobName): void;
+  /** what /api/health reports of the queue */
+  health(): Promise<QueueHealth>;
+  /**
+   * An admin's retry: the job's own reopen (its spec) reopens the given-up work in `tx` and queues the job there.
+   * 409 for a job that cannot be retried by hand.
+   */
+  reopen(tx: Db, name: JobName, data: unknown): Promise<string>;
 }

@@ -2,10 +2,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
+import type { JobName } from './contract';
 import type { Liveness } from './liveness';
-import type { JobName, JobQueue } from './queue';
 import { DEAD_AFTER_SECONDS, LOCK_FREE_AND_QUIET_SECONDS, SILENT_FOR_GOOD_SECONDS } from './runs';
-import type { BoundJob } from './spec';
+import type { BoundJob, JobQueue } from './spec';
 
 /**
  * The sweep (`jobs.sweep`, every minute and once when a worker starts) keeps the promise that every job ends:

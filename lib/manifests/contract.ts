@@ -378,3 +378,13 @@ export const IssueGroupsSchema = z
 export type IssueGroups = z.infer<typeof IssueGroupsSchema>;
 
 export const IssueGroupsQuerySchema = ReportIssueFilterSchema.pick({ severity: true });
+
+/**
+ * Taxonomy look-ups, injected so that the database-cached ENA client serves production and a fixed table serves tests.
+ * `byScientificName` should also match synonyms (ENA's any-name search), so that a synonym can be recognised.
+ * Throwing means the service is unavailable; validation then throws TaxonomyUnavailableError.
+ */
+export interface TaxonomyLookup {
+  byTaxId(taxId: string): Promise<TaxonRecord | null>;
+  byScientificName(name: string): Promise<TaxonRecord[]>;
+}

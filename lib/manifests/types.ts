@@ -4,7 +4,9 @@
  */
 
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
-import type { Issue, ParsedRow, ReportMode, RowMatch, TaxonRecord } from './contract';
+import type { Issue, ParsedRow, ReportMode, RowMatch, TaxonomyLookup } from './contract';
+
+export type { TaxonomyLookup } from './contract';
 
 // the shapes that are stored or sent are zod schemas in the contract; these are the library's own
 export {
@@ -51,16 +53,6 @@ export interface ValidationResult {
   mode: ReportMode;
   /** rows matching a stored sample of this profile: the sample to update */
   matches: RowMatch[];
-}
-
-/**
- * Taxonomy look-ups, injected so that the database-cached ENA client serves production and a fixed table serves tests.
- * `byScientificName` should also match synonyms (ENA's any-name search), so that a synonym can be recognised.
- * Throwing means the service is unavailable; validation then throws TaxonomyUnavailableError.
- */
-export interface TaxonomyLookup {
-  byTaxId(taxId: string): Promise<TaxonRecord | null>;
-  byScientificName(name: string): Promise<TaxonRecord[]>;
 }
 
 /** A stored sample, as much of it as the cross-manifest checks need. */

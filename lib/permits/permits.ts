@@ -3,10 +3,9 @@ import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { permits, profiles, samples, type validationReports } from '@/db/schema';
+import { approverScope, decidesOn } from '@/lib/approvals/approvals';
 import { AppError, Conflict, Invalid, NotFound, TooLarge } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
-import { getReport } from '@/lib/reports/reports';
-import { approverScope, decidesOn } from '@/lib/samples/approvals';
 import type { UserRecord } from '@/lib/users/users';
 import { PERMIT_KINDS, type PermitKind, type ReportPermit, type SamplePermit } from './contract';
 import { pdfProblem } from './pdf';
@@ -67,8 +66,12 @@ export interface PermitUpload {
  * within the size limit) and then all are stored in one transaction, or none. A file sent again replaces the
  * earlier one.
  */
-export async function uploadPermits(db: Db, user: UserRecord, reportId: string, files: PermitUpload[]): Promise<ReportPermit[]> {
-  const report = await getReport(db, user, reportId);
+export async function storeReportPermits(
+  db: Db,
+  user: UserRecord,
+  report: ReportRow & Pick<typeof validationReports.$inferSelect, 'status' | 'confirmedManifestId'>,
+  files: PermitUpload[],
+): Promise<ReportPermit[]> {
   if (report.status !== 'complete') throw Conflict(`The report is ${report.status}: permits are taken once the manifest is validated.`);
   if (report.confirmedManifestId) throw Conflict(`This report was already confirmed (manifest ${report.confirmedManifestId}).`);
   const required = requiredOf(report);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SvcIdSchema, UuidSchema } from '../identifiers/contract';
 
 // shared with the layers below the query API, declared where they belong; the API's contract names them too
-export { AUDIT_COLUMNS, type AuditRecord, AuditRecordSchema, UPDATE_TYPES, type UpdateType, UpdateTypeSchema } from '../audit/contract';
+export { AuditRecordSchema, UPDATE_TYPES } from '../audit/contract';
 export * from '../standards/contract';
 export { parseDate } from '../values/dates';
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { taxonomyCache } from '@/db/schema';
-import type { TaxonomyLookup, TaxonRecord } from '@/lib/manifests/types';
+import type { TaxonomyLookup, TaxonRecord } from '@/lib/manifests/contract';
 import { RepositoryHttpError, RepositoryProtocolError, RepositoryUnavailableError } from './errors';
 import { type HttpOptions, httpRequest, joinUrl, plumbingOf } from './http';
 

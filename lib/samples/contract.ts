@@ -292,7 +292,6 @@ export type ServiceCheck = z.infer<typeof ServiceCheckSchema>;
 export const RightsCheckRequestSchema = z
   .object({ svc_ids: z.array(SvcIdAnyCaseSchema).min(1).max(500) })
   .meta({ id: 'RightsCheckRequest' });
-export type RightsCheckRequest = z.infer<typeof RightsCheckRequestSchema>;
 
 export const RIGHTS_OUTCOMES = ['cleared', 'not_public', 'unknown_project', 'hub_unreachable', 'not_private'] as const;
 export const RightsOutcomeSchema = z.enum(RIGHTS_OUTCOMES).meta({

@@ -1,11 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { type SampleStatus, samples, sampleUpdates, users } from '@/db/schema';
-import { Conflict, NotFound } from '@/lib/errors';
-import { byUploader, tellUploaders } from '@/lib/mail/messages';
-import type { MailContext } from '@/lib/mail/outbox';
-import { manifestTypeOf } from '@/lib/manifests/contract';
-import type { UserRecord } from '@/lib/users/users';
 import {
   approvalsGiven,
   approverIds,
@@ -15,7 +10,12 @@ import {
   reviewsSamples,
   typesApprovedBy,
   waitsForSql,
-} from './approvals';
+} from '@/lib/approvals/approvals';
+import { Conflict, NotFound } from '@/lib/errors';
+import { byUploader, tellUploaders } from '@/lib/mail/messages';
+import type { MailContext } from '@/lib/mail/outbox';
+import { manifestTypeOf } from '@/lib/manifests/contract';
+import type { UserRecord } from '@/lib/users/users';
 import { LABEL_COLUMNS, sampleLabels } from './columns';
 import type { Decision, DecisionAnswer, PendingSamples, SampleApprovals } from './contract';
 import { type RegistrationQueue, routeApprovedSamples } from './registration';

@@ -2,11 +2,11 @@ import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { manifests, profiles, samples, userApproverTypes, userProjectRoles, users } from '@/db/schema';
+import { approverScope, awaitedTypes, typesApprovedBy, waitsForSql } from '@/lib/approvals/approvals';
 import { jobSpec } from '@/lib/jobs/spec';
 import { type MailContext, queueEmail } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { getUser } from '@/lib/users/users';
-import { approverScope, awaitedTypes, typesApprovedBy, waitsForSql } from './approvals';
 
 /**
  * The `approvals.remind` job (hourly): each approver and sample manager with an email gets ONE digest of the samples

@@ -1,9 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, min, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, permits, profiles, samples, sampleUpdates, users } from '@/db/schema';
-import { manifestTypeOf } from '@/lib/manifests/contract';
-import { permitNamesOf } from '@/lib/permits/permits';
-import type { UserRecord } from '@/lib/users/users';
 import {
   type ApproverScope,
   AWAITING_DECISION,
@@ -15,7 +12,10 @@ import {
   reviewsSamples,
   typesApprovedBy,
   waitsForSql,
-} from './approvals';
+} from '@/lib/approvals/approvals';
+import { manifestTypeOf } from '@/lib/manifests/contract';
+import { permitNamesOf } from '@/lib/permits/permits';
+import type { UserRecord } from '@/lib/users/users';
 import { sampleLabels } from './columns';
 import { DECIDED_DAYS, type ReviewGroup, type ReviewPermit, type ReviewQuery, type ReviewQueue, type ReviewSample } from './contract';
 import { usernamesOf } from './decision';

@@ -10,11 +10,11 @@ const notMine = (err: unknown): [] => {
   throw err;
 };
 
+import { approverScope, decidesOn } from '@/lib/approvals/approvals';
 import { samplePermits } from '@/lib/permits/permits';
 import { exportedFieldSet } from '@/lib/standards/fields';
 import { isEmbargoed, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import type { UserRecord } from '@/lib/users/users';
-import { approverScope, decidesOn } from './approvals';
 
 /**
  * Who may look at a sample in full in the portal: its profile's owner, admins, and those who decide on it (the

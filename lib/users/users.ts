@@ -3,9 +3,9 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { Conflict, Invalid, NotFound } from '@/lib/errors';
 import { type NewUser, NewUserSchema, type User, type UserUpdate, UserUpdateSchema } from './contract';
+import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords';
 
 export interface UserRecord {
   id: number;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { samples, studies, submissions } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
-import { filesInUse } from '@/lib/profiles/data-files';
+import { filesInUse } from '@/lib/removal/data-files';
 import { toXlsx } from '../fixtures/manifests/workbook';
 import { uploadFiles } from '../fixtures/studies/data-files';
 import { createProfile, dtolRows, uploadManifest, waitFor } from '../support/flows';

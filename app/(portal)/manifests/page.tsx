@@ -5,11 +5,11 @@ import { ConfirmedManifests } from '@/components/manifests/confirmed-manifests';
 import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
 import { Section } from '@/components/ui/section';
+import { reviewsSamples } from '@/lib/approvals/approvals';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import { confirmedManifests } from '@/lib/reports/confirmed';
-import { reviewsSamples } from '@/lib/samples/approvals';
 import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Manifests' };

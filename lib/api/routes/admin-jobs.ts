@@ -42,7 +42,7 @@ export function registerAdminJobRoutes(app: ApiApp) {
     return c.json({ queue, number_found: page.total, data: page.rows.map(deadLetterJson) }, 200);
   });
   app.openapi(retry, async (c) => {
-    const { db, jobs, config } = c.get('deps');
+    const { db, jobs } = c.get('deps');
     return c.json(await retryDeadLetter({ db, jobs }, c.get('user'), c.req.valid('param').id), 200);
   });
 }

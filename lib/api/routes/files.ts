@@ -7,11 +7,11 @@ import {
   UploadQuerySchema,
   UploadUrlSchema,
 } from '@/lib/files/contract';
-import { listProfileFiles, presignUploads } from '@/lib/files/files';
 import { fileJson, uploadUrlJson } from '@/lib/files/json';
 import { receiveUpload } from '@/lib/files/local';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
-import { filesInUse } from '@/lib/profiles/data-files';
+import { listProfileFiles, presignUploads } from '@/lib/profiles/files';
+import { filesInUse } from '@/lib/removal/data-files';
 import type { UserRecord } from '@/lib/users/users';
 import type { ApiApp, ApiDeps } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';

@@ -23,6 +23,7 @@ import {
   ValidationReportSummarySchema,
 } from '@/lib/manifests/contract';
 import { permitsOfReport } from '@/lib/permits/permits';
+import { confirmReport } from '@/lib/reports/confirm';
 import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
 import {
   createValidationReport,
@@ -33,7 +34,6 @@ import {
   reportStateJson,
   reportSummaryJson,
 } from '@/lib/reports/reports';
-import { confirmReport } from '@/lib/samples/ingest';
 import type { ApiApp, AppEnv } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
 import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, XLSX } from '../schemas';

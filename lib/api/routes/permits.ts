@@ -8,7 +8,8 @@ import {
   SamplePermitSchema,
   SamplePermitsParamsSchema,
 } from '@/lib/permits/contract';
-import { PERMIT_MAX_BYTES, readSamplePermit, samplePermits, uploadPermits } from '@/lib/permits/permits';
+import { PERMIT_MAX_BYTES, readSamplePermit, samplePermits } from '@/lib/permits/permits';
+import { uploadPermits } from '@/lib/reports/permits';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
 import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';

@@ -1,2 +1,2 @@
-export { giveUpRegistration, type RegistrationDeps, registerSamplesJob, runSampleRegistration } from './job';
-export { ENA_SETTINGS_MISSING, queueSampleRegistration } from './queue';
+export { registerSamplesJob, runSampleRegistration } from './job';
+export { queueSampleRegistration } from './queue';

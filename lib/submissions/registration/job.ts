@@ -1,28 +1,20 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { samples, submissions } from '@/db/schema';
 import { Conflict } from '@/lib/errors';
-import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
+import { FIRST_RUN, type JobRun } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
-import type { MailContext } from '@/lib/mail/outbox';
-import type { EnaClient } from '@/lib/repositories/ena';
 import { isTransient, RepositoryError, RepositoryRefused } from '@/lib/repositories/errors';
 import { type RegistrationQueue, registrableColumns, routeApprovedSamples } from '@/lib/samples/registration';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, finishSubmission } from '../submissions';
+import type { RegistrationDeps } from './deps';
 import { type Refusal, recordAccessions, rejectSamples } from './outcome';
 import { type Registered, registerSpecimens, type SendContext, sampleSpecOf, sendSamples } from './send';
 
 type Sample = typeof samples.$inferSelect;
-export interface RegistrationDeps {
-  db: Db;
-  logger: Logger;
-  ena: () => EnaClient;
-  /** to schedule the next try after an outage */
-  jobs: JobQueue;
-  mail: MailContext;
-}
+
+export type { RegistrationDeps } from './deps';
 
 /**
  * The `samples.register` job (docs/tol-manifests.md §3.3): specimens first (one per SPECIMEN_ID), then the samples

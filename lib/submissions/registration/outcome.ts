@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { samples, sampleUpdates, submissions } from '@/db/schema';
-import { byUploader, tellUploaders } from '@/lib/mail/messages';
+import { byUploader, tellApprovers, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
 import { setStatus } from '@/lib/samples/registration';
 import { finishSubmission } from '../submissions';
-import type { RegistrationDeps } from './job';
+import type { RegistrationDeps } from './deps';
 import { type Registered, relationsOf } from './send';
 
 type Sample = typeof samples.$inferSelect;
@@ -88,6 +88,7 @@ export async function recordAccessions(
 async function rejectRows(tx: Db, mail: MailContext, rows: Sample[], message: string) {
   await setStatus(tx, rows, 'rejected', message, null, message);
   await tellUploaders(tx, mail, byUploader(rows), { kind: 'registration_failed', reason: message });
+  await tellApprovers(tx, mail, rows, message);
 }
 
 /**

@@ -17,7 +17,7 @@ import { newSampleId } from '@/lib/samples/columns';
 import { specimenKey } from '@/lib/samples/registration';
 import type { SubmissionProgress } from '../contract';
 import { type EnaLedgerName, enaLedger } from '../ledger';
-import type { RegistrationDeps } from './job';
+import type { RegistrationDeps } from './deps';
 
 type Sample = typeof samples.$inferSelect;
 export interface SendContext {

@@ -4,7 +4,7 @@
  * Both use scope (the study's targets and state), accessions (what the repositories returned) and file-progress.
  */
 
-export { giveUpStudySubmission, runStudySubmission, submitStudyJob } from './job';
+export { submitStudyJob } from './job';
 export { publishStudy } from './publish';
 export { queueStudySubmission } from './queue';
 export type { StudyClients } from './scope';

@@ -8,8 +8,8 @@ import { DeleteAction, DeletedNotice } from '@/components/ui/delete-action';
 import { When } from '@/components/ui/when';
 import { ASSOCIATED_TYPES, profileTypeInfo, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 import { getProfile } from '@/lib/profiles/profiles';
-import { profileRemovalState } from '@/lib/profiles/removal';
 import { isTolProject } from '@/lib/projects/contract';
+import { profileRemovalState } from '@/lib/removal/profiles';
 import { loadProfilePage } from '@/lib/server/load-profile';
 import { pageData } from '@/lib/server/page-data';
 

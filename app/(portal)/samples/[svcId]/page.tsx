@@ -6,7 +6,7 @@ import { RightsHoldNotice } from '@/components/samples/rights-hold-notice';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { config } from '@/lib/config';
-import { sampleRemovalState } from '@/lib/samples/removal';
+import { sampleRemovalState } from '@/lib/removal/samples';
 import { sampleWithHistory } from '@/lib/samples/views';
 import { pageData } from '@/lib/server/page-data';
 

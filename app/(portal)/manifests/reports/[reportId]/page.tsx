@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { ReportView } from '@/components/manifests/report-view';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { permitsOfReport } from '@/lib/permits/permits';
-import { reportRemovalState } from '@/lib/reports/removal';
+import { reportRemovalState } from '@/lib/removal/reports';
 import { getReportSummary, reportNames, reportSummaryJson } from '@/lib/reports/reports';
 import { pageData } from '@/lib/server/page-data';
 

@@ -9,10 +9,10 @@ import { fileStore } from '@/lib/files/files';
 import { assertFileName } from '@/lib/files/names';
 import type { FileDeps } from '@/lib/files/store';
 import { isProfileId } from '@/lib/identifiers/contract';
-import { lockProfileFor } from '@/lib/samples/removal';
+import { getProfile } from '@/lib/profiles/profiles';
 import { dataFilesOf } from '@/lib/submissions/study/data-files';
 import type { UserRecord } from '@/lib/users/users';
-import { getProfile } from './profiles';
+import { lockProfileFor } from './samples';
 
 /**
  * Which of a profile's data files its studies use, and the removal of one that none does. A file a study names

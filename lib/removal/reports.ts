@@ -4,8 +4,8 @@ import { permits, profiles, validationReports } from '@/db/schema';
 import { recordRemovals } from '@/lib/audit/events';
 import { Conflict, NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
-import { lockProfileFor } from '@/lib/samples/removal';
 import type { UserRecord } from '@/lib/users/users';
+import { lockProfileFor } from './samples';
 
 const REPORT_NOT_FOUND = 'Validation report not found';
 

@@ -7,11 +7,11 @@ import { Conflict, NotFound } from '@/lib/errors';
 import { fileStore } from '@/lib/files/files';
 import type { FileDeps, StoredFile } from '@/lib/files/store';
 import { isProfileId } from '@/lib/identifiers/contract';
-import { lockProfileFor, type RemovableSample, removableColumns, removeSamples, samplesRemovalRefusal } from '@/lib/samples/removal';
-import { studyRemovalRefusal } from '@/lib/studies/removal';
+import { getProfile, type ProfileRecord } from '@/lib/profiles/profiles';
 import type { SubmissionStatus } from '@/lib/submissions/contract';
 import type { UserRecord } from '@/lib/users/users';
-import { getProfile, type ProfileRecord } from './profiles';
+import { lockProfileFor, type RemovableSample, removableColumns, removeSamples, samplesRemovalRefusal } from './samples';
+import { studyRemovalRefusal } from './studies';
 
 const PROFILE_NOT_FOUND = 'Profile not found';
 // a submission in one of these states is at a repository, or on its way there

@@ -5,12 +5,12 @@ import { NEVER_DELETED, recordRemovals } from '@/lib/audit/events';
 import { requireSchema } from '@/lib/checklists/definitions';
 import { Conflict, NotFound } from '@/lib/errors';
 import { isProfileId } from '@/lib/identifiers/contract';
-import { lockProfileFor } from '@/lib/samples/removal';
+import { studyAccession } from '@/lib/studies/accessions';
+import type { StudyAccessions } from '@/lib/studies/contract';
 import type { SubmissionStatus } from '@/lib/submissions/contract';
 import { REPOSITORIES } from '@/lib/submissions/contract';
 import type { UserRecord } from '@/lib/users/users';
-import { studyAccession } from './accessions';
-import type { StudyAccessions } from './contract';
+import { lockProfileFor } from './samples';
 
 const STUDY_NOT_FOUND = 'No record found';
 // a submission in one of these states is at a repository, or on its way there

@@ -8,11 +8,11 @@ import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import type { FieldChange, ManifestConfirmed } from '@/lib/manifests/contract';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
-import { getReport, reportRows } from '@/lib/reports/reports';
+import { newSampleId, typedColumns } from '@/lib/samples/columns';
+import { samplesFingerprint } from '@/lib/samples/existing';
+import { rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
 import type { UserRecord } from '@/lib/users/users';
-import { newSampleId, typedColumns } from './columns';
-import { samplesFingerprint } from './existing';
-import { rightsProjectField, traditionalKnowledgeProject } from './rights-hold';
+import { getReport, reportRows } from './reports';
 
 // Changing either identifies a different organism: the ToLID no longer applies (docs/tol-manifests.md §2.6).
 const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);
