@@ -35,7 +35,7 @@ beforeAll(async () => {
     { workers: true, taxonomy: fakeTaxonomy() },
   );
   owner = await h.user({ memberOf: ['erga'] });
-  // the profile's samples carry BGE, which needs its approver's accept (lib/samples/approvals.ts)
+  // the profile's samples carry BGE, which needs its approver's accept (lib/approvals/approvals.ts)
   manager = await h.user({ memberOf: ['erga'], managerOf: ['erga'], approverOf: ['BGE'] });
   stranger = await h.user({ memberOf: ['erga'] });
   profileId = await createProfile(h, owner.key, {

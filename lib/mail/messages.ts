@@ -46,7 +46,7 @@ export async function tellManagersOfManifest(tx: Db, mail: MailContext, e: Manif
     `Review them: ${mail.baseUrl}/manifests/review`,
     `Manifest ${e.manifestId}`,
   ].join('\n');
-  // the samples wait for the approvers of their types as much as for the managers (lib/samples/approvals.ts)
+  // the samples wait for the approvers of their types as much as for the managers (lib/approvals/approvals.ts)
   const types = requiredTypes({ associatedTolProjects: e.associatedTypes ?? [] });
   const approvers = types.length
     ? await tx.select({ userId: userApproverTypes.userId }).from(userApproverTypes).where(inArray(userApproverTypes.associatedType, types))
@@ -191,7 +191,7 @@ export interface ApprovedSample {
 /**
  * Tells the approvers of samples that ENA or the ToLID service refused them, with the reason: the users whose
  * approvals they carry and the approvers of their types that need approval (a project's sample managers approve its
- * own type, lib/samples/approvals.ts), each one email per manifest; the uploader, told by tellUploaders, is left out.
+ * own type, lib/approvals/approvals.ts), each one email per manifest; the uploader, told by tellUploaders, is left out.
  */
 export async function tellApprovers(tx: Db, mail: MailContext, rows: ApprovedSample[], reason: string): Promise<void> {
   const byManifest = new Map<string, ApprovedSample[]>();

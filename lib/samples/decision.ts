@@ -34,7 +34,7 @@ export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, st
 }
 
 /**
- * A decision on samples by one who decides on them (lib/samples/approvals.ts: the project's sample managers, the
+ * A decision on samples by one who decides on them (lib/approvals/approvals.ts: the project's sample managers, the
  * approvers of one of the sample's required types, admins). Accepting records the caller's approvals: the sample's
  * awaited types that the caller approves; a sample whose last required approval this is goes on to registration in
  * the same transaction (lib/samples/registration.ts), with no further call, and one that still awaits other types
@@ -159,7 +159,7 @@ export async function countAwaitingReview(db: Db, user: UserRecord): Promise<num
 
 /**
  * Samples waiting for this user, oldest first (GET sample/pending): those awaiting an approval of a type the user
- * approves, and those awaiting no approval that the user decides on (lib/samples/approvals.ts waitsForSql).
+ * approves, and those awaiting no approval that the user decides on (lib/approvals/approvals.ts waitsForSql).
  */
 export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}): Promise<PendingSamples> {
   if (!reviewsSamples(user)) return { status: 'OK', number_found: 0, data: [] };

@@ -10,7 +10,7 @@ import { getUser } from '@/lib/users/users';
 
 /**
  * The `approvals.remind` job (hourly): each approver and sample manager with an email gets ONE digest of the samples
- * that have waited for them (lib/samples/approvals.ts waitsForSql) unchanged for longer than REMINDER_DAYS, and no other
+ * that have waited for them (lib/approvals/approvals.ts waitsForSql) unchanged for longer than REMINDER_DAYS, and no other
  * for REMINDER_DAYS after it (users.approval_reminded_at). Only the roles a user was given count, not an admin's
  * reach: admins decide everything but are not the ones a sample waits for. The email and its `email.send` job are
  * written in the transaction that marks the user reminded, so a digest is recorded once or not at all.

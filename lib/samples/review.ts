@@ -22,7 +22,7 @@ import { usernamesOf } from './decision';
 
 /**
  * The portal's review queue (GET /api/sample/review): the samples of a sample manager or approver grouped by the
- * manifest that brought them. `awaiting` lists what waits for them (an approval of theirs, lib/samples/approvals.ts),
+ * manifest that brought them. `awaiting` lists what waits for them (an approval of theirs, lib/approvals/approvals.ts),
  * oldest manifest first; `decided` lists what was decided in the last DECIDED_DAYS days among the samples they
  * decide on, and what they approved lately that still waits for other approvers, latest decision first, so the way of
  * accepted samples to ENA (ToLID, registration, accession) and the reason of a rejection can be followed after

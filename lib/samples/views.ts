@@ -18,7 +18,7 @@ import type { UserRecord } from '@/lib/users/users';
 
 /**
  * Who may look at a sample in full in the portal: its profile's owner, admins, and those who decide on it (the
- * project's sample managers, the approvers of one of its types, lib/samples/approvals.ts), who review it.
+ * project's sample managers, the approvers of one of its types, lib/approvals/approvals.ts), who review it.
  */
 const maySee = (user: UserRecord, ownerId: number, sample: { project: TolProject; associatedTolProjects: string[] }) =>
   user.isAdmin || ownerId === user.id || decidesOn(approverScope(user), sample);

@@ -18,7 +18,7 @@ export interface UserRecord {
   memberOf: TolProject[];
   /** Tree of Life projects whose samples the user manages: decides on, and approves for the project's own type */
   managerOf: TolProject[];
-  /** associated types (BGE, ERGA_COMMUNITY, SANGER…) whose approval the user gives (lib/samples/approvals.ts) */
+  /** associated types (BGE, ERGA_COMMUNITY, SANGER…) whose approval the user gives (lib/approvals/approvals.ts) */
   approverOf: string[];
 }
 
