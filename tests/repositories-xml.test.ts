@@ -84,13 +84,13 @@ describe('ENA XML builders', () => {
         {
           alias: 'p1',
           name: 'atlas',
-          title: 'Atlas',
-          description: 'D',
+          title: 'Atlas of the wings of Aglais io',
+          description: 'Single-cell atlas of developing wings',
           locusTagPrefixes: ['ABC'],
           links: [{ xref: { db: 'PUBMED', id: '25035323' } }, { url: { label: 'site', url: 'https://x.org/?a=1&b=2' } }],
           attributes: [{ tag: 'k', value: 'v' }],
         },
-        { alias: 'u1', title: 'Umbrella', umbrella: true },
+        { alias: 'u1', title: 'Umbrella of the wing atlas studies', umbrella: true },
       ],
       { centerName: 'EI' },
     );
@@ -404,11 +404,12 @@ describe('XML properties', () => {
     const value = fc.array(fc.oneof(markup, fc.string({ maxLength: 5 })), { minLength: 1, maxLength: 8 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(value, value, (alias, v) => {
-        const xml = buildProjectXml([{ alias: `a${alias}`, title: `t${v}`, attributes: [{ tag: 'k', value: v }] }]);
+        const title = `A study with the title t${v}`;
+        const xml = buildProjectXml([{ alias: `a${alias}`, title, attributes: [{ tag: 'k', value: v }] }]);
         expect(XMLValidator.validate(xml)).toBe(true);
         const p = at(exact.parse(xml), 'PROJECT_SET', 'PROJECT', 0);
         expect(at(p, '@_alias')).toBe(xmlAttr(`a${alias}`));
-        expect(textAt(p, 'TITLE')).toBe(xmlText(`t${v}`));
+        expect(textAt(p, 'TITLE')).toBe(xmlText(title));
         expect(textAt(p, 'PROJECT_ATTRIBUTES', 'PROJECT_ATTRIBUTE', 'VALUE')).toBe(xmlText(v));
       }),
       { numRuns: 300 },

@@ -106,12 +106,31 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
   }
 
   await db.transaction(async (tx) => {
+    // samples deleted (or decided again) while the service answered are left out: their answer has nowhere to go
+    const still = new Set(
+      (
+        await tx
+          .select({ id: samples.id })
+          .from(samples)
+          .where(
+            and(
+              inArray(
+                samples.id,
+                waiting.map((r) => r.id),
+              ),
+              eq(samples.status, 'awaiting_tolid'),
+            ),
+          )
+          .for('update')
+      ).map((r) => r.id),
+    );
     const ready: string[] = [];
     for (const [i, a] of asked.entries()) {
       const answer = answers[i];
       // the client answers each request it is given, in order
       if (!answer) throw new Error(`expected a ToLID answer for specimen ${a.specimenId}`);
-      const { rows } = a;
+      const rows = a.rows.filter((r) => still.has(r.id));
+      if (!rows.length) continue;
       await saveSpecimenAnswer(tx, a.target, answer);
       if (answer.status === 'approved') {
         await nameSamples(tx, a.target.project, a.specimenId, answer.tolid);

@@ -89,10 +89,12 @@ export function submissionNode(spec: SubmissionSpec, defaults: BrokerDefaults = 
 
 const PROJECT_TEXT_MIN = 20;
 
+/** The text as it is, once its length without surrounding spaces is within ENA's limits. */
 function lengthChecked(alias: string, what: 'title' | 'description', text: string, max: number): string {
-  if (text.length < PROJECT_TEXT_MIN || text.length > max) {
+  const length = text.trim().length;
+  if (length < PROJECT_TEXT_MIN || length > max) {
     throw Invalid(
-      `ENA needs a study ${what} of ${PROJECT_TEXT_MIN} to ${max} characters; the ${what} of '${alias}' has ${text.length}: "${text.slice(0, 60)}".`,
+      `ENA needs a study ${what} of ${PROJECT_TEXT_MIN} to ${max} characters; the ${what} of '${alias}' has ${length}: "${text.trim().slice(0, 60)}".`,
     );
   }
   return text;
@@ -102,8 +104,8 @@ export function projectNode(spec: ProjectSpec, defaults: BrokerDefaults = {}): X
   requireAlias('project', spec.alias);
   if (!spec.title?.trim()) throw Invalid(`ENA project '${spec.alias}' needs a title.`);
   // ENA.project.xsd: TITLE and DESCRIPTION are required, each of 20 characters or more
-  const title = lengthChecked(spec.alias, 'title', spec.title.trim(), 250);
-  const description = lengthChecked(spec.alias, 'description', (spec.description ?? '').trim() || spec.title.trim(), 4000);
+  const title = lengthChecked(spec.alias, 'title', spec.title, 250);
+  const description = lengthChecked(spec.alias, 'description', spec.description?.trim() ? spec.description : spec.title, 4000);
   const kind: XmlNode = spec.umbrella
     ? { UMBRELLA_PROJECT: '' }
     : {

@@ -1,8 +1,8 @@
 import type { Db } from '@/db/client';
-import { isUniqueViolation } from '@/db/errors';
+import { dbErrorCode, isUniqueViolation } from '@/db/errors';
 import { one } from '@/db/rows';
 import { submissions } from '@/db/schema';
-import { AppError, Conflict } from '@/lib/errors';
+import { AppError, Conflict, NotFound } from '@/lib/errors';
 import type { JobQueue } from '@/lib/jobs/queue';
 import { getStudy } from '@/lib/studies';
 import type { Repository } from '@/lib/submissions/contract';
@@ -48,6 +48,8 @@ export async function queueStudySubmission(
     if (!(err instanceof AppError) && isUniqueViolation(err)) {
       throw Conflict('Submission is in progress, please wait until it is completed!');
     }
+    // the study was deleted between the look-up and the insert (its foreign key): it is gone, as for a new request
+    if (!(err instanceof AppError) && dbErrorCode(err) === '23503') throw NotFound('Study not found');
     throw err;
   }
 }
