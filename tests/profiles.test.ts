@@ -300,7 +300,7 @@ describe('profile reference lists', () => {
 
   it('documents the profile routes with plain path parameters', async () => {
     const doc = (await (await h.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
-    expect(Object.keys(doc.paths['/api/profiles/{profile_id}'] ?? {}).sort()).toEqual(['get', 'put']);
+    expect(Object.keys(doc.paths['/api/profiles/{profile_id}'] ?? {}).sort()).toEqual(['delete', 'get', 'put']);
     expect(doc.paths['/api/profiles/{profile_id}/files/presignedurls']).toHaveProperty('post');
     expect(doc.paths['/api/uploads/{profile_id}/{file_name}']).toHaveProperty('put');
     expect(Object.keys(doc.paths).some((p) => p.includes(':') || p.includes('{['))).toBe(false);

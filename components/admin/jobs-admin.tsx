@@ -7,6 +7,7 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import type { FailedJob, FailedJobs, JobName, RetriedJob } from '@/lib/jobs/contract';
 import styles from './jobs-admin.module.css';
@@ -27,7 +28,6 @@ const JOB_WORDS: Record<JobName, string> = {
 };
 
 const seconds = (s: number) => (s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`);
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
 
 /** What the job was about, as a link to it where the portal shows it. */
 function JobSubject({ job }: { job: FailedJob }) {

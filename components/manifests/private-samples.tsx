@@ -8,6 +8,7 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome } from '@/components/ui/form';
 import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
+import { sampleName, samplesWord } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { PrivateSample, PrivateSamples as PrivateSamplesAnswer, RightsCheckAnswer } from '@/lib/samples/contract';
@@ -23,8 +24,7 @@ import styles from './review-queue.module.css';
 const PAGE = 50;
 const OFFSET = 'private_offset';
 
-const samplesWord = (n: number) => (n === 1 ? '1 sample' : `${n.toLocaleString('en-GB')} samples`);
-const nameOf = (s: PrivateSample) => s.TUBE_OR_WELL_ID || s.SPECIMEN_ID || s.svc_id;
+const nameOf = sampleName;
 
 const table: TableDefinition<PrivateSample> = {
   noun: 'private samples',

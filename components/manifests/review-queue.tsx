@@ -12,6 +12,7 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, SubmitButton, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
 import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
+import { sampleName, samplesWord } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import {
@@ -38,9 +39,8 @@ const GROUPS = 10;
 /** rows of a manifest shown before "Show all" */
 const ROWS = 50;
 
-const samplesWord = (n: number) => (n === 1 ? '1 sample' : `${n.toLocaleString('en-GB')} samples`);
 const manifestsWord = (n: number) => (n === 1 ? '1 manifest' : `${n.toLocaleString('en-GB')} manifests`);
-const nameOf = (s: ReviewSample) => s.TUBE_OR_WELL_ID || s.SPECIMEN_ID || s.svc_id;
+const nameOf = sampleName;
 const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
 
 // the reason goes to the uploader: a rejection must say why

@@ -1,7 +1,7 @@
+import { plural } from '@/components/ui/words';
 import type { ReportCounts, ValidationReportSummary } from '@/lib/manifests/contract';
 
-/** "1 row", "2 rows". */
-export const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+export { plural };
 
 /** "3 rows, 2 errors, 1 warning" */
 export const countsText = (s: ReportCounts): string =>

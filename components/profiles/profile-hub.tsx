@@ -9,6 +9,7 @@ import { statusWords, UNSETTLED } from '@/components/samples/sample-state';
 import { type CaptionedTable, DataTable } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import type { ProfilePermit } from '@/lib/permits/contract';
 import type { ProfileManifest, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
@@ -21,7 +22,6 @@ import styles from './profile-hub.module.css';
  * and the upload), with its data files last. Refreshed while samples are on their way to ENA.
  */
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
 const countWords = (c: StatusCount) => `${c.samples.toLocaleString('en-GB')} ${statusWords(c.status).toLowerCase()}`;
 const browserHref = (manifestId: string, status?: SampleStatus) =>
   `/samples?${new URLSearchParams({ manifest_id: manifestId, ...(status && { status }) })}`;

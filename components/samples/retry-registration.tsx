@@ -2,10 +2,9 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
+import { samplesWord } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import type { RegisterAnswer, RegisterRequest } from '@/lib/samples/contract';
-
-const samplesWord = (n: number) => (n === 1 ? '1 sample' : `${n} samples`);
 
 /**
  * Sends samples whose registration failed on to ENA again (POST /api/sample/register), and says so. Without

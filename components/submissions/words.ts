@@ -1,9 +1,7 @@
+import { plural } from '@/components/ui/words';
 import type { Repository, Submission, SubmissionReceipt } from '@/lib/submissions/contract';
 
-/** "1 sample", "12 samples". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
-}
+export { plural };
 
 const REPOSITORY_NAMES: Record<Repository, string> = { ena: 'ENA', zenodo: 'Zenodo' };
 export const repositoryName = (r: Repository) => REPOSITORY_NAMES[r];
