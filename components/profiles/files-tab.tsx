@@ -3,7 +3,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { DeleteAction } from '@/components/ui/delete-action';
+import { DeleteAction, DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
@@ -187,13 +187,7 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
         </ul>
       )}
 
-      <div aria-live="polite">
-        {deleted && (
-          <p role="status" className="notice success">
-            {deleted} was deleted.
-          </p>
-        )}
-      </div>
+      <DeletedHere what={deleted} />
       <DataTable caption="Data files of this profile" table={table} {...files} empty="No files uploaded yet." />
     </section>
   );

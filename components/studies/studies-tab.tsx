@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { FilesTab } from '@/components/profiles/files-tab';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { DeleteAction } from '@/components/ui/delete-action';
+import { DeleteAction, DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
@@ -226,13 +226,7 @@ export function StudiesTab({ profileId }: { profileId: string }) {
       )}
 
       <h3>4. Submit and publish</h3>
-      <div aria-live="polite">
-        {deleted && (
-          <p role="status" className="notice success">
-            {deleted} was deleted.
-          </p>
-        )}
-      </div>
+      <DeletedHere what={deleted} />
       <DataTable
         caption="Studies of this profile"
         table={studyTable(base, onDeleted)}

@@ -103,3 +103,16 @@ export function DeletedNotice() {
     </p>
   );
 }
+
+/** Where a deletion made from a list says it is done: a live region, so screen readers hear it too. */
+export function DeletedHere({ what }: { what: string | null }) {
+  return (
+    <div aria-live="polite">
+      {what && (
+        <p role="status" className="notice success">
+          {what} was deleted.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,10 +1,11 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { manifests, permits, profiles, samples, sampleUpdates, specimens, submissions, validationReports } from '@/db/schema';
+import { manifests, permits, profiles, samples, sampleUpdates, specimens, validationReports } from '@/db/schema';
 import { NEVER_DELETED, type Removal, recordRemovals } from '@/lib/audit/events';
 import { AppError, Conflict, NotFound } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
 import { assertProfileAccess, type ProfileRecord } from '@/lib/profiles/profiles';
+import { openSubmissionsOf } from '@/lib/samples/registration';
 import type { UserRecord } from '@/lib/users/users';
 
 /**
@@ -53,21 +54,13 @@ export function sampleRemovalRefusal(s: Pick<RemovableSample, 'id' | 'tubeOrWell
 /** The first of these samples that a registration under way (queued or running) holds, in words. */
 async function registrationRefusal(tx: Db, rows: readonly Pick<RemovableSample, 'id' | 'tubeOrWellId'>[]): Promise<string | null> {
   if (!rows.length) return null;
-  const ids = rows.map((r) => r.id);
-  const [open] = await tx
-    .select({ id: submissions.id, sampleIds: submissions.sampleIds })
-    .from(submissions)
-    .where(
-      and(
-        eq(submissions.kind, 'samples'),
-        inArray(submissions.status, ['pending', 'processing']),
-        sql`${submissions.sampleIds} && ${sql.param(ids)}::text[]`,
-      ),
-    )
-    .limit(1);
-  if (!open) return null;
-  const held = rows.find((r) => open.sampleIds.includes(r.id));
-  return `Sample ${held ? sampleLabel(held) : ''} is in a registration at ENA that is under way (submission ${open.id}): ${NEVER_DELETED}`;
+  const open = await openSubmissionsOf(
+    tx,
+    rows.map((r) => r.id),
+  );
+  const held = rows.find((r) => open.has(r.id));
+  if (!held) return null;
+  return `Sample ${sampleLabel(held)} is in a registration at ENA that is under way (submission ${open.get(held.id)}): ${NEVER_DELETED}`;
 }
 
 /** Why none of these samples, or the first that may not, can be deleted; null when all may. */

@@ -112,7 +112,7 @@ async function recordSystemChange<Row extends Pick<RegistrableSample, 'id' | 'ma
 }
 
 /** Open registrations (queued or running) holding any of these samples, by sample. */
-async function openSubmissionsOf(tx: Db, ids: string[]): Promise<Map<string, string>> {
+export async function openSubmissionsOf(tx: Db, ids: string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
   const open = await tx
     .select({ id: submissions.id, sampleIds: submissions.sampleIds })
