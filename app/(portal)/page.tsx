@@ -6,7 +6,7 @@ import { When } from '@/components/ui/when';
 import { reviewsSamples } from '@/lib/approvals/approvals';
 import { listDeadLetters } from '@/lib/jobs/dead-letters';
 import { listProfiles } from '@/lib/profiles/profiles';
-import { listReports } from '@/lib/reports/reports';
+import { listReports } from '@/lib/reports/read';
 import { countAwaitingReview } from '@/lib/samples/decision';
 import { pageData } from '@/lib/server/page-data';
 import { listSubmissions } from '@/lib/submissions/submissions';

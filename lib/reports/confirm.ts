@@ -12,7 +12,7 @@ import { newSampleId, typedColumns } from '@/lib/samples/columns';
 import { samplesFingerprint } from '@/lib/samples/existing';
 import { rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
 import type { UserRecord } from '@/lib/users/users';
-import { getReport, reportRows } from './reports';
+import { getReport, reportRows } from './read';
 
 // Changing either identifies a different organism: the ToLID no longer applies (docs/tol-manifests.md §2.6).
 const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);

@@ -13,7 +13,7 @@ import type {
   ReportIssuesPage,
 } from '@/lib/manifests/contract';
 import type { UserRecord } from '@/lib/users/users';
-import { getReportSummary } from './reports';
+import { getReportSummary } from './read';
 
 /**
  * A report's issues as the report page reads them: grouped by severity, field and rule with counts, and a page at a

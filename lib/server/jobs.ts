@@ -8,7 +8,7 @@ import { bindJob, FIRST_RUN, type JobRun } from '@/lib/jobs/spec';
 import { mailContext } from '@/lib/mail/outbox';
 import { sendEmailJob } from '@/lib/mail/send';
 import type { TaxonomyLookup } from '@/lib/manifests';
-import { validateManifestJob } from '@/lib/reports/reports';
+import { validateManifestJob } from '@/lib/reports/job';
 import {
   createEnaClient,
   createUploadArea,

@@ -24,16 +24,10 @@ import {
 } from '@/lib/manifests/contract';
 import { permitsOfReport } from '@/lib/permits/permits';
 import { confirmReport } from '@/lib/reports/confirm';
+import { createValidationReport } from '@/lib/reports/create';
 import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
-import {
-  createValidationReport,
-  getReport,
-  getReportSummary,
-  listReports,
-  reportJson,
-  reportStateJson,
-  reportSummaryJson,
-} from '@/lib/reports/reports';
+import { reportJson, reportStateJson, reportSummaryJson } from '@/lib/reports/json';
+import { getReport, getReportSummary, listReports } from '@/lib/reports/read';
 import type { ApiApp, AppEnv } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
 import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, XLSX } from '../schemas';

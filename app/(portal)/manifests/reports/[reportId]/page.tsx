@@ -4,7 +4,8 @@ import { ReportView } from '@/components/manifests/report-view';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { permitsOfReport } from '@/lib/permits/permits';
 import { reportRemovalState } from '@/lib/removal/reports';
-import { getReportSummary, reportNames, reportSummaryJson } from '@/lib/reports/reports';
+import { reportSummaryJson } from '@/lib/reports/json';
+import { getReportSummary, reportNames } from '@/lib/reports/read';
 import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Validation report' };

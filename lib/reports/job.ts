@@ -1,85 +1,30 @@
-import { randomUUID } from 'node:crypto';
-import { and, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
-import { one, pageWithTotal } from '@/db/rows';
-import { profiles, users, validationReports } from '@/db/schema';
-import { AppError, Conflict, Invalid, NotFound } from '@/lib/errors';
-import { isUuid } from '@/lib/identifiers/contract';
+import { validationReports } from '@/db/schema';
+import { AppError, Conflict } from '@/lib/errors';
 import type { JobQueue } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
 import {
-  checkManifestFile,
   currentDefinition,
   type Issue,
-  isManifestProject,
   parseManifest,
   type TaxonomyLookup,
   TaxonomyUnavailableError,
   validateManifest,
 } from '@/lib/manifests';
-import {
-  manifestTypeOf,
-  type ParsedRow,
-  type ReportRows,
-  type ValidationReport,
-  type ValidationReportState,
-  type ValidationReportSummary,
-} from '@/lib/manifests/contract';
-import type { ReportPermit } from '@/lib/permits/contract';
+import type { ParsedRow } from '@/lib/manifests/contract';
 import { requiredPermits } from '@/lib/permits/required';
 import { getProfile } from '@/lib/profiles/profiles';
 import { findUpdateChanges } from '@/lib/samples/changes';
 import { existingSamplesOf, samplesFingerprint } from '@/lib/samples/existing';
-import { getUser, type UserRecord } from '@/lib/users/users';
+import { getUser } from '@/lib/users/users';
+import { MANIFEST_MAX_ROWS } from './create';
 
-/** The reference stops at 1,000 rows; the broker validates ten times that in seconds (bench/manifest-validate.ts). */
-export const MANIFEST_MAX_ROWS = 10_000;
+/** The `manifest.validate` job: a report's validation, with its progress, its failure and its give-up. */
 
-type ReportRow = typeof validationReports.$inferSelect;
-
-/**
- * Stores the upload and returns the report id at once; the `manifest.validate` job, queued in the same transaction,
- * does the work.
- */
-export async function createValidationReport(
-  db: Db,
-  jobs: JobQueue,
-  user: UserRecord,
-  input: { profileId: string; fileName: string; bytes: Uint8Array },
-): Promise<ReportRow> {
-  const profile = await getProfile(db, user, input.profileId);
-  if (!isManifestProject(profile.type)) {
-    throw Invalid(`Profile type '${profile.type}' has no sample manifest: only ASG, DTOL, DTOLENV and ERGA profiles do.`);
-  }
-  // other file types (415), non-spreadsheets and workbooks without the data sheet (422) are refused before anything is stored
-  await checkManifestFile(input.bytes, input.fileName);
-  const project = profile.type;
-  const definition = currentDefinition(project);
-  const report = await db.transaction(async (tx) => {
-    const row = one(
-      await tx
-        .insert(validationReports)
-        .values({
-          id: randomUUID(),
-          userId: user.id,
-          profileId: profile.id,
-          project,
-          version: definition.version,
-          fileName: input.fileName,
-          fileSize: input.bytes.length,
-          upload: Buffer.from(input.bytes),
-        })
-        .returning(),
-      'the new report',
-    );
-    await jobs.send('manifest.validate', { reportId: row.id }, { tx });
-    return row;
-  });
-  // the uploader waits on the report: its job is fetched now, not at the worker's next poll
-  jobs.wake('manifest.validate');
-  return report;
-}
+/** Issues in the order of the sheet's cells. */
+const byCell = (a: Issue, b: Issue) => (a.row ?? 0) - (b.row ?? 0) || (a.column ?? '').localeCompare(b.column ?? '');
 
 export interface ValidationDeps {
   db: Db;
@@ -258,140 +203,6 @@ class RowProgress {
       .where(and(eq(validationReports.id, this.reportId), eq(validationReports.status, 'running')))
       .then(() => undefined);
   }
-}
-
-const byCell = (a: Issue, b: Issue) => (a.row ?? 0) - (b.row ?? 0) || (a.column ?? '').localeCompare(b.column ?? '');
-
-// a report as read and shown: everything but the uploaded workbook and the parsed rows, which only the job and
-// the confirmation need
-const { upload: _upload, rows: _rows, ...reportColumns } = getTableColumns(validationReports);
-export type ReportView = Omit<ReportRow, 'upload' | 'rows'>;
-
-// in lists and polls: no error lists either, only the first messages as the reference's `content`
-const { errors: _errors, warnings: _warnings, changes: _changes, ...summaryColumns } = reportColumns;
-const CONTENT_PREVIEW_MESSAGES = 20;
-export type ReportSummary = Omit<ReportView, 'errors' | 'warnings' | 'changes'> & { content: string };
-
-const summarySelect = {
-  ...summaryColumns,
-  content: sql<string>`case when ${validationReports.status} = 'failed' then coalesce(${validationReports.failure}, '')
-    else coalesce((select string_agg(e->>'message', E'\n') from (select jsonb_array_elements(${validationReports.errors}) as e limit ${CONTENT_PREVIEW_MESSAGES}) m), '') end`,
-};
-
-/** The profiles the user owns, as a subquery. */
-const ownProfiles = (db: Db, user: UserRecord) => db.select({ id: profiles.id }).from(profiles).where(eq(profiles.ownerId, user.id));
-
-/**
- * Who may read a report: whoever uploaded it, whoever may use its profile (the profile's owner; admins, who may use
- * every profile), so that a colleague sent its address opens the same page.
- */
-const visibleTo = (db: Db, user: UserRecord) =>
-  user.isAdmin ? undefined : or(eq(validationReports.userId, user.id), inArray(validationReports.profileId, ownProfiles(db, user)));
-
-/** A report its reader may see; anyone else's, and unknown ids, are the same 404. */
-export async function getReport(db: Db, user: UserRecord, id: string): Promise<ReportView> {
-  if (!isUuid(id)) throw NotFound('Validation report not found');
-  const [row] = await db
-    .select(reportColumns)
-    .from(validationReports)
-    .where(and(eq(validationReports.id, id.toLowerCase()), visibleTo(db, user)));
-  if (!row) throw NotFound('Validation report not found');
-  return row;
-}
-
-/** Where a report stands, for polling: a few columns, no error lists. */
-export async function getReportSummary(db: Db, user: UserRecord, id: string): Promise<ReportSummary> {
-  if (!isUuid(id)) throw NotFound('Validation report not found');
-  const [row] = await db
-    .select(summarySelect)
-    .from(validationReports)
-    .where(and(eq(validationReports.id, id.toLowerCase()), visibleTo(db, user)));
-  if (!row) throw NotFound('Validation report not found');
-  return row;
-}
-
-/** The rows a complete report holds for its confirmation (the only read of them). */
-export async function reportRows(db: Db, id: string): Promise<ReportRows | null> {
-  const [row] = await db.select({ rows: validationReports.rows }).from(validationReports).where(eq(validationReports.id, id));
-  return row?.rows ?? null;
-}
-
-/**
- * A page of reports, newest first, with the true total; error lists are not read. Without a profile: the caller's
- * uploads and the reports on the caller's profiles. With one: that profile's reports the caller may read.
- */
-export async function listReports(
-  db: Db,
-  user: UserRecord,
-  opts: { profileId?: string; limit: number; offset: number },
-): Promise<{ rows: ReportSummary[]; total: number }> {
-  const where = opts.profileId
-    ? and(eq(validationReports.profileId, opts.profileId), visibleTo(db, user))
-    : or(eq(validationReports.userId, user.id), inArray(validationReports.profileId, ownProfiles(db, user)));
-  return pageWithTotal(
-    db,
-    db.select(summarySelect).from(validationReports).where(where).$dynamic(),
-    [desc(validationReports.createdAt), desc(validationReports.id)],
-    opts,
-  );
-}
-
-/** docs/architecture.md, Decision 12, plus the reference's names (validation_report_id, submitted, content). */
-export function reportJson(r: ReportView, permits: ReportPermit[]): ValidationReport {
-  return {
-    ...common(r),
-    content: r.status === 'failed' ? (r.failure ?? '') : r.errors.map((e) => e.message).join('\n'),
-    errors: r.errors,
-    warnings: r.warnings,
-    changes: r.changes,
-    // ERGA: the permit PDFs the manifest names and whether each has arrived; confirming waits for all
-    permits,
-  };
-}
-
-/** A report in a list: its first error messages as `content`, and the permits it names (not whether they arrived). */
-export function reportSummaryJson(r: ReportSummary): ValidationReportSummary {
-  return {
-    ...common(r),
-    content: r.content,
-    permits: r.permits.map((p) => ({ ...p, received: false, stored_name: null, size_in_bytes: null, uploaded: null })),
-  };
-}
-
-/** Where a report stands, for polling. */
-export function reportStateJson(r: ReportSummary): ValidationReportState {
-  const { report_id, status, progress, summary, failure, finished, confirmed_manifest_id, file_name, manifest_type, version } = common(r);
-  return { report_id, status, progress, summary, failure, finished, confirmed_manifest_id, file_name, manifest_type, version };
-}
-
-function common(r: ReportView | ReportSummary) {
-  return {
-    report_id: r.id,
-    validation_report_id: r.id,
-    status: r.status,
-    progress: r.progress,
-    profile_id: r.profileId,
-    manifest_type: manifestTypeOf(r.project),
-    version: r.version,
-    file_name: r.fileName,
-    created: r.createdAt.toISOString(),
-    submitted: r.createdAt.toISOString(),
-    finished: r.finishedAt?.toISOString() ?? null,
-    summary: r.summary,
-    mode: r.mode,
-    failure: r.failure,
-    confirmed_manifest_id: r.confirmedManifestId,
-  };
-}
-
-/** What the report page names beside the report: its profile's title and who uploaded it. */
-export async function reportNames(
-  db: Db,
-  report: Pick<ReportRow, 'profileId' | 'userId'>,
-): Promise<{ profileTitle: string; uploadedBy: string }> {
-  const [profile] = await db.select({ title: profiles.title }).from(profiles).where(eq(profiles.id, report.profileId));
-  const [uploader] = await db.select({ username: users.username }).from(users).where(eq(users.id, report.userId));
-  return { profileTitle: profile?.title ?? report.profileId, uploadedBy: uploader?.username ?? 'someone' };
 }
 
 /** `manifest.validate`: a report's validation, run as soon as its upload commits. */

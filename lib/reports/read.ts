@@ -1,0 +1,96 @@
+import { and, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { pageWithTotal } from '@/db/rows';
+import { profiles, users, validationReports } from '@/db/schema';
+import { NotFound } from '@/lib/errors';
+import { isUuid } from '@/lib/identifiers/contract';
+import type { ReportRows } from '@/lib/manifests/contract';
+import type { UserRecord } from '@/lib/users/users';
+
+/** Reading reports: who may (the uploader, whoever may use its profile, admins), one, its rows, the lists. */
+
+type ReportRow = typeof validationReports.$inferSelect;
+
+// a report as read and shown: everything but the uploaded workbook and the parsed rows, which only the job and
+// the confirmation need
+const { upload: _upload, rows: _rows, ...reportColumns } = getTableColumns(validationReports);
+export type ReportView = Omit<ReportRow, 'upload' | 'rows'>;
+
+// in lists and polls: no error lists either, only the first messages as the reference's `content`
+const { errors: _errors, warnings: _warnings, changes: _changes, ...summaryColumns } = reportColumns;
+const CONTENT_PREVIEW_MESSAGES = 20;
+export type ReportSummary = Omit<ReportView, 'errors' | 'warnings' | 'changes'> & { content: string };
+
+const summarySelect = {
+  ...summaryColumns,
+  content: sql<string>`case when ${validationReports.status} = 'failed' then coalesce(${validationReports.failure}, '')
+    else coalesce((select string_agg(e->>'message', E'\n') from (select jsonb_array_elements(${validationReports.errors}) as e limit ${CONTENT_PREVIEW_MESSAGES}) m), '') end`,
+};
+
+/** The profiles the user owns, as a subquery. */
+const ownProfiles = (db: Db, user: UserRecord) => db.select({ id: profiles.id }).from(profiles).where(eq(profiles.ownerId, user.id));
+
+/**
+ * Who may read a report: whoever uploaded it, whoever may use its profile (the profile's owner; admins, who may use
+ * every profile), so that a colleague sent its address opens the same page.
+ */
+const visibleTo = (db: Db, user: UserRecord) =>
+  user.isAdmin ? undefined : or(eq(validationReports.userId, user.id), inArray(validationReports.profileId, ownProfiles(db, user)));
+
+/** A report its reader may see; anyone else's, and unknown ids, are the same 404. */
+export async function getReport(db: Db, user: UserRecord, id: string): Promise<ReportView> {
+  if (!isUuid(id)) throw NotFound('Validation report not found');
+  const [row] = await db
+    .select(reportColumns)
+    .from(validationReports)
+    .where(and(eq(validationReports.id, id.toLowerCase()), visibleTo(db, user)));
+  if (!row) throw NotFound('Validation report not found');
+  return row;
+}
+
+/** Where a report stands, for polling: a few columns, no error lists. */
+export async function getReportSummary(db: Db, user: UserRecord, id: string): Promise<ReportSummary> {
+  if (!isUuid(id)) throw NotFound('Validation report not found');
+  const [row] = await db
+    .select(summarySelect)
+    .from(validationReports)
+    .where(and(eq(validationReports.id, id.toLowerCase()), visibleTo(db, user)));
+  if (!row) throw NotFound('Validation report not found');
+  return row;
+}
+
+/** The rows a complete report holds for its confirmation (the only read of them). */
+export async function reportRows(db: Db, id: string): Promise<ReportRows | null> {
+  const [row] = await db.select({ rows: validationReports.rows }).from(validationReports).where(eq(validationReports.id, id));
+  return row?.rows ?? null;
+}
+
+/**
+ * A page of reports, newest first, with the true total; error lists are not read. Without a profile: the caller's
+ * uploads and the reports on the caller's profiles. With one: that profile's reports the caller may read.
+ */
+export async function listReports(
+  db: Db,
+  user: UserRecord,
+  opts: { profileId?: string; limit: number; offset: number },
+): Promise<{ rows: ReportSummary[]; total: number }> {
+  const where = opts.profileId
+    ? and(eq(validationReports.profileId, opts.profileId), visibleTo(db, user))
+    : or(eq(validationReports.userId, user.id), inArray(validationReports.profileId, ownProfiles(db, user)));
+  return pageWithTotal(
+    db,
+    db.select(summarySelect).from(validationReports).where(where).$dynamic(),
+    [desc(validationReports.createdAt), desc(validationReports.id)],
+    opts,
+  );
+}
+
+/** What the report page names beside the report: its profile's title and who uploaded it. */
+export async function reportNames(
+  db: Db,
+  report: Pick<ReportRow, 'profileId' | 'userId'>,
+): Promise<{ profileTitle: string; uploadedBy: string }> {
+  const [profile] = await db.select({ title: profiles.title }).from(profiles).where(eq(profiles.id, report.profileId));
+  const [uploader] = await db.select({ username: users.username }).from(users).where(eq(users.id, report.userId));
+  return { profileTitle: profile?.title ?? report.profileId, uploadedBy: uploader?.username ?? 'someone' };
+}
