@@ -1,0 +1,170 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { z } from 'zod';
+import { FormOutcome, SubmitButton, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
+import { QueryState } from '@/components/ui/query-state';
+import { plural, samplesWord } from '@/components/ui/words';
+import { apiFetch } from '@/lib/client/api';
+import { withParams } from '@/lib/client/search';
+import { type Decision, type DecisionAnswer, type DecisionRequest, DecisionRequestSchema } from '@/lib/samples/contract';
+import { Group, GroupPager, useReview } from './review-group';
+import styles from './review-queue.module.css';
+
+// the reason goes to the uploader: a rejection must say why
+const RejectSchema = DecisionRequestSchema.pick({ reason: true }).extend({
+  reason: z.string().trim().min(1, 'Say why the samples are rejected; the uploader reads it.').max(2000),
+});
+
+/** The samples awaiting the reader's decision, by manifest, with the bar that accepts or rejects the ticked ones. */
+export function AwaitingSamples() {
+  const qc = useQueryClient();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const offsetOf = (name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
+  const awaiting = useReview('awaiting', offsetOf('offset'));
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [step, setStep] = useState<Decision | null>(null);
+  const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
+  const form = useZodForm(RejectSchema, { reason: '' });
+
+  const decide = useMutation({
+    mutationFn: (body: DecisionRequest) => apiFetch<DecisionAnswer>('/api/sample/decision', { method: 'POST', json: body }),
+    onSuccess: (answer) => {
+      const n = answer.accepted.length || answer.rejected.length;
+      setOutcome({
+        success:
+          answer.accepted.length > 0
+            ? `Decision recorded: ${answer.accepted.length} accepted. Follow ${n === 1 ? 'its' : 'their'} registration under “Decided lately” below.`
+            : `Decision recorded: ${answer.rejected.length} rejected. The uploader is told the reason.`,
+      });
+      setChosen(new Set());
+      setStep(null);
+      form.reset({ reason: '' });
+      void qc.invalidateQueries({ queryKey: ['review'] });
+    },
+    onError: (err) => setOutcome({ error: showServerErrors(form, err) }),
+  });
+
+  const shown = awaiting.data?.data.flatMap((g) => g.samples.map((s) => s.svc_id)) ?? [];
+  const href = (name: string) => (offset: number) => withParams(pathname, search, { [name]: offset ? String(offset) : undefined });
+  const count = chosen.size;
+
+  return (
+    <section aria-labelledby="awaiting-heading" className={styles.section}>
+      <h2 id="awaiting-heading">Awaiting your decision</h2>
+      <QueryState
+        query={awaiting}
+        what="the samples awaiting review"
+        isEmpty={(d) => d.number_found === 0}
+        empty="Nothing awaits your decision."
+      >
+        {(d) => (
+          <>
+            <p>
+              {samplesWord(d.samples_found)} in {plural(d.number_found, 'manifest')} {d.samples_found === 1 ? 'awaits' : 'await'} your
+              decision, oldest manifest first.
+            </p>
+            {d.data.map((g) => (
+              <Group key={g.manifest_id} group={g} selection={{ chosen, setChosen }} />
+            ))}
+            <GroupPager page={d} hrefFor={href('offset')} />
+          </>
+        )}
+      </QueryState>
+      <FormOutcome error={outcome.error} success={outcome.success} />
+      {awaiting.data && awaiting.data.number_found > 0 && (
+        <fieldset className={styles.actions}>
+          <legend className="visually-hidden">Decide on the selected samples</legend>
+          <label className={styles.all}>
+            <input
+              type="checkbox"
+              checked={shown.length > 0 && shown.every((id) => chosen.has(id))}
+              onChange={(e) => {
+                const next = new Set(chosen);
+                for (const id of shown) {
+                  if (e.target.checked) next.add(id);
+                  else next.delete(id);
+                }
+                setChosen(next);
+              }}
+            />
+            Select all {samplesWord(shown.length)} on this page
+          </label>
+          {step === null ? (
+            <div className="inline">
+              <button
+                className="primary"
+                type="button"
+                disabled={!count}
+                onClick={() => {
+                  setOutcome({});
+                  setStep('accept');
+                }}
+              >
+                Accept selected ({count})
+              </button>
+              <button
+                className="danger"
+                type="button"
+                disabled={!count}
+                onClick={() => {
+                  setOutcome({});
+                  setStep('reject');
+                }}
+              >
+                Reject selected ({count})
+              </button>
+            </div>
+          ) : step === 'accept' ? (
+            <div className={styles.confirm}>
+              <p>
+                Accept {samplesWord(count)}? This records your approval of the associated types marked “yours”. A sample whose approvals are
+                then complete is sent on at once: its specimen gets a ToLID, and the sample is registered at ENA as a public BioSample,
+                which cannot be undone.
+              </p>
+              <div className="inline">
+                <button
+                  className="primary"
+                  type="button"
+                  disabled={decide.isPending}
+                  onClick={() => decide.mutate({ svc_ids: [...chosen], decision: 'accept' })}
+                >
+                  {decide.isPending ? 'Accepting…' : `Accept ${samplesWord(count)}`}
+                </button>
+                <button type="button" onClick={() => setStep(null)} disabled={decide.isPending}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          ) : (
+            <form
+              className={styles.confirm}
+              aria-label="Reject the selected samples"
+              noValidate
+              onSubmit={form.handleSubmit((v) => decide.mutate({ svc_ids: [...chosen], decision: 'reject', reason: v.reason }))}
+            >
+              <TextAreaField
+                form={form}
+                name="reason"
+                label="Reason for rejecting"
+                hint="The uploader reads it; it is never shown by the public API."
+                rows={2}
+              />
+              <div className="inline">
+                <SubmitButton tone="danger" busy={decide.isPending} busyLabel="Rejecting…">
+                  Reject {samplesWord(count)}
+                </SubmitButton>
+                <button type="button" onClick={() => setStep(null)} disabled={decide.isPending}>
+                  Cancel
+                </button>
+              </div>
+            </form>
+          )}
+        </fieldset>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,233 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { Approvals } from '@/components/samples/approvals';
+import { RetryRegistration } from '@/components/samples/retry-registration';
+import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-state';
+import { DataTable, type TableDefinition } from '@/components/ui/data-table';
+import { Pager } from '@/components/ui/pager';
+import { When } from '@/components/ui/when';
+import { sampleName, samplesWord } from '@/components/ui/words';
+import { apiFetch } from '@/lib/client/api';
+import type { ReviewGroup, ReviewQueue as ReviewQueueAnswer, ReviewSample } from '@/lib/samples/contract';
+import styles from './review-queue.module.css';
+
+/** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
+
+const GROUPS = 10;
+/** rows of a manifest shown before "Show all" */
+const ROWS = 50;
+
+const nameOf = sampleName;
+export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
+
+/** A page of manifests of the queue: awaiting the reader's decision, or decided lately. */
+export function useReview(state: 'awaiting' | 'decided', offset: number) {
+  return useQuery({
+    queryKey: ['review', state, offset],
+    queryFn: () => apiFetch<ReviewQueueAnswer>(`/api/sample/review?state=${state}&limit=${GROUPS}&offset=${offset}`),
+    // decided samples are followed until each has reached a state that does not end by itself
+    refetchInterval: (q) =>
+      state === 'decided' && q.state.data?.data.some((g) => g.samples.some((s) => UNSETTLED.has(s.status))) ? 2000 : false,
+  });
+}
+
+function Permits({ sample }: { sample: ReviewSample }) {
+  if (!sample.permits.length) return <span className="muted">none</span>;
+  return (
+    <ul className={styles.permits}>
+      {sample.permits.map((p) => (
+        <li key={`${p.kind}-${p.file_name}`}>
+          {p.kind.charAt(0) + p.kind.slice(1).toLowerCase()}:{' '}
+          {p.url ? (
+            <a href={p.url} download aria-label={`${p.kind.toLowerCase()} permit ${p.file_name} of ${nameOf(sample)}`}>
+              {p.file_name}
+            </a>
+          ) : (
+            <span className="field-error">{p.file_name} (missing)</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type Column = TableDefinition<ReviewSample>['columns'][number];
+interface Shown {
+  /** some sample of the manifest has permits, or an SRA accession */
+  permits: boolean;
+  sra: boolean;
+  onRetried?: () => void;
+}
+
+const tube: Column = {
+  id: 'tube',
+  header: 'Tube or well',
+  key: true,
+  nowrap: true,
+  cell: (s) => (
+    <Link href={`/samples/${s.svc_id}`} className="mono">
+      {nameOf(s)}
+    </Link>
+  ),
+};
+const permitsColumn: Column = { id: 'permits', header: 'Permits', cell: (s) => <Permits sample={s} /> };
+const scientificName: Column = {
+  id: 'name',
+  header: 'Scientific name',
+  cell: (s) => (
+    <>
+      <em>{s.SCIENTIFIC_NAME}</em> <span className="muted">(taxon {s.TAXON_ID})</span>
+    </>
+  ),
+};
+const specimen: Column = { id: 'specimen', header: 'Specimen', nowrap: true, cell: (s) => <span className="mono">{s.SPECIMEN_ID}</span> };
+const sra: Column = {
+  id: 'sra',
+  header: 'SRA',
+  cell: (s) => (s.sraAccession ? <Accession value={s.sraAccession} /> : <span className="muted">—</span>),
+};
+
+/** Awaiting a decision: what identifies each sample, and the approvals it has and awaits. */
+const awaitingColumns = (shown: Shown): Column[] => [
+  tube,
+  ...(shown.permits ? [permitsColumn] : []),
+  scientificName,
+  specimen,
+  {
+    id: 'waiting',
+    header: 'Approval',
+    cell: (s) => (
+      <>
+        <SampleState sample={s} waitingFor={s.waiting_for} />
+        <Approvals sample={s} />
+      </>
+    ),
+  },
+  ...(shown.sra ? [sra] : []),
+];
+
+/** Decided lately: where each sample stands now, its ToLID, who decided and when, and a retry where it failed. */
+const decidedColumns = (shown: Shown): Column[] => [
+  tube,
+  {
+    id: 'state',
+    header: 'State',
+    cell: (s) => (
+      <>
+        <SampleState sample={s} waitingFor={s.waiting_for} />
+        {s.status === 'pending' && <Approvals sample={s} />}
+        {s.registration_failed && (
+          <div>
+            <RetryRegistration svcIds={[s.svc_id]} name={nameOf(s)} onDone={shown.onRetried} />
+          </div>
+        )}
+      </>
+    ),
+  },
+  {
+    id: 'tolid',
+    header: 'ToLID',
+    nowrap: true,
+    cell: (s) => (s.public_name ? <span className="mono">{s.public_name}</span> : <span className="muted">—</span>),
+  },
+  ...(shown.permits ? [permitsColumn] : []),
+  scientificName,
+  specimen,
+  {
+    id: 'decided',
+    header: 'Decided',
+    cell: (s) =>
+      s.decided_at ? (
+        <>
+          <When value={s.decided_at} />
+          {s.decided_by && <span className="muted"> by {s.decided_by}</span>}
+        </>
+      ) : (
+        <span className="muted">—</span>
+      ),
+  },
+  ...(shown.sra ? [sra] : []),
+];
+
+/** The pager of a list of manifests' samples, when there are more manifests than a page shows. */
+export function GroupPager({
+  page,
+  hrefFor,
+}: {
+  page: { offset: number; number_found: number; data: unknown[] };
+  hrefFor: (offset: number) => string;
+}) {
+  return page.number_found > GROUPS ? (
+    <Pager offset={page.offset} limit={GROUPS} total={page.number_found} shown={page.data.length} noun="manifests" hrefFor={hrefFor} />
+  ) : null;
+}
+
+/** One manifest's samples: awaiting (with checkboxes) or decided (with their state and a retry where it failed). */
+export function Group({
+  group,
+  selection,
+  onRetried,
+}: {
+  group: ReviewGroup;
+  selection?: { chosen: Set<string>; setChosen: (s: Set<string>) => void };
+  onRetried?: () => void;
+}) {
+  const [all, setAll] = useState(false);
+  const headingId = `group-${selection ? 'awaiting' : 'decided'}-${group.manifest_id}`;
+  const rows = all ? group.samples : group.samples.slice(0, ROWS);
+  const failed = group.samples.filter((s) => s.registration_failed).map((s) => s.svc_id);
+  const file = fileOf(group);
+
+  const table: TableDefinition<ReviewSample> = {
+    noun: 'samples',
+    rowKey: (s) => s.svc_id,
+    columns: (selection ? awaitingColumns : decidedColumns)({
+      permits: group.samples.some((s) => s.permits.length),
+      sra: group.samples.some((s) => s.sraAccession),
+      onRetried,
+    }),
+  };
+
+  return (
+    <section aria-labelledby={headingId} className={styles.group}>
+      <h3 id={headingId} className={styles.groupHeading}>
+        <Link href={`/manifests/${group.manifest_id}`}>{file}</Link>
+      </h3>
+      <p className={styles.meta}>
+        {group.tol_project} {group.version} · uploaded {group.uploaded_by ? `by ${group.uploaded_by} ` : ''}
+        <When value={group.uploaded_at} /> to <Link href={`/profiles/${group.profile_id}`}>{group.profile_title}</Link> ·{' '}
+        {selection
+          ? `${group.samples.length} of ${samplesWord(group.manifest_samples)} awaiting your decision`
+          : `${group.samples.length} of ${samplesWord(group.manifest_samples)} decided lately`}
+      </p>
+      {failed.length > 1 && (
+        <p>
+          Registration failed for {samplesWord(failed.length)} of this manifest.{' '}
+          <RetryRegistration svcIds={failed} name={`the ${samplesWord(failed.length)} of ${file} that failed`} onDone={onRetried} />
+        </p>
+      )}
+      <DataTable<ReviewSample>
+        caption={selection ? `Samples of ${file} awaiting your decision` : `Samples of ${file} decided lately`}
+        table={table}
+        rows={rows}
+        selection={
+          selection && {
+            selected: selection.chosen,
+            onChange: selection.setChosen,
+            label: (s) => `Select sample ${nameOf(s)}`,
+            allLabel: `Select all ${samplesWord(group.samples.length)} of ${file}`,
+            allKeys: group.samples.map((s) => s.svc_id),
+          }
+        }
+      />
+      {group.samples.length > ROWS && (
+        <button type="button" onClick={() => setAll((v) => !v)} aria-expanded={all}>
+          {all ? `Show the first ${ROWS} only` : `Show all ${samplesWord(group.samples.length)} of ${file}`}
+        </button>
+      )}
+    </section>
+  );
+}
