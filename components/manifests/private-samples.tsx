@@ -1,9 +1,9 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { tubeColumn } from '@/components/samples/tube-column';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome } from '@/components/ui/form';
 import { Pager } from '@/components/ui/pager';
@@ -24,23 +24,13 @@ import styles from './review-queue.module.css';
 const PAGE = 50;
 const OFFSET = 'private_offset';
 
-const nameOf = sampleName;
+const _nameOf = sampleName;
 
 const table: TableDefinition<PrivateSample> = {
   noun: 'private samples',
   rowKey: (s) => s.svc_id,
   columns: [
-    {
-      id: 'tube',
-      header: 'Tube or well',
-      key: true,
-      nowrap: true,
-      cell: (s) => (
-        <Link href={`/samples/${s.svc_id}`} className="mono">
-          {nameOf(s)}
-        </Link>
-      ),
-    },
+    tubeColumn(),
     {
       id: 'name',
       header: 'Scientific name',

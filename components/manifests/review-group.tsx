@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Approvals } from '@/components/samples/approvals';
 import { RetryRegistration } from '@/components/samples/retry-registration';
 import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-state';
+import { tubeColumn } from '@/components/samples/tube-column';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
@@ -62,17 +63,7 @@ interface Shown {
   onRetried?: () => void;
 }
 
-const tube: Column = {
-  id: 'tube',
-  header: 'Tube or well',
-  key: true,
-  nowrap: true,
-  cell: (s) => (
-    <Link href={`/samples/${s.svc_id}`} className="mono">
-      {nameOf(s)}
-    </Link>
-  ),
-};
+const tube: Column = tubeColumn();
 const permitsColumn: Column = { id: 'permits', header: 'Permits', cell: (s) => <Permits sample={s} /> };
 const scientificName: Column = {
   id: 'name',
