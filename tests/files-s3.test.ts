@@ -73,8 +73,8 @@ describe('S3 storage', () => {
     const res = await h.request(`/api/profiles/${profileId}/files`, { key: owner.key });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([
-      { file_name: 'dir/run1_R2.fastq.gz', size_in_bytes: 7000, last_uploaded: expect.any(String), S3_ETag: md5(b) },
-      { file_name: 'run1_R1.fastq.gz', size_in_bytes: 5000, last_uploaded: expect.any(String), S3_ETag: md5(a) },
+      { file_name: 'dir/run1_R2.fastq.gz', size_in_bytes: 7000, last_uploaded: expect.any(String), S3_ETag: md5(b), used_by: [] },
+      { file_name: 'run1_R1.fastq.gz', size_in_bytes: 5000, last_uploaded: expect.any(String), S3_ETag: md5(a), used_by: [] },
     ]);
   });
 

@@ -45,6 +45,12 @@ describe('health', () => {
         dead_letters: 0,
       },
       storage: { ok: true, latency_ms: expect.any(Number), kind: 'local' },
+      // read from its last scheduled check, never asked by /api/health itself
+      local_contexts: {
+        ok: null,
+        checked_at: null,
+        detail: 'The Local Contexts Hub has not been asked yet (no private sample has been checked).',
+      },
       services: {
         ena: { configured: false, detail: expect.stringContaining('ENA_USERNAME and ENA_PASSWORD are not set') },
         tolid: { configured: false, detail: 'TOLID_TOKEN is not set: samples are registered at ENA without ToLIDs.' },
