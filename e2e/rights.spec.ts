@@ -34,7 +34,8 @@ async function privateManifest(request: APIRequestContext, user: E2eUser, fileNa
   });
   expect(profile.status(), await profile.text()).toBe(201);
   const profileId = ((await profile.json()) as { id: string }).id;
-  const base = 100_000 + Math.floor(Math.random() * 8_000_000);
+  // ERGA specimen ids take four digits: validRow's index stays under 900,000
+  const base = 100_000 + Math.floor(Math.random() * 700_000);
   const rows: Record<string, string>[] = Array.from({ length: n }, (_, i) => ({
     ...validRow(erga, base + i),
     ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE: 'Y',
@@ -67,7 +68,9 @@ async function privateManifest(request: APIRequestContext, user: E2eUser, fileNa
     .toBe('complete');
   const report = (await (await request.get(`/api/manifest/validate/report/${reportId}`, { headers })).json()) as {
     permits: { filename: string; received: boolean }[];
+    errors: { field: string; message: string }[];
   };
+  expect(report.errors.map((e) => `${e.field}: ${e.message}`)).toEqual([]);
   for (const p of report.permits.filter((x) => !x.received)) {
     const sent = await request.post('/api/manifest/validate/permits', {
       headers,

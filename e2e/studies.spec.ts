@@ -123,7 +123,7 @@ test('create a biodata profile, download the single-cell template, upload a stud
 
   // broker it: ENA gets the project (held private), Zenodo a deposition; then release and publish
   await row.getByRole('button', { name: `Submit ${sid} to ENA` }).click();
-  await expect(row.getByText(/PRJEB\d+/)).toBeVisible({ timeout: 30_000 });
+  await expect(row.getByRole('link', { name: /PRJEB\d+/ })).toBeVisible({ timeout: 30_000 });
   await row.getByRole('button', { name: `Release ${sid} at ENA` }).click();
   await expect(row).toContainText('Public at ENA', { timeout: 30_000 });
   await row.getByRole('button', { name: `Submit ${sid} to Zenodo` }).click();

@@ -67,7 +67,7 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
       {permits.length > 0 && (
         <>
           <h2>Permits</h2>
-          <ul>
+          <ul className="file-names">
             {permits.map((p) => (
               <li key={`${p.kind}-${p.stored_name}`}>
                 {p.kind.charAt(0) + p.kind.slice(1).toLowerCase()} permit:{' '}
