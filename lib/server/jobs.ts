@@ -101,8 +101,8 @@ type Handler<N extends RunnableJob> = (
 ) => Promise<void>;
 
 /** Each job's run, by name, as if it were its first (tests and tools run jobs by hand with these). */
-export function jobHandlers(deps: JobDeps & { jobs: JobQueue }): { [N in RunnableJob]: Handler<N> } {
-  const bound = new Map(jobDefinitions(deps).jobs.map((j) => [j.name, j]));
+export function jobHandlers(definitions: JobDefinitions): { [N in RunnableJob]: Handler<N> } {
+  const bound = new Map(definitions.jobs.map((j) => [j.name, j]));
   const handler = (name: RunnableJob) => {
     const job = bound.get(name);
     if (!job) throw new Error(`no job is declared for ${name}`);
@@ -114,6 +114,6 @@ export function jobHandlers(deps: JobDeps & { jobs: JobQueue }): { [N in Runnabl
 }
 
 /** What ends each job's work when it will not run again, by name (for tests). */
-export function jobGiveUps(deps: JobDeps & { jobs: JobQueue }): { [N in JobName]?: (data: JobData[N], reason: string) => Promise<void> } {
-  return Object.fromEntries(jobDefinitions(deps).jobs.flatMap((j) => (j.giveUp ? [[j.name, j.giveUp]] : [])));
+export function jobGiveUps(definitions: JobDefinitions): { [N in JobName]?: (data: JobData[N], reason: string) => Promise<void> } {
+  return Object.fromEntries(definitions.jobs.flatMap((j) => (j.giveUp ? [[j.name, j.giveUp]] : [])));
 }

@@ -109,9 +109,11 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     database,
     logger,
     (jobs) => {
-      handlers = jobHandlers({ ...jobDeps, jobs });
-      giveUps = jobGiveUps({ ...jobDeps, jobs });
-      return jobDefinitions({ ...jobDeps, jobs });
+      // one job context for the queue and for the jobs run by hand
+      const definitions = jobDefinitions({ ...jobDeps, jobs });
+      handlers = jobHandlers(definitions);
+      giveUps = jobGiveUps(definitions);
+      return definitions;
     },
     { workers: opts.workers ?? false, pollingIntervalSeconds: 0.5, retryDelaySeconds: opts.retryDelaySeconds },
   );
