@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { plural } from '@/components/submissions/words';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { reviewsSamples } from '@/lib/approvals/approvals';
 import { listDeadLetters } from '@/lib/jobs/dead-letters';
 import { listProfiles } from '@/lib/profiles/profiles';

@@ -4,10 +4,10 @@ import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { withParams } from '@/lib/client/search';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import type { ConfirmedManifest } from '@/lib/reports/confirmed';
-import { plural } from './words';
 
 const table: TableDefinition<ConfirmedManifest> = {
   noun: 'manifests',

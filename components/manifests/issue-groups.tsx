@@ -4,12 +4,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
+import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { IssueGroup, IssueGroups as IssueGroupsAnswer, IssueSeverity, ReportIssue, ReportIssuesPage } from '@/lib/manifests/contract';
 import { MessageText, ValueList } from './message-text';
 import styles from './report.module.css';
-import { plural } from './words';
 
 const CELLS = 25;
 const OPEN = 'open';

@@ -4,10 +4,10 @@ import { useId, useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
 import { DropZone } from '@/components/ui/drop-zone';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import type { PermitKind, PermitUploadAnswer, ReportPermit } from '@/lib/permits/contract';
 import styles from './report.module.css';
-import { plural } from './words';
 
 const KIND_WORDS: Record<PermitKind, string> = { ETHICS: 'ethics', SAMPLING: 'sampling', NAGOYA: 'Nagoya' };
 

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type {
@@ -22,7 +23,7 @@ import { PermitStep } from './permit-step';
 import styles from './report.module.css';
 import { StateBadge } from './state-badge';
 import { UploadPanel } from './upload-panel';
-import { countsText, plural, reportState } from './words';
+import { countsText, reportState } from './words';
 
 const ENDED = new Set(['complete', 'failed']);
 const CHANGES = 25;

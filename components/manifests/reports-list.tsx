@@ -6,11 +6,12 @@ import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import type { ValidationReportSummary } from '@/lib/manifests/contract';
 import type { Profile } from '@/lib/profiles/contract';
 import { StateBadge } from './state-badge';
-import { plural, reportState } from './words';
+import { reportState } from './words';
 
 const PAGE = 10;
 // the list's page lives in the URL under its own name, so the list can sit on a page beside other tables

@@ -1,8 +1,6 @@
 import { plural } from '@/components/ui/words';
 import type { ReportCounts, ValidationReportSummary } from '@/lib/manifests/contract';
 
-export { plural };
-
 /** "3 rows, 2 errors, 1 warning" */
 export const countsText = (s: ReportCounts): string =>
   `${plural(s.rows, 'row')}, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;

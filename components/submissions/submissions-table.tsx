@@ -6,10 +6,11 @@ import { foundPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import type { Submission, SubmissionList } from '@/lib/submissions/contract';
 import { accessionLink } from './links';
 import styles from './submissions-table.module.css';
-import { plural, receiptSentence, repositoryName, submissionSentence, type Tone } from './words';
+import { receiptSentence, repositoryName, submissionSentence, type Tone } from './words';
 
 const running = (s: Submission) => s.status === 'pending' || s.status === 'processing';
 

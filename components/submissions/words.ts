@@ -1,8 +1,6 @@
 import { plural } from '@/components/ui/words';
 import type { Repository, Submission, SubmissionReceipt } from '@/lib/submissions/contract';
 
-export { plural };
-
 const REPOSITORY_NAMES: Record<Repository, string> = { ena: 'ENA', zenodo: 'Zenodo' };
 export const repositoryName = (r: Repository) => REPOSITORY_NAMES[r];
 

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ManifestSamples } from '@/components/manifests/manifest-samples';
-import { plural } from '@/components/manifests/words';
 import { StatusWords } from '@/components/samples/sample-state';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { manifestSamplesPage } from '@/lib/reports/confirmed';
 import { pageData } from '@/lib/server/page-data';
