@@ -344,6 +344,15 @@ describe('POST sample/rights/check', () => {
     const again = (await (await checkNow({ svc_ids: [id] })).json()) as Checked;
     expect(again.data[0]).toMatchObject({ outcome: 'not_private', project_privacy: null });
     expect(server.localContexts.asked.length).toBe(asked);
+    // the accepted sample goes on to ENA in the background: wait for it, so that its changes do not land in the
+    // middle of the next test's upload to the same profile (whose confirmation would then ask for a new validation)
+    const [settled] = await waitFor(
+      () => rowsOf([id]),
+      (rows) => rows.every((r) => r.status === 'accepted' || r.status === 'rejected'),
+      'the registration',
+      600,
+    );
+    expect(settled!.status).toBe('accepted');
   });
 
   it('says so when the hub does not know the project; the sample stays private and never reaches ENA', async () => {
