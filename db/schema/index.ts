@@ -8,3 +8,4 @@ export * from './samples';
 export * from './studies';
 export * from './submissions';
 export * from './users';
+export * from './sharing';

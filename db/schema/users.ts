@@ -19,6 +19,10 @@ export const users = pgTable('users', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** when this approver was last sent a digest of the samples waiting for them (lib/samples/reminders.ts) */
   approvalRemindedAt: timestamp('approval_reminded_at', { withTimezone: true }),
+  /** the person's ORCID iD (0000-0002-1825-0097), set by signing in with ORCID or linking it from the account page */
+  orcidId: text('orcid_id').unique(),
+  /** the name the person goes by, as ORCID gives it; '' when unknown */
+  fullName: text('full_name').notNull().default(''),
 });
 
 /**
