@@ -9,3 +9,4 @@ export * from './studies';
 export * from './submissions';
 export * from './users';
 export * from './sharing';
+export * from './images';
