@@ -23,7 +23,17 @@ interface Op {
 
 let h: Harness;
 let secured: Op[];
-const owner = { key: '', userId: 0, profileId: '', biodataProfileId: '', reportId: '', submissionId: '', svcId: '', keyId: 0 };
+const owner = {
+  key: '',
+  userId: 0,
+  profileId: '',
+  biodataProfileId: '',
+  reportId: '',
+  manifestId: '',
+  submissionId: '',
+  svcId: '',
+  keyId: 0,
+};
 const STUDY_ID = 'OWNERSTUDY1';
 let stranger: string;
 let revoked: string;
@@ -38,6 +48,7 @@ beforeAll(async () => {
   const confirmed = await uploadManifest(h, a.key, owner.profileId, dtolRows(1), { validateHere: true });
   const [sample] = await h.database.db.select().from(samples).where(eq(samples.manifestId, confirmed.manifest_id));
   owner.svcId = sample!.id;
+  owner.manifestId = confirmed.manifest_id;
   const reports = (await (await h.request('/api/manifest/validations', { key: a.key })).json()) as { report_id: string }[];
   owner.reportId = reports[0]!.report_id;
   const [sub] = await h.database.db
@@ -91,6 +102,7 @@ function request(op: Op): { url: string; init: RequestInit } {
     .replace('{schema_name}', 'svc_single_cell')
     .replace('{study_id}', STUDY_ID)
     .replace('{report_id}', owner.reportId)
+    .replace('{manifest_id}', owner.manifestId)
     .replace('{submission_id}', owner.submissionId)
     .replace('{svc_id}', owner.svcId)
     .replace('{stored_name}', 'permit_20261124.pdf')
@@ -165,7 +177,9 @@ describe('the authorisation matrix', () => {
 
   it('answers 404 to someone else on the owner’s things, and to a non-admin on admin operations', async () => {
     const violations: string[] = [];
-    const owned = secured.filter((op) => /\{(profile_id|report_id|submission_id|svc_id|id)\}/.test(op.path) || /admin/.test(op.path));
+    const owned = secured.filter(
+      (op) => /\{(profile_id|report_id|manifest_id|submission_id|svc_id|id)\}/.test(op.path) || /admin/.test(op.path),
+    );
     const byBody = secured.filter((op) =>
       [
         '/api/manifest/validate/report',

@@ -16,6 +16,7 @@ import { registerChecklistRoutes } from './routes/checklists';
 import { registerDocsRoutes } from './routes/docs';
 import { registerFileRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
+import { registerManifestSpreadsheetRoutes } from './routes/manifest-spreadsheet';
 import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerManifestReadRoutes } from './routes/manifests-read';
 import { registerMappingRoutes } from './routes/mapping';
@@ -141,6 +142,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerSampleRightsRoutes(app);
   registerSubmissionRoutes(app);
   registerManifestReadRoutes(app);
+  registerManifestSpreadsheetRoutes(app);
   registerSampleRoutes(app);
   registerAuditRoutes(app);
   registerStatsRoutes(app);

@@ -35,6 +35,11 @@ function headerNote(f: FieldDefinition): string {
  * parseManifest as a manifest with no rows.
  */
 export async function buildTemplate(definition: ManifestDefinition): Promise<Buffer> {
+  return Buffer.from(await templateWorkbook(definition).xlsx.writeBuffer());
+}
+
+/** The blank template as a workbook, for a writer that fills its data rows (lib/manifests/filled-template.ts). */
+export function templateWorkbook(definition: ManifestDefinition): ExcelJS.Workbook {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Research Metadata Broker';
   const sheet = workbook.addWorksheet(METADATA_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
@@ -78,5 +83,5 @@ export async function buildTemplate(definition: ManifestDefinition): Promise<Buf
     });
   });
 
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  return workbook;
 }

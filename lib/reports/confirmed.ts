@@ -40,14 +40,7 @@ export type ConfirmedManifest = Awaited<ReturnType<typeof confirmedManifests>>['
  * project's sample managers and admins see it; anyone else, and unknown ids, get the same 404.
  */
 export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: string, page: { limit: number; offset: number }) {
-  if (!isUuid(manifestId)) throw NotFound('Manifest not found');
-  const [head] = await db
-    .select({ manifest: manifests, profileTitle: profiles.title, ownerId: profiles.ownerId, uploadedBy: users.username })
-    .from(manifests)
-    .innerJoin(profiles, eq(profiles.id, manifests.profileId))
-    .leftJoin(users, eq(users.id, manifests.createdBy))
-    .where(eq(manifests.id, manifestId.toLowerCase()));
-  if (!head || !(head.ownerId === user.id || managesProject(user, head.manifest.project))) throw NotFound('Manifest not found');
+  const head = await readableManifest(db, user, manifestId);
   const mine = eq(samples.manifestId, head.manifest.id);
   const [rows, statuses] = await Promise.all([
     db
@@ -81,4 +74,21 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
     total: counts.reduce((sum, c) => sum + c.samples, 0),
   };
 }
+/**
+ * A confirmed manifest its reader may see, with its profile's title and its uploader: its profile's owner, the
+ * project's sample managers and admins; anyone else, and unknown ids, get the same 404. The manifest's page and its
+ * spreadsheet (lib/reports/spreadsheet.ts) both ask here.
+ */
+export async function readableManifest(db: Db, user: UserRecord, manifestId: string) {
+  if (!isUuid(manifestId)) throw NotFound('Manifest not found');
+  const [head] = await db
+    .select({ manifest: manifests, profileTitle: profiles.title, ownerId: profiles.ownerId, uploadedBy: users.username })
+    .from(manifests)
+    .innerJoin(profiles, eq(profiles.id, manifests.profileId))
+    .leftJoin(users, eq(users.id, manifests.createdBy))
+    .where(eq(manifests.id, manifestId.toLowerCase()));
+  if (!head || !(head.ownerId === user.id || managesProject(user, head.manifest.project))) throw NotFound('Manifest not found');
+  return head;
+}
+
 export type ManifestSample = Awaited<ReturnType<typeof manifestSamplesPage>>['samples'][number];

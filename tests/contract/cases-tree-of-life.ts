@@ -143,6 +143,12 @@ export function treeOfLifeCases(): Record<string, Case[]> {
       { name: 'unknown project', path: '/api/manifest/template?project=nope', key: 'none', status: 400 },
       { name: 'unknown version', path: '/api/manifest/template?project=dtol&version=0.1', key: 'none', status: 400 },
     ],
+    'GET /api/manifest/{manifest_id}/spreadsheet': [
+      { name: 'owner', path: `/api/manifest/${w.manifestId}/spreadsheet`, key: 'owner', status: 200 },
+      { name: 'another member', path: `/api/manifest/${w.manifestId}/spreadsheet`, key: 'stranger', status: 404 },
+      { name: 'unknown', path: `/api/manifest/${UNKNOWN_UUID}/spreadsheet`, key: 'owner', status: 404 },
+      { name: 'no key', path: `/api/manifest/${w.manifestId}/spreadsheet`, key: 'none', status: 401 },
+    ],
     'POST /api/manifest/validate/permits': [
       {
         name: 'not a pdf',

@@ -43,6 +43,20 @@ export default async function ManifestPage({
         {manifest.reportId ? ' · ' : null}
         <Link href={`/samples?manifest_id=${manifest.id}`}>Find its samples in the samples browser</Link>
       </p>
+      <section aria-labelledby="correct">
+        <h2 id="correct">Correct its samples</h2>
+        <p>
+          Download the manifest as its {manifestTypeOf(manifest.project)} {manifest.version} template, filled with the samples’ current
+          values. Edit it and upload it again under <Link href={`/profiles/${manifest.profileId}#upload`}>Add samples</Link> on its profile:
+          it is an update, whose validation report shows each change before you confirm it. Symbionts follow their target and are not
+          listed.
+        </p>
+        <p>
+          <a className="button" href={`/api/manifest/${manifest.id}/spreadsheet`} download>
+            Download to edit (xlsx)
+          </a>
+        </p>
+      </section>
       {counts.length > 0 && (
         <ul className="inline" aria-label="Samples by state" style={{ listStyle: 'none', padding: 0 }}>
           {counts.map((c) => (
