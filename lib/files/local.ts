@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, rename, rm, rmdir } from 'node:fs/promises';
+import { access, mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,7 +10,7 @@ import { one } from '@/db/rows';
 import { profileFiles, profiles } from '@/db/schema';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, TooLarge } from '@/lib/errors';
 import { isProfileId } from '@/lib/identifiers/contract';
-import { assertFileName } from './names';
+import { assertFileName, assertServiceFile } from './names';
 import { signUpload, verifyUpload } from './signing';
 import { type FileDeps, type FileStore, type StoredFile, usesS3 } from './store';
 
@@ -81,6 +81,18 @@ export function createLocalStore(deps: FileDeps): FileStore {
         );
       });
       return stream;
+    },
+    async put(profileId, fileName, bytes) {
+      const target = localFilePath(deps.config.dataDir, profileId, assertServiceFile(fileName));
+      await mkdir(tmpDir(deps.config.dataDir), { recursive: true });
+      const tmp = path.join(tmpDir(deps.config.dataDir), `${randomBytes(12).toString('hex')}.part`);
+      try {
+        await writeFile(tmp, bytes, { flag: 'wx' });
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(tmp, target);
+      } finally {
+        await rm(tmp, { force: true });
+      }
     },
     async remove(profileId, fileName) {
       const file = localFilePath(deps.config.dataDir, profileId, fileName);

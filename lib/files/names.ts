@@ -2,6 +2,12 @@ import { type FieldError, Invalid } from '@/lib/errors';
 
 export const FILE_NAME_MAX_BYTES = 255;
 
+/**
+ * The folder of a profile's storage that holds what the service itself stores there (specimen images and their
+ * thumbnails, lib/images): never listed as a data file, and no upload URL is made for a name in it.
+ */
+export const SERVICE_FOLDER = '.service';
+
 // C0 and C1 controls and DEL: they break logs, shells and the signed message (fields are newline-separated)
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this pattern
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -30,7 +36,8 @@ export function fileNameProblem(name: string): string | null {
 export function checkFileNames(names: readonly string[]): string[] {
   const errors: FieldError[] = [];
   names.forEach((name, i) => {
-    const problem = fileNameProblem(name);
+    const problem =
+      name.split('/')[0] === SERVICE_FOLDER ? `File names in ${SERVICE_FOLDER}/ are the service's own` : fileNameProblem(name);
     if (problem) errors.push({ path: `file_names.${i}`, message: `${problem}: ${JSON.stringify(name)}` });
   });
   if (errors.length) throw Invalid(errors.map((e) => e.message).join('; '), errors);
@@ -41,4 +48,10 @@ export function assertFileName(name: string): string {
   const problem = fileNameProblem(name);
   if (problem) throw Invalid(`${problem}: ${JSON.stringify(name)}`, [{ path: 'file_name', message: problem }]);
   return name;
+}
+
+/** A name in the service's own folder (SERVICE_FOLDER), or a bug: only the service names such files. */
+export function assertServiceFile(name: string): string {
+  if (name.split('/')[0] !== SERVICE_FOLDER) throw new Error(`expected a name in ${SERVICE_FOLDER}/, not ${JSON.stringify(name)}`);
+  return assertFileName(name);
 }

@@ -17,6 +17,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Logger } from 'pino';
 import type { Config } from '@/lib/config';
 import { NotFound } from '@/lib/errors';
+import { assertServiceFile, SERVICE_FOLDER } from './names';
 import type { FileStore, StoredFile } from './store';
 
 /** The configured bucket; callers choose S3 only when one is configured (usesS3), so its absence is a bug. */
@@ -152,7 +153,8 @@ export function createS3Store(config: Config, logger?: Logger): FileStore {
         do {
           const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
           for (const o of page.Contents ?? []) {
-            if (!o.Key || o.Key.endsWith('/')) continue;
+            // the service's own files (lib/files/names.ts) are not data files
+            if (!o.Key || o.Key.endsWith('/') || o.Key.startsWith(`${prefix}${SERVICE_FOLDER}/`)) continue;
             if ((o.Size ?? 0) > max) {
               await removeOversized(o.Key, o.Size ?? 0);
               continue;
@@ -187,6 +189,18 @@ export function createS3Store(config: Config, logger?: Logger): FileStore {
         if (isMissing(err)) throw NotFound(`File ${fileName} is not in the profile's storage`);
         throw err;
       }
+    },
+    async put(profileId, fileName, bytes, contentType) {
+      await ensureBucket(config);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: objectKey(profileId, assertServiceFile(fileName)),
+          Body: bytes,
+          ContentLength: bytes.byteLength,
+          ContentType: contentType,
+        }),
+      );
     },
     async remove(profileId, fileName) {
       // S3 answers a delete of a missing key with success, which is what a repeated removal needs

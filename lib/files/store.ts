@@ -30,6 +30,12 @@ export interface FileStore {
   stat(profileId: string, fileName: string): Promise<StoredFile | null>;
   /** the file's bytes from `start` (0 by default), streamed; NotFound when there is no such file */
   read(profileId: string, fileName: string, opts?: { start?: number }): Promise<Readable>;
+  /**
+   * Stores bytes the service checked or made itself (a specimen image, its thumbnail) under `fileName`, which must be
+   * in SERVICE_FOLDER (lib/files/names.ts): such files are never listed as data files. A file of that name is
+   * replaced whole.
+   */
+  put(profileId: string, fileName: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** the file's bytes gone; a file that is not there is not an error (a removal may be repeated) */
   remove(profileId: string, fileName: string): Promise<void>;
   /** every file of the profile gone (the profile is being deleted) */
