@@ -3,18 +3,21 @@ import type { Readable } from 'node:stream';
 import { FTPError, Client as FtpClient } from 'basic-ftp';
 import type { Logger } from 'pino';
 import { Conflict } from '@/lib/errors';
-import { RepositoryError, RepositoryUnavailableError } from '../errors';
+import { RepositoryError, type RepositoryService, RepositoryUnavailableError } from '../errors';
 
 /**
  * The Webin file upload area (ENA's `webin2.ebi.ac.uk`), reached by FTP with the Webin account, where read files
  * must lie before a RUN naming them is submitted (docs/studies-and-checklists.md §11.2). One FTP session per upload
  * area instance; a transfer that fails (a dropped connection, a timeout) is sent again from its first byte on a
- * new session, a few times, before the failure is reported as the area being unavailable.
+ * new session, a few times, before the failure is reported as the area being unavailable. The BioImage Archive's
+ * upload area speaks the same protocol and uses this client too (lib/repositories/bioimage.ts).
  */
 
 export interface UploadAreaOptions {
   /** ftp://host[:port] (plain FTP) or ftps://host[:port] (FTP with explicit TLS) */
   url: string;
+  /** whose area it is, for errors and logs (default: ENA's Webin upload area, set by ENA_FTP_URL) */
+  area?: { service: RepositoryService; name: string; setting: string };
   username: string;
   password: string;
   logger: Logger;
@@ -45,29 +48,32 @@ export interface UploadArea {
 
 const DEFAULTS = { timeoutMs: 60_000, retries: 3, retryDelayMs: 1_000 };
 
-/** Where the area is, from the setting (ENA_FTP_URL). */
-function endpointOf(url: string): { host: string; port: number; secure: boolean } {
+const WEBIN_AREA = { service: 'ena', name: 'The Webin upload area', setting: 'ENA_FTP_URL' } as const;
+
+/** Where the area is, from its setting (ENA_FTP_URL). */
+function endpointOf(url: string, area: UploadAreaOptions['area'] & {}): { host: string; port: number; secure: boolean } {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new RepositoryError('ena', `ENA_FTP_URL is not a URL: ${url}`);
+    throw new RepositoryError(area.service, `${area.setting} is not a URL: ${url}`);
   }
   if (u.protocol !== 'ftp:' && u.protocol !== 'ftps:')
-    throw new RepositoryError('ena', `ENA_FTP_URL must be ftp:// or ftps://, not ${u.protocol}`);
+    throw new RepositoryError(area.service, `${area.setting} must be ftp:// or ftps://, not ${u.protocol}`);
   return { host: u.hostname, port: u.port ? Number(u.port) : 21, secure: u.protocol === 'ftps:' };
 }
 
 /** A remote path as the area knows it: relative, `/`-separated, never leaving the area. */
-function areaPath(remotePath: string): string {
+function areaPath(remotePath: string, area: UploadAreaOptions['area'] & {}): string {
   const normal = path.normalize(remotePath.replace(/\\/g, '/')).replace(/^\/+/, '');
   if (!normal || normal === '.' || normal.startsWith('..'))
-    throw new RepositoryError('ena', `not a path in the upload area: ${remotePath}`);
+    throw new RepositoryError(area.service, `not a path in the upload area: ${remotePath}`);
   return normal;
 }
 
 export function createUploadArea(options: UploadAreaOptions): UploadArea {
-  const endpoint = endpointOf(options.url);
+  const area = options.area ?? WEBIN_AREA;
+  const endpoint = endpointOf(options.url, area);
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const retries = options.retries ?? DEFAULTS.retries;
   const retryDelayMs = options.retryDelayMs ?? DEFAULTS.retryDelayMs;
@@ -98,7 +104,7 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
 
   return {
     async send(remotePath, size, open, onProgress) {
-      const target = areaPath(remotePath);
+      const target = areaPath(remotePath, area);
       for (let attempt = 1; ; attempt++) {
         let source: Readable | undefined;
         try {
@@ -117,20 +123,20 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
             client.trackProgress();
           }
           const remote = await client.size(target);
-          if (remote !== size) throw new RepositoryError('ena', `the upload area holds ${remote} bytes of ${target}, not ${size}`);
-          log.info({ file: target, size, attempt }, 'file staged in the Webin upload area');
+          if (remote !== size) throw new RepositoryError(area.service, `the upload area holds ${remote} bytes of ${target}, not ${size}`);
+          log.info({ file: target, size, attempt }, `file staged: ${area.name}`);
           return;
         } catch (err) {
           source?.destroy();
           drop();
           // a refused login is permanent for this account: no retry, the message says what to fix
           if (isLoginRefused(err)) {
-            throw new RepositoryError('ena', `The Webin upload area refused the account ${options.username}: ${(err as Error).message}`);
+            throw new RepositoryError(area.service, `${area.name} refused the account ${options.username}: ${(err as Error).message}`);
           }
           const willRetry = attempt <= retries;
           log.warn({ file: target, attempt, error: (err as Error).message, willRetry }, 'staging a file failed');
           if (!willRetry) {
-            throw new RepositoryUnavailableError('ena', 'STOR', `${options.url}/${target}`, attempt, false, err);
+            throw new RepositoryUnavailableError(area.service, 'STOR', `${options.url}/${target}`, attempt, false, err);
           }
           await sleep(retryDelayMs * 2 ** (attempt - 1));
         }
@@ -140,7 +146,7 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
     async size(remotePath) {
       const client = await connect();
       try {
-        return await client.size(areaPath(remotePath));
+        return await client.size(areaPath(remotePath, area));
       } catch (err) {
         if (err instanceof FTPError && err.code === 550) return null;
         drop();
