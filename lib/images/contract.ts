@@ -27,12 +27,10 @@ export const SpecimenImageSchema = z
     width: z.number().int(),
     height: z.number().int(),
     uploaded: z.iso.datetime(),
-    url: z
-      .string()
-      .meta({
-        description: 'the image’s bytes',
-        example: '/api/sample/67e14bbf5b9e8a38259f95eb/images/3f2504e0-4f89-41d3-9a0c-0305e82c3301',
-      }),
+    url: z.string().meta({
+      description: 'the image’s bytes',
+      example: '/api/sample/67e14bbf5b9e8a38259f95eb/images/3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+    }),
     thumbnail_url: z.string().meta({ description: 'a JPEG at most 256 pixels on its longer side' }),
     state: z.enum(IMAGE_STATES),
     submitted: z.boolean().meta({ description: 'the BioImage Archive’s upload area holds it' }),

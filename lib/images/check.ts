@@ -1,0 +1,55 @@
+import sharp from 'sharp';
+import { fileNameProblem } from '@/lib/files/names';
+import type { ImageFormat } from './contract';
+
+/** The largest image taken, in bytes: a specimen photograph at full resolution, with room to spare. */
+export const IMAGE_MAX_BYTES = 50 * 1024 * 1024;
+/** The longer side of a thumbnail, in pixels (a JPEG). */
+export const THUMBNAIL_PIXELS = 256;
+
+const EXTENSIONS: Record<string, ImageFormat> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png', tif: 'tiff', tiff: 'tiff' };
+const FORMAT_WORDS: Record<ImageFormat, string> = { jpeg: 'a JPEG', png: 'a PNG', tiff: 'a TIFF' };
+
+/** The file's extension, lower case: `jpg` of `A-1.JPG`. */
+export const extensionOf = (fileName: string) => (fileName.match(/\.([^./]+)$/)?.[1] ?? '').toLowerCase();
+
+export interface CheckedImage {
+  format: ImageFormat;
+  width: number;
+  height: number;
+  thumbnail: Buffer;
+}
+
+/** Why a name cannot be an image's, or null: a plain name (no folder) ending in .jpg, .jpeg, .png, .tif or .tiff. */
+export function imageNameProblem(fileName: string, size: number): string | null {
+  const problem = fileNameProblem(fileName);
+  if (problem) return `${problem}: ${fileName}`;
+  if (fileName.includes('/')) return `${fileName}: an image's name holds no folder`;
+  if (!EXTENSIONS[extensionOf(fileName)]) return `${fileName} is not named as a JPEG, PNG or TIFF image (.jpg, .jpeg, .png, .tif, .tiff)`;
+  if (size > IMAGE_MAX_BYTES) return `${fileName} is larger than ${IMAGE_MAX_BYTES} bytes`;
+  return null;
+}
+
+/**
+ * The image read by its content: a JPEG, PNG or TIFF that decodes, of the type its extension names, and its
+ * thumbnail (turned upright as its EXIF orientation says). A file that is not such an image gives the reason.
+ */
+export async function checkImage(fileName: string, bytes: Uint8Array): Promise<CheckedImage | string> {
+  const named = EXTENSIONS[extensionOf(fileName)];
+  const words = named ? FORMAT_WORDS[named] : 'an';
+  try {
+    const meta = await sharp(bytes, { failOn: 'error' }).metadata();
+    const format = meta.format;
+    if (format !== named || !meta.width || !meta.height)
+      return `${fileName} is not ${words} image (its content is ${meta.format ?? 'unknown'})`;
+    const thumbnail = await sharp(bytes, { failOn: 'error' })
+      .rotate()
+      .resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    return { format, width: meta.width, height: meta.height, thumbnail };
+  } catch {
+    return `${fileName} is not ${words} image (its content cannot be read as one)`;
+  }
+}
