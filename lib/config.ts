@@ -17,12 +17,34 @@ const ConfigSchema = z.object({
   NEXTAUTH_URL: optionalString,
   ADMIN_USERNAME: optionalString,
   ADMIN_PASSWORD: optionalString,
+  /** sign-in with ORCID (OpenID Connect): the client registered at ORCID; without both, no ORCID button */
+  ORCID_CLIENT_ID: optionalString,
+  ORCID_CLIENT_SECRET: optionalString,
+  /** ORCID's issuer, whose discovery document is {issuer}/.well-known/openid-configuration */
+  ORCID_ISSUER: z
+    .string()
+    .url()
+    .default('https://orcid.org')
+    .transform((v) => v.replace(/\/+$/, '')),
+  /** a person signing in with an ORCID iD no account has gets a new account (true) or is told to ask an admin (false) */
+  SELF_REGISTRATION: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   ENA_WEBIN_URL: z.string().url().default('https://wwwdev.ebi.ac.uk/ena/submit'),
   ENA_USERNAME: optionalString,
   ENA_PASSWORD: optionalString,
   ENA_TAXONOMY_URL: z.string().url().default('https://www.ebi.ac.uk/ena/taxonomy/rest'),
   ENA_BROWSER_URL: z.string().url().default('https://www.ebi.ac.uk/ena/browser/api'),
   ENA_FTP_URL: z.string().url().default('ftp://webin2.ebi.ac.uk'),
+  /** the BioImage Archive's FTP upload area for specimen images (lib/images); unset: images wait */
+  BIOIMAGE_FTP_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  BIOIMAGE_USERNAME: optionalString,
+  BIOIMAGE_PASSWORD: optionalString,
   TOLID_URL: z.string().url().default('https://id.tol.sanger.ac.uk/api/v3'),
   TOLID_TOKEN: optionalString,
   /** the Local Contexts Hub's API: whether an ERGA sample's traditional-knowledge project is public yet */
@@ -90,6 +112,12 @@ function loadOrCreateSecret(dataDir: string, name: string): string {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
     throw err;
   }
+}
+
+/** The ORCID client, when both its settings are given: the provider is registered and the button shown only then. */
+export function orcidClient(cfg: Config): { clientId: string; clientSecret: string; issuer: string } | null {
+  if (!cfg.ORCID_CLIENT_ID || !cfg.ORCID_CLIENT_SECRET) return null;
+  return { clientId: cfg.ORCID_CLIENT_ID, clientSecret: cfg.ORCID_CLIENT_SECRET, issuer: cfg.ORCID_ISSUER };
 }
 
 let cached: Config | undefined;

@@ -3,7 +3,9 @@ import { decode } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import type { Db } from '@/db/client';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
+import { type Config, orcidClient } from '@/lib/config';
 import { RateLimited } from './limits';
+import { ORCID_PROVIDER, type OrcidClient, orcidProvider, orcidSignInCallback } from './orcid';
 import { signInWithPassword } from './sign-in';
 
 // next-auth v4 names its cookie by whether the site is served over https; large tokens are split into .0, .1 …
@@ -44,12 +46,38 @@ export async function sessionUserId(cookieHeader: string | undefined, secret: st
   }
 }
 
-export function buildAuthOptions(getDb: () => Promise<Db>, secret: string): AuthOptions {
+export interface AuthSettings {
+  secret: string;
+  /** the public URL of the broker (NEXTAUTH_URL) */
+  baseUrl: string;
+  /** the ORCID client; null: no ORCID provider */
+  orcid: OrcidClient | null;
+  /** SELF_REGISTRATION: a person with an ORCID iD no account has gets an account */
+  selfRegistration: boolean;
+}
+
+/** The settings of sign-in, from the configuration. */
+export const authSettings = (cfg: Config): AuthSettings => ({
+  secret: cfg.authSecret,
+  baseUrl: cfg.baseUrl,
+  orcid: orcidClient(cfg),
+  selfRegistration: cfg.SELF_REGISTRATION,
+});
+
+/**
+ * next-auth's options. `cookieHeader` is the request's, when the options are built for one request (the auth route
+ * does so): ORCID's answer arriving with a session links the iD to that session's account, because next-auth v4
+ * links accounts only through a database adapter, which the JWT sessions here do without.
+ */
+export function buildAuthOptions(getDb: () => Promise<Db>, settings: AuthSettings, cookieHeader?: string): AuthOptions {
+  const { secret, orcid } = settings;
   return {
     secret,
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE },
-    pages: { signIn: '/signin' },
+    // next-auth's own failures (ORCID unreachable, a check that failed) are told in words on the sign-in page too
+    pages: { signIn: '/signin', error: '/signin' },
     providers: [
+      ...(orcid ? [orcidProvider(orcid)] : []),
       CredentialsProvider({
         name: 'Username and password',
         credentials: {
@@ -72,6 +100,18 @@ export function buildAuthOptions(getDb: () => Promise<Db>, secret: string): Auth
       }),
     ],
     callbacks: {
+      signIn: async ({ user, account }) => {
+        if (account?.provider !== ORCID_PROVIDER) return true;
+        return orcidSignInCallback(
+          await getDb(),
+          {
+            baseUrl: settings.baseUrl,
+            selfRegistration: settings.selfRegistration,
+            signedInUserId: () => sessionUserId(cookieHeader, secret),
+          },
+          { user, account },
+        );
+      },
       // the JWT carries the id only: roles are read fresh from the database on every request
       jwt: ({ token, user }) => (user ? { ...token, sub: user.id } : token),
       session: ({ session, token }) => ({ ...session, userId: token.sub }),

@@ -1,20 +1,33 @@
 import type { AuthOptions } from 'next-auth';
 import { getServerSession } from 'next-auth';
-import { buildAuthOptions } from '@/lib/auth/session';
-import { config } from '@/lib/config';
+import { type AuthSettings, authSettings, buildAuthOptions } from '@/lib/auth/session';
+import { config, orcidClient } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { getUser, type UserRecord } from '@/lib/users/users';
 import { getDb } from './runtime';
 
-let options: AuthOptions | undefined;
-
-export function authOptions(): AuthOptions {
+function settings(): AuthSettings {
   const cfg = config();
   // next-auth v4 reads its URL from the environment; derive it from PORT so side-by-side instances work
   process.env.NEXTAUTH_URL ??= cfg.baseUrl;
-  options ??= buildAuthOptions(getDb, cfg.authSecret);
+  return authSettings(cfg);
+}
+
+let options: AuthOptions | undefined;
+
+/** The options that read sessions (the portal's pages). */
+export function authOptions(): AuthOptions {
+  options ??= buildAuthOptions(getDb, settings());
   return options;
 }
+
+/** The options of one request to the auth route: signing in with ORCID while signed in links the iD (lib/auth/session.ts). */
+export function authOptionsFor(cookieHeader: string | null): AuthOptions {
+  return buildAuthOptions(getDb, settings(), cookieHeader ?? undefined);
+}
+
+/** Whether the sign-in page offers ORCID: the server decides, from the settings. */
+export const orcidSignInOffered = (): boolean => orcidClient(config()) !== null;
 
 /** The signed-in user of a server component, or null. */
 export async function currentUser(): Promise<UserRecord | null> {

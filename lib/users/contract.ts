@@ -20,6 +20,44 @@ export const PasswordSchema = z.string().min(8, 'password must have at least 8 c
 export const EmailSchema = z.union([z.literal(''), z.email('email is not a valid address')]);
 const Projects = z.array(TolProjectSchema);
 
+/** ISO 7064 MOD 11-2, the check character ORCID puts last: catches a mistyped or swapped digit. */
+function orcidChecksumOk(id: string): boolean {
+  const digits = id.replaceAll('-', '');
+  let total = 0;
+  for (const d of digits.slice(0, -1)) total = (total + Number(d)) * 2;
+  const check = (12 - (total % 11)) % 11;
+  return digits.at(-1) === (check === 10 ? 'X' : String(check));
+}
+
+/** An ORCID iD as ORCID's id tokens carry it (`sub`): four groups of four digits, the last character may be X. */
+export const OrcidIdSchema = z
+  .string()
+  .regex(/^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/, 'not an ORCID iD (0000-0002-1825-0097)')
+  .refine(orcidChecksumOk, 'not an ORCID iD: its check digit does not match')
+  .meta({ example: '0000-0002-1825-0097' });
+
+/** The page of an ORCID iD at ORCID, which the portal links to (nothing is fetched from it). */
+export const orcidUrl = (orcidId: string) => `https://orcid.org/${orcidId}`;
+
+/**
+ * Why signing in with ORCID was refused, as the sign-in and account pages say it; `{orcid}` is the iD. The codes
+ * travel in the `error` (sign-in page) or `orcid_error` (account page) query parameter.
+ */
+export const ORCID_REFUSALS = {
+  OrcidUnknown: 'No account has the ORCID iD {orcid}. Ask an administrator to add you, or to link this iD to your account.',
+  OrcidDeactivated: 'The account with the ORCID iD {orcid} is deactivated. Ask an administrator if you need it again.',
+  OrcidTaken: 'The ORCID iD {orcid} is already linked to another account. Each iD belongs to one account; ask an administrator.',
+  OrcidOtherLinked: 'Your account is already linked to another ORCID iD. Unlink it first to link {orcid}.',
+  OrcidInvalid: 'ORCID answered with an identifier that is not an ORCID iD ({orcid}).',
+} as const;
+export type OrcidRefusal = keyof typeof ORCID_REFUSALS;
+
+/** The refusal in words, or null when `code` is not one of them. */
+export function orcidRefusalText(code: string, orcidId: string): string | null {
+  const text = (ORCID_REFUSALS as Record<string, string>)[code];
+  return text ? text.replace('{orcid}', orcidId) : null;
+}
+
 /** The associated types whose samples wait for an approval (lib/profiles/enums.ts): what a user can be named approver of. */
 export const APPROVAL_TYPES = ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name) as [string, ...string[]];
 export const ApprovalTypeSchema = z
@@ -49,6 +87,8 @@ export const UserUpdateSchema = z.object({
   memberOf: Projects.optional(),
   managerOf: Projects.optional(),
   approverOf: ApprovalTypes.optional(),
+  /** null unlinks the ORCID iD; an iD is only ever linked by signing in with ORCID */
+  orcidId: z.null().optional(),
 });
 export type UserUpdate = z.input<typeof UserUpdateSchema>;
 
@@ -68,6 +108,8 @@ export const UserSchema = z
       description: 'associated types whose approval the user gives: a sample waits for an approver of each of its types that needs one',
     }),
     created: z.iso.datetime(),
+    orcid_id: OrcidIdSchema.nullable().meta({ description: 'the person’s ORCID iD, linked by signing in with ORCID; null when none' }),
+    full_name: z.string().meta({ description: 'the name the person goes by, as ORCID gave it; empty when unknown' }),
   })
   .meta({ id: 'User', description: 'A user, never their password' });
 export type User = z.infer<typeof UserSchema>;
@@ -94,6 +136,9 @@ export const UserPatchBodySchema = z
     member_of: Projects.optional(),
     manager_of: Projects.optional(),
     approver_of: ApprovalTypes.optional(),
+    orcid_id: z.null().optional().meta({
+      description: 'null unlinks the user’s ORCID iD; an iD is linked only by its owner signing in with ORCID',
+    }),
   })
   .meta({ id: 'UserPatch', description: 'Only the fields sent change' });
 export type UserPatchBody = z.input<typeof UserPatchBodySchema>;

@@ -18,9 +18,19 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/**
+ * What an account made by signing in with ORCID holds instead of a hash: not of the scrypt form, so no password
+ * matches it, until an admin sets one.
+ */
+export const NO_PASSWORD = 'none';
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) {
+    // an account without a password (NO_PASSWORD) costs what a wrong password costs, so timing does not tell it apart
+    await verifyPassword(password, DUMMY_HASH);
+    return false;
+  }
   const expected = Buffer.from(hash, 'base64url');
   const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
     N: Number(n),

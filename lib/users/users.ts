@@ -20,6 +20,10 @@ export interface UserRecord {
   managerOf: TolProject[];
   /** associated types (BGE, ERGA_COMMUNITY, SANGER…) whose approval the user gives (lib/approvals/approvals.ts) */
   approverOf: string[];
+  /** their ORCID iD, once they signed in with ORCID or linked it (lib/users/orcid.ts); null when none */
+  orcidId: string | null;
+  /** the name ORCID gave; '' when unknown */
+  fullName: string;
 }
 
 export type { NewUser } from './contract';
@@ -52,6 +56,8 @@ export async function updateUser(db: Db, id: number, input: UserUpdate): Promise
       ...(u.isAdmin !== undefined && { isAdmin: u.isAdmin }),
       ...(u.isActive !== undefined && { isActive: u.isActive }),
       ...(passwordHash && { passwordHash }),
+      // only unlinking: an iD is linked by proving it at ORCID (lib/users/orcid.ts)
+      ...(u.orcidId === null && { orcidId: null }),
     };
     if (Object.keys(set).length) await tx.update(users).set(set).where(eq(users.id, id));
     if (u.memberOf || u.managerOf) {
@@ -175,8 +181,8 @@ function toRecord(
   roles: { memberOf: TolProject[]; managerOf: TolProject[] } = { memberOf: [], managerOf: [] },
   approverOf: string[] = [],
 ): UserRecord {
-  const { id, username, email, isAdmin, isActive, createdAt } = row;
-  return { id, username, email, isAdmin, isActive, createdAt, ...roles, approverOf };
+  const { id, username, email, isAdmin, isActive, createdAt, orcidId, fullName } = row;
+  return { id, username, email, isAdmin, isActive, createdAt, ...roles, approverOf, orcidId, fullName };
 }
 
 /** A user as the API shows them. */
@@ -190,6 +196,8 @@ export const userJson = (u: UserRecord): User => ({
   manager_of: u.managerOf,
   approver_of: u.approverOf,
   created: u.createdAt.toISOString(),
+  orcid_id: u.orcidId,
+  full_name: u.fullName,
 });
 
 /** Whether the user may create and use profiles of a Tree of Life project. */

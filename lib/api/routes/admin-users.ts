@@ -31,7 +31,7 @@ const patch = signedIn({
   method: 'patch',
   path: '/admin/users/{id}',
   tags: ['Admin'],
-  summary: 'Change a user’s email, password, admin flag, activity, memberships, manager roles or approver types',
+  summary: 'Change a user’s email, password, admin flag, activity, memberships, manager roles or approver types, or unlink their ORCID iD',
   middleware: [requireAdmin],
   request: {
     params: UserParamsSchema,
@@ -70,6 +70,7 @@ export function registerAdminUserRoutes(app: ApiApp) {
       memberOf: b.member_of,
       managerOf: b.manager_of,
       approverOf: b.approver_of,
+      orcidId: b.orcid_id,
     });
     return c.json(userJson(user), 200);
   });
