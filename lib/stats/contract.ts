@@ -43,3 +43,40 @@ export const StatsSummarySchema = z
   })
   .meta({ id: 'StatsSummary', description: 'Aggregate counts only' });
 export type StatsSummary = z.infer<typeof StatsSummarySchema>;
+
+/**
+ * The public dashboard (`/dashboard`, `GET stats/dashboard`): public samples only (no private sample, none embargoed
+ * under traditional-knowledge rights), counted at most DASHBOARD_CACHE_SECONDS before it is read.
+ */
+export const PublicDashboardSchema = z
+  .object({
+    generated: z.string().meta({ description: 'when the figures were counted (ISO 8601, UTC)', example: '2026-11-26T14:00:00.000Z' }),
+    cache_seconds: z.number().int().meta({ description: 'how long the same figures are answered again' }),
+    samples: z.number().int().meta({ description: 'public samples' }),
+    by_project: z
+      .array(z.object({ project: TolProjectSchema, total: z.number().int(), by_status: CountsByStatusSchema }))
+      .meta({ description: 'projects with public samples, in alphabetical order' }),
+    per_month: z
+      .array(
+        z.object({
+          month: z.string().meta({ example: '2025-01' }),
+          by_project: z.partialRecord(TolProjectSchema, z.number().int()),
+          count: z.number().int(),
+        }),
+      )
+      .meta({ description: 'samples registered (recorded by the broker) per month, oldest first; months with none are left out' }),
+    top_taxa: z
+      .array(z.object({ scientific_name: z.string(), taxon_id: z.string(), samples: z.number().int() }))
+      .meta({ description: 'the taxa with the most samples, most first' }),
+    places: z
+      .array(
+        z.object({
+          latitude: z.number().meta({ description: 'the middle of a one-degree square, e.g. 51.5' }),
+          longitude: z.number(),
+          samples: z.number().int(),
+        }),
+      )
+      .meta({ description: 'where samples were collected: DECIMAL_LATITUDE and DECIMAL_LONGITUDE by one-degree square, most first' }),
+  })
+  .meta({ id: 'PublicDashboard', description: 'Aggregate counts of public samples only' });
+export type PublicDashboard = z.infer<typeof PublicDashboardSchema>;

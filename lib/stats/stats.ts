@@ -61,21 +61,42 @@ export function associatedTolProjects(): string[] {
     .sort(byCodePoint);
 }
 
+/** Samples counted by project and status, of all samples or of those `where` selects. */
+export const samplesByProjectAndStatus = (db: Db, where?: SQL) =>
+  db
+    .select({ project: samples.project, status: samples.status, n: sql<number>`count(*)::int` })
+    .from(samples)
+    .where(where)
+    .groupBy(samples.project, samples.status);
+
+/** Samples counted by the month (UTC) they were created in and by project, oldest first. */
+export const samplesPerMonth = (db: Db, where?: SQL) =>
+  db
+    .select({
+      month: sql<string>`to_char(${samples.timeCreated} at time zone 'UTC', 'YYYY-MM')`,
+      project: samples.project,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(samples)
+    .where(where)
+    .groupBy(sql`1`, samples.project)
+    .orderBy(sql`1`, samples.project);
+
+/** The months of samplesPerMonth with their projects added up. */
+function monthTotals(rows: { month: string; n: number }[]): { month: string; count: number }[] {
+  const byMonth = new Map<string, number>();
+  for (const r of rows) byMonth.set(r.month, (byMonth.get(r.month) ?? 0) + Number(r.n));
+  return [...byMonth].map(([month, count]) => ({ month, count }));
+}
+
 /** Everything the admin dashboard charts, in one round of aggregate queries; the route adds the services. */
 export async function statsSummary(db: Db): Promise<Omit<StatsSummary, 'services'>> {
   const [userCount, profileCount, datafileCount, byProjectStatus, perMonth, manifestTotal, perCentre, bySubmission] = await Promise.all([
     numberOfUsers(db),
     numberOfProfiles(db),
     numberOfDatafiles(db),
-    db
-      .select({ project: samples.project, status: samples.status, n: sql<number>`count(*)::int` })
-      .from(samples)
-      .groupBy(samples.project, samples.status),
-    db
-      .select({ month: sql<string>`to_char(${samples.timeCreated} at time zone 'UTC', 'YYYY-MM')`, n: sql<number>`count(*)::int` })
-      .from(samples)
-      .groupBy(sql`1`)
-      .orderBy(sql`1`),
+    samplesByProjectAndStatus(db),
+    samplesPerMonth(db),
     count(db, manifests),
     db
       .select({ centre: sql<string>`unnest(${manifests.sequencingCentres})`, n: sql<number>`count(*)::int` })
@@ -99,7 +120,7 @@ export async function statsSummary(db: Db): Promise<Omit<StatsSummary, 'services
     users: userCount,
     profiles: profileCount,
     datafiles: datafileCount,
-    samples: { total, by_project: byProject, per_month: perMonth.map((r) => ({ month: r.month, count: Number(r.n) })) },
+    samples: { total, by_project: byProject, per_month: monthTotals(perMonth) },
     manifests: {
       total: manifestTotal,
       per_sequencing_centre: perCentre.map((r) => ({

@@ -212,6 +212,7 @@ export function accountAndQueryCases(): Record<string, Case[]> {
       { name: 'csv', path: '/api/stats/associated_tol_projects?return_type=csv', key: 'none', status: 200 },
     ],
     'GET /api/stats/summary': [{ name: 'summary', path: '/api/stats/summary', key: 'none', status: 200 }],
+    'GET /api/stats/dashboard': [{ name: 'dashboard', path: '/api/stats/dashboard', key: 'none', status: 200 }],
     'GET /api/mapping': [
       { name: 'json', path: '/api/mapping?project=dtol&standard=dwc', key: 'none', status: 200 },
       { name: 'csv', path: '/api/mapping?project=dtol&standard=dwc&return_type=csv', key: 'none', status: 200 },

@@ -2,7 +2,14 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { externalServices } from '@/lib/config';
 import { ReturnTypeQuerySchema } from '@/lib/query/contract';
 import { fromArray } from '@/lib/query/stream';
-import { CountSchema, SampleCountQuerySchema, SampleTypeParamsSchema, StatsSummarySchema } from '@/lib/stats/contract';
+import {
+  CountSchema,
+  PublicDashboardSchema,
+  SampleCountQuerySchema,
+  SampleTypeParamsSchema,
+  StatsSummarySchema,
+} from '@/lib/stats/contract';
+import { DASHBOARD_CACHE_SECONDS, publicDashboard } from '@/lib/stats/public';
 import {
   associatedTolProjects,
   numberOfDatafiles,
@@ -79,6 +86,19 @@ const summary = createRoute({
   responses: { 200: jsonResponse('Aggregate counts only', StatsSummarySchema) },
 });
 
+const dashboard = createRoute({
+  method: 'get',
+  path: '/stats/dashboard',
+  tags,
+  summary: 'The public dashboard’s figures: public samples by project and status, per month, top taxa, collection places',
+  description:
+    'What `/dashboard` shows, as JSON. Private samples and those embargoed under traditional-knowledge rights are not ' +
+    `counted (the query API answers them as \`{"status": "embargoed"}\`). The figures are counted at most ` +
+    `${DASHBOARD_CACHE_SECONDS} seconds before they are answered (\`generated\` says when), so the answer stays fast ` +
+    'however many samples there are.',
+  responses: { 200: jsonResponse('Aggregate counts of public samples', PublicDashboardSchema) },
+});
+
 export function registerStatsRoutes(app: ApiApp) {
   for (const { route, of } of tableCounts) app.openapi(route, async (c) => c.json(await of(c.get('deps').db), 200));
   app.openapi(samplesAll, async (c) => c.json(await numberOfSamples(c.get('deps').db, datesOf(c.req.valid('query'))), 200));
@@ -88,6 +108,7 @@ export function registerStatsRoutes(app: ApiApp) {
   });
   for (const { route, names } of projectLists)
     app.openapi(route, (c) => sendRows(c, fromArray(names(), ['name']), outputOptions(c.req.valid('query'))));
+  app.openapi(dashboard, async (c) => c.json(await publicDashboard(c.get('deps').db), 200));
   app.openapi(summary, async (c) => {
     const { db, config } = c.get('deps');
     return c.json({ ...(await statsSummary(db)), services: externalServices(config) }, 200);
