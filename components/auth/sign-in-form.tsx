@@ -4,11 +4,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { signIn } from 'next-auth/react';
 import { type FormEvent, useState } from 'react';
 import { SubmitButton } from '@/components/ui/form';
-
-/** Only same-site paths are followed after sign-in. */
-function safeCallback(value: string | null): string {
-  return value?.startsWith('/') && !value.startsWith('//') ? value : '/';
-}
+import { safeCallback } from './callback-url';
 
 export function SignInForm() {
   const router = useRouter();

@@ -10,6 +10,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/audit', label: 'Audit' },
   { href: '/studies', label: 'Studies' },
   { href: '/submissions', label: 'Submissions' },
+  { href: '/account', label: 'Account' },
   { href: '/account/keys', label: 'API keys' },
   { href: '/admin/stats', label: 'Stats', adminOnly: true },
   { href: '/admin/users', label: 'Users', adminOnly: true },

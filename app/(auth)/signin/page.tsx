@@ -1,17 +1,39 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
+import { safeCallback } from '@/components/auth/callback-url';
+import { OrcidButton } from '@/components/auth/orcid-button';
+import { signInErrorText } from '@/components/auth/sign-in-errors';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { orcidSignInOffered } from '@/lib/server/auth-options';
 
 export const metadata: Metadata = { title: 'Sign in' };
+// the ORCID button follows the settings of the running server, not those of the build
+export const dynamic = 'force-dynamic';
 
-export default function SignInPage() {
+type Query = { error?: string | string[]; orcid?: string | string[]; callbackUrl?: string | string[] };
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Query> }) {
+  const query = await searchParams;
+  const refusal = signInErrorText(one(query.error), one(query.orcid));
   return (
     <main className="center-card">
       <h1>Sign in</h1>
       <p className="muted">Research Metadata Broker</p>
+      {refusal && (
+        <p role="alert" className="notice error">
+          {refusal}
+        </p>
+      )}
       <Suspense>
         <SignInForm />
       </Suspense>
+      {orcidSignInOffered() && (
+        <>
+          <p className="muted">or</p>
+          <OrcidButton callbackUrl={safeCallback(one(query.callbackUrl) ?? null)}>Sign in with ORCID</OrcidButton>
+        </>
+      )}
     </main>
   );
 }

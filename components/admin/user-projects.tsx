@@ -1,0 +1,86 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
+import { apiFetch } from '@/lib/client/api';
+import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
+import { APPROVAL_TYPES, type User, UserPatchBodySchema } from '@/lib/users/contract';
+import styles from './users-admin.module.css';
+
+const PROJECT_ROLES = { member_of: 'Member of', manager_of: 'Sample manager of' } as const;
+
+export const upper = (projects: readonly string[]) => projects.map((p) => p.toUpperCase()).join(', ');
+
+const ProjectsSchema = UserPatchBodySchema.pick({ member_of: true, manager_of: true, approver_of: true });
+
+/** A user's memberships, manager roles and approver types, changed under their row. */
+export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | null) => void }) {
+  const form = useZodForm(ProjectsSchema, { member_of: user.member_of, manager_of: user.manager_of, approver_of: user.approver_of });
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>
+      apiFetch<User>(`/api/admin/users/${user.id}`, { method: 'PATCH', json: body }),
+    onSuccess: (u) =>
+      onDone(
+        `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
+          u.manager_of.length ? `sample manager of ${upper(u.manager_of)}` : 'sample manager of none'
+        }; ${u.approver_of.length ? `approves ${u.approver_of.join(', ')}` : 'approves no associated type'}.`,
+      ),
+    onError: (err) => setError(showServerErrors(form, err)),
+  });
+  return (
+    <form
+      className={styles.editor}
+      aria-label={`Projects of ${user.username}`}
+      onSubmit={form.handleSubmit((body) => {
+        setError(null);
+        save.mutate({ member_of: body.member_of ?? [], manager_of: body.manager_of ?? [], approver_of: body.approver_of ?? [] });
+      })}
+    >
+      <ProjectRoles register={(field) => form.register(field)} />
+      <ApproverTypes register={() => form.register('approver_of')} />
+      <FormOutcome error={error} />
+      <div className={styles.actions}>
+        <SubmitButton busy={save.isPending} busyLabel="Saving…">
+          Save projects
+        </SubmitButton>
+        <button type="button" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A checkbox per Tree of Life project, once for membership and once for managing its samples. */
+export function ProjectRoles({ register }: { register: (field: 'member_of' | 'manager_of') => UseFormRegisterReturn }) {
+  return (['member_of', 'manager_of'] as const).map((field) => (
+    <fieldset key={field} className={styles.projects}>
+      <legend>{PROJECT_ROLES[field]}</legend>
+      {TOL_PROJECTS.map((p) => (
+        <label key={p} className={styles.check}>
+          <input type="checkbox" value={p} {...register(field)} /> {p.toUpperCase()}
+        </label>
+      ))}
+    </fieldset>
+  ));
+}
+
+/**
+ * A checkbox per associated type that needs approval: a sample of such a type waits for an approver of it. A
+ * project's sample managers approve its own type (DTOL, ASG) without being named here.
+ */
+export function ApproverTypes({ register }: { register: () => UseFormRegisterReturn }) {
+  return (
+    <fieldset className={styles.projects}>
+      <legend>Approves samples of the associated types</legend>
+      {APPROVAL_TYPES.map((t) => (
+        <label key={t} className={styles.check}>
+          <input type="checkbox" value={t} {...register()} /> {t}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

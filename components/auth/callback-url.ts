@@ -1,0 +1,4 @@
+/** Only same-site paths are followed after sign-in. */
+export function safeCallback(value: string | null): string {
+  return value?.startsWith('/') && !value.startsWith('//') ? value : '/';
+}
