@@ -7,8 +7,8 @@ export const AUDITED_OBJECTS = ['sample', 'specimen', 'validation_report', 'data
 export type AuditedObject = (typeof AUDITED_OBJECTS)[number];
 
 /**
- * Events that change no sample field and so have no row in `sample_updates`: removals of a sample, a report, a
- * data file, a study or a profile. The row outlives what it names (no foreign keys to it), so a removal can still be
+ * Events that change no sample field and so have no row in `sample_updates`: changes of who may use a profile
+ * (shares, transfers), and removals of a sample, a report, a data file, a study or a profile. The row outlives what it names (no foreign keys to it), so a removal can still be
  * read after the thing is gone; `detail` keeps what identified it (file name, tube, specimen…).
  */
 export const auditEvents = pgTable(
@@ -17,7 +17,8 @@ export const auditEvents = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     /** who did it; null for the service itself */
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    action: text('action').$type<'delete'>().notNull(),
+    /** delete: a removal; share, unshare, transfer: a change of who may use a profile (lib/audit/events.ts) */
+    action: text('action').$type<'delete' | 'share' | 'unshare' | 'transfer'>().notNull(),
     objectType: text('object_type').$type<AuditedObject>().notNull(),
     objectId: text('object_id').notNull(),
     /** the profile it belonged to (kept as text: the profile may be gone too) */

@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { SHARE_ROLES, type ShareRole } from '../../lib/profiles/contract';
+import { sqlList } from '../../lib/projects/contract';
 import { profiles } from './profiles';
 import { users } from './users';
-
-/** What a share lets its people do with a profile (lib/profiles/access.ts): see it, or also add to it. */
-export const SHARE_ROLES = ['viewer', 'contributor'] as const;
-export type ShareRole = (typeof SHARE_ROLES)[number];
 
 /** A set of people a profile can be shared with at once: made by any user, who adds and removes its members. */
 export const groups = pgTable(
@@ -55,7 +53,8 @@ export const profileShares = pgTable(
   },
   (t) => [
     check('profile_shares_one_grantee', sql`(${t.userId} is null) <> (${t.groupId} is null)`),
-    check('profile_shares_role', sql`${t.role} in ('viewer', 'contributor')`),
+    // what a share lets its people do with a profile (lib/profiles/access.ts): see it, or also add to it
+    check('profile_shares_role', sql`${t.role} in (${sql.raw(sqlList(SHARE_ROLES))})`),
     uniqueIndex('profile_shares_profile_user_key').on(t.profileId, t.userId),
     uniqueIndex('profile_shares_profile_group_key').on(t.profileId, t.groupId),
     index('profile_shares_user_idx').on(t.userId),

@@ -36,3 +36,17 @@ export async function recordRemovals(tx: Db, actor: UserRecord, removals: readon
 
 /** The sentence every refusal ends with: the rule that decides what may be deleted. */
 export const NEVER_DELETED = 'what reached a public archive is never deleted.';
+
+/** What changes who may use a profile: a share made or changed, ended, or the profile given to another owner. */
+export type ProfileEvent = 'share' | 'unshare' | 'transfer';
+
+/** Records a change of who may use a profile, in the caller's transaction; `detail` names who and with what role. */
+export async function recordProfileEvent(
+  tx: Db,
+  actor: UserRecord,
+  profileId: string,
+  action: ProfileEvent,
+  detail: Record<string, string>,
+): Promise<void> {
+  await tx.insert(auditEvents).values({ actorId: actor.id, action, objectType: 'profile', objectId: profileId, profileId, detail });
+}

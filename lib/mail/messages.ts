@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { type TolProject, userApproverTypes, userProjectRoles } from '@/db/schema';
 import { PROJECT_APPROVAL_TYPE, requiredTypes } from '@/lib/approvals/approvals';
+import { profilePeople } from '@/lib/profiles/access';
 import type { SampleApprovals } from '@/lib/samples/contract';
 import { type MailContext, managersOf, queueEmail, recipientsOf } from './outbox';
 
@@ -127,8 +128,11 @@ export type UploaderEvent =
   | { kind: 'samples_registered'; accessions: Map<string, string> }
   | { kind: 'registration_failed'; reason: string };
 
+/** Tells each group's uploader, and everyone its profile is shared with (lib/profiles/access.ts), what became of it. */
 export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGroup[], e: UploaderEvent): Promise<void> {
+  const people = new Map<string, number[]>();
   for (const g of groups) {
+    if (!people.has(g.profileId)) people.set(g.profileId, await profilePeople(tx, g.profileId));
     const project = g.project.toUpperCase();
     const n = g.svcIds.length;
     const link = `${mail.baseUrl}/samples?manifest_id=${g.manifestId}`;
@@ -168,7 +172,7 @@ export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGro
     }
     await queueEmail(tx, mail, {
       kind: e.kind,
-      recipients: await recipientsOf(tx, [g.uploaderId]),
+      recipients: await recipientsOf(tx, [g.uploaderId, ...(people.get(g.profileId) ?? [])]),
       subject,
       body: [...lines, '', `See them: ${link}`].join('\n'),
       profileId: g.profileId,

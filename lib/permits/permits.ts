@@ -6,6 +6,7 @@ import { permits, profiles, samples, type validationReports } from '@/db/schema'
 import { approverScope, decidesOn } from '@/lib/approvals/approvals';
 import { AppError, Conflict, Invalid, NotFound, TooLarge } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
+import { roleOn } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 import { PERMIT_KINDS, type PermitKind, type ReportPermit, type SamplePermit } from './contract';
 import { pdfProblem } from './pdf';
@@ -149,8 +150,8 @@ async function latestPermits(db: Db, profileId: string, fileNames: string[]) {
 }
 
 /**
- * The sample, when the caller may read its permits: the profile's owner, admins, and those who decide on it (the
- * project's sample managers, the approvers of one of its types), who review the permits with it.
+ * The sample, when the caller may read its permits: whoever may see its profile (lib/profiles/access.ts), and those
+ * who decide on it (the project's sample managers, the approvers of one of its types), who review the permits with it.
  */
 async function permittedSample(db: Db, user: UserRecord, svcId: string) {
   const id = svcId.trim().toLowerCase();
@@ -168,7 +169,9 @@ async function permittedSample(db: Db, user: UserRecord, svcId: string) {
     .innerJoin(profiles, eq(profiles.id, samples.profileId))
     .where(eq(samples.id, id));
   // anyone else is told what an unknown id is told
-  if (!row || !(decidesOn(approverScope(user), row) || row.ownerId === user.id)) throw NotFound('Sample not found');
+  const maySee = async (r: NonNullable<typeof row>) =>
+    decidesOn(approverScope(user), r) || (await roleOn(db, user, { id: r.profileId, ownerId: r.ownerId })) !== null;
+  if (!row || !(await maySee(row))) throw NotFound('Sample not found');
   return row;
 }
 

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { ProfileIdSchema } from '../identifiers/contract';
 import { ProfileTypeSchema } from '../projects/contract';
 
+export const PROFILE_ROLES = ['admin', 'owner', 'contributor', 'viewer'] as const;
+export const ProfileRoleSchema = z.enum(PROFILE_ROLES).meta({
+  id: 'ProfileRole',
+  description:
+    'the caller’s role on the profile: owner and admin do everything; a contributor also uploads and confirms manifests, ' +
+    'uploads studies and data files and submits studies; a viewer sees it',
+});
+export type ProfileRole = z.infer<typeof ProfileRoleSchema>;
+
 /** Profiles: the profile as answered, what creates or updates one, and the choices a new profile is made from. */
 
 export const ProfileSchema = z
@@ -14,6 +23,8 @@ export const ProfileSchema = z
     sequencing_centre: z.array(z.string()).meta({ description: 'sequencing centre short names', example: ['SANGER'] }),
     date_created: z.string().meta({ description: 'ISO 8601' }),
     date_modified: z.string().meta({ description: 'ISO 8601' }),
+    owner: z.string().meta({ description: 'the username of the profile’s owner' }),
+    role: ProfileRoleSchema,
   })
   .meta({ id: 'Profile', description: 'a profile: the manifests, samples, studies and data files of one piece of work' });
 export type Profile = z.infer<typeof ProfileSchema>;
@@ -59,3 +70,64 @@ export const ProfileOptionsSchema = z
   })
   .meta({ id: 'ProfileOptions', description: 'the associated types and sequencing centres an ERGA profile chooses from' });
 export type ProfileOptions = z.infer<typeof ProfileOptionsSchema>;
+
+export const SHARE_ROLES = ['viewer', 'contributor'] as const;
+export type ShareRole = (typeof SHARE_ROLES)[number];
+export const ShareRoleSchema = z.enum(SHARE_ROLES).meta({
+  id: 'ShareRole',
+  description:
+    'viewer: sees the profile and everything of it; contributor: also uploads and confirms manifests, uploads studies and data files, submits studies',
+});
+
+export const ProfileShareSchema = z
+  .object({
+    id: z.number().int(),
+    role: ShareRoleSchema,
+    username: z.string().nullable().meta({ description: 'the person it is shared with; null for a group' }),
+    group: z
+      .object({ id: z.number().int(), name: z.string(), owner: z.string(), members: z.number().int() })
+      .nullable()
+      .meta({ description: 'the group it is shared with (whoever is its member at the time); null for a person' }),
+    shared_by: z.string().nullable(),
+    date_created: z.string().meta({ description: 'ISO 8601' }),
+  })
+  .meta({ id: 'ProfileShare', description: 'a profile shared with a person or a group' });
+export type ProfileShare = z.infer<typeof ProfileShareSchema>;
+
+export const NewShareSchema = z
+  .union([
+    z.object({ username: z.string().trim().min(1).max(150), role: ShareRoleSchema }).strict(),
+    z.object({ group_id: z.number().int().positive(), role: ShareRoleSchema }).strict(),
+  ])
+  .meta({
+    id: 'NewProfileShare',
+    description: 'share with a person (`username`) or a group (`group_id`); sharing again with the same one changes the role',
+  });
+export type NewShare = z.infer<typeof NewShareSchema>;
+
+export const ShareParamsSchema = z.object({
+  profile_id: ProfileIdSchema,
+  share_id: z.coerce.number().int().positive().meta({ description: 'a share’s id' }),
+});
+
+export const TransferSchema = z
+  .object({
+    username: z.string().trim().min(1).max(150).meta({ description: 'the new owner' }),
+    former_owner_role: z
+      .enum(['contributor', 'viewer', 'none'])
+      .default('contributor')
+      .meta({ description: 'the share the former owner keeps (default contributor; none: no access left)' }),
+  })
+  .strict()
+  .meta({ id: 'ProfileTransfer', description: 'a profile given to another owner' });
+export type Transfer = z.infer<typeof TransferSchema>;
+
+export const TransferredSchema = z
+  .object({
+    profile_id: ProfileIdSchema,
+    owner: z.string(),
+    former_owner: z.string(),
+    former_owner_role: TransferSchema.shape.former_owner_role.unwrap(),
+  })
+  .meta({ id: 'ProfileTransferred', description: 'who owns the profile now, and what the former owner kept' });
+export type Transferred = z.infer<typeof TransferredSchema>;

@@ -24,7 +24,7 @@ export async function presignUploads(
   /** declared sizes, one per name, when the uploader gives them */
   sizes?: readonly number[],
 ): Promise<PresignedUpload[]> {
-  const profile = await getProfile(deps.db, user, profileId);
+  const profile = await getProfile(deps.db, user, profileId, 'contribute');
   if (!fileNames.length) {
     throw Invalid("'file_names' is required but not provided.", [{ path: 'file_names', message: 'Required' }]);
   }

@@ -1,10 +1,10 @@
 import type { UserRecord } from '@/lib/users/users';
 import type { Profile, ProfileOptions, ProfileTypeOption } from './contract';
 import { ASSOCIATED_TYPES, SEQUENCING_CENTRES } from './enums';
-import { type ProfileRecord, profileTypeOptions } from './profiles';
+import { type ProfileView, profileTypeOptions } from './profiles';
 
 /** The profile as the API and the portal show it. */
-export const profileJson = (p: ProfileRecord): Profile => ({
+export const profileJson = (p: ProfileView): Profile => ({
   id: p.id,
   title: p.title,
   description: p.description,
@@ -13,6 +13,8 @@ export const profileJson = (p: ProfileRecord): Profile => ({
   sequencing_centre: p.sequencingCentres,
   date_created: p.createdAt.toISOString(),
   date_modified: p.updatedAt.toISOString(),
+  owner: p.ownerUsername,
+  role: p.role,
 });
 
 /** The types offered for new profiles, with whether this user may create each. */

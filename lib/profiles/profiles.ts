@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/errors';
 import { one, pageWithTotal } from '@/db/rows';
-import { PROFILE_TYPES, type ProfileType, profiles } from '@/db/schema';
+import { PROFILE_TYPES, type ProfileType, profiles, users } from '@/db/schema';
 import { AppError, Conflict, type FieldError, Forbidden, Invalid, NotFound } from '@/lib/errors';
 import { isProfileId } from '@/lib/identifiers/contract';
 import { isMemberOf, type UserRecord } from '@/lib/users/users';
-import type { ProfileInput } from './contract';
+import { assertRoleAllows, type ProfileNeed, roleOn, rolesOn, visibleProfiles } from './access';
+import type { ProfileInput, ProfileRole } from './contract';
 import {
   ASSOCIATED_TYPES,
   findAssociatedType,
@@ -161,7 +162,7 @@ function throwIfAny(errors: FieldError[]) {
 const duplicateTitle = (title: string) => Conflict(`Record already exist with title: ${title}`);
 
 /** Creates a profile owned by `user`. Titles are unique per owner. */
-export async function createProfile(db: Db, user: UserRecord, input: ProfileInput): Promise<ProfileRecord> {
+export async function createProfile(db: Db, user: UserRecord, input: ProfileInput): Promise<ProfileView> {
   const type = parseProfileType(input.type, { forCreate: true });
   assertMayUseType(user, type);
   const errors: FieldError[] = [];
@@ -176,45 +177,70 @@ export async function createProfile(db: Db, user: UserRecord, input: ProfileInpu
     .onConflictDoNothing({ target: [profiles.ownerId, profiles.title] })
     .returning();
   if (!row) throw duplicateTitle(title);
-  return row;
+  return { ...row, role: user.isAdmin ? 'admin' : 'owner', ownerUsername: user.username };
 }
 
-/** A page of the caller's profiles (an admin's: all), most recently changed first, with the true total. */
+/** A profile with the caller's role on it and its owner's name, as every read answers it. */
+export interface ProfileView extends ProfileRecord {
+  role: ProfileRole;
+  ownerUsername: string;
+}
+
+const viewColumns = { ...getTableColumns(profiles), ownerUsername: users.username };
+
+/**
+ * A page of the profiles the caller may see (their own and those shared with them; an admin's: all), most recently
+ * changed first, with the true total.
+ */
 export async function listProfiles(
   db: Db,
   user: UserRecord,
   page: { limit: number; offset: number },
-): Promise<{ rows: ProfileRecord[]; total: number }> {
-  const where = user.isAdmin ? undefined : eq(profiles.ownerId, user.id);
-  return pageWithTotal(db, db.select().from(profiles).where(where).$dynamic(), [desc(profiles.updatedAt), desc(profiles.id)], page);
+): Promise<{ rows: ProfileView[]; total: number }> {
+  const list = db
+    .select(viewColumns)
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.ownerId))
+    .where(visibleProfiles(db, user))
+    .$dynamic();
+  const { rows, total } = await pageWithTotal(db, list, [desc(profiles.updatedAt), desc(profiles.id)], page);
+  return { rows: await rolesOn(db, user, rows), total };
 }
 
 /**
- * The profile if the caller may use it: its owner (while still a member of its ToL project) or an admin. Anything
- * else is the same 404 as an unknown id.
+ * The profile if the caller may use it as `need` says: anything else the caller cannot see is the same 404 as an
+ * unknown id; what they can see but not do is 403 (lib/profiles/access.ts). A Tree of Life profile also needs the
+ * caller's membership of its project, whatever their role.
  */
-export function assertProfileAccess(row: ProfileRecord | undefined, user: UserRecord): ProfileRecord {
-  if (!row || (row.ownerId !== user.id && !user.isAdmin)) throw NotFound(NOT_FOUND);
+export async function checkProfileAccess<T extends ProfileRecord>(db: Db, row: T | undefined, user: UserRecord, need: ProfileNeed) {
+  const role = row ? await roleOn(db, user, row) : null;
+  if (!row || !role) throw NotFound(NOT_FOUND);
   assertMayUseType(user, row.type);
-  return row;
+  assertRoleAllows(role, need);
+  return { ...row, role };
 }
 
-export async function getProfile(db: Db, user: UserRecord, id: string): Promise<ProfileRecord> {
+export async function getProfile(db: Db, user: UserRecord, id: string, need: ProfileNeed = 'view'): Promise<ProfileView> {
   if (!isProfileId(id)) throw NotFound(NOT_FOUND);
-  const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
-  return assertProfileAccess(row, user);
+  const [row] = await db.select(viewColumns).from(profiles).innerJoin(users, eq(users.id, profiles.ownerId)).where(eq(profiles.id, id));
+  return checkProfileAccess(db, row, user, need);
 }
 
 /**
  * Updates title, description and (ERGA) associated types and sequencing centres. The type must be sent and must be
  * the profile's own: a different one is 400 (docs/api-behaviour.md §3.2.4) and nothing changes.
  */
-export async function updateProfile(db: Db, user: UserRecord, id: string, input: ProfileInput): Promise<ProfileRecord> {
+export async function updateProfile(db: Db, user: UserRecord, id: string, input: ProfileInput): Promise<ProfileView> {
   if (!isProfileId(id)) throw NotFound(NOT_FOUND);
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
-      const current = assertProfileAccess(row, user);
+      const [row] = await tx
+        .select(viewColumns)
+        .from(profiles)
+        .innerJoin(users, eq(users.id, profiles.ownerId))
+        .where(eq(profiles.id, id))
+        .for('update', { of: profiles });
+      const current = await checkProfileAccess(tx, row, user, 'own');
       const type = input.type?.trim().toLowerCase();
       if (!type) throw Invalid('Missing required field: Type type', [{ path: 'type', message: 'type is required' }]);
       if (type !== current.type) {
@@ -233,7 +259,7 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
           .where(and(eq(profiles.ownerId, current.ownerId), eq(profiles.title, title), ne(profiles.id, id)));
         if (clash) throw duplicateTitle(title);
       }
-      return one(
+      const updated = one(
         await tx
           .update(profiles)
           .set({
@@ -246,6 +272,7 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
           .returning(),
         'the profile locked above',
       );
+      return { ...updated, role: current.role, ownerUsername: current.ownerUsername };
     });
   } catch (err) {
     // two renames racing to the same title: the unique constraint decides

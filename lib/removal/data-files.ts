@@ -76,12 +76,12 @@ export async function deleteDataFile(
   const store = fileStore(deps);
   // read before the transaction: the store reads on a connection of its own (local storage: the database's pool,
   // which the embedded database shares with the transaction)
-  await getProfile(deps.db, user, profileId);
+  await getProfile(deps.db, user, profileId, 'contribute');
   const file = await store.stat(profileId, fileName);
   if (!file) throw NotFound(`File ${fileName} is not among the profile's data files`);
   await deps.db.transaction(async (tx) => {
     // the profile locked: a second removal, or the profile's own, waits for this one
-    await lockProfileFor(tx, user, profileId, PROFILE_NOT_FOUND);
+    await lockProfileFor(tx, user, profileId, PROFILE_NOT_FOUND, 'contribute');
     const refusal = await fileRemovalRefusal(tx, profileId, fileName);
     if (refusal) throw Conflict(refusal);
     await tx.delete(profileFiles).where(and(eq(profileFiles.profileId, profileId), eq(profileFiles.fileName, fileName)));

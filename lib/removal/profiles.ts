@@ -99,10 +99,10 @@ export async function deleteProfile(deps: FileDeps & { logger: Logger }, user: U
   // listed before the transaction, for the audit events: the store reads on a connection of its own (local storage:
   // the database's pool, which the embedded database shares with the transaction). The profile's lock below keeps
   // a removal of a file from racing this one; an upload that lands in between is removed with the rest.
-  await getProfile(db, user, profileId);
+  await getProfile(db, user, profileId, 'own');
   const files: StoredFile[] = await store.list(profileId);
   await db.transaction(async (tx) => {
-    const profile = await lockProfileFor(tx, user, profileId, PROFILE_NOT_FOUND);
+    const profile = await lockProfileFor(tx, user, profileId, PROFILE_NOT_FOUND, 'own');
     // every sample locked before any is checked: an approval waits, or has committed and is seen
     const held = await tx.select(removableColumns).from(samples).where(eq(samples.profileId, profileId)).for('update');
     const refusal = await profileRemovalRefusal(tx, profile, held);

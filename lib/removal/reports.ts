@@ -4,6 +4,7 @@ import { permits, profiles, validationReports } from '@/db/schema';
 import { recordRemovals } from '@/lib/audit/events';
 import { Conflict, NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
+import { roleAllows, roleOn } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 import { lockProfileFor } from './samples';
 
@@ -31,7 +32,7 @@ export async function deleteReport(db: Db, user: UserRecord, reportId: string): 
     const [head] = await tx.select({ profileId: validationReports.profileId }).from(validationReports).where(eq(validationReports.id, id));
     if (!head) throw NotFound(REPORT_NOT_FOUND);
     // the profile, then the report: the order a confirmation locks them in, so the two take turns
-    await lockProfileFor(tx, user, head.profileId, REPORT_NOT_FOUND);
+    await lockProfileFor(tx, user, head.profileId, REPORT_NOT_FOUND, 'contribute');
     const [report] = await tx
       .select({
         id: validationReports.id,
@@ -74,7 +75,7 @@ export async function reportRemovalState(
   user: UserRecord,
   report: { profileId: string; fileName: string; confirmedManifestId: string | null },
 ): Promise<{ refusal: string | null } | null> {
-  const [profile] = await db.select({ ownerId: profiles.ownerId }).from(profiles).where(eq(profiles.id, report.profileId));
-  if (!profile || !(user.isAdmin || profile.ownerId === user.id)) return null;
+  const [profile] = await db.select({ id: profiles.id, ownerId: profiles.ownerId }).from(profiles).where(eq(profiles.id, report.profileId));
+  if (!profile || !roleAllows(await roleOn(db, user, profile), 'contribute')) return null;
   return { refusal: reportRemovalRefusal(report) };
 }

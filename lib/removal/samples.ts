@@ -4,7 +4,8 @@ import { manifests, permits, profiles, samples, sampleUpdates, specimens, valida
 import { NEVER_DELETED, type Removal, recordRemovals } from '@/lib/audit/events';
 import { AppError, Conflict, NotFound } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
-import { assertProfileAccess, type ProfileRecord } from '@/lib/profiles/profiles';
+import { type ProfileNeed, roleAllows, roleOn } from '@/lib/profiles/access';
+import { checkProfileAccess, type ProfileRecord } from '@/lib/profiles/profiles';
 import { openSubmissionsOf } from '@/lib/samples/registration';
 import type { UserRecord } from '@/lib/users/users';
 
@@ -191,11 +192,20 @@ async function removeOrphanSpecimens(tx: Db, rows: readonly RemovableSample[]): 
   return events;
 }
 
-/** The profile, locked, if the caller may change it (its owner, an admin); anyone else gets `notFound`. */
-export async function lockProfileFor(tx: Db, user: UserRecord, profileId: string, notFound: string): Promise<ProfileRecord> {
+/**
+ * The profile, locked, if the caller may do what `need` says with it (lib/profiles/access.ts): anyone who cannot see
+ * it gets `notFound`; a viewer, 403.
+ */
+export async function lockProfileFor(
+  tx: Db,
+  user: UserRecord,
+  profileId: string,
+  notFound: string,
+  need: ProfileNeed,
+): Promise<ProfileRecord> {
   const [profile] = await tx.select().from(profiles).where(eq(profiles.id, profileId)).for('update');
   try {
-    return assertProfileAccess(profile, user);
+    return await checkProfileAccess(tx, profile, user, need);
   } catch (err) {
     // the profile's own 404 sentence would name what the caller asked about wrongly
     if (err instanceof AppError && err.code === 'not_found') throw NotFound(notFound);
@@ -215,7 +225,7 @@ export async function deleteSample(db: Db, user: UserRecord, svcId: string): Pro
     const [head] = await tx.select({ profileId: samples.profileId }).from(samples).where(eq(samples.id, id));
     if (!head) throw NotFound(SAMPLE_NOT_FOUND);
     // the profile first, as a confirmation does: a re-upload of this manifest and this removal take turns
-    await lockProfileFor(tx, user, head.profileId, SAMPLE_NOT_FOUND);
+    await lockProfileFor(tx, user, head.profileId, SAMPLE_NOT_FOUND, 'contribute');
     // locked, then checked: an approval that commits first is seen; one that comes later finds no sample
     const [sample] = await tx.select(removableColumns).from(samples).where(eq(samples.id, id)).for('update');
     if (!sample) throw NotFound(SAMPLE_NOT_FOUND);
@@ -227,7 +237,7 @@ export async function deleteSample(db: Db, user: UserRecord, svcId: string): Pro
 
 /** What the sample page says about deleting the sample: nothing for who may not, else whether and why not. */
 export async function sampleRemovalState(db: Db, user: UserRecord, sample: RemovableSample): Promise<{ refusal: string | null } | null> {
-  const [profile] = await db.select({ ownerId: profiles.ownerId }).from(profiles).where(eq(profiles.id, sample.profileId));
-  if (!profile || !(user.isAdmin || profile.ownerId === user.id)) return null;
+  const [profile] = await db.select({ id: profiles.id, ownerId: profiles.ownerId }).from(profiles).where(eq(profiles.id, sample.profileId));
+  if (!profile || !roleAllows(await roleOn(db, user, profile), 'contribute')) return null;
   return { refusal: await samplesRemovalRefusal(db, [sample]) };
 }

@@ -50,7 +50,7 @@ export async function deleteStudy(
   if (!isProfileId(input.profileId)) throw NotFound('Profile not found');
   const schema = requireSchema(input.schemaName);
   await db.transaction(async (tx) => {
-    await lockProfileFor(tx, user, input.profileId, 'Profile not found');
+    await lockProfileFor(tx, user, input.profileId, 'Profile not found', 'contribute');
     // the study locked: a submission starting now inserts a row that references it, so it waits for this removal
     // and then finds no study; one that started first is seen below
     const [study] = await tx

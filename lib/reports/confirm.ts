@@ -8,6 +8,7 @@ import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import type { FieldChange, ManifestConfirmed } from '@/lib/manifests/contract';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
+import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
 import { newSampleId, typedColumns } from '@/lib/samples/columns';
 import { samplesFingerprint } from '@/lib/samples/existing';
 import { rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
@@ -35,6 +36,8 @@ function initialStatus(project: TolProject, fields: Record<string, string>, clea
  */
 export async function confirmReport(db: Db, user: UserRecord, reportId: string, mail: MailContext): Promise<ManifestConfirmed> {
   const report = await getReport(db, user, reportId);
+  // a viewer reads the report but may not confirm it (403), whatever state it is in
+  await getProfile(db, user, report.profileId, 'contribute');
   if (report.status !== 'complete') throw Conflict(`The report is ${report.status}: only a complete report can be confirmed.`);
   if (report.errors.length) throw Conflict('The report has errors: fix the manifest and validate it again.');
   if (report.confirmedManifestId) throw Conflict(`This report was already confirmed (manifest ${report.confirmedManifestId}).`);
@@ -47,8 +50,9 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
 
   return db.transaction(async (tx) => {
     // one confirmation per profile at a time: the fingerprint check and the writes see the same samples
-    const [profile] = await tx.select().from(profiles).where(eq(profiles.id, report.profileId)).for('update');
-    if (!profile) throw NotFound('Profile not found');
+    const [locked] = await tx.select().from(profiles).where(eq(profiles.id, report.profileId)).for('update');
+    // checked again under the lock: a share removed meanwhile is the report's 404
+    const profile = await checkProfileAccess(tx, locked, user, 'contribute');
     if ((await samplesFingerprint(tx, report.profileId)) !== report.samplesFingerprint) {
       throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
     }

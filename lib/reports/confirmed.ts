@@ -4,6 +4,7 @@ import { pageWithTotal } from '@/db/rows';
 import { manifests, profiles, samples, users } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
+import { roleOn, visibleProfiles } from '@/lib/profiles/access';
 import { LABEL_COLUMNS } from '@/lib/samples/columns';
 import type { SampleStatus } from '@/lib/samples/contract';
 import { managesProject, type UserRecord } from '@/lib/users/users';
@@ -13,9 +14,9 @@ import { managesProject, type UserRecord } from '@/lib/users/users';
  * one manifest with a page of its samples and where each stands.
  */
 
-/** A page of confirmed manifests, newest first: an admin's are all, anyone else's those of their own profiles. */
+/** A page of confirmed manifests, newest first: an admin's are all, anyone else's those of the profiles they may see. */
 export async function confirmedManifests(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
-  const where = user.isAdmin ? undefined : eq(profiles.ownerId, user.id);
+  const where = visibleProfiles(db, user);
   const list = db
     .select({
       id: manifests.id,
@@ -36,8 +37,8 @@ export async function confirmedManifests(db: Db, user: UserRecord, page: { limit
 export type ConfirmedManifest = Awaited<ReturnType<typeof confirmedManifests>>['rows'][number];
 
 /**
- * A manifest with a page of its samples (in upload order) and the count of each status. Its profile's owner, the
- * project's sample managers and admins see it; anyone else, and unknown ids, get the same 404.
+ * A manifest with a page of its samples (in upload order) and the count of each status. Whoever may see its profile,
+ * the project's sample managers and admins see it; anyone else, and unknown ids, get the same 404.
  */
 export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: string, page: { limit: number; offset: number }) {
   const head = await readableManifest(db, user, manifestId);
@@ -74,6 +75,7 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
     total: counts.reduce((sum, c) => sum + c.samples, 0),
   };
 }
+
 /**
  * A confirmed manifest its reader may see, with its profile's title and its uploader: its profile's owner, the
  * project's sample managers and admins; anyone else, and unknown ids, get the same 404. The manifest's page and its
@@ -87,7 +89,9 @@ export async function readableManifest(db: Db, user: UserRecord, manifestId: str
     .innerJoin(profiles, eq(profiles.id, manifests.profileId))
     .leftJoin(users, eq(users.id, manifests.createdBy))
     .where(eq(manifests.id, manifestId.toLowerCase()));
-  if (!head || !(head.ownerId === user.id || managesProject(user, head.manifest.project))) throw NotFound('Manifest not found');
+  const maySee = async (h: NonNullable<typeof head>) =>
+    managesProject(user, h.manifest.project) || (await roleOn(db, user, { id: h.manifest.profileId, ownerId: h.ownerId })) !== null;
+  if (!head || !(await maySee(head))) throw NotFound('Manifest not found');
   return head;
 }
 

@@ -27,7 +27,7 @@ export async function createValidationReport(
   user: UserRecord,
   input: { profileId: string; fileName: string; bytes: Uint8Array },
 ): Promise<typeof validationReports.$inferSelect> {
-  const profile = await getProfile(db, user, input.profileId);
+  const profile = await getProfile(db, user, input.profileId, 'contribute');
   if (!isManifestProject(profile.type)) {
     throw Invalid(`Profile type '${profile.type}' has no sample manifest: only ASG, DTOL, DTOLENV and ERGA profiles do.`);
   }

@@ -5,6 +5,7 @@ import { profiles, users, validationReports } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import type { ReportRows } from '@/lib/manifests/contract';
+import { profilesWhere } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 
 /** Reading reports: who may (the uploader, whoever may use its profile, admins), one, its rows, the lists. */
@@ -27,15 +28,12 @@ const summarySelect = {
     else coalesce((select string_agg(e->>'message', E'\n') from (select jsonb_array_elements(${validationReports.errors}) as e limit ${CONTENT_PREVIEW_MESSAGES}) m), '') end`,
 };
 
-/** The profiles the user owns, as a subquery. */
-const ownProfiles = (db: Db, user: UserRecord) => db.select({ id: profiles.id }).from(profiles).where(eq(profiles.ownerId, user.id));
-
 /**
- * Who may read a report: whoever uploaded it, whoever may use its profile (the profile's owner; admins, who may use
- * every profile), so that a colleague sent its address opens the same page.
+ * Who may read a report: whoever may see its profile (its owner, those it is shared with, admins:
+ * lib/profiles/access.ts), so that a colleague sent its address opens the same page. Its uploader is one of them
+ * while the profile stays shared with them; removing the share removes the reports too.
  */
-const visibleTo = (db: Db, user: UserRecord) =>
-  user.isAdmin ? undefined : or(eq(validationReports.userId, user.id), inArray(validationReports.profileId, ownProfiles(db, user)));
+const visibleTo = (db: Db, user: UserRecord) => profilesWhere(db, user, validationReports.profileId);
 
 /** A report its reader may see; anyone else's, and unknown ids, are the same 404. */
 export async function getReport(db: Db, user: UserRecord, id: string): Promise<ReportView> {
@@ -66,8 +64,9 @@ export async function reportRows(db: Db, id: string): Promise<ReportRows | null>
 }
 
 /**
- * A page of reports, newest first, with the true total; error lists are not read. Without a profile: the caller's
- * uploads and the reports on the caller's profiles. With one: that profile's reports the caller may read.
+ * A page of reports, newest first, with the true total; error lists are not read. Without a profile: the reports on
+ * the profiles the caller may see (an admin's: their uploads and their own profiles'). With one: that profile's
+ * reports, if the caller may see it.
  */
 export async function listReports(
   db: Db,
@@ -76,7 +75,13 @@ export async function listReports(
 ): Promise<{ rows: ReportSummary[]; total: number }> {
   const where = opts.profileId
     ? and(eq(validationReports.profileId, opts.profileId), visibleTo(db, user))
-    : or(eq(validationReports.userId, user.id), inArray(validationReports.profileId, ownProfiles(db, user)));
+    : user.isAdmin
+      ? // an admin's own home, not every report of the service
+        or(
+          eq(validationReports.userId, user.id),
+          inArray(validationReports.profileId, db.select({ id: profiles.id }).from(profiles).where(eq(profiles.ownerId, user.id))),
+        )
+      : visibleTo(db, user);
   return pageWithTotal(
     db,
     db.select(summarySelect).from(validationReports).where(where).$dynamic(),

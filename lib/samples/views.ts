@@ -4,7 +4,8 @@ import { profiles, samples, sampleUpdates, type TolProject, users } from '@/db/s
 import { AppError, NotFound } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
 
-// permits are shown to the project's managers and the owner: to anyone else, none (any other error is an error)
+// permits are shown to those who decide on the sample and who may see its profile: to anyone else, none (any other
+// error is an error)
 const notMine = (err: unknown): [] => {
   if (err instanceof AppError && (err.code === 'not_found' || err.code === 'forbidden')) return [];
   throw err;
@@ -12,16 +13,22 @@ const notMine = (err: unknown): [] => {
 
 import { approverScope, decidesOn } from '@/lib/approvals/approvals';
 import { samplePermits } from '@/lib/permits/permits';
+import { roleOn } from '@/lib/profiles/access';
 import { exportedFieldSet } from '@/lib/standards/fields';
 import { isEmbargoed, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import type { UserRecord } from '@/lib/users/users';
 
 /**
- * Who may look at a sample in full in the portal: its profile's owner, admins, and those who decide on it (the
- * project's sample managers, the approvers of one of its types, lib/approvals/approvals.ts), who review it.
+ * Who may look at a sample in full in the portal: whoever may see its profile (owner, those it is shared with,
+ * admins: lib/profiles/access.ts), and those who decide on it (the project's sample managers, the approvers of one
+ * of its types, lib/approvals/approvals.ts), who review it.
  */
-const maySee = (user: UserRecord, ownerId: number, sample: { project: TolProject; associatedTolProjects: string[] }) =>
-  user.isAdmin || ownerId === user.id || decidesOn(approverScope(user), sample);
+const maySee = async (
+  db: Db,
+  user: UserRecord,
+  profile: { id: string; ownerId: number },
+  sample: { project: TolProject; associatedTolProjects: string[] },
+) => decidesOn(approverScope(user), sample) || (await roleOn(db, user, profile)) !== null;
 
 /** A stored timestamp as the UTC text the renderer takes (see lib/query/sql.ts utcText). */
 const utc = (d: Date | null) => (d ? d.toISOString().replace('Z', '000') : null);
@@ -53,7 +60,8 @@ function publicRecord(sample: typeof samples.$inferSelect, profileTitle: string)
 }
 
 /**
- * A sample and its changes, newest first. Its owner, the project's sample managers and admins see everything,
+ * A sample and its changes, newest first. Those who may see its profile, the project's sample managers and the
+ * approvers of its types see everything,
  * including who made each user update. Any other signed-in user (the sample browser lists every sample, as the
  * public query API does) gets the public view: the record and the audit rows exactly as the public API shows
  * them, so no sensitive field, rejection reason or actor; a sample under traditional-knowledge rights stays hidden.
@@ -66,7 +74,7 @@ export async function sampleWithHistory(db: Db, user: UserRecord, svcId: string)
     .innerJoin(profiles, eq(profiles.id, samples.profileId))
     .where(eq(samples.id, svcId));
   if (!row) throw NotFound('Sample not found');
-  const full = maySee(user, row.ownerId, row.sample);
+  const full = await maySee(db, user, { id: row.sample.profileId, ownerId: row.ownerId }, row.sample);
   if (!full && isEmbargoed({ ...row.sample, rightsCleared: row.sample.rightsClearedAt !== null })) throw NotFound('Sample not found');
   const changes = await db
     .select({

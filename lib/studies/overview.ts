@@ -1,9 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { profiles, studies } from '@/db/schema';
+import { visibleProfiles } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 
-/** Every study of the caller's profiles (all, for admins), most recently changed first. */
+/** Every study of the profiles the caller may see (all, for admins), most recently changed first. */
 export async function studiesForUser(db: Db, user: UserRecord) {
   return db
     .select({
@@ -16,7 +17,7 @@ export async function studiesForUser(db: Db, user: UserRecord) {
     })
     .from(studies)
     .innerJoin(profiles, eq(profiles.id, studies.profileId))
-    .where(user.isAdmin ? undefined : eq(profiles.ownerId, user.id))
+    .where(visibleProfiles(db, user))
     .orderBy(desc(studies.updatedAt))
     .limit(500);
 }

@@ -5,6 +5,7 @@ import { checklists, studies } from '@/db/schema';
 import type { SchemaName } from '@/lib/checklists/contract';
 import { checklistExists, getChecklistDefinition, listing, requireSchema, unknownChecklist } from '@/lib/checklists/definitions';
 import { Invalid, NotFound } from '@/lib/errors';
+import type { ProfileNeed } from '@/lib/profiles/access';
 import { getProfile } from '@/lib/profiles/profiles';
 import { REPOSITORIES, type Repository } from '@/lib/submissions/contract';
 import type { UserRecord } from '@/lib/users/users';
@@ -33,8 +34,13 @@ export const RETURN_TYPES = ['xlsx', 'jsonld'] as const;
 export type StudyReturnType = (typeof RETURN_TYPES)[number];
 
 /** The profile (404 when unknown or not the caller's) and the schema (404 when unknown). */
-async function scope(db: Db, user: UserRecord, input: StudyScope): Promise<{ profileId: string; schema: SchemaName }> {
-  const profile = await getProfile(db, user, input.profileId);
+async function scope(
+  db: Db,
+  user: UserRecord,
+  input: StudyScope,
+  need: ProfileNeed = 'view',
+): Promise<{ profileId: string; schema: SchemaName }> {
+  const profile = await getProfile(db, user, input.profileId, need);
   return { profileId: profile.id, schema: requireSchema(input.schemaName) };
 }
 
@@ -50,8 +56,14 @@ export async function studyTemplate(db: Db, user: UserRecord, input: StudyScope 
 }
 
 /** A study of the profile under the schema; 404 `No record found` otherwise. */
-export async function getStudy(db: Db, user: UserRecord, input: StudyScope & { studyId: string }): Promise<StudyRow> {
-  const { profileId, schema } = await scope(db, user, input);
+export async function getStudy(
+  db: Db,
+  user: UserRecord,
+  input: StudyScope & { studyId: string },
+  /** 'contribute' for what changes the study or sends it on (a viewer is refused, 403) */
+  need: ProfileNeed = 'view',
+): Promise<StudyRow> {
+  const { profileId, schema } = await scope(db, user, input, need);
   return findStudy(db, profileId, schema, input.studyId);
 }
 

@@ -58,7 +58,7 @@ export async function uploadStudy(
   input: UploadInput,
 ): Promise<UploadResult> {
   const { db, config } = deps;
-  const profile = await getProfile(db, user, input.profileId);
+  const profile = await getProfile(db, user, input.profileId, 'contribute');
   const schema = requireSchema(input.schemaName);
   const file = input.file;
   if (!file?.bytes.byteLength) {

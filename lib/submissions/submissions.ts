@@ -4,6 +4,7 @@ import { pageWithTotal } from '@/db/rows';
 import { profiles, submissions } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
+import { visibleProfiles } from '@/lib/profiles/access';
 import type { EnaReceipt } from '@/lib/repositories/ena/receipt';
 import type { UserRecord } from '@/lib/users/users';
 import type { Receipt, Submission, SubmissionAccessions, SubmissionProgress } from './contract';
@@ -84,15 +85,14 @@ export async function failSubmission(db: Db, id: string, reason: string): Promis
 }
 
 /**
- * Who may see a submission: the profile's owner, whoever started it, a sample manager of the project for sample
- * registrations of that project's profiles, and admins.
+ * Who may see a submission: whoever may see its profile (lib/profiles/access.ts), a sample manager of the project
+ * for sample registrations of that project's profiles, and admins.
  */
-const visibleTo = (user: UserRecord) =>
+const visibleTo = (db: Db, user: UserRecord) =>
   user.isAdmin
     ? undefined
     : or(
-        eq(profiles.ownerId, user.id),
-        eq(submissions.createdBy, user.id),
+        visibleProfiles(db, user),
         user.managerOf.length ? and(eq(submissions.kind, 'samples'), inArray(profiles.type, user.managerOf)) : undefined,
       );
 
@@ -111,7 +111,7 @@ type ListedSubmission = Omit<SubmissionRow, 'receipts'> & { receipts: ListedRece
 
 /** A page of the submissions the caller may see, newest first, with the true total. */
 export async function listSubmissions(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
-  const where = visibleTo(user);
+  const where = visibleTo(db, user);
   const list = db
     .select({ submission: listedColumns, profileTitle: profiles.title })
     .from(submissions)
@@ -127,7 +127,7 @@ export async function getSubmission(db: Db, user: UserRecord, id: string) {
     .select({ submission: listedColumns, profileTitle: profiles.title })
     .from(submissions)
     .innerJoin(profiles, eq(profiles.id, submissions.profileId))
-    .where(and(eq(submissions.id, id.toLowerCase()), visibleTo(user)));
+    .where(and(eq(submissions.id, id.toLowerCase()), visibleTo(db, user)));
   if (!row) throw NotFound('Submission not found');
   return row;
 }
@@ -145,7 +145,7 @@ export async function getReceiptXml(db: Db, user: UserRecord, id: string, n: num
     })
     .from(submissions)
     .innerJoin(profiles, eq(profiles.id, submissions.profileId))
-    .where(and(eq(submissions.id, id.toLowerCase()), visibleTo(user)));
+    .where(and(eq(submissions.id, id.toLowerCase()), visibleTo(db, user)));
   if (!row) throw NotFound('Submission not found');
   if (!row.xml)
     throw NotFound(row.kind ? `Answer ${n} of this submission is not an ENA receipt kept as XML` : `This submission has no answer ${n}`);

@@ -22,7 +22,7 @@ export async function publishStudy(
   scope: StudyActionScope & { repository: Repository; holdUntil?: string },
 ) {
   const { db } = deps;
-  const study = await getStudy(db, user, scope);
+  const study = await getStudy(db, user, scope, 'contribute');
   if (!(await targetsOf(db, study)).includes(scope.repository))
     throw Conflict(`Repository ${scope.repository} is not supported for study submission!`);
   const state = await stateOf(db, study, scope.repository);

@@ -20,7 +20,7 @@ export async function queueStudySubmission(
   scope: StudyActionScope & { repository: Repository },
 ): Promise<StudySubmitAnswer> {
   const { db } = deps;
-  const study = await getStudy(db, user, scope);
+  const study = await getStudy(db, user, scope, 'contribute');
   const { repository } = scope;
   if (!(await targetsOf(db, study)).includes(repository)) {
     throw Conflict(`Repository ${repository} is not supported for study submission!`);

@@ -1,0 +1,213 @@
+import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '@/db/client';
+import { groupMembers, groups, profileShares, profiles, users } from '@/db/schema';
+import { recordProfileEvent } from '@/lib/audit/events';
+import { Conflict, Invalid, NotFound } from '@/lib/errors';
+import { getUser, type UserRecord } from '@/lib/users/users';
+import type { NewShare, ProfileShare, ShareRole, Transfer, Transferred } from './contract';
+import { checkProfileAccess, getProfile, mayUseType, type ProfileView } from './profiles';
+
+/**
+ * Sharing a profile: its owner (or an admin) shares it with people and groups, each with a role, and may give it to
+ * another owner. Those it is shared with see the shares; what each role allows is lib/profiles/access.ts.
+ */
+
+const sharer = alias(users, 'sharer');
+const grantee = alias(users, 'grantee');
+const groupOwner = alias(users, 'group_owner');
+
+/** The profile's shares, people first, then groups, by name. */
+export async function listShares(db: Db, user: UserRecord, profileId: string): Promise<ProfileShare[]> {
+  const profile = await getProfile(db, user, profileId);
+  const rows = await db
+    .select({
+      id: profileShares.id,
+      role: profileShares.role,
+      username: grantee.username,
+      groupId: groups.id,
+      groupName: groups.name,
+      groupOwner: groupOwner.username,
+      sharedBy: sharer.username,
+      createdAt: profileShares.createdAt,
+    })
+    .from(profileShares)
+    .leftJoin(grantee, eq(grantee.id, profileShares.userId))
+    .leftJoin(groups, eq(groups.id, profileShares.groupId))
+    .leftJoin(groupOwner, eq(groupOwner.id, groups.ownerId))
+    .leftJoin(sharer, eq(sharer.id, profileShares.createdBy))
+    .where(eq(profileShares.profileId, profile.id))
+    .orderBy(asc(groups.name), asc(grantee.username), asc(profileShares.id));
+  const groupIds = rows.flatMap((r) => (r.groupId === null ? [] : [r.groupId]));
+  const sizes = groupIds.length
+    ? await db
+        .select({ groupId: groupMembers.groupId, n: count() })
+        .from(groupMembers)
+        .where(inArray(groupMembers.groupId, groupIds))
+        .groupBy(groupMembers.groupId)
+    : [];
+  return rows.map((r) => ({
+    id: r.id,
+    role: r.role,
+    username: r.username,
+    group:
+      r.groupId === null
+        ? null
+        : {
+            id: r.groupId,
+            name: r.groupName ?? '',
+            owner: r.groupOwner ?? '',
+            members: sizes.find((s) => s.groupId === r.groupId)?.n ?? 0,
+          },
+    shared_by: r.sharedBy,
+    date_created: r.createdAt.toISOString(),
+  }));
+}
+
+/** An active user by name, or a 400 naming the field. */
+async function activeUser(db: Db, username: string) {
+  const [row] = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(eq(users.username, username), eq(users.isActive, true)));
+  if (!row) throw Invalid(`No active user is named '${username}'`, [{ path: 'username', message: 'no such user' }]);
+  return row;
+}
+
+/** Refuses a person who could not use the profile's type (a Tree of Life project they are not a member of). */
+async function assertMayUse(db: Db, userId: number, profile: ProfileView) {
+  const person = await getUser(db, userId);
+  if (mayUseType(person, profile.type)) return;
+  throw Invalid(`${person.username} is not a member of the ${profile.type.toUpperCase()} project: an administrator adds them to it first`, [
+    { path: 'username', message: 'not a member of the project' },
+  ]);
+}
+
+/** The grantee of a new share: a person other than the owner, or a group the sharer may see. */
+async function granteeOf(db: Db, user: UserRecord, profile: ProfileView, input: NewShare) {
+  if ('username' in input) {
+    const person = await activeUser(db, input.username);
+    if (person.id === profile.ownerId) {
+      throw Invalid(`${person.username} owns this profile already`, [{ path: 'username', message: 'the owner' }]);
+    }
+    return { userId: person.id, groupId: null, name: person.username };
+  }
+  const mine = user.isAdmin
+    ? undefined
+    : or(
+        eq(groups.ownerId, user.id),
+        inArray(groups.id, db.select({ id: groupMembers.groupId }).from(groupMembers).where(eq(groupMembers.userId, user.id))),
+      );
+  const [group] = await db
+    .select({ id: groups.id, name: groups.name })
+    .from(groups)
+    .where(and(eq(groups.id, input.group_id), mine));
+  if (!group) throw Invalid(`No group of yours has the id ${input.group_id}`, [{ path: 'group_id', message: 'no such group' }]);
+  return { userId: null, groupId: group.id, name: `group ${group.name}` };
+}
+
+/**
+ * Shares the profile (owner, admin), or changes the role of an existing share with the same person or group.
+ * Answers the share and whether it is new.
+ */
+export async function shareProfile(
+  db: Db,
+  user: UserRecord,
+  profileId: string,
+  input: NewShare,
+): Promise<{ share: ProfileShare; created: boolean }> {
+  const profile = await getProfile(db, user, profileId, 'own');
+  const who = await granteeOf(db, user, profile, input);
+  // a Tree of Life profile is used by the project's members only: a share with anyone else would give nothing
+  if (who.userId !== null) await assertMayUse(db, who.userId, profile);
+  const { id, created } = await db.transaction(async (tx) => {
+    const target = who.userId !== null ? eq(profileShares.userId, who.userId) : eq(profileShares.groupId, who.groupId as number);
+    const [existing] = await tx
+      .select()
+      .from(profileShares)
+      .where(and(eq(profileShares.profileId, profile.id), target))
+      .for('update');
+    if (existing) {
+      if (existing.role !== input.role) {
+        await tx.update(profileShares).set({ role: input.role }).where(eq(profileShares.id, existing.id));
+        await recordProfileEvent(tx, user, profile.id, 'share', { with: who.name, role: input.role, was: existing.role });
+      }
+      return { id: existing.id, created: false };
+    }
+    const [made] = await tx
+      .insert(profileShares)
+      .values({ profileId: profile.id, userId: who.userId, groupId: who.groupId, role: input.role, createdBy: user.id })
+      .onConflictDoNothing()
+      .returning({ id: profileShares.id });
+    // a share made by a racing request for the same person: the same answer as sharing again
+    if (!made) throw Conflict(`The profile was shared with ${who.name} at the same moment; reload to see it.`);
+    await recordProfileEvent(tx, user, profile.id, 'share', { with: who.name, role: input.role });
+    return { id: made.id, created: true };
+  });
+  const share = (await listShares(db, user, profile.id)).find((s) => s.id === id);
+  if (!share) throw NotFound('Share not found');
+  return { share, created };
+}
+
+/**
+ * Ends a share: the owner and admins end any; a person may end their own (leave the profile). Access ends at once.
+ */
+export async function unshareProfile(db: Db, user: UserRecord, profileId: string, shareId: number): Promise<void> {
+  const profile = await getProfile(db, user, profileId);
+  const [share] = await db
+    .select({
+      id: profileShares.id,
+      userId: profileShares.userId,
+      groupName: groups.name,
+      username: grantee.username,
+      role: profileShares.role,
+    })
+    .from(profileShares)
+    .leftJoin(groups, eq(groups.id, profileShares.groupId))
+    .leftJoin(grantee, eq(grantee.id, profileShares.userId))
+    .where(and(eq(profileShares.id, shareId), eq(profileShares.profileId, profile.id)));
+  if (!share) throw NotFound('Share not found');
+  if (share.userId !== user.id) await checkProfileAccess(db, profile, user, 'own');
+  await db.transaction(async (tx) => {
+    await tx.delete(profileShares).where(eq(profileShares.id, share.id));
+    const name = share.username ?? `group ${share.groupName ?? ''}`;
+    await recordProfileEvent(tx, user, profile.id, 'unshare', { with: name, role: share.role });
+  });
+}
+
+/**
+ * Gives the profile to another owner (its owner, an admin). The new owner must be active and, for a Tree of Life
+ * profile, a member of its project; a title they already use is 409. The former owner keeps the role asked for
+ * (contributor by default) as a share; a share the new owner had is gone, since they own it now.
+ */
+export async function transferProfile(db: Db, user: UserRecord, profileId: string, input: Transfer): Promise<Transferred> {
+  const current = await getProfile(db, user, profileId, 'own');
+  const next = await activeUser(db, input.username);
+  if (next.id === current.ownerId)
+    throw Invalid(`${next.username} owns this profile already`, [{ path: 'username', message: 'the owner' }]);
+  await assertMayUse(db, next.id, current);
+  await db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(profiles).where(eq(profiles.id, current.id)).for('update');
+    await checkProfileAccess(tx, locked, user, 'own');
+    const [clash] = await tx
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(and(eq(profiles.ownerId, next.id), eq(profiles.title, current.title)));
+    if (clash) throw Conflict(`${next.username} already has a profile titled '${current.title}'; rename one first.`);
+    await tx.update(profiles).set({ ownerId: next.id }).where(eq(profiles.id, current.id));
+    await tx.delete(profileShares).where(and(eq(profileShares.profileId, current.id), eq(profileShares.userId, next.id)));
+    if (input.former_owner_role !== 'none') {
+      const role: ShareRole = input.former_owner_role;
+      await tx
+        .insert(profileShares)
+        .values({ profileId: current.id, userId: current.ownerId, role, createdBy: user.id })
+        .onConflictDoUpdate({ target: [profileShares.profileId, profileShares.userId], set: { role } });
+    }
+    await recordProfileEvent(tx, user, current.id, 'transfer', {
+      from: current.ownerUsername,
+      to: next.username,
+      former_owner_role: input.former_owner_role,
+    });
+  });
+  return { profile_id: current.id, owner: next.username, former_owner: current.ownerUsername, former_owner_role: input.former_owner_role };
+}
