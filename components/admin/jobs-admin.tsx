@@ -9,23 +9,10 @@ import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
-import type { FailedJob, FailedJobs, JobName, RetriedJob } from '@/lib/jobs/contract';
+import type { FailedJob, FailedJobs, RetriedJob } from '@/lib/jobs/contract';
 import styles from './jobs-admin.module.css';
 
 const PAGE = 50;
-
-// what each job was doing, in words
-const JOB_WORDS: Record<JobName, string> = {
-  'manifest.validate': 'Validation of a manifest',
-  'samples.register': 'Registration of samples at ENA',
-  'study.submit': 'Submission of a study',
-  'email.send': 'Email',
-  'tolids.request': 'ToLID request',
-  'registrations.sweep': 'Sending approved samples on',
-  'jobs.sweep': 'Recovery of lost jobs',
-  'rights.check': 'Traditional-knowledge rights check at the Local Contexts Hub',
-  'approvals.remind': 'Reminders to approvers',
-};
 
 const seconds = (s: number) => (s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`);
 
@@ -84,7 +71,7 @@ export function JobsAdmin() {
         key: true,
         cell: (j) => (
           <>
-            {JOB_WORDS[j.job]}
+            {j.label}
             <div className={styles.subject}>
               <JobSubject job={j} />
             </div>
@@ -102,7 +89,7 @@ export function JobsAdmin() {
             <When what="Retried" value={j.retried} className="muted" />
           ) : (
             <button type="button" onClick={() => retry.mutate(j)} disabled={retry.isPending}>
-              Retry<span className="visually-hidden"> {JOB_WORDS[j.job].toLowerCase()}</span>
+              Retry<span className="visually-hidden"> {j.label.toLowerCase()}</span>
             </button>
           ),
       },
@@ -135,8 +122,8 @@ export function JobsAdmin() {
       <h2>Failed jobs</h2>
       <MutationOutcome
         mutation={retry}
-        done={(r) => `${JOB_WORDS[r.job]} queued again (${r.queued}); it runs in a moment.`}
-        failed={(why, job) => `Could not retry ${JOB_WORDS[job.job].toLowerCase()}: ${why}`}
+        done={(r) => `${r.label} queued again (${r.queued}); it runs in a moment.`}
+        failed={(why, job) => `Could not retry ${job.label.toLowerCase()}: ${why}`}
       />
       <DataTable
         caption="Failed jobs, newest first"

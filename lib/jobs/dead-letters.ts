@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { pageWithTotal } from '@/db/rows';
 import { deadLetters } from '@/db/schema';
 import type { FailedJob, JobData, JobName } from './contract';
+import type { JobQueue } from './spec';
 
 export type DeadLetterRow = typeof deadLetters.$inferSelect;
 
@@ -41,11 +42,13 @@ export async function markRetried(db: Db, id: string, userId: number): Promise<b
   return rows.length > 0;
 }
 
-export function deadLetterJson(r: DeadLetterRow): FailedJob {
+/** The entry as the admin API answers it, the job named in words by the queue that runs it. */
+export function deadLetterJson(r: DeadLetterRow, jobs: Pick<JobQueue, 'label'>): FailedJob {
   const letter = {
     id: r.id,
     job: r.name,
     job_id: r.jobId,
+    label: jobs.label(r.name),
     data: r.data,
     reason: r.reason,
     attempts: r.attempts,

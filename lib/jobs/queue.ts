@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { CONNECT_TIMEOUT_SECONDS, type Database, type Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { Conflict } from '@/lib/errors';
-import { type AnyJobData, JOB_DATA, type JobName, type QueueHealth } from './contract';
+import { type AnyJobData, type JobDescription, type JobName, type QueueHealth, SWEEP_JOB } from './contract';
 import { recordDeadLetter } from './dead-letters';
 import { startLiveness } from './liveness';
 import { beginRun } from './runs';
@@ -35,8 +35,8 @@ export interface RunningQueue {
   stop(): Promise<void>;
 }
 
-// the queue's own job: what the sweep (lib/jobs/sweep.ts) does, every minute and once when a worker starts
-const SWEEP_JOB = { name: 'jobs.sweep', expireSeconds: 10 * 60, schedule: '* * * * *' } as const;
+// the queue's own job (lib/jobs/sweep.ts): every minute, and once when a worker starts
+const SWEEP_TIMING = { expireSeconds: 10 * 60, schedule: '* * * * *', runAtStart: true, quiet: true } as const;
 // a job sent under a name no spec declares (none is, but pg-boss needs a number)
 const DEFAULT_EXPIRE_SECONDS = 30 * 60;
 
@@ -133,12 +133,11 @@ export async function startJobQueue(
     logger.error({ err: { type: err.name, message: err.message, code: err.code, stack: err.stack } }, 'job queue error'),
   );
   await boss.start();
-  const existing = new Set((await boss.getQueues()).map((q) => q.name));
-  for (const name of Object.keys(JOB_DATA) as JobName[]) if (!existing.has(name)) await boss.createQueue(name);
 
   const workerIds = new Map<JobName, string>();
   // filled once the definitions are made (they may send jobs, so they are given the queue first)
   const specs = new Map<JobName, BoundJob>();
+  const described: JobDescription[] = [];
   const expiry = (name: JobName) => specs.get(name)?.expireSeconds ?? DEFAULT_EXPIRE_SECONDS;
   const queue: JobQueue = {
     async send(name, data, sendOpts = {}) {
@@ -153,6 +152,8 @@ export async function startJobQueue(
       if (worker) boss.notifyWorker(worker);
     },
     health: () => queueHealth(db),
+    described: () => described,
+    label: (name) => described.find((j) => j.name === name)?.label ?? name,
     async reopen(tx, name, data) {
       const reopen = specs.get(name)?.reopen;
       if (!reopen) throw Conflict(`A ${name} job cannot be retried by hand.`);
@@ -160,6 +161,9 @@ export async function startJobQueue(
     },
   };
   for (const job of definitionsOf(queue).jobs) specs.set(job.name, job);
+  described.push(...specs.values(), SWEEP_JOB);
+  const existing = new Set((await boss.getQueues()).map((q) => q.name));
+  for (const { name } of described) if (!existing.has(name)) await boss.createQueue(name);
   const liveness = await startLiveness(database, logger);
   const instance = liveness.instance;
 
@@ -186,7 +190,7 @@ export async function startJobQueue(
         },
       },
     );
-  const sweepJob: BoundJob = { ...SWEEP_JOB, quiet: true, run: () => sweep().then(() => undefined) };
+  const sweepJob: BoundJob = { ...SWEEP_JOB, ...SWEEP_TIMING, run: () => sweep().then(() => undefined) };
 
   if (workers) {
     const running = [sweepJob, ...specs.values()];
@@ -226,9 +230,8 @@ export async function startJobQueue(
       );
       workerIds.set(name, worker);
     }
-    // the minute's jobs once now, not a minute from now: a restart picks up what the last process left
-    for (const job of running)
-      if (job.schedule === SWEEP_JOB.schedule) await boss.send(job.name, {}, { expireInSeconds: job.expireSeconds });
+    // those that say so once now, not at their next schedule: a restart picks up what the last process left
+    for (const job of running) if (job.runAtStart) await boss.send(job.name, {}, { expireInSeconds: job.expireSeconds });
   }
 
   return {

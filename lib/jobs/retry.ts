@@ -18,11 +18,11 @@ export async function retryDeadLetter(deps: { db: Db; jobs: JobQueue }, user: { 
   try {
     return await deps.db.transaction(async (tx) => {
       if (!(await markRetried(tx, letter.id, user.id))) throw Conflict('This job was retried already.');
-      const work = deadLetterJson(letter);
+      const work = deadLetterJson(letter, deps.jobs);
       const queued = await deps.jobs.reopen(tx, work.job, work.data);
       const fresh = await getDeadLetter(tx, letter.id);
       if (!fresh) throw new Error('expected the dead letter just marked retried');
-      return { ...deadLetterJson(fresh), queued };
+      return { ...deadLetterJson(fresh, deps.jobs), queued };
     });
   } catch (err) {
     if (!(err instanceof AppError) && isUniqueViolation(err)) {

@@ -1,6 +1,7 @@
 import type { SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Db } from '@/db/client';
-import type { JobData, JobName, QueueHealth } from './contract';
+import type { JobData, JobDescription, JobName, QueueHealth } from './contract';
 
 /** Which run of its job this is, from pg-boss's own count. */
 export interface JobRun {
@@ -17,13 +18,19 @@ export const FIRST_RUN: JobRun = { jobId: '00000000-0000-0000-0000-000000000000'
 /**
  * A background job, declared where its work lives (the domain's own module) and listed once in lib/server/jobs.ts.
  * The queue (lib/jobs/queue.ts), the sweep (lib/jobs/sweep.ts) and the admin's retry (lib/jobs/retry.ts) loop over
- * the specs and know no domain. What a job carries is the jobs' contract (lib/jobs/contract.ts), from which the
- * admin API's list of failed jobs is typed.
+ * the specs and know no domain. The spec carries the job's data schema and its name in words, from which the admin
+ * API's list of failed jobs is made; its domain adds the job's name and data to `JobDataByName` (lib/jobs/contract.ts)
+ * beside it, so that sending it is typed everywhere. Adding a job is its domain's file and one line in
+ * lib/server/jobs.ts.
  *
  * `Deps` is what the job needs from the outside world: the service's job context (lib/server/jobs.ts) must be one.
  */
 export interface JobSpec<N extends JobName, Deps> {
   name: N;
+  /** what the job does, in words (the admin's Jobs page) */
+  label: string;
+  /** what it carries: ids only, so that it reads the current state when it runs */
+  data: z.ZodType<JobData[N]>;
   /**
    * pg-boss's own expiry, a backstop only: a process that dies is noticed by its stopped heartbeat within a minute or
    * two (lib/jobs/sweep.ts). It must outlast the longest honest run.
@@ -31,6 +38,8 @@ export interface JobSpec<N extends JobName, Deps> {
   expireSeconds: number;
   /** cron: every instance schedules it, pg-boss keeps one schedule per name */
   schedule?: string;
+  /** a scheduled job sent once more when a worker starts: a restart picks up what the last process left now */
+  runAtStart?: boolean;
   /** a scheduled job whose runs are not news (logged at debug) */
   quiet?: boolean;
   run: (deps: Deps, data: JobData[N], run: JobRun) => Promise<void>;
@@ -57,11 +66,14 @@ export interface JobSpec<N extends JobName, Deps> {
 /** Declares a job (only a type check: the spec is returned as it is). */
 export const jobSpec = <N extends JobName, Deps>(spec: JobSpec<N, Deps>): JobSpec<N, Deps> => spec;
 
+/** The spec of any job whose needs `Deps` meets: what lib/server/jobs.ts lists. */
+export type AnyJobSpec<Deps> = { [N in JobName]: JobSpec<N, Deps> }[JobName];
+
 /** A job bound to the service's context: what the queue runs. */
-export interface BoundJob {
-  name: JobName;
+export interface BoundJob extends JobDescription {
   expireSeconds: number;
   schedule?: string;
+  runAtStart: boolean;
   quiet: boolean;
   run(data: unknown, run: JobRun): Promise<void>;
   giveUp?(data: unknown, reason: string): Promise<void>;
@@ -71,12 +83,15 @@ export interface BoundJob {
 }
 
 /** A spec with its context: the data arrives as the queue stored it, which is what was sent under the job's name. */
-export function bindJob<N extends JobName, Deps>(spec: JobSpec<N, Deps>, deps: Deps): BoundJob {
+function bindJob<N extends JobName, Deps>(spec: JobSpec<N, Deps>, deps: Deps): BoundJob {
   const { run, giveUp, reopen, recover } = spec;
   return {
     name: spec.name,
+    label: spec.label,
+    data: spec.data,
     expireSeconds: spec.expireSeconds,
     schedule: spec.schedule,
+    runAtStart: spec.runAtStart ?? false,
     quiet: spec.quiet ?? false,
     run: (data, r) => run(deps, data as JobData[N], r),
     giveUp: giveUp && ((data, reason) => giveUp(deps, data as JobData[N], reason)),
@@ -85,6 +100,11 @@ export function bindJob<N extends JobName, Deps>(spec: JobSpec<N, Deps>, deps: D
     recover: recover && (() => recover(deps)),
   };
 }
+
+/** Each spec bound to the service's context. */
+export const bindJobs = <Deps>(specs: readonly AnyJobSpec<Deps>[], deps: Deps): BoundJob[] =>
+  // each spec types its own data; bound, the data arrives as sent under the spec's name
+  specs.map((spec) => bindJob(spec as JobSpec<JobName, Deps>, deps));
 
 export interface SendOptions {
   /**
@@ -105,6 +125,10 @@ export interface JobQueue {
   wake(name: JobName): void;
   /** what /api/health reports of the queue */
   health(): Promise<QueueHealth>;
+  /** every job this queue runs, its own included, as the contract knows them (the admin API's failed jobs) */
+  described(): readonly JobDescription[];
+  /** what a job does, in words */
+  label(name: JobName): string;
   /**
    * An admin's retry: the job's own reopen (its spec) reopens the given-up work in `tx` and queues the job there.
    * 409 for a job that cannot be retried by hand.

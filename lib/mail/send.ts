@@ -1,10 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { emails } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import { Conflict } from '@/lib/errors';
+import { UuidSchema } from '@/lib/identifiers/contract';
 import type { JobQueue } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
 
@@ -71,9 +73,19 @@ export async function giveUpEmail(db: Db, emailId: string, reason: string): Prom
     .where(and(eq(emails.id, emailId), eq(emails.status, 'queued')));
 }
 
+const SendEmailData = z.object({ emailId: UuidSchema });
+
+declare module '@/lib/jobs/contract' {
+  interface JobDataByName {
+    'email.send': z.infer<typeof SendEmailData>;
+  }
+}
+
 /** `email.send`: one queued email, through the SMTP relay the settings name. */
 export const sendEmailJob = jobSpec({
   name: 'email.send',
+  label: 'Email',
+  data: SendEmailData,
   expireSeconds: 10 * 60,
   run: (deps: { db: Db; config: Config; logger: Logger; jobs: JobQueue }, data) => sendEmail(deps, data.emailId),
   giveUp: (deps, data, reason) => giveUpEmail(deps.db, data.emailId, reason),

@@ -1,8 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { validationReports } from '@/db/schema';
 import { AppError, Conflict } from '@/lib/errors';
+import { UuidSchema } from '@/lib/identifiers/contract';
 import type { JobQueue } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
 import {
@@ -205,9 +207,19 @@ class RowProgress {
   }
 }
 
+const ValidateManifestData = z.object({ reportId: UuidSchema });
+
+declare module '@/lib/jobs/contract' {
+  interface JobDataByName {
+    'manifest.validate': z.infer<typeof ValidateManifestData>;
+  }
+}
+
 /** `manifest.validate`: a report's validation, run as soon as its upload commits. */
 export const validateManifestJob = jobSpec({
   name: 'manifest.validate',
+  label: 'Validation of a manifest',
+  data: ValidateManifestData,
   expireSeconds: 30 * 60,
   run: (deps: ValidationDeps & { jobs: JobQueue }, data) => runValidation(deps, data.reportId),
   giveUp: (deps, data, reason) => giveUpValidation(deps.db, data.reportId, reason),

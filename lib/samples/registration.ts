@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
@@ -285,11 +286,22 @@ export async function sweepRegistrations(db: Db, q: RegistrationQueue): Promise<
   });
 }
 
+const RegistrationsSweepData = z.strictObject({});
+
+declare module '@/lib/jobs/contract' {
+  interface JobDataByName {
+    'registrations.sweep': z.infer<typeof RegistrationsSweepData>;
+  }
+}
+
 /** `registrations.sweep`, every minute: approved samples that are due to be sent on. */
 export const registrationsSweepJob = jobSpec({
   name: 'registrations.sweep',
+  label: 'Sending approved samples on',
+  data: RegistrationsSweepData,
   expireSeconds: 10 * 60,
   schedule: '* * * * *',
+  runAtStart: true,
   quiet: true,
   async run(deps: { db: Db; logger: Logger; registration: RegistrationQueue }) {
     const sent = await sweepRegistrations(deps.db, deps.registration);

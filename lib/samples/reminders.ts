@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { manifests, profiles, samples, userApproverTypes, userProjectRoles, users } from '@/db/schema';
 import { approverScope, awaitedTypes, typesApprovedBy, waitsForSql } from '@/lib/approvals/approvals';
@@ -110,9 +111,19 @@ async function remindOne(deps: ReminderDeps, userId: number, since: Date): Promi
   });
 }
 
+const RemindApproversData = z.strictObject({});
+
+declare module '@/lib/jobs/contract' {
+  interface JobDataByName {
+    'approvals.remind': z.infer<typeof RemindApproversData>;
+  }
+}
+
 /** `approvals.remind`, hourly: a digest to each approver not reminded for REMINDER_DAYS. */
 export const remindApproversJob = jobSpec({
   name: 'approvals.remind',
+  label: 'Reminders to approvers',
+  data: RemindApproversData,
   expireSeconds: 30 * 60,
   schedule: '41 * * * *',
   async run(deps: Omit<ReminderDeps, 'days'> & { logger: Logger; reminderDays: number }) {

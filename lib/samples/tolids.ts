@@ -1,7 +1,9 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { samples, specimens } from '@/db/schema';
+import { SvcIdSchema } from '@/lib/identifiers/contract';
 import { isoSecond } from '@/lib/jobs/backoff';
 import type { JobQueue } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
@@ -240,9 +242,20 @@ export async function giveUpTolids(db: Db, sampleIds: string[], reason: string):
     .where(and(inArray(samples.id, sampleIds), eq(samples.status, 'awaiting_tolid')));
 }
 
+/** the samples waiting in awaiting_tolid for the ToLIDs of their specimens */
+const RequestTolidsData = z.object({ sampleIds: z.array(SvcIdSchema) });
+
+declare module '@/lib/jobs/contract' {
+  interface JobDataByName {
+    'tolids.request': z.infer<typeof RequestTolidsData>;
+  }
+}
+
 /** `tolids.request`: ToLIDs for the specimens of samples waiting in awaiting_tolid. */
 export const requestTolidsJob = jobSpec({
   name: 'tolids.request',
+  label: 'ToLID request',
+  data: RequestTolidsData,
   expireSeconds: 30 * 60,
   run: (deps: TolidDeps & { jobs: JobQueue }, data) => requestTolids(deps, data.sampleIds),
   giveUp: (deps, data, reason) => giveUpTolids(deps.db, data.sampleIds, reason),

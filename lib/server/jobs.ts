@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import type { Config } from '@/lib/config';
 import { fileStore } from '@/lib/files/files';
-import { JOB_DATA, type JobData, type JobName } from '@/lib/jobs/contract';
+import type { JobData, JobName } from '@/lib/jobs/contract';
 import type { JobDefinitions, JobQueue } from '@/lib/jobs/queue';
-import { bindJob, FIRST_RUN, type JobRun } from '@/lib/jobs/spec';
+import { type AnyJobSpec, bindJobs, FIRST_RUN, type JobRun } from '@/lib/jobs/spec';
 import { mailContext } from '@/lib/mail/outbox';
 import { sendEmailJob } from '@/lib/mail/send';
 import type { TaxonomyLookup } from '@/lib/manifests';
@@ -78,24 +78,31 @@ export function jobContext(deps: JobDeps & { jobs: JobQueue }) {
   };
 }
 
-/** Every job the service runs: one line each, the spec beside its domain's code. */
-export const jobDefinitions = (deps: JobDeps & { jobs: JobQueue }): JobDefinitions => {
-  const context = jobContext(deps);
-  return {
-    jobs: [
-      bindJob(validateManifestJob, context),
-      bindJob(registerSamplesJob, context),
-      bindJob(requestTolidsJob, context),
-      bindJob(registrationsSweepJob, context),
-      bindJob(rightsCheckJob, context),
-      bindJob(remindApproversJob, context),
-      bindJob(submitStudyJob, context),
-      bindJob(sendEmailJob, context),
-    ],
-  };
-};
+type JobContext = ReturnType<typeof jobContext>;
 
-type RunnableJob = Exclude<JobName, 'jobs.sweep'>;
+/**
+ * Every job the service runs: one line each, the spec (its data, its name in words, its run) beside its domain's code.
+ * The queue makes the jobs' queues, schedules and workers from this list, and the admin API its failed jobs.
+ */
+const JOBS = [
+  validateManifestJob,
+  registerSamplesJob,
+  requestTolidsJob,
+  registrationsSweepJob,
+  submitStudyJob,
+  rightsCheckJob,
+  remindApproversJob,
+  sendEmailJob,
+] as const satisfies readonly AnyJobSpec<JobContext>[];
+
+/** The jobs bound to one context made from the settings. */
+export const jobDefinitions = (deps: JobDeps & { jobs: JobQueue }): JobDefinitions => ({ jobs: bindJobs(JOBS, jobContext(deps)) });
+
+type ListedJob = (typeof JOBS)[number]['name'];
+/** The jobs declared in a domain (JobDataByName) and not listed above, which must be none: a job forgotten is named here. */
+type Unlisted<Forgotten extends never> = Forgotten;
+/** What tests and tools run by hand: every job but the queue's own sweep (each listed, or this does not compile). */
+type RunnableJob = Exclude<JobName, 'jobs.sweep' | Unlisted<Exclude<JobName, ListedJob | 'jobs.sweep'>>>;
 type Handler<N extends RunnableJob> = (
   ...args: Record<string, never> extends JobData[N] ? [data?: JobData[N], run?: JobRun] : [data: JobData[N], run?: JobRun]
 ) => Promise<void>;
@@ -108,7 +115,7 @@ export function jobHandlers(definitions: JobDefinitions): { [N in RunnableJob]: 
     if (!job) throw new Error(`no job is declared for ${name}`);
     return (data: unknown = {}, run: JobRun = FIRST_RUN) => job.run(data, run);
   };
-  return Object.fromEntries((Object.keys(JOB_DATA) as JobName[]).flatMap((n) => (n === 'jobs.sweep' ? [] : [[n, handler(n)]]))) as {
+  return Object.fromEntries(JOBS.map(({ name }) => [name, handler(name)])) as {
     [N in RunnableJob]: Handler<N>;
   };
 }

@@ -1,4 +1,4 @@
-import { FailedJobParamsSchema, FailedJobsQuerySchema, FailedJobsSchema, RetriedJobSchema } from '@/lib/jobs/contract';
+import { FailedJobParamsSchema, FailedJobsQuerySchema, failedJobSchemas, type JobDescription } from '@/lib/jobs/contract';
 import { deadLetterJson, listDeadLetters } from '@/lib/jobs/dead-letters';
 import { retryDeadLetter } from '@/lib/jobs/retry';
 import { requireAdmin } from '../auth';
@@ -8,38 +8,40 @@ import { signedIn } from '../signed-in';
 
 const tags = ['Admin'];
 
-const list = signedIn({
-  method: 'get',
-  path: '/admin/jobs',
-  tags,
-  summary: 'The job queue now, and the work given up for good (the dead-letter list), newest first',
-  description:
-    'Work is given up when the last run of its job failed, the process running its last run died, its job was lost, ' +
-    'or a repository stayed unreachable for two days. Its owner sees it failed with the reason; an admin can retry it.',
-  middleware: [requireAdmin],
-  request: { query: PageQuery.extend(FailedJobsQuerySchema.shape) },
-  responses: { 200: jsonResponse('The queue and a page of failed jobs', FailedJobsSchema), ...pick(400, 401, 404) },
-});
+/** The routes, their answers documented for the jobs the service runs (JobQueue.described). */
+export function registerAdminJobRoutes(app: ApiApp, described: readonly JobDescription[]) {
+  const { FailedJobsSchema, RetriedJobSchema } = failedJobSchemas(described);
+  const list = signedIn({
+    method: 'get',
+    path: '/admin/jobs',
+    tags,
+    summary: 'The job queue now, and the work given up for good (the dead-letter list), newest first',
+    description:
+      'Work is given up when the last run of its job failed, the process running its last run died, its job was lost, ' +
+      'or a repository stayed unreachable for two days. Its owner sees it failed with the reason; an admin can retry it.',
+    middleware: [requireAdmin],
+    request: { query: PageQuery.extend(FailedJobsQuerySchema.shape) },
+    responses: { 200: jsonResponse('The queue and a page of failed jobs', FailedJobsSchema), ...pick(400, 401, 404) },
+  });
 
-const retry = signedIn({
-  method: 'post',
-  path: '/admin/jobs/failed/{id}/retry',
-  tags,
-  summary: 'Run given-up work again: the work is reopened and its job queued, once',
-  description:
-    '409 when it was retried already, or when the work cannot run again as it was (a report whose upload is gone, a ' +
-    'submission superseded by a newer one, a job that only runs on schedule).',
-  middleware: [requireAdmin],
-  request: { params: FailedJobParamsSchema },
-  responses: { 200: jsonResponse('The entry, marked retried, and what was queued', RetriedJobSchema), ...pick(400, 401, 404, 409) },
-});
+  const retry = signedIn({
+    method: 'post',
+    path: '/admin/jobs/failed/{id}/retry',
+    tags,
+    summary: 'Run given-up work again: the work is reopened and its job queued, once',
+    description:
+      '409 when it was retried already, or when the work cannot run again as it was (a report whose upload is gone, a ' +
+      'submission superseded by a newer one, a job that only runs on schedule).',
+    middleware: [requireAdmin],
+    request: { params: FailedJobParamsSchema },
+    responses: { 200: jsonResponse('The entry, marked retried, and what was queued', RetriedJobSchema), ...pick(400, 401, 404, 409) },
+  });
 
-export function registerAdminJobRoutes(app: ApiApp) {
   app.openapi(list, async (c) => {
     const { limit, offset, open } = c.req.valid('query');
     const { db, jobs } = c.get('deps');
     const [queue, page] = await Promise.all([jobs.health(), listDeadLetters(db, { limit, offset, open: open === 'true' })]);
-    return c.json({ queue, number_found: page.total, data: page.rows.map(deadLetterJson) }, 200);
+    return c.json({ queue, number_found: page.total, data: page.rows.map((r) => deadLetterJson(r, jobs)) }, 200);
   });
   app.openapi(retry, async (c) => {
     const { db, jobs } = c.get('deps');

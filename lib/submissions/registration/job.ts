@@ -1,7 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { samples, submissions } from '@/db/schema';
 import { Conflict } from '@/lib/errors';
+import { UuidSchema } from '@/lib/identifiers/contract';
 import { FIRST_RUN, type JobRun } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
 import { isTransient, RepositoryError, RepositoryRefused } from '@/lib/repositories/errors';
@@ -116,9 +118,19 @@ const deferRegistration = (
     },
   });
 
+const RegisterSamplesData = z.object({ submissionId: UuidSchema });
+
+declare module '@/lib/jobs/contract' {
+  interface JobDataByName {
+    'samples.register': z.infer<typeof RegisterSamplesData>;
+  }
+}
+
 /** `samples.register`: one batch of approved samples (and their specimens) at ENA. */
 export const registerSamplesJob = jobSpec({
   name: 'samples.register',
+  label: 'Registration of samples at ENA',
+  data: RegisterSamplesData,
   expireSeconds: 2 * 60 * 60,
   run: (deps: RegistrationDeps & { registration: RegistrationQueue }, data, run) => runSampleRegistration(deps, data.submissionId, run),
   giveUp: (deps, data, reason) => giveUpRegistration(deps, data.submissionId, reason),

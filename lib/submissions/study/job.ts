@@ -1,8 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { studies, submissions } from '@/db/schema';
 import { AppError, Conflict } from '@/lib/errors';
+import { UuidSchema } from '@/lib/identifiers/contract';
 import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
@@ -69,9 +71,19 @@ export async function giveUpStudySubmission(db: Db, submissionId: string, reason
 // a publication answers within the HTTP client's time limits; one still processing after this was interrupted
 const PUBLICATION_STALE_MINUTES = 15;
 
+const SubmitStudyData = z.object({ submissionId: UuidSchema });
+
+declare module '@/lib/jobs/contract' {
+  interface JobDataByName {
+    'study.submit': z.infer<typeof SubmitStudyData>;
+  }
+}
+
 /** `study.submit`: a study at ENA or Zenodo; the reads of a large study may take hours. */
 export const submitStudyJob = jobSpec({
   name: 'study.submit',
+  label: 'Submission of a study',
+  data: SubmitStudyData,
   expireSeconds: 12 * 60 * 60,
   run: (deps: StudyJobDeps, data, run) => runStudySubmission(deps, data.submissionId, run),
   giveUp: (deps, data, reason) => giveUpStudySubmission(deps.db, data.submissionId, reason),
