@@ -132,7 +132,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerApiKeyRoutes(app);
   registerAccountRoutes(app);
   registerAdminUserRoutes(app);
-  registerAdminJobRoutes(app);
+  registerAdminJobRoutes(app, deps.jobs.described());
   registerChecklistRoutes(app);
   registerProfileRoutes(app);
   registerSharingRoutes(app);
