@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { type Config, externalServices } from '@/lib/config';
 import type { FileStore } from '@/lib/files/store';
 import type { JobQueue } from '@/lib/jobs/queue';
-import { hubCheck } from '@/lib/samples/rights';
+import { hubCheck } from '@/lib/samples/hub';
 import type { Check, Health } from './contract';
 
 // a health check answers within this, whatever is down

@@ -1,7 +1,8 @@
 import { mailContext } from '@/lib/mail/outbox';
 import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts';
 import { PrivateSamplesSchema, RightsCheckAnswerSchema, RightsCheckRequestSchema } from '@/lib/samples/contract';
-import { checkRightsNow, privateForManager, RECHECK_AFTER_HOURS } from '@/lib/samples/rights';
+import { privateForManager } from '@/lib/samples/private';
+import { checkRightsNow, RECHECK_AFTER_HOURS } from '@/lib/samples/rights';
 import type { ApiApp } from '../context';
 import { jsonResponse, PageQuery, pick } from '../schemas';
 import { signedIn } from '../signed-in';
