@@ -108,6 +108,9 @@ function request(op: Op): { url: string; init: RequestInit } {
     .replace('{stored_name}', 'permit_20261124.pdf')
     .replace('{file_name}', 'a.txt')
     .replace('{n}', '0')
+    .replace('{share_id}', '1')
+    .replace('{group_id}', '1')
+    .replace('{username}', 'someone')
     .replace('{id}', String(op.path.startsWith('/api/admin/jobs') ? '00000000-0000-4000-8000-000000000000' : owner.keyId));
   if (op.method === 'POST' && (op.path === '/api/manifest/validate/permits' || op.path.endsWith('/studies'))) {
     // multipart operations get a well-formed form, so the owner check is what answers
@@ -119,7 +122,9 @@ function request(op: Op): { url: string; init: RequestInit } {
       init: { method: op.method, body: form },
     };
   }
-  const body = {
+  // sharing and giving away name a person: a well-formed body, so that the owner check is what answers
+  const person = /\/(shares|owner)$/.test(op.path) ? { username: 'someone', ...(op.path.endsWith('/shares') && { role: 'viewer' }) } : null;
+  const body = person ?? {
     validation_report_id: owner.reportId,
     svc_ids: [owner.svcId],
     decision: 'accept',

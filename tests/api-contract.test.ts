@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAndQueryCases } from './contract/cases-accounts-query';
 import { buildRemovalWorld, removalCases } from './contract/cases-removal';
+import { buildSharingWorld, sharingCases } from './contract/cases-sharing';
 import { studyCases } from './contract/cases-studies';
 import { treeOfLifeCases } from './contract/cases-tree-of-life';
 import { buildWorld, keys } from './contract/world';
@@ -32,6 +33,7 @@ const json = { 'content-type': 'application/json' };
 beforeAll(async () => {
   ({ h, server } = await buildWorld());
   await buildRemovalWorld(h);
+  await buildSharingWorld(h);
   doc = (await (await h.request('/api/openapi.json')).json()) as OpenApiDocument;
 }, 240_000);
 afterAll(async () => {
@@ -91,7 +93,7 @@ describe('the API against its OpenAPI document', () => {
     addFormats(ajv);
     ajv.addSchema({ $id: 'openapi', components: { schemas: strict(doc.components.schemas) } });
     // removals last: they delete what they name
-    const table = { ...treeOfLifeCases(), ...studyCases(), ...accountAndQueryCases(), ...removalCases() };
+    const table = { ...treeOfLifeCases(), ...studyCases(), ...accountAndQueryCases(), ...sharingCases(), ...removalCases() };
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );
