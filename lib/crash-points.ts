@@ -9,7 +9,9 @@ export type CrashPoint =
   | 'study-ena:project-added'
   | 'study-ena:files-staged'
   | 'study-ena:runs-added'
-  | 'zenodo:file-uploaded';
+  | 'zenodo:file-uploaded'
+  | 'bioimages:mid-transfer'
+  | 'bioimages:sent';
 
 export async function crashPoint(name: CrashPoint): Promise<void> {
   if (process.env.RMB_PAUSE_AT !== name) return;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import type { Config } from '@/lib/config';
 import { fileStore } from '@/lib/files/files';
+import { submitImagesJob } from '@/lib/images/submit';
 import type { JobData, JobName } from '@/lib/jobs/contract';
 import type { JobDefinitions, JobQueue } from '@/lib/jobs/queue';
 import { type AnyJobSpec, bindJobs, FIRST_RUN, type JobRun } from '@/lib/jobs/spec';
@@ -93,6 +94,7 @@ const JOBS = [
   rightsCheckJob,
   remindApproversJob,
   sendEmailJob,
+  submitImagesJob,
 ] as const satisfies readonly AnyJobSpec<JobContext>[];
 
 /** The jobs bound to one context made from the settings. */

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { type samples, specimens, type TolProject } from '@/db/schema';
+import { queueImagesOfSpecimens } from '@/lib/images/queue';
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { storedPermitNames } from '@/lib/permits/permits';
 import {
@@ -127,16 +128,20 @@ export async function registerSpecimens(deps: RegistrationDeps, ctx: SendContext
   const modified = await sendSamples(ctx, 'specimens', 'MODIFY', modifies);
   for (const [alias, reg] of [...added, ...modified]) {
     const acc = reg.biosampleAccession ?? reg.accession;
-    await db
-      .update(specimens)
-      .set({
-        fields: desiredFields.get(alias),
-        biosampleAccession: acc,
-        sraAccession: reg.accession,
-        submissionAccession: reg.submissionAccession,
-        timeUpdated: sql`now()`,
-      })
-      .where(eq(specimens.id, alias));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(specimens)
+        .set({
+          fields: desiredFields.get(alias),
+          biosampleAccession: acc,
+          sraAccession: reg.accession,
+          submissionAccession: reg.submissionAccession,
+          timeUpdated: sql`now()`,
+        })
+        .where(eq(specimens.id, alias));
+      // the specimen's images waited for its accession: their job is queued with it (lib/images)
+      await queueImagesOfSpecimens(tx, deps.jobs, [alias]);
+    });
     // the answer holds only the aliases sent, each of which has its key
     const key = aliasToKey.get(alias);
     if (key !== undefined) accessions.set(key, acc);
