@@ -2,6 +2,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAndQueryCases } from './contract/cases-accounts-query';
+import { buildImageWorld, imageCases } from './contract/cases-images';
 import { buildRemovalWorld, removalCases } from './contract/cases-removal';
 import { buildSharingWorld, sharingCases } from './contract/cases-sharing';
 import { studyCases } from './contract/cases-studies';
@@ -33,6 +34,7 @@ const json = { 'content-type': 'application/json' };
 beforeAll(async () => {
   ({ h, server } = await buildWorld());
   await buildRemovalWorld(h);
+  await buildImageWorld(h);
   await buildSharingWorld(h);
   doc = (await (await h.request('/api/openapi.json')).json()) as OpenApiDocument;
 }, 240_000);
@@ -93,7 +95,14 @@ describe('the API against its OpenAPI document', () => {
     addFormats(ajv);
     ajv.addSchema({ $id: 'openapi', components: { schemas: strict(doc.components.schemas) } });
     // removals last: they delete what they name
-    const table = { ...treeOfLifeCases(), ...studyCases(), ...accountAndQueryCases(), ...sharingCases(), ...removalCases() };
+    const table = {
+      ...treeOfLifeCases(),
+      ...imageCases(),
+      ...studyCases(),
+      ...accountAndQueryCases(),
+      ...sharingCases(),
+      ...removalCases(),
+    };
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );

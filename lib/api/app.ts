@@ -17,6 +17,7 @@ import { registerDocsRoutes } from './routes/docs';
 import { registerFileRoutes } from './routes/files';
 import { registerGroupRoutes } from './routes/groups';
 import { registerHealthRoutes } from './routes/health';
+import { registerImageRoutes } from './routes/images';
 import { registerManifestSpreadsheetRoutes } from './routes/manifest-spreadsheet';
 import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerManifestReadRoutes } from './routes/manifests-read';
@@ -142,6 +143,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerStudyActionRoutes(app);
   registerManifestValidationRoutes(app);
   registerPermitRoutes(app);
+  registerImageRoutes(app);
   registerSampleDecisionRoutes(app);
   registerSampleRightsRoutes(app);
   registerSubmissionRoutes(app);

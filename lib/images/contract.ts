@@ -70,6 +70,6 @@ export const ManifestImagesSchema = z
 export type ManifestImages = z.infer<typeof ManifestImagesSchema>;
 
 export const SampleImagesParamsSchema = z.object({ svc_id: z.string().meta({ example: '67e14bbf5b9e8a38259f95eb' }) });
-export const SampleImageParamsSchema = SampleImagesParamsSchema.extend({
+export const ImageParamsSchema = z.object({
   image_id: z.string().meta({ example: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' }),
 });
