@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { ManifestThumbnails } from '@/components/images/specimen-images';
 import { Approvals } from '@/components/samples/approvals';
 import { RetryRegistration } from '@/components/samples/retry-registration';
 import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-state';
@@ -194,6 +195,7 @@ export function Group({
           ? `${group.samples.length} of ${samplesWord(group.manifest_samples)} awaiting your decision`
           : `${group.samples.length} of ${samplesWord(group.manifest_samples)} decided lately`}
       </p>
+      <ManifestThumbnails manifestId={group.manifest_id} file={file} />
       {failed.length > 1 && (
         <p>
           Registration failed for {samplesWord(failed.length)} of this manifest.{' '}

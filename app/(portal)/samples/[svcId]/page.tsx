@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { SampleImagesSection } from '@/components/images/specimen-images';
 import { StatusBadge } from '@/components/manifests/status-badge';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
 import { RightsHoldNotice } from '@/components/samples/rights-hold-notice';
@@ -80,6 +81,7 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
           </ul>
         </>
       )}
+      {full && sample.specimenId && <SampleImagesSection svcId={sample.id} specimenId={sample.specimenId} />}
       {!full && (
         <p className="notice">You see this sample as the public API shows it: exported fields only, and changes without who made them.</p>
       )}

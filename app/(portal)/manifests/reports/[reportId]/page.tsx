@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
+import { ManifestImagesStep } from '@/components/images/image-upload';
 import { ReportView } from '@/components/manifests/report-view';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { permitsOfReport } from '@/lib/permits/permits';
@@ -30,6 +31,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
       <Suspense fallback={<p aria-busy="true">Loading the report…</p>}>
         <ReportView report={report} profileTitle={names.profileTitle} uploadedBy={names.uploadedBy} />
       </Suspense>
+      {report.confirmed_manifest_id ? <ManifestImagesStep manifestId={report.confirmed_manifest_id} /> : null}
       {removal && (
         <div>
           <DeleteAction
