@@ -7,7 +7,7 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
-import type { IssueGroup, IssueGroups as IssueGroupsAnswer, IssueSeverity, ReportIssue, ReportIssuesPage } from '@/lib/manifests/contract';
+import type { IssueGroup, IssueGroups as IssueGroupsAnswer, IssueSeverity, ReportIssue, ReportIssuesPage } from '@/lib/reports/contract';
 import { MessageText, ValueList } from './message-text';
 import styles from './report.module.css';
 

@@ -11,7 +11,7 @@ import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
-import type { PrivateSample, PrivateSamples as PrivateSamplesAnswer, RightsCheckAnswer } from '@/lib/samples/contract';
+import type { PrivateSample, PrivateSamples as PrivateSamplesAnswer, RightsCheckAnswer } from '@/lib/samples/review-contract';
 import styles from './review-queue.module.css';
 
 /**

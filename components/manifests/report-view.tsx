@@ -10,14 +10,9 @@ import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
-import type {
-  FieldChange,
-  ManifestConfirmed,
-  ValidationReport,
-  ValidationReportState,
-  ValidationReportSummary,
-} from '@/lib/manifests/contract';
+import type { FieldChange } from '@/lib/manifests/contract';
 import type { ReportPermit } from '@/lib/permits/contract';
+import type { ManifestConfirmed, ValidationReport, ValidationReportState, ValidationReportSummary } from '@/lib/reports/contract';
 import { IssueGroups } from './issue-groups';
 import { PermitStep } from './permit-step';
 import styles from './report.module.css';

@@ -8,8 +8,8 @@ import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
-import type { ValidationReportSummary } from '@/lib/manifests/contract';
 import type { Profile } from '@/lib/profiles/contract';
+import type { ValidationReportSummary } from '@/lib/reports/contract';
 import { StateBadge } from './state-badge';
 import { reportState } from './words';
 

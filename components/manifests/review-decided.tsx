@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { QueryState } from '@/components/ui/query-state';
 import { withParams } from '@/lib/client/search';
-import { DECIDED_DAYS } from '@/lib/samples/contract';
+import { DECIDED_DAYS } from '@/lib/samples/review-contract';
 import { Group, GroupPager, useReview } from './review-group';
 import styles from './review-queue.module.css';
 

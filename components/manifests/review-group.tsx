@@ -13,7 +13,7 @@ import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
-import type { ReviewGroup, ReviewQueue as ReviewQueueAnswer, ReviewSample } from '@/lib/samples/contract';
+import type { ReviewGroup, ReviewQueue as ReviewQueueAnswer, ReviewSample } from '@/lib/samples/review-contract';
 import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */

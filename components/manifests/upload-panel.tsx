@@ -7,9 +7,9 @@ import { useId, useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
 import { DropZone } from '@/components/ui/drop-zone';
 import { ApiError, apiFetch } from '@/lib/client/api';
-import type { ValidationQueued } from '@/lib/manifests/contract';
 import type { Profile } from '@/lib/profiles/contract';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
+import type { ValidationQueued } from '@/lib/reports/contract';
 import styles from './manifests.module.css';
 
 const TOL = new Set<string>(TOL_PROJECTS);

@@ -1,5 +1,5 @@
 import { plural } from '@/components/ui/words';
-import type { ReportCounts, ValidationReportSummary } from '@/lib/manifests/contract';
+import type { ReportCounts, ValidationReportSummary } from '@/lib/reports/contract';
 
 /** "3 rows, 2 errors, 1 warning" */
 export const countsText = (s: ReportCounts): string =>

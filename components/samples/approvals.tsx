@@ -1,7 +1,7 @@
 'use client';
 
 import { When } from '@/components/ui/when';
-import type { ReviewSample } from '@/lib/samples/contract';
+import type { ReviewSample } from '@/lib/samples/review-contract';
 
 /**
  * A sample's approvals as its reviewers read them: each associated type approved, by whom and when, and the types it

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { accessionLink } from '@/components/submissions/links';
-import type { ReviewSample, SampleStatus } from '@/lib/samples/contract';
+import type { SampleStatus } from '@/lib/samples/contract';
+import type { ReviewSample } from '@/lib/samples/review-contract';
 
 /**
  * Where a sample stands, in words: the review queue, the sample page and the samples browser say the same thing for

@@ -13,16 +13,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type {
-  FieldChange,
-  Issue,
-  ManifestDefinition,
-  ReportCounts,
-  ReportMode,
-  ReportRows,
-  ReportStatus,
-} from '../../lib/manifests/contract';
+import type { FieldChange, Issue, ManifestDefinition, ReportRows } from '../../lib/manifests/contract';
 import type { RequiredPermit } from '../../lib/permits/contract';
+import type { ReportCounts, ReportMode, ReportStatus } from '../../lib/reports/contract';
 import { profiles } from './profiles';
 import { type TolProject, users } from './users';
 

@@ -6,13 +6,14 @@ import { crashPoint } from '@/lib/crash-points';
 import { Conflict, NotFound } from '@/lib/errors';
 import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
-import type { FieldChange, ManifestConfirmed } from '@/lib/manifests/contract';
+import type { FieldChange } from '@/lib/manifests/contract';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
 import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
 import { newSampleId, typedColumns } from '@/lib/samples/columns';
 import { samplesFingerprint } from '@/lib/samples/existing';
 import { rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
 import type { UserRecord } from '@/lib/users/users';
+import type { ManifestConfirmed } from './contract';
 import { getReport, reportRows } from './read';
 
 // Changing either identifies a different organism: the ToLID no longer applies (docs/tol-manifests.md §2.6).

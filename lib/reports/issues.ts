@@ -3,16 +3,9 @@ import type { Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { validationReports } from '@/db/schema';
 import { findDefinition, RULES, type RuleCode } from '@/lib/manifests';
-import type {
-  FieldDefinition,
-  IssueGroup,
-  IssueGroups,
-  IssueSeverity,
-  ReportIssue,
-  ReportIssueFilter,
-  ReportIssuesPage,
-} from '@/lib/manifests/contract';
+import type { FieldDefinition } from '@/lib/manifests/contract';
 import type { UserRecord } from '@/lib/users/users';
+import type { IssueGroup, IssueGroups, IssueSeverity, ReportIssue, ReportIssueFilter, ReportIssuesPage } from './contract';
 import { getReportSummary } from './read';
 
 /**

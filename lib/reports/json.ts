@@ -1,5 +1,6 @@
-import { manifestTypeOf, type ValidationReport, type ValidationReportState, type ValidationReportSummary } from '@/lib/manifests/contract';
+import { manifestTypeOf } from '@/lib/manifests/contract';
 import type { ReportPermit } from '@/lib/permits/contract';
+import type { ValidationReport, ValidationReportState, ValidationReportSummary } from './contract';
 
 import type { ReportSummary, ReportView } from './read';
 

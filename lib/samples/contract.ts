@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PATTERNS, ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
 import { ManifestTypeSchema } from '../manifests/contract';
-import { PermitKindSchema, ProfilePermitSchema } from '../permits/contract';
+import { ProfilePermitSchema } from '../permits/contract';
 
 /**
  * Tree of Life samples at the boundary: their states, the JSON they keep (fields, approvals), a sample manager's
@@ -51,7 +51,7 @@ export const EnaSampleRecordSchema = z.object({
 export type EnaSampleRecord = z.infer<typeof EnaSampleRecordSchema>;
 
 /** A svc_id as requests give it: the reference's clients send either case, so both are taken (and lower-cased). */
-const SvcIdAnyCaseSchema = z
+export const SvcIdAnyCaseSchema = z
   .string()
   .regex(new RegExp(`^${PATTERNS.objectId}$`, 'i'), 'svc_id is 24 hexadecimal characters')
   .meta({ description: 'a sample’s svc_id (24 hexadecimal characters)', example: '67e14bbf5b9e8a38259f95eb' });
@@ -115,7 +115,7 @@ export const ApprovalGivenSchema = z
 export type ApprovalGiven = z.infer<typeof ApprovalGivenSchema>;
 
 /** Where a sample stands in its approvals, as its reviewers see it. */
-const approvalState = {
+export const approvalState = {
   approvals: z.array(ApprovalGivenSchema).meta({ description: 'the approvals it carries, by associated type' }),
   waiting_for: z
     .array(z.string())
@@ -157,93 +157,13 @@ export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 export const RegisterAnswerSchema = z.array(RegistrationSchema);
 export type RegisterAnswer = z.infer<typeof RegisterAnswerSchema>;
 
-// ---------------------------------------------------------------------------------------------------------------
-// The review queue: samples grouped by the manifest that brought them, awaiting a decision or decided lately
-
-export const REVIEW_STATES = ['awaiting', 'decided'] as const;
-/** How long decided samples stay in the queue's second list, so their registration can be followed there. */
-export const DECIDED_DAYS = 14;
-
-export const ReviewQuerySchema = z.object({
-  state: z
-    .enum(REVIEW_STATES)
-    .default('awaiting')
-    .meta({ description: `awaiting: samples waiting for a decision; decided: samples decided in the last ${DECIDED_DAYS} days` }),
-  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'manifests per page (1–100)' }),
-  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0).meta({ description: 'manifests to skip' }),
-});
-export type ReviewQuery = z.output<typeof ReviewQuerySchema>;
-
-/** An ERGA permit a sample names, and where to download it once it has arrived. */
-export const ReviewPermitSchema = z
-  .object({
-    kind: PermitKindSchema,
-    file_name: z.string().meta({ description: 'as the manifest names it' }),
-    stored_name: z.string().nullable().meta({ description: 'null: no PDF of this name was confirmed with the profile' }),
-    url: z.string().nullable().meta({ description: 'where to download it (same authentication)' }),
-  })
-  .meta({ id: 'ReviewPermit' });
-export type ReviewPermit = z.infer<typeof ReviewPermitSchema>;
-
-export const ReviewSampleSchema = z
-  .object({
-    svc_id: SvcIdSchema,
-    status: SampleStatusSchema,
-    status_detail: z.string().nullable().meta({ description: 'what the sample waits for, or why its registration stopped' }),
-    rejection_reason: z.string().nullable().meta({ description: 'why it was rejected (by a sample manager, or by ENA)' }),
-    registration_failed: z
-      .boolean()
-      .meta({ description: 'rejected after approval: its registration failed and can be retried (POST sample/register)' }),
-    ...approvalState,
-    ...SampleLabelsSchema.shape,
-    public_name: z.string().nullable().meta({ description: 'the ToLID, once assigned' }),
-    biosampleAccession: z.string().nullable(),
-    sraAccession: z.string().nullable(),
-    decided_by: z.string().nullable().meta({ description: 'who last decided on it (decided samples)' }),
-    decided_at: z.iso.datetime().nullable(),
-    permits: z.array(ReviewPermitSchema),
-    time_created: z.iso.datetime(),
-  })
-  .meta({ id: 'ReviewSample' });
-export type ReviewSample = z.infer<typeof ReviewSampleSchema>;
-
 /** A confirmed manifest as lists of samples name it: the review queue's groups and a profile's manifests. */
-const confirmedManifest = {
+export const confirmedManifest = {
   manifest_id: UuidSchema,
   file_name: z.string(),
   tol_project: ManifestTypeSchema,
   version: z.string(),
 };
-
-export const ReviewGroupSchema = z
-  .object({
-    ...confirmedManifest,
-    profile_id: ProfileIdSchema,
-    profile_title: z.string(),
-    uploaded_by: z.string().nullable().meta({ description: 'the username of who confirmed the manifest' }),
-    uploaded_at: z.iso.datetime(),
-    manifest_samples: z.number().int().meta({ description: 'samples in the manifest, in any state' }),
-    samples: z.array(ReviewSampleSchema).meta({ description: 'every sample of the manifest in this list' }),
-  })
-  .meta({ id: 'ReviewGroup', description: 'The samples of one manifest in the review queue' });
-export type ReviewGroup = z.infer<typeof ReviewGroupSchema>;
-
-export const ReviewQueueSchema = z
-  .object({
-    status: z.literal('OK'),
-    state: z.enum(REVIEW_STATES),
-    number_found: z.number().int().meta({ description: 'manifests in this list' }),
-    samples_found: z.number().int().meta({ description: 'samples in this list, over every manifest' }),
-    limit: z.number().int(),
-    offset: z.number().int(),
-    data: z.array(ReviewGroupSchema),
-  })
-  .meta({
-    id: 'ReviewQueue',
-    description:
-      'A page of the caller’s review queue, by manifest: awaiting (oldest manifest first) or decided lately (latest decision first)',
-  });
-export type ReviewQueue = z.infer<typeof ReviewQueueSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // What a profile holds: its manifests, its samples by status, its permits
@@ -288,73 +208,6 @@ export const ServiceCheckSchema = z
   })
   .meta({ id: 'ServiceCheck' });
 export type ServiceCheck = z.infer<typeof ServiceCheckSchema>;
-
-export const RightsCheckRequestSchema = z
-  .object({ svc_ids: z.array(SvcIdAnyCaseSchema).min(1).max(500) })
-  .meta({ id: 'RightsCheckRequest' });
-
-export const RIGHTS_OUTCOMES = ['cleared', 'not_public', 'unknown_project', 'hub_unreachable', 'not_private'] as const;
-export const RightsOutcomeSchema = z.enum(RIGHTS_OUTCOMES).meta({
-  description:
-    'cleared: the project is public, the sample is pending now; not_public: the hub holds the project but not as Public; ' +
-    'unknown_project: the hub does not know the project id; hub_unreachable: no answer, nothing changed; ' +
-    'not_private: nothing to check (no rights apply, or they were cleared before)',
-});
-export type RightsOutcome = z.infer<typeof RightsOutcomeSchema>;
-
-export const RightsCheckSampleSchema = z
-  .object({
-    svc_id: SvcIdSchema,
-    status: SampleStatusSchema.meta({ description: 'its status after the check' }),
-    project_id: z
-      .string()
-      .nullable()
-      .meta({ description: 'its Local Contexts Hub project (ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_PROJECT_ID)' }),
-    outcome: RightsOutcomeSchema,
-    project_privacy: z.string().nullable().meta({
-      description: 'the project’s project_privacy as the hub said it (Public, Private, Contributor); null: the hub said nothing of it',
-    }),
-    detail: z.string().meta({ description: 'the outcome in words' }),
-    rights_checked_at: z.iso.datetime().nullable().meta({ description: 'when the hub last answered about its project' }),
-    rights_cleared_at: z.iso.datetime().nullable().meta({ description: 'when the hub said its project is public' }),
-  })
-  .meta({ id: 'RightsCheckSample' });
-export type RightsCheckSample = z.infer<typeof RightsCheckSampleSchema>;
-
-export const RightsCheckAnswerSchema = z
-  .object({ data: z.array(RightsCheckSampleSchema), hub: ServiceCheckSchema })
-  .meta({ id: 'RightsCheckResult', description: 'Each sample asked about, after the check, and how the hub answered' });
-export type RightsCheckAnswer = z.infer<typeof RightsCheckAnswerSchema>;
-
-/** A private sample in its managers' review queue, with why it cannot be decided yet. */
-export const PrivateSampleSchema = z
-  .object({
-    svc_id: SvcIdSchema,
-    manifest_id: UuidSchema,
-    profile_id: ProfileIdSchema,
-    tol_project: ManifestTypeSchema,
-    ...SampleLabelsSchema.shape,
-    project_id: z.string().nullable().meta({ description: 'its Local Contexts Hub project' }),
-    project_url: z.string().nullable().meta({ description: 'the project’s page at the hub' }),
-    rights_checked_at: z.iso.datetime().nullable().meta({ description: 'when the hub last answered about its project; null: not yet' }),
-    status_detail: z.string().nullable().meta({ description: 'what the hub last said' }),
-    time_created: z.iso.datetime(),
-  })
-  .meta({ id: 'PrivateSample' });
-export type PrivateSample = z.infer<typeof PrivateSampleSchema>;
-
-export const PrivateSamplesSchema = z
-  .object({
-    status: z.literal('OK'),
-    number_found: z.number().int(),
-    data: z.array(PrivateSampleSchema),
-    hub: ServiceCheckSchema.meta({ description: 'the Local Contexts Hub’s last answer to the scheduled check' }),
-  })
-  .meta({
-    id: 'PrivateSamples',
-    description: 'A page of the private samples of the caller’s projects, oldest first: they wait for their rights, not for a decision',
-  });
-export type PrivateSamples = z.infer<typeof PrivateSamplesSchema>;
 
 /**
  * The history row a MODIFY leaves on a sample (a `system` update): old value the ENA submission that last acted on

@@ -4,7 +4,8 @@ import type { Db } from '@/db/client';
 import { serviceChecks } from '@/db/schema';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import type { LocalContextsClient, ProjectPrivacyAnswer } from '@/lib/repositories/local-contexts';
-import type { RightsOutcome, ServiceCheck } from './contract';
+import type { ServiceCheck } from './contract';
+import type { RightsOutcome } from './review-contract';
 
 /**
  * What the Local Contexts Hub says of the traditional-knowledge projects of private samples (lib/samples/rights.ts

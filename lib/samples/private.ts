@@ -6,8 +6,8 @@ import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
 import type { LocalContextsClient } from '@/lib/repositories/local-contexts';
 import { managesProject, type UserRecord } from '@/lib/users/users';
 import { LABEL_COLUMNS, sampleLabels } from './columns';
-import type { PrivateSamples } from './contract';
 import { hubCheck } from './hub';
+import type { PrivateSamples } from './review-contract';
 import { RIGHTS_APPLICABLE, RIGHTS_PROJECT_ID, traditionalKnowledgeProject } from './rights-hold';
 
 /**

@@ -17,8 +17,15 @@ import { manifestTypeOf } from '@/lib/manifests/contract';
 import { permitNamesOf } from '@/lib/permits/permits';
 import type { UserRecord } from '@/lib/users/users';
 import { sampleLabels } from './columns';
-import { DECIDED_DAYS, type ReviewGroup, type ReviewPermit, type ReviewQuery, type ReviewQueue, type ReviewSample } from './contract';
 import { usernamesOf } from './decision';
+import {
+  DECIDED_DAYS,
+  type ReviewGroup,
+  type ReviewPermit,
+  type ReviewQuery,
+  type ReviewQueue,
+  type ReviewSample,
+} from './review-contract';
 
 /**
  * The portal's review queue (GET /api/sample/review): the samples of a sample manager or approver grouped by the

@@ -9,10 +9,10 @@ import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import type { LocalContextsClient } from '@/lib/repositories/local-contexts';
 import { managesProject, type UserRecord } from '@/lib/users/users';
-import type { RightsCheckAnswer, RightsCheckSample } from './contract';
 import { askHubAndRecord, type HubAnswer, hubCheck, outcomeOf } from './hub';
 import { type CheckRow, checkColumns, iso, projectOf } from './private';
 import { setStatus } from './registration';
+import type { RightsCheckAnswer, RightsCheckSample } from './review-contract';
 
 /**
  * Clearing the rights hold (lib/samples/rights-hold.ts): a `private` ERGA sample's traditional-knowledge project is

@@ -4,11 +4,13 @@ import { createMiddleware } from 'hono/factory';
 import { Invalid, TooLarge } from '@/lib/errors';
 import { mailContext } from '@/lib/mail/outbox';
 import { buildTemplate, currentDefinition, findDefinition, isManifestProject, loadManifestDefinitions } from '@/lib/manifests';
+import { ManifestParseReasonSchema, TemplateQuerySchema } from '@/lib/manifests/contract';
+import { permitsOfReport } from '@/lib/permits/permits';
+import { confirmReport } from '@/lib/reports/confirm';
 import {
   IssueGroupsQuerySchema,
   IssueGroupsSchema,
   ManifestConfirmedSchema,
-  ManifestParseReasonSchema,
   ManifestUploadFormSchema,
   type ReportIdFields,
   ReportIdFieldsSchema,
@@ -16,14 +18,11 @@ import {
   ReportIssueFilterSchema,
   ReportIssuesPageSchema,
   ReportListFilterSchema,
-  TemplateQuerySchema,
   ValidationQueuedSchema,
   ValidationReportSchema,
   ValidationReportStateSchema,
   ValidationReportSummarySchema,
-} from '@/lib/manifests/contract';
-import { permitsOfReport } from '@/lib/permits/permits';
-import { confirmReport } from '@/lib/reports/confirm';
+} from '@/lib/reports/contract';
 import { createValidationReport } from '@/lib/reports/create';
 import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
 import { reportJson, reportStateJson, reportSummaryJson } from '@/lib/reports/json';

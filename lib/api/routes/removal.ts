@@ -1,5 +1,4 @@
 import { UploadParamsSchema } from '@/lib/files/contract';
-import { ReportIdParamsSchema } from '@/lib/manifests/contract';
 import { SamplePermitsParamsSchema } from '@/lib/permits/contract';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import { deleteDataFile } from '@/lib/removal/data-files';
@@ -7,6 +6,7 @@ import { deleteProfile } from '@/lib/removal/profiles';
 import { deleteReport } from '@/lib/removal/reports';
 import { deleteSample } from '@/lib/removal/samples';
 import { deleteStudy } from '@/lib/removal/studies';
+import { ReportIdParamsSchema } from '@/lib/reports/contract';
 import { StudyParamsSchema } from '@/lib/studies/contract';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';

@@ -1,15 +1,9 @@
 import { mailContext } from '@/lib/mail/outbox';
-import {
-  DECIDED_DAYS,
-  DecisionAnswerSchema,
-  DecisionRequestSchema,
-  PendingSamplesSchema,
-  ReviewQuerySchema,
-  ReviewQueueSchema,
-} from '@/lib/samples/contract';
+import { DecisionAnswerSchema, DecisionRequestSchema, PendingSamplesSchema } from '@/lib/samples/contract';
 import { decideSamples, pendingForManager } from '@/lib/samples/decision';
 import { registrationQueue } from '@/lib/samples/registration';
 import { reviewQueue } from '@/lib/samples/review';
+import { DECIDED_DAYS, ReviewQuerySchema, ReviewQueueSchema } from '@/lib/samples/review-contract';
 import type { ApiApp } from '../context';
 import { jsonResponse, PageQuery, pick } from '../schemas';
 import { signedIn } from '../signed-in';

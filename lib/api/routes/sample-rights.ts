@@ -1,7 +1,7 @@
 import { mailContext } from '@/lib/mail/outbox';
 import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts';
-import { PrivateSamplesSchema, RightsCheckAnswerSchema, RightsCheckRequestSchema } from '@/lib/samples/contract';
 import { privateForManager } from '@/lib/samples/private';
+import { PrivateSamplesSchema, RightsCheckAnswerSchema, RightsCheckRequestSchema } from '@/lib/samples/review-contract';
 import { checkRightsNow, RECHECK_AFTER_HOURS } from '@/lib/samples/rights';
 import type { ApiApp } from '../context';
 import { jsonResponse, PageQuery, pick } from '../schemas';
