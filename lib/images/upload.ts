@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { isUniqueViolation } from '@/db/errors';
 import { manifests, samples, specimenImages } from '@/db/schema';
-import { Invalid, NotFound, Unprocessable } from '@/lib/errors';
+import { Conflict, Invalid, NotFound, Unprocessable } from '@/lib/errors';
 import { SERVICE_FOLDER } from '@/lib/files/names';
 import type { FileStore } from '@/lib/files/store';
 import { isUuid } from '@/lib/identifiers/contract';
@@ -118,7 +119,7 @@ export async function uploadImages(deps: ImageUploadDeps, user: UserRecord, mani
       ...names,
     });
   }
-  const replaced = await db.transaction(async (tx) => {
+  const recorded = db.transaction(async (tx) => {
     const gone: (typeof specimenImages.$inferSelect)[] = [];
     for (const row of rows) {
       // the image not yet sent under this name is replaced; one on its way, or sent, stays and this one follows it
@@ -138,6 +139,15 @@ export async function uploadImages(deps: ImageUploadDeps, user: UserRecord, mani
     }
     await queueImagesOf(tx, deps.jobs, rows);
     return gone;
+  });
+  const replaced = await recorded.catch(async (err: unknown) => {
+    for (const row of rows) {
+      await deps.files.remove(row.profileId, row.storedName);
+      await deps.files.remove(row.profileId, row.thumbnailName);
+    }
+    // another upload of the same name committed first: this one is refused rather than sent twice
+    if (isUniqueViolation(err)) throw Conflict('Another upload of the same images finished first; send them again to replace those.');
+    throw err;
   });
   for (const old of replaced) {
     await deps.files.remove(old.profileId, old.storedName);

@@ -61,7 +61,7 @@ const upload = signedIn({
   },
   responses: {
     201: jsonResponse('The images stored', ManifestImagesSchema),
-    ...pick(400, 401, 403, 404, 413, 415),
+    ...pick(400, 401, 403, 404, 409, 413, 415),
     422: { ...problemResponses[422], description: 'A file is not an image of its type' },
   },
 });
