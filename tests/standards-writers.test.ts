@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOL_PROJECTS } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
 import { STANDARDS } from '@/lib/query/contract';
-import { type RecordShape, recordColumns, renderSample, type SampleRow, sampleWriters } from '@/lib/standards/render';
+import { renderSample, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
+import { type RecordShape, recordColumns, sampleWriters } from '@/lib/standards/writers';
 import { type JsonbText, jsonbText } from './support/jsonb-text';
 
 /**

@@ -1,7 +1,8 @@
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import type { Standard } from '@/lib/standards/contract';
-import { isEmbargoed, type RecordShape, renderSample, type SampleRow } from '@/lib/standards/render';
+import { isEmbargoed, renderSample, type SampleRow } from '@/lib/standards/render';
+import type { RecordShape } from '@/lib/standards/writers';
 import type { DisplayColumn, SampleSort } from './contract';
 
 /**

@@ -9,7 +9,8 @@ import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
 import { keysetRows, mapRows, type PageRequest } from '@/lib/query/stream';
 import { sampleFieldNames } from '@/lib/standards/fields';
-import { recordColumns, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
+import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
+import { recordColumns } from '@/lib/standards/writers';
 import { displayColumns } from './columns';
 import { DEFAULT_PAGE, type DisplayColumn, type SampleBrowseQuery, type SampleSort } from './contract';
 

@@ -3,16 +3,9 @@ import { type AnyPgColumn, alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
-import {
-  type RecordShape,
-  recordColumns,
-  renderSample,
-  type SampleRecord,
-  type SampleRow,
-  sampleJsonWriter,
-  sampleWriters,
-} from '@/lib/standards/render';
+import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
+import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
 import type { Page, ReturnType, Standard } from './params';
 import { fromUtcText, utcText } from './sql';
 import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';

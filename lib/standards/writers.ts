@@ -1,0 +1,100 @@
+import { TOL_PROJECTS, type TolProject } from '@/db/schema';
+import { currentDefinition } from '@/lib/manifests';
+import type { Standard } from '@/lib/standards/contract';
+import { EMBARGOED, type Layout, layoutFor, readRow, type SampleRow, type Value } from './render';
+
+/**
+ * Results written as they stream (lib/query, lib/browse): the CSV columns of a result, and each row's record as a JSON
+ * or CSV line, compiled once per (project, manifest version) met rather than built key by key (lib/standards/render.ts
+ * renders one record the same way).
+ */
+
+/** A (project, manifest version) pair present in a result: it decides the CSV columns before any row is read. */
+export interface RecordShape {
+  project: TolProject;
+  version: string;
+}
+
+// an empty result still gets a header: the columns of every project's current version
+const CURRENT_SHAPES: RecordShape[] = TOL_PROJECTS.map((project) => ({ project, version: currentDefinition(project).version }));
+
+/** CSV columns for a result: the keys of each shape's records, merged in the order first met. */
+export function recordColumns(shapes: readonly RecordShape[], standard: Standard): string[] {
+  const keys = new Set<string>();
+  for (const s of shapes.length ? shapes : CURRENT_SHAPES) for (const key of layoutFor(s.project, s.version, standard).keys) keys.add(key);
+  // an embargoed ERGA record has only `status`
+  if (shapes.some((s) => s.project === 'erga')) keys.add('status');
+  return [...keys];
+}
+
+/** A CSV cell as csv-stringify writes it: quoted when it holds a comma, a quote or a line break. */
+const csvCell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/**
+ * `JSON.stringify(renderSample(row))`, written without building the record: each field's value is written as the
+ * database printed it (already JSON), the service's own values through JSON.stringify.
+ */
+function compileJson(layout: Layout, embargoed: string): (row: SampleRow) => string {
+  const prefixes = layout.keys.map((key, i) => `${i ? ',' : '{'}${JSON.stringify(key)}:`);
+  const values = layout.values.map((v) => v.json);
+  if (!values.length) return (row) => (readRow(layout, row) ? '{}' : embargoed);
+  return (row) => {
+    const fields = readRow(layout, row);
+    if (!fields) return embargoed;
+    const parts: string[] = new Array(values.length * 2 + 1);
+    for (let i = 0; i < values.length; i++) {
+      parts[2 * i] = prefixes[i] as string;
+      parts[2 * i + 1] = (values[i] as Value['json'])(row, fields);
+    }
+    parts[values.length * 2] = '}';
+    return parts.join('');
+  };
+}
+
+function compileCsv(layout: Layout, columns: readonly string[], embargoed: string): (row: SampleRow) => string {
+  const byKey = new Map(layout.keys.map((key, i) => [key, (layout.values[i] as Value).text]));
+  const values = columns.map((c) => byKey.get(c));
+  return (row) => {
+    const fields = readRow(layout, row);
+    if (!fields) return embargoed;
+    const cells: string[] = new Array(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      cells[i] = value ? csvCell(value(row, fields)) : '';
+    }
+    return `${cells.join(',')}\n`;
+  };
+}
+
+/** A writer that compiles, once per (project, version) met, what it writes for rows of that pair. */
+function perLayout(standard: Standard, compile: (layout: Layout) => (row: SampleRow) => string): (row: SampleRow) => string {
+  const cache = new Map<string, (row: SampleRow) => string>();
+  return (row) => {
+    const k = `${row.project}|${row.manifestVersion}`;
+    let write = cache.get(k);
+    if (!write) {
+      write = compile(layoutFor(row.project, row.manifestVersion, standard));
+      cache.set(k, write);
+    }
+    return write(row);
+  };
+}
+
+const EMBARGOED_JSON = JSON.stringify(EMBARGOED);
+
+/**
+ * What `JSON.stringify(renderSample(row))` would be, written straight from the stored row by a function compiled
+ * once per (project, version): a list or an export builds no record objects and decodes no fields it does not have
+ * to.
+ */
+export const sampleJsonWriter = (standard: Standard): ((row: SampleRow) => string) =>
+  perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON));
+
+/** The JSON writer, and a CSV line of the rendered record in the result's `columns`, written the same way. */
+export function sampleWriters(columns: readonly string[], standard: Standard) {
+  const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
+  return {
+    json: sampleJsonWriter(standard),
+    csv: perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv)),
+  };
+}
