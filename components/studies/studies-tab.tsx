@@ -3,17 +3,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { FilesTab } from '@/components/profiles/files-tab';
-import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { DeleteAction, DeletedHere } from '@/components/ui/delete-action';
+import { DataTable } from '@/components/ui/data-table';
+import { DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
-import { When } from '@/components/ui/when';
 import type { Checklist, SchemaName } from '@/lib/checklists/contract';
 import { apiFetch, apiFetchAll } from '@/lib/client/api';
 import type { ReportEntry, Study, StudyUploadReport, StudyUploadResult } from '@/lib/studies/contract';
-import type { Repository } from '@/lib/submissions/contract';
-import { RepositoryActions } from './repository-actions';
-import { SubmissionProgress } from './submission-progress';
+import { studyTable } from './study-table';
 import { UploadReport } from './upload-report';
 
 const SCHEMAS = [
@@ -21,39 +18,12 @@ const SCHEMAS = [
   { name: 'svc_image_rembi', label: 'Images (REMBI)' },
   { name: 'svc_image_stx_fish', label: 'Spatial transcriptomics (FISH images)' },
 ] as const satisfies readonly { name: SchemaName; label: string }[];
-const REPOSITORIES = [
-  { key: 'ena', label: 'ENA' },
-  { key: 'zenodo', label: 'Zenodo' },
-] as const satisfies readonly { key: Repository; label: string }[];
-
 type UploadState =
   | { state: 'idle' }
   | { state: 'uploading'; file: string }
   | { state: 'saved'; file: string; result: StudyUploadResult }
   | { state: 'invalid'; file: string; detail: string; errors: ReportEntry[]; warnings: ReportEntry[] }
   | { state: 'failed'; file: string; detail: string };
-
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
-
-/** Where a study stands at a repository, in words. */
-function statusWords(repository: Repository, status: string, state: string, accession: string): { words: string; tone: string } {
-  const at = repository === 'ena' ? 'ENA' : 'Zenodo';
-  switch (status) {
-    case 'pending':
-      return { words: accession ? `Changed since it was sent to ${at}` : 'Not submitted yet', tone: '' };
-    case 'processing':
-      return { words: `Being sent to ${at}`, tone: '' };
-    case 'rejected':
-      return { words: `Rejected by ${at}`, tone: 'danger' };
-    case 'published':
-      return { words: repository === 'ena' ? 'Public at ENA' : 'Published at Zenodo', tone: 'ok' };
-    case 'accepted':
-      if (repository === 'ena') return { words: state === 'PUBLIC' ? 'Public at ENA' : 'Private at ENA', tone: 'ok' };
-      return { words: 'Deposited at Zenodo, not yet published', tone: 'ok' };
-    default:
-      return { words: status, tone: '' };
-  }
-}
 
 /** Sends the spreadsheet; a 422 carries the validation report, other failures a problem detail. */
 async function uploadStudy(url: string, checklistId: string, file: File): Promise<UploadState> {
@@ -236,87 +206,4 @@ export function StudiesTab({ profileId }: { profileId: string }) {
       />
     </Section>
   );
-}
-
-/**
- * Why the study may not be deleted, as the service would say it: it is on its way to a repository, or one accepted
- * it (an accession); what reached a public archive is never deleted.
- */
-function studyRefusal(study: Study): string | null {
-  for (const r of REPOSITORIES) {
-    const status = text(study[`status_${r.key}`]);
-    const accession = text(study[`accession_${r.key}`]);
-    if (status === 'processing') return `Being submitted to ${r.label}: it cannot be deleted while it is on its way.`;
-    if (accession || status === 'accepted' || status === 'published') {
-      return `Sent to ${r.label}${accession ? ` (${accession})` : ''}: what reached a public archive is never deleted.`;
-    }
-  }
-  return null;
-}
-
-function studyTable(base: string, onDeleted: (what: string) => void): TableDefinition<Study> {
-  const href = (study: Study) => `${base}/studies/${encodeURIComponent(study.study_id)}`;
-  const columns: Column<Study>[] = [
-    { id: 'study', header: 'Study', key: true, nowrap: true, cell: (st) => <span className="mono">{st.study_id}</span> },
-    { id: 'title', header: 'Title', cell: (st) => text(st.title) || text(st.project_name) || <span className="muted">—</span> },
-    ...REPOSITORIES.map(
-      (r): Column<Study> => ({
-        id: r.key,
-        header: r.label,
-        cell: (study) => {
-          const status = text(study[`status_${r.key}`]);
-          const accession = text(study[`accession_${r.key}`]);
-          const error = text(study[`error_${r.key}`]);
-          const state = text(study[`state_${r.key}`]);
-          if (!status) return <span className="muted">Not submitted there</span>;
-          const shown = statusWords(r.key, status, state, accession);
-          return (
-            <>
-              <span className={`badge ${shown.tone}`}>{shown.words}</span>
-              {error && <span className="field-error"> {error}</span>}
-              <RepositoryActions
-                href={href(study)}
-                studyId={study.study_id}
-                repository={r.key}
-                label={r.label}
-                status={status}
-                accession={accession}
-                doi={text(study[`doi_${r.key}`])}
-                state={state}
-              />
-              <SubmissionProgress href={href(study)} repository={r.key} status={status} />
-            </>
-          );
-        },
-      }),
-    ),
-    { id: 'checklist', header: 'Checklist', cell: (st) => <span className="mono">{st.checklist_id}</span> },
-    { id: 'updated', header: 'Updated', cell: (st) => <When value={st.date_modified} /> },
-    {
-      id: 'export',
-      header: 'Export',
-      nowrap: true,
-      cell: (st) => (
-        <span className="inline" style={{ gap: '0.5rem' }}>
-          <a href={href(st)} download aria-label={`Download ${st.study_id} as xlsx`}>
-            xlsx
-          </a>
-          <a href={`${href(st)}?return_type=jsonld`} download aria-label={`Download ${st.study_id} as JSON-LD`}>
-            JSON-LD
-          </a>
-        </span>
-      ),
-    },
-  ];
-  columns.push({
-    id: 'delete',
-    header: 'Delete',
-    cell: (st) => (
-      <DeleteAction noun="study" name={st.study_id} url={href(st)} refusal={studyRefusal(st)} onDeleted={onDeleted}>
-        Study {st.study_id}
-        {text(st.title) && <> ({text(st.title)})</>} will be deleted from this profile, with every sheet of it. Its data files stay.
-      </DeleteAction>
-    ),
-  });
-  return { noun: 'studies', rowKey: (st) => st.study_id, columns };
 }
