@@ -1,0 +1,99 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { plural } from '@/components/ui/words';
+import { ApiError, apiFetch } from '@/lib/client/api';
+import type { ReportPermit } from '@/lib/permits/contract';
+import type { ManifestConfirmed, ValidationReportSummary } from '@/lib/reports/contract';
+import { PermitStep } from './permit-step';
+import styles from './report.module.css';
+import { UploadPanel } from './upload-panel';
+
+/** Confirm (after the permits), or what was confirmed, or what to do about the errors. */
+export function NextStep({ report }: { report: ValidationReportSummary }) {
+  const router = useRouter();
+  const qc = useQueryClient();
+  const [permits, setPermits] = useState<ReportPermit[]>(report.permits);
+  const [seen, setSeen] = useState(report.permits);
+  // the server's answer replaces what this page holds when the page's data is read again
+  if (seen !== report.permits) {
+    setSeen(report.permits);
+    setPermits(report.permits);
+  }
+  const confirm = useMutation({
+    mutationFn: () =>
+      apiFetch<ManifestConfirmed>('/api/manifest/validate/confirm', { method: 'POST', json: { validation_report_id: report.report_id } }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['validations'] });
+      router.refresh();
+    },
+  });
+  const manifestId = confirm.data?.manifest_id ?? report.confirmed_manifest_id;
+
+  if (manifestId) {
+    const done = confirm.data;
+    return (
+      <div role="status" className="notice success">
+        <p>
+          {done
+            ? `Confirmed: ${plural(done.created, 'sample')} created, ${done.updated} updated. The project’s sample managers have been told.`
+            : 'Confirmed: this manifest’s samples have been stored.'}
+        </p>
+        <p className={styles.links}>
+          <Link href={`/manifests/${manifestId}`}>Open the manifest and its samples</Link>
+          <Link href={`/samples?manifest_id=${manifestId}`}>Find its samples in the samples browser</Link>
+        </p>
+      </div>
+    );
+  }
+  if (report.summary.errors > 0) {
+    return (
+      <div className={styles.next}>
+        <p className="notice error">
+          Fix the {plural(report.summary.errors, 'error')} listed below in the spreadsheet, then upload the corrected file: it gets a new
+          report.
+        </p>
+        <h3>Upload the corrected manifest</h3>
+        <UploadPanel profileId={report.profile_id} />
+      </div>
+    );
+  }
+  const missing = permits.filter((p) => !p.received);
+  const hintId = `confirm-hint-${report.report_id}`;
+  return (
+    <div className={styles.next}>
+      {permits.length > 0 ? <PermitStep reportId={report.report_id} permits={permits} onUploaded={setPermits} /> : null}
+      <p className={styles.confirm}>
+        <button
+          className="primary"
+          type="button"
+          onClick={() => confirm.mutate()}
+          disabled={confirm.isPending || missing.length > 0}
+          aria-describedby={missing.length ? hintId : undefined}
+        >
+          {confirm.isPending ? 'Saving…' : report.mode === 'update' ? 'Confirm and update the samples' : 'Confirm and create the samples'}
+        </button>
+        {missing.length > 0 ? (
+          <span id={hintId} className="muted">
+            Upload {missing.length === 1 ? 'the permit' : `the ${missing.length} permits`} above first (
+            {missing.map((p) => p.filename).join(', ')}).
+          </span>
+        ) : (
+          <span className="muted">
+            {report.mode === 'update'
+              ? 'The changes below are written to the samples, each with an audit record.'
+              : `${plural(report.summary.rows, 'sample')} will be created and sent to the project’s sample managers for review.`}
+          </span>
+        )}
+      </p>
+      {confirm.isError ? (
+        <p role="alert" className="notice error">
+          {confirm.error instanceof ApiError ? confirm.error.message : String(confirm.error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
