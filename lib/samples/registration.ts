@@ -1,12 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
-import { jobSpec } from '@/lib/jobs/spec';
 import type { Registration } from './contract';
 
 /**
@@ -53,7 +50,7 @@ export const specimenKey = (project: string, specimenId: string) => `${project}/
 
 /** How long a ToLID request may go unanswered before the sweep asks again. */
 export const TOLID_RETRY_MS = 60 * 60 * 1000;
-const tolidFallback = () => new Date(Date.now() + TOLID_RETRY_MS);
+export const tolidFallback = () => new Date(Date.now() + TOLID_RETRY_MS);
 
 /**
  * Moves samples to `status` with an audit row for each that changes; `reason`, for a rejection, is what the uploader
@@ -240,71 +237,3 @@ export const registrableColumns = {
   taxonId: samples.taxonId,
   symbiont: samples.symbiont,
 };
-
-// samples taken per sweep, so one sweep stays one short transaction
-const SWEEP_BATCH = 2_000;
-
-/**
- * The scheduled sweep (and the first thing a worker does on start): samples that waited for a Webin account once
- * there is one, samples whose ToLID or outage wait is over, and approved samples that no registration holds.
- * Returns how many samples it sent on.
- */
-export async function sweepRegistrations(db: Db, q: RegistrationQueue): Promise<number> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select(registrableColumns)
-      .from(samples)
-      .where(
-        sql`(${samples.status} = 'processing' and (${samples.nextAttemptAt} is null or ${samples.nextAttemptAt} <= now()))
-          or (${samples.status} = 'awaiting_tolid' and ${samples.nextAttemptAt} <= now())
-          or (${samples.status} = 'awaiting_ena' and ${q.enaConfigured})`,
-      )
-      .orderBy(samples.timeUpdated)
-      .limit(SWEEP_BATCH)
-      .for('update', { skipLocked: true });
-    if (!due.length) return 0;
-    const inFlight = await openSubmissionsOf(
-      tx,
-      due.map((r) => r.id),
-    );
-    const toRoute = due.filter((r) => !inFlight.has(r.id) && r.status !== 'awaiting_tolid');
-    const tolidDue = due.filter((r) => r.status === 'awaiting_tolid');
-    if (tolidDue.length) {
-      await tx
-        .update(samples)
-        .set({ nextAttemptAt: tolidFallback() })
-        .where(
-          inArray(
-            samples.id,
-            tolidDue.map((r) => r.id),
-          ),
-        );
-      await q.jobs.send('tolids.request', { sampleIds: tolidDue.map((r) => r.id) }, { tx });
-    }
-    await routeApprovedSamples(tx, q, toRoute, null);
-    return toRoute.length + tolidDue.length;
-  });
-}
-
-const RegistrationsSweepData = z.strictObject({});
-
-declare module '@/lib/jobs/contract' {
-  interface JobDataByName {
-    'registrations.sweep': z.infer<typeof RegistrationsSweepData>;
-  }
-}
-
-/** `registrations.sweep`, every minute: approved samples that are due to be sent on. */
-export const registrationsSweepJob = jobSpec({
-  name: 'registrations.sweep',
-  label: 'Sending approved samples on',
-  data: RegistrationsSweepData,
-  expireSeconds: 10 * 60,
-  schedule: '* * * * *',
-  runAtStart: true,
-  quiet: true,
-  async run(deps: { db: Db; logger: Logger; registration: RegistrationQueue }) {
-    const sent = await sweepRegistrations(deps.db, deps.registration);
-    if (sent) deps.logger.info({ samples: sent }, 'registration sweep sent samples on');
-  },
-});

@@ -21,7 +21,8 @@ import {
 import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts';
 import { type TolidClient, tolidClientFromConfig } from '@/lib/repositories/tolid';
 import { createZenodoClient, type ZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
-import { registrationQueue, registrationsSweepJob } from '@/lib/samples/registration';
+import { registrationQueue } from '@/lib/samples/registration';
+import { registrationsSweepJob } from '@/lib/samples/registrations-sweep';
 import { remindApproversJob } from '@/lib/samples/reminders';
 import { rightsCheckJob } from '@/lib/samples/rights';
 import { requestTolidsJob } from '@/lib/samples/tolids';
