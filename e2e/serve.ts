@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
+import { startOidcServer } from '../tests/support/oidc-server';
 import { startRepositoryServer } from '../tests/support/repository-server';
 
 const dataDir = process.env.DATA_DIR ?? '.data/e2e';
@@ -16,6 +17,15 @@ const repositories = await startRepositoryServer({
 console.log(`repository test server on ${repositories.url}`);
 // a traditional-knowledge project its community keeps private (e2e/rights.spec.ts)
 repositories.localContexts.setProject('5c2f5f1e-7d3b-4b8e-9a61-2f4c8d9e0a17', 'Private', 'Sámi reindeer lichens');
+
+// E2E_ORCID=1: an OpenID Connect server stands in for ORCID (e2e/orcid.spec.ts), and people may register themselves
+const port = Number(process.env.PORT ?? 3000);
+const orcid = process.env.E2E_ORCID
+  ? await startOidcServer(`http://localhost:${port}/api/auth/callback/orcid`, {
+      anyone: (orcidId) => ({ given_name: 'Robin', family_name: `Orcid-${orcidId.slice(-4)}` }),
+    })
+  : null;
+if (orcid) console.log(`OpenID Connect server standing in for ORCID on ${orcid.issuer}`);
 
 const app = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
@@ -34,12 +44,18 @@ const app = spawn(process.execPath, ['scripts/start.mjs'], {
     SMTP_URL: repositories.smtpUrl,
     ZENODO_URL: repositories.zenodoUrl,
     ZENODO_TOKEN: repositories.credentials.zenodo.token,
+    ...(orcid && {
+      ORCID_CLIENT_ID: orcid.clientId,
+      ORCID_CLIENT_SECRET: orcid.clientSecret,
+      ORCID_ISSUER: orcid.issuer,
+      SELF_REGISTRATION: 'true',
+    }),
   },
 });
 const stop = async () => {
   app.kill('SIGTERM');
-  await repositories.close();
+  await Promise.all([repositories.close(), orcid?.close()]);
 };
 process.on('SIGINT', () => void stop().then(() => process.exit(0)));
 process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
-app.on('exit', (code) => void repositories.close().then(() => process.exit(code ?? 1)));
+app.on('exit', (code) => void Promise.all([repositories.close(), orcid?.close()]).then(() => process.exit(code ?? 1)));

@@ -23,9 +23,13 @@ export interface OidcServer {
 /**
  * A real OpenID Connect server (oidc-provider) standing in for ORCID on a local port: one client registered for
  * the broker with its redirect URI, id tokens signed with a fresh RSA key and carrying the names (as ORCID's do),
- * PKCE required, and oidc-provider's development pages for login (any password) and consent.
+ * PKCE required, and oidc-provider's development pages for login (any password) and consent. The people who can
+ * sign in are those of `people`, and any login at all when `anyone` gives claims for it (the browser tests).
  */
-export async function startOidcServer(redirectUri: string): Promise<OidcServer> {
+export async function startOidcServer(
+  redirectUri: string,
+  opts: { anyone?: (orcidId: string) => OrcidPersonClaims } = {},
+): Promise<OidcServer> {
   const people = new Map<string, OrcidPersonClaims>();
   const clientId = 'broker';
   const clientSecret = randomBytes(24).toString('base64url');
@@ -54,7 +58,7 @@ export async function startOidcServer(redirectUri: string): Promise<OidcServer> 
     ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
     features: { devInteractions: { enabled: true } },
     findAccount: (_ctx, sub) => {
-      const claims = people.get(sub);
+      const claims = people.get(sub) ?? opts.anyone?.(sub);
       return claims ? { accountId: sub, claims: () => ({ sub, ...claims }) } : undefined;
     },
   });
