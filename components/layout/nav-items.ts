@@ -4,6 +4,7 @@ import type { NavItem } from './nav';
 export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home' },
   { href: '/profiles', label: 'Profiles' },
+  { href: '/groups', label: 'Groups' },
   { href: '/manifests', label: 'Manifests' },
   { href: '/manifests/review', label: 'Review queue', reviewers: true },
   { href: '/samples', label: 'Samples' },

@@ -28,12 +28,24 @@ const table: TableDefinition<Profile> = {
       header: 'Description',
       cell: (p) => (p.description ? p.description : <span className="muted">—</span>),
     },
+    {
+      id: 'owner',
+      header: 'Owner',
+      cell: (p) =>
+        p.role === 'owner' ? (
+          'You'
+        ) : (
+          <>
+            {p.owner} <span className="muted">(you: {p.role})</span>
+          </>
+        ),
+    },
     { id: 'modified', header: 'Changed', cell: (p) => <When value={p.date_modified} /> },
     { id: 'created', header: 'Created', cell: (p) => <When value={p.date_created} day /> },
   ],
 };
 
-/** The caller's profiles (an admin's: all), most recently changed first, a page at a time. */
+/** The caller's profiles and those shared with them (an admin's: all), most recently changed first, a page at a time. */
 export function ProfilesTable() {
   const list = usePagedList({
     key: ['profiles', 'page'],
@@ -42,7 +54,7 @@ export function ProfilesTable() {
   });
   return (
     <DataTable
-      caption="Your profiles, most recently changed first"
+      caption="Your profiles and those shared with you, most recently changed first"
       table={table}
       {...list}
       empty={

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { ProfileHub } from '@/components/profiles/profile-hub';
 import styles from '@/components/profiles/profile-hub.module.css';
+import { Sharing } from '@/components/profiles/sharing';
 import { StudiesTab } from '@/components/studies/studies-tab';
 import { DeleteAction, DeletedNotice } from '@/components/ui/delete-action';
 import { When } from '@/components/ui/when';
@@ -20,7 +21,11 @@ const labelOf = (list: readonly { name: string; label: string }[], name: string)
 export default async function ProfilePage({ params }: { params: Promise<{ profileId: string }> }) {
   const { profileId } = await params;
   const { profile } = await loadProfilePage(profileId);
-  const { removal } = await pageData(async (db, u) => ({ removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)) }));
+  const { removal, me } = await pageData(async (db, u) => ({
+    removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)),
+    me: u.username,
+  }));
+  const manages = profile.role === 'owner' || profile.role === 'admin';
   return (
     <>
       <p>
@@ -29,9 +34,11 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
       <div className={styles.head}>
         <h1>{profile.title}</h1>
         <span className="inline" style={{ gap: '0.5rem' }}>
-          <Link className="button" href={`/profiles/${profile.id}/edit`}>
-            Edit
-          </Link>
+          {manages && (
+            <Link className="button" href={`/profiles/${profile.id}/edit`}>
+              Edit
+            </Link>
+          )}
           {removal && !removal.refusal && (
             <DeleteAction noun="profile" name={profile.title} url={`/api/profiles/${profile.id}`} refusal={null} redirectTo="/profiles">
               Profile {profile.title} will be deleted with everything it holds: its samples and their history, manifests, validation
@@ -62,6 +69,13 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
           </div>
         )}
         <div>
+          <dt className="muted">Owner</dt>
+          <dd>
+            {profile.owner}
+            {profile.role !== 'owner' && <span className="muted"> (you: {profile.role})</span>}
+          </dd>
+        </div>
+        <div>
           <dt className="muted">Created</dt>
           <dd>
             <When value={profile.date_created} />
@@ -74,6 +88,7 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
       </dl>
       {profile.description && <p>{profile.description}</p>}
       {isTolProject(profile.type) ? <ProfileHub profileId={profile.id} type={profile.type} /> : <StudiesTab profileId={profile.id} />}
+      <Sharing profileId={profile.id} role={profile.role} me={me} />
     </>
   );
 }

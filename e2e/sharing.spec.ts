@@ -1,0 +1,86 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { currentDefinition } from '@/lib/manifests';
+import { validRow } from '../tests/fixtures/manifests/generate';
+import { toXlsx } from '../tests/fixtures/manifests/workbook';
+import { createUser, expectNoSidewaysScroll, navigateTo, signIn, unique } from './helpers';
+
+/**
+ * A lab working together: the owner makes a group on the Groups page, adds a colleague, and shares a DTOL profile
+ * with the group as contributors from the profile's Sharing section; the colleague signs in, finds the profile
+ * among theirs ("you: contributor") and uploads and confirms a manifest to it. At 1366 and 375 px, with axe.
+ */
+
+const dtol = currentDefinition('dtol');
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+async function expectAccessible(page: Page) {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)).toEqual([]);
+}
+
+test('the owner shares a profile with a group; a member signs in and uploads a manifest to it', async ({ page, request }, testInfo) => {
+  const owner = await createUser(request, testInfo, { memberOf: ['dtol'] });
+  const member = await createUser(request, testInfo, { memberOf: ['dtol'] });
+  const group = unique(testInfo, 'Moth lab');
+  const title = unique(testInfo, 'Shared moths');
+
+  await signIn(page, owner);
+  await navigateTo(page, 'Groups');
+  await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
+  await page.getByLabel('Name').fill(group);
+  await page.getByRole('button', { name: 'Make group' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Made the group ${group}` })).toBeVisible();
+  const card = page.getByRole('region', { name: group });
+  await card.getByLabel('Add a member (username)').fill('nobody-of-that-name');
+  await card.getByRole('button', { name: 'Add' }).click();
+  await expect(card.getByText("No active user is named 'nobody-of-that-name'")).toBeVisible();
+  await card.getByLabel('Add a member (username)').fill(member.username);
+  await card.getByRole('button', { name: 'Add' }).click();
+  await expect(card.getByRole('listitem').filter({ hasText: member.username })).toBeVisible();
+  await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
+
+  // the profile, made in the portal, shared with the group from its Sharing section
+  await page.goto('/profiles/new');
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Type').selectOption('dtol');
+  await page.getByRole('button', { name: /Create/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const sharing = page.getByRole('region', { name: 'Sharing' });
+  await expect(sharing.getByText('Not shared with anyone.')).toBeVisible();
+  await sharing.getByLabel('Share with').selectOption({ label: `The group ${group} (2 members)` });
+  await sharing.getByLabel('Role').selectOption('contributor');
+  await sharing.getByRole('button', { name: 'Share' }).click();
+  await expect(sharing.getByRole('status').filter({ hasText: `Shared with the group ${group} as contributor.` })).toBeVisible();
+  await expect(sharing.getByRole('row', { name: new RegExp(group) }).or(sharing.getByText(group).first())).toBeVisible();
+  await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
+  const profileUrl = page.url();
+
+  // the member, in a session of their own
+  await page.context().clearCookies();
+  await signIn(page, member);
+  await navigateTo(page, 'Profiles');
+  await expect(page.getByText(`${owner.username} (you: contributor)`).first()).toBeVisible();
+  await page.getByRole('link', { name: title }).click();
+  await expect(page).toHaveURL(profileUrl);
+  await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+  const base = 100_000 + Math.floor(Math.random() * 800_000);
+  const rows = [validRow(dtol, base), validRow(dtol, base + 1)];
+  const bytes = Buffer.from(
+    await toXlsx(
+      dtol.fields.map((f) => f.name),
+      rows,
+      { typed: true },
+    ),
+  );
+  await page.getByTestId('manifest-input').setInputFiles({ name: 'shared-moths.xlsx', mimeType: XLSX, buffer: bytes });
+  await expect(page).toHaveURL(/\/manifests\/reports\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: /Ready to confirm/ })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Confirm and create the samples' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Confirmed: 2 samples created, 0 updated.' })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+});
