@@ -197,7 +197,7 @@ export type ProfileSampleSummary = z.infer<typeof ProfileSampleSummarySchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The rights hold: private ERGA samples wait until the Local Contexts Hub says their traditional-knowledge project
-// is public (lib/samples/rights.ts)
+// is public (lib/samples/rights.ts; the check and the private samples' list: lib/samples/review-contract.ts)
 
 /** The last answer of a service that a scheduled job asks and no request waits on (service_checks). */
 export const ServiceCheckSchema = z

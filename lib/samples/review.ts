@@ -42,7 +42,7 @@ interface Decision {
   at: Date;
 }
 
-// private samples wait for their traditional-knowledge rights, not for a decision: listed apart (lib/samples/rights.ts)
+// private samples wait for their traditional-knowledge rights, not for a decision: listed apart (lib/samples/private.ts)
 const AWAITING = AWAITING_DECISION;
 
 /** How a sample is shown to this reviewer: their scope, and the names of the approvers its approvals carry. */
