@@ -11,6 +11,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/audit', label: 'Audit' },
   { href: '/studies', label: 'Studies' },
   { href: '/submissions', label: 'Submissions' },
+  { href: '/dashboard', label: 'Dashboard' },
   { href: '/account', label: 'Account' },
   { href: '/account/keys', label: 'API keys' },
   { href: '/admin/stats', label: 'Stats', adminOnly: true },

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { Suspense } from 'react';
 import { safeCallback } from '@/components/auth/callback-url';
 import { OrcidButton } from '@/components/auth/orcid-button';
@@ -34,6 +35,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <OrcidButton callbackUrl={safeCallback(one(query.callbackUrl) ?? null)}>Sign in with ORCID</OrcidButton>
         </>
       )}
+      <p>
+        <Link href="/dashboard">The Tree of Life dashboard</Link>: the public samples by project, month, taxon and place, without signing
+        in.
+      </p>
     </main>
   );
 }

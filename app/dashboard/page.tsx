@@ -1,0 +1,112 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { CollectionMap } from '@/components/dashboard/collection-map';
+import styles from '@/components/dashboard/dashboard.module.css';
+import { statusWords } from '@/components/samples/sample-state';
+import { SeriesChart } from '@/components/ui/series-chart';
+import { When } from '@/components/ui/when';
+import { manifestTypeOf } from '@/lib/manifests/contract';
+import { TOL_PROJECTS } from '@/lib/projects/contract';
+import { SAMPLE_STATUSES } from '@/lib/samples/contract';
+import { currentUser } from '@/lib/server/auth-options';
+import { getDb } from '@/lib/server/runtime';
+import { publicDashboard } from '@/lib/stats/public';
+
+export const metadata: Metadata = { title: 'Tree of Life dashboard' };
+// counted per request from the minute-long cache (lib/stats/public.ts), never at build time
+export const dynamic = 'force-dynamic';
+
+const number = (n: number) => n.toLocaleString('en-GB');
+
+/** The public Tree of Life dashboard: no sign-in, public samples only, figures at most a minute old. */
+export default async function DashboardPage() {
+  const [d, user] = await Promise.all([publicDashboard(await getDb()), currentUser()]);
+  const statuses = SAMPLE_STATUSES.filter((s) => d.by_project.some((p) => p.by_status[s]));
+  const projects = TOL_PROJECTS.filter((p) => d.per_month.some((m) => m.by_project[p]));
+  return (
+    <>
+      <header className={styles.header}>
+        <p style={{ margin: 0 }}>
+          <strong>Research Metadata Broker</strong>
+        </p>
+        <nav aria-label="Site">
+          <ul>
+            <li>{user ? <Link href="/">Back to the portal</Link> : <Link href="/signin">Sign in</Link>}</li>
+            <li>
+              <a href="/api/stats/dashboard">These figures as JSON</a>
+            </li>
+            <li>
+              <a href="/api/docs">API docs</a>
+            </li>
+          </ul>
+        </nav>
+      </header>
+      <main id="main" className={styles.page}>
+        <h1>Tree of Life samples</h1>
+        <p>
+          The samples of the Tree of Life projects brokered here, as anyone may read them through the public API. Private samples and
+          samples embargoed under traditional-knowledge rights are not counted. Figures are counted at most {d.cache_seconds} seconds before
+          they are shown (these at <When value={d.generated} />
+          ).
+        </p>
+        <dl className="cards">
+          {(
+            [
+              ['Public samples', d.samples],
+              ['Projects', d.by_project.length],
+              ['Months with samples', d.per_month.length],
+              ['Collection places', d.places.length],
+            ] as const
+          ).map(([label, n]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{number(n)}</dd>
+            </div>
+          ))}
+        </dl>
+
+        <section aria-labelledby="by-project">
+          <h2 id="by-project">Samples per project and status</h2>
+          <SeriesChart
+            title="Samples per project, stacked by status"
+            caption="Samples per project and status"
+            unit="samples"
+            labelHeading="Project"
+            rows={d.by_project.map((p) => ({ label: manifestTypeOf(p.project), values: p.by_status }))}
+            series={statuses.map((s) => ({ key: s, label: statusWords(s) }))}
+          />
+        </section>
+
+        <section aria-labelledby="per-month">
+          <h2 id="per-month">Samples registered per month</h2>
+          <SeriesChart
+            title="Samples registered per month, stacked by project"
+            caption="Samples registered per month, by project"
+            unit="samples"
+            labelHeading="Month"
+            rows={d.per_month.map((m) => ({ label: m.month, values: m.by_project }))}
+            series={projects.map((p) => ({ key: p, label: manifestTypeOf(p) }))}
+          />
+        </section>
+
+        <section aria-labelledby="top-taxa">
+          <h2 id="top-taxa">Most sampled taxa</h2>
+          <SeriesChart
+            title={`The ${d.top_taxa.length} taxa with the most samples`}
+            caption="Samples of the most sampled taxa"
+            unit="samples"
+            labelHeading="Taxon"
+            lying
+            rows={d.top_taxa.map((t) => ({ label: t.scientific_name, values: { samples: t.samples } }))}
+            series={[{ key: 'samples', label: 'samples' }]}
+          />
+        </section>
+
+        <section aria-labelledby="places">
+          <h2 id="places">Where samples were collected</h2>
+          <CollectionMap places={d.places} />
+        </section>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { currentDefinition } from '@/lib/manifests';
+import type { PublicDashboard } from '@/lib/stats/contract';
+import { validRows } from '../tests/fixtures/manifests/generate';
+import { toXlsx } from '../tests/fixtures/manifests/workbook';
+import { adminKey, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
+
+/**
+ * The public dashboard at a laptop's width and a phone's: reached from the sign-in page without signing in and from
+ * the portal's menu, its charts and map drawn with nothing fetched from outside this machine, and nothing serious for
+ * axe, the tables under the charts opened.
+ */
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** A confirmed DTOL manifest of a few samples, uploaded as a script would, so that there is something to count. */
+async function someSamples(request: APIRequestContext, title: string): Promise<void> {
+  const headers = { authorization: `token ${await adminKey(request)}` };
+  const profile = await request.post('/api/profiles', { headers, data: { title, description: '', type: 'dtol' } });
+  expect(profile.status(), await profile.text()).toBe(201);
+  const dtol = currentDefinition('dtol');
+  const seed = Math.floor(Math.random() * 1e6);
+  const rows = validRows(dtol, 4).map((r, i) => ({
+    ...r,
+    TUBE_OR_WELL_ID: `FD${String(60_000_000 + seed * 10 + i).padStart(8, '0')}`,
+    SPECIMEN_ID: `SAN${String(6_000_000 + seed + i * 1_000_003).slice(-7)}`,
+  }));
+  const upload = await request.post('/api/manifest/validate', {
+    headers,
+    multipart: {
+      profile_id: ((await profile.json()) as { id: string }).id,
+      file: {
+        name: 'dashboard.xlsx',
+        mimeType: XLSX,
+        buffer: await toXlsx(
+          dtol.fields.map((f) => f.name),
+          rows,
+          { typed: true },
+        ),
+      },
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(202);
+  const reportId = ((await upload.json()) as { report_id: string }).report_id;
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/api/manifest/validate/report/${reportId}/status`, { headers })).json()) as { status: string }).status,
+      { timeout: 60_000 },
+    )
+    .toBe('complete');
+  const confirmed = await request.post('/api/manifest/validate/confirm', { headers, data: { validation_report_id: reportId } });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+}
+
+/** Every request the page makes goes to this machine: anything else is refused and named at the end. */
+function keepLocal(page: Page): string[] {
+  const outside: string[] = [];
+  void page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || LOCAL_HOSTS.has(url.hostname)) return route.continue();
+    outside.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  return outside;
+}
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)).toEqual([]);
+}
+
+test('the public dashboard draws its charts and map from this machine alone, for anyone, and passes axe', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await someSamples(request, unique(testInfo, 'Dashboard moths'));
+  // the figures are kept a minute: wait until they include samples with places
+  await expect
+    .poll(
+      async () => {
+        const d = (await (await request.get('/api/stats/dashboard')).json()) as PublicDashboard;
+        return d.samples > 0 && d.places.length > 0 && d.top_taxa.length > 0;
+      },
+      { timeout: 75_000, intervals: [2_000] },
+    )
+    .toBe(true);
+
+  const outside = keepLocal(page);
+  await page.goto('/signin');
+  await page.getByRole('link', { name: 'The Tree of Life dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Tree of Life samples' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+
+  for (const heading of ['Samples per project and status', 'Samples registered per month', 'Most sampled taxa']) {
+    const section = page.getByRole('region', { name: heading });
+    await expect(section.getByRole('img').first()).toBeVisible();
+    // drawn by Recharts in the browser: bars with a size
+    await expect(section.locator('.recharts-bar-rectangle path').first()).toBeVisible();
+    await section.getByText(/as a table$/).click();
+    await expect(section.getByRole('table')).toBeVisible();
+  }
+  const places = page.getByRole('region', { name: 'Where samples were collected' });
+  const map = places.getByRole('img', { name: /Where samples were collected/ });
+  await expect(map).toBeVisible();
+  expect(await map.locator('circle').count()).toBeGreaterThan(0);
+  expect(await map.locator('path').count()).toBe(3);
+  await places.getByText(/as a table$/).click();
+  await expect(places.getByRole('table')).toContainText('51.5° N, 1.5° W');
+
+  await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, testInfo, 'dashboard-01-public');
+  expect(outside).toEqual([]);
+});
+
+test('the portal’s menu leads to the dashboard, which leads back', async ({ page }) => {
+  const outside = keepLocal(page);
+  await signIn(page);
+  await navigateTo(page, 'Dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tree of Life samples' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the portal' }).click();
+  await expect(page.getByText('Signed in as')).toBeAttached();
+  expect(outside).toEqual([]);
+});
