@@ -200,6 +200,23 @@ describe('groups', () => {
   });
 });
 
+describe('the admin’s view', () => {
+  it('shows each user’s groups and the profiles shared with them, directly or through a group', async () => {
+    const res = await call(admin.key, 'GET', '/api/admin/users?limit=100');
+    expect(res.status).toBe(200);
+    const list = (await res.json()) as {
+      username: string;
+      groups: string[];
+      shared_profiles: { title: string; role: string; via: string | null }[];
+    }[];
+    const of = (p: Person) => list.find((u) => u.username === p.user.username);
+    expect(of(owner)?.groups).toEqual(['Darwin lab']);
+    expect(of(contributor)?.shared_profiles).toEqual([{ id: profileId, title: 'Lab moths', role: 'contributor', via: null }]);
+    expect(of(owner)?.shared_profiles).toEqual([{ id: profileId, title: 'Lab moths', role: 'contributor', via: 'Darwin lab' }]);
+    expect(of(stranger)).toMatchObject({ groups: [], shared_profiles: [] });
+  });
+});
+
 describe('giving a profile to another owner', () => {
   it('is the owner’s or an admin’s, checks the new owner, keeps the former one as asked, and is audited', async () => {
     const next = contributor;

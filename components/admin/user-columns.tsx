@@ -3,7 +3,7 @@
 import { OrcidLink } from '@/components/account/orcid-link';
 import type { Column } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
-import type { User, UserPatchBody } from '@/lib/users/contract';
+import type { AdminUser, User, UserPatchBody } from '@/lib/users/contract';
 import type { PendingChange } from './user-dialogs';
 import { upper } from './user-projects';
 import styles from './users-admin.module.css';
@@ -21,7 +21,7 @@ export interface UserColumnsContext {
 }
 
 /** The users table, one column per fact about a user; a new fact about users is one more entry here. */
-export function userColumns(ctx: UserColumnsContext): Column<User>[] {
+export function userColumns(ctx: UserColumnsContext): Column<AdminUser>[] {
   return [
     {
       id: 'username',
@@ -50,6 +50,27 @@ export function userColumns(ctx: UserColumnsContext): Column<User>[] {
             {u.member_of.length > 0 && <div>Member of {upper(u.member_of)}</div>}
             {u.manager_of.length > 0 && <div>Sample manager of {upper(u.manager_of)}</div>}
             {u.approver_of.length > 0 && <div>Approves {u.approver_of.join(', ')}</div>}
+          </>
+        ) : (
+          <span className="muted">None</span>
+        ),
+    },
+    {
+      id: 'together',
+      header: 'Groups and shared profiles',
+      cell: (u) =>
+        u.groups.length || u.shared_profiles.length ? (
+          <>
+            {u.groups.length > 0 && <div>In {u.groups.join(', ')}</div>}
+            {u.shared_profiles.map((p) => (
+              <div key={`${p.id}-${p.via ?? ''}`}>
+                <a href={`/profiles/${p.id}`}>{p.title}</a>{' '}
+                <span className="muted">
+                  ({p.role}
+                  {p.via ? `, through ${p.via}` : ''})
+                </span>
+              </div>
+            ))}
           </>
         ) : (
           <span className="muted">None</span>

@@ -6,7 +6,7 @@ import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { apiFetch } from '@/lib/client/api';
-import type { NewUserBody, User, UserPatchBody } from '@/lib/users/contract';
+import type { AdminUser, NewUserBody, User, UserPatchBody } from '@/lib/users/contract';
 import { AddUser } from './add-user';
 import { userColumns } from './user-columns';
 import { type PendingChange, UserChangeDialogs } from './user-dialogs';
@@ -22,7 +22,7 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
   const users = usePagedList({
     key: ['admin-users'],
     limit: PAGE,
-    fetch: arrayPages<User>('/api/admin/users'),
+    fetch: arrayPages<AdminUser>('/api/admin/users'),
   });
   const { refresh } = users;
   const [outcome, setOutcome] = useState<{ ok: boolean; text: ReactNode } | null>(null);
@@ -46,7 +46,7 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
     patch.mutate({ user, body, said });
   };
 
-  const table: TableDefinition<User> = {
+  const table: TableDefinition<AdminUser> = {
     noun: 'users',
     rowKey: (u) => String(u.id),
     columns: userColumns({

@@ -211,3 +211,38 @@ export async function transferProfile(db: Db, user: UserRecord, profileId: strin
   });
   return { profile_id: current.id, owner: next.username, former_owner: current.ownerUsername, former_owner_role: input.former_owner_role };
 }
+
+/** What an admin sees of each user's working together: the groups they are in, and the profiles shared with them. */
+export interface Collaboration {
+  groups: string[];
+  sharedProfiles: { id: string; title: string; role: ShareRole; via: string | null }[];
+}
+
+export async function collaborationOf(db: Db, userIds: number[]): Promise<Map<number, Collaboration>> {
+  const out = new Map<number, Collaboration>(userIds.map((id) => [id, { groups: [], sharedProfiles: [] }]));
+  if (!userIds.length) return out;
+  const memberships = await db
+    .select({ userId: groupMembers.userId, name: groups.name })
+    .from(groupMembers)
+    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+    .where(inArray(groupMembers.userId, userIds))
+    .orderBy(asc(groups.name));
+  for (const m of memberships) out.get(m.userId)?.groups.push(m.name);
+  const direct = await db
+    .select({ userId: profileShares.userId, id: profiles.id, title: profiles.title, role: profileShares.role })
+    .from(profileShares)
+    .innerJoin(profiles, eq(profiles.id, profileShares.profileId))
+    .where(inArray(profileShares.userId, userIds));
+  const viaGroups = await db
+    .select({ userId: groupMembers.userId, id: profiles.id, title: profiles.title, role: profileShares.role, via: groups.name })
+    .from(profileShares)
+    .innerJoin(profiles, eq(profiles.id, profileShares.profileId))
+    .innerJoin(groups, eq(groups.id, profileShares.groupId))
+    .innerJoin(groupMembers, eq(groupMembers.groupId, groups.id))
+    .where(inArray(groupMembers.userId, userIds));
+  for (const s of [...direct.map((d) => ({ ...d, via: null })), ...viaGroups]) {
+    if (s.userId !== null) out.get(s.userId)?.sharedProfiles.push({ id: s.id, title: s.title, role: s.role, via: s.via });
+  }
+  for (const c of out.values()) c.sharedProfiles.sort((a, b) => a.title.localeCompare(b.title));
+  return out;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ShareRoleSchema } from '../profiles/contract';
 import { ASSOCIATED_TYPES } from '../profiles/enums';
 import { TolProjectSchema } from '../projects/contract';
 
@@ -113,6 +114,22 @@ export const UserSchema = z
   })
   .meta({ id: 'User', description: 'A user, never their password' });
 export type User = z.infer<typeof UserSchema>;
+
+/** A user as the admin's list shows them: with the groups they are in and the profiles shared with them. */
+export const AdminUserSchema = UserSchema.extend({
+  groups: z.array(z.string()).meta({ description: 'the names of the groups the user is a member of' }),
+  shared_profiles: z
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        role: ShareRoleSchema,
+        via: z.string().nullable().meta({ description: 'the group it is shared with them through; null when with them directly' }),
+      }),
+    )
+    .meta({ description: 'the profiles others shared with the user' }),
+}).meta({ id: 'AdminUser', description: 'A user as an administrator sees them, never their password' });
+export type AdminUser = z.infer<typeof AdminUserSchema>;
 
 export const NewUserBodySchema = z
   .object({

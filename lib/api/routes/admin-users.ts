@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { NewUserBodySchema, UserParamsSchema, UserPatchBodySchema, UserSchema } from '@/lib/users/contract';
+import { collaborationOf } from '@/lib/profiles/shares';
+import { AdminUserSchema, NewUserBodySchema, UserParamsSchema, UserPatchBodySchema, UserSchema } from '@/lib/users/contract';
 import { createUser, listUsers, updateUser, userJson } from '@/lib/users/users';
 import { requireAdmin } from '../auth';
 import type { ApiApp } from '../context';
@@ -14,7 +15,10 @@ const list = signedIn({
   summary: 'A page of the users, by name, with their project memberships, manager roles and the associated types they approve',
   middleware: [requireAdmin],
   request: { query: PageQuery },
-  responses: { 200: { ...jsonResponse('Users', z.array(UserSchema)), headers: PAGE_HEADERS }, ...pick(400, 401, 404) },
+  responses: {
+    200: { ...jsonResponse('Users, with their groups and the profiles shared with them', z.array(AdminUserSchema)), headers: PAGE_HEADERS },
+    ...pick(400, 401, 404),
+  },
 });
 
 const create = signedIn({
@@ -45,7 +49,17 @@ export function registerAdminUserRoutes(app: ApiApp) {
     const page = c.req.valid('query');
     const { rows, total } = await listUsers(c.get('deps').db, page);
     announcePage(c, page, rows.length, total);
-    return c.json(rows.map(userJson), 200);
+    const together = await collaborationOf(
+      c.get('deps').db,
+      rows.map((u) => u.id),
+    );
+    return c.json(
+      rows.map((u) => {
+        const t = together.get(u.id);
+        return { ...userJson(u), groups: t?.groups ?? [], shared_profiles: t?.sharedProfiles ?? [] };
+      }),
+      200,
+    );
   });
   app.openapi(create, async (c) => {
     const b = c.req.valid('json');
