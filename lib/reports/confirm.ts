@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, validationReports } from '@/db/schema';
 import { crashPoint } from '@/lib/crash-points';
-import { Conflict, NotFound } from '@/lib/errors';
+import { Conflict } from '@/lib/errors';
 import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import type { FieldChange } from '@/lib/manifests/contract';
