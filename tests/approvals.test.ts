@@ -9,10 +9,10 @@ import { countAwaitingReview } from '@/lib/samples/decision';
 import { remindApprovers } from '@/lib/samples/reminders';
 import type { ReviewQueue } from '@/lib/samples/review-contract';
 import { validRows } from './fixtures/manifests/generate';
-import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, uploadManifest } from './support/flows';
-import { createHarness, type Harness } from './support/harness';
-import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
+import type { Harness } from './support/harness';
+import { type RegistrationWorld, startRegistrationWorld } from './support/registration-world';
+import type { RepositoryServer } from './support/repository-server';
 
 /**
  * Approval by associated type (docs/tol-manifests.md §3.2): a sample waits until an approver of each of its types that
@@ -20,6 +20,7 @@ import { type RepositoryServer, startRepositoryServer } from './support/reposito
  * and hears when a sample they approve is refused downstream.
  */
 
+let world: RegistrationWorld;
 let server: RepositoryServer;
 let h: Harness;
 type User = Awaited<ReturnType<Harness['user']>>;
@@ -36,9 +37,9 @@ let offset = 0;
 const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
-  server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
   // a ToLID service and no Webin account: approved samples wait for a ToLID, then for ENA
-  h = await createHarness({ TOLID_URL: server.tolidUrl, TOLID_TOKEN: server.credentials.tolid.token }, { taxonomy: fakeTaxonomy() });
+  world = await startRegistrationWorld(['tolid'], { workers: false });
+  ({ server, h } = world);
   uploader = await h.user({ username: 'beetle-collector', email: 'collector@example.org', memberOf: ['erga', 'dtol'] });
   ergaManager = await h.user({ username: 'erga-lead', email: 'erga.lead@example.org', memberOf: ['erga'], managerOf: ['erga'] });
   bge = await h.user({ username: 'bge-approver', email: 'bge@example.org', approverOf: ['BGE'] });
@@ -62,10 +63,7 @@ beforeAll(async () => {
     sequencing_centre: ['SANGER'],
   });
 }, 120_000);
-afterAll(async () => {
-  await h?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 beforeEach(() => server.tolid.approveAll());
 
 /** ERGA rows that name no permit, so the manifest confirms without PDFs. */

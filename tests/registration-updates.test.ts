@@ -6,10 +6,11 @@ import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/l
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
 import { runSampleRegistration } from '@/lib/submissions/registration';
 import { specimenIdFor } from './fixtures/manifests/generate';
-import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
+import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
-import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
+import { decideSamples, type RegistrationWorld, repositorySettings, startRegistrationWorld } from './support/registration-world';
+import type { RepositoryServer } from './support/repository-server';
 
 /**
  * A sample's life after registration (docs/tol-manifests.md §2.6, §3.3): a correction approved again reaches ENA as a
@@ -17,6 +18,7 @@ import { type RepositoryServer, startRepositoryServer } from './support/reposito
  * for a new ToLID first; a MODIFY is sent once whatever crashes, and one ENA refuses leaves the public record as it was.
  */
 
+let world: RegistrationWorld;
 let server: RepositoryServer;
 let h: Harness;
 let manager: Awaited<ReturnType<Harness['user']>>;
@@ -26,24 +28,12 @@ const json = { 'content-type': 'application/json' };
 type Sample = typeof samples.$inferSelect;
 
 beforeAll(async () => {
-  server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
-  h = await createHarness(
-    {
-      ENA_WEBIN_URL: server.enaUrl,
-      ENA_USERNAME: server.credentials.ena.username,
-      ENA_PASSWORD: server.credentials.ena.password,
-      TOLID_URL: server.tolidUrl,
-      TOLID_TOKEN: server.credentials.tolid.token,
-    },
-    { workers: true, taxonomy: fakeTaxonomy() },
-  );
+  world = await startRegistrationWorld(['ena', 'tolid']);
+  ({ server, h } = world);
   manager = await h.user({ username: 'dtol-curator', memberOf: ['dtol'], managerOf: ['dtol'] });
   profileId = await createProfile(h, manager.key, { title: 'Wytham corrections', description: '', type: 'dtol' });
 }, 120_000);
-afterAll(async () => {
-  await h.close();
-  await server.close();
-});
+afterAll(() => world.close());
 beforeEach(() => {
   server.faults.clear();
   server.tolid.approveAll();
@@ -55,12 +45,7 @@ const SPECIES = ['ORDER_OR_GROUP', 'FAMILY', 'GENUS', 'TAXON_ID', 'SCIENTIFIC_NA
 const rowsOf = (harness: Harness, ids: string[]) => harness.database.db.select().from(samples).where(inArray(samples.id, ids));
 
 async function decide(harness: Harness, key: string, ids: string[]) {
-  const res = await harness.request('/api/sample/decision', {
-    method: 'POST',
-    key,
-    headers: json,
-    body: JSON.stringify({ svc_ids: ids, decision: 'accept' }),
-  });
+  const res = await decideSamples(harness, key, { svc_ids: ids, decision: 'accept' });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as { registrations: { submission_id: string; created: boolean }[] };
 }
@@ -229,10 +214,7 @@ describe('a correction to a registered sample reaches ENA', () => {
 describe('a MODIFY is sent once', () => {
   it('resumes after dying between sending and recording, through RECEIPT, without a second MODIFY', async () => {
     // a queue without workers and no ToLID service: the registration runs here, by hand
-    const manual = await createHarness(
-      { ENA_WEBIN_URL: server.enaUrl, ENA_USERNAME: server.credentials.ena.username, ENA_PASSWORD: server.credentials.ena.password },
-      { taxonomy: fakeTaxonomy() },
-    );
+    const manual = await createHarness(repositorySettings(server, ['ena']), { taxonomy: fakeTaxonomy() });
     try {
       const m = await manual.user({ memberOf: ['dtol'], managerOf: ['dtol'] });
       const profile = await createProfile(manual, m.key, { title: 'Killed worker, corrections', description: '', type: 'dtol' });

@@ -6,11 +6,12 @@ import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/l
 import { registrationQueue } from '@/lib/samples/registration';
 import { sweepRegistrations } from '@/lib/samples/registrations-sweep';
 import { runSampleRegistration } from '@/lib/submissions/registration';
-import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
+import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { runReferenceClient } from './query-client';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
-import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
+import { decideSamples, type RegistrationWorld, repositorySettings, startRegistrationWorld } from './support/registration-world';
+import type { RepositoryServer } from './support/repository-server';
 
 /**
  * The Tree of Life lifecycle after validation (docs/tol-manifests.md §3.2–3.3): the manager's acceptance alone sends the
@@ -18,6 +19,7 @@ import { type RepositoryServer, startRepositoryServer } from './support/reposito
  * ENA, no Webin account) are visible and end by themselves.
  */
 
+let world: RegistrationWorld;
 let server: RepositoryServer;
 let h: Harness;
 let manager: Awaited<ReturnType<Harness['user']>>;
@@ -26,24 +28,12 @@ let offset = 0;
 const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
-  server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
-  h = await createHarness(
-    {
-      ENA_WEBIN_URL: server.enaUrl,
-      ENA_USERNAME: server.credentials.ena.username,
-      ENA_PASSWORD: server.credentials.ena.password,
-      TOLID_URL: server.tolidUrl,
-      TOLID_TOKEN: server.credentials.tolid.token,
-    },
-    { workers: true, taxonomy: fakeTaxonomy() },
-  );
+  world = await startRegistrationWorld(['ena', 'tolid']);
+  ({ server, h } = world);
   manager = await h.user({ username: 'dtol-lead', memberOf: ['dtol'], managerOf: ['dtol'] });
   profileId = await createProfile(h, manager.key, { title: 'Wytham registration', description: '', type: 'dtol' });
 }, 120_000);
-afterAll(async () => {
-  await h.close();
-  await server.close();
-});
+afterAll(() => world.close());
 beforeEach(() => {
   server.faults.clear();
   server.tolid.approveAll();
@@ -62,12 +52,7 @@ async function pendingSamples(n: number, harness = h, key = manager.key, profile
 }
 
 async function accept(ids: string[], harness = h, key = manager.key) {
-  const res = await harness.request('/api/sample/decision', {
-    method: 'POST',
-    key,
-    headers: json,
-    body: JSON.stringify({ svc_ids: ids, decision: 'accept' }),
-  });
+  const res = await decideSamples(harness, key, { svc_ids: ids, decision: 'accept' });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as { accepted: string[]; registrations: { submission_id: string; samples: number; created: boolean }[] };
 }
@@ -305,10 +290,7 @@ describe('acceptance sends the samples to ENA, ToLIDs first, with no other call'
 
 describe('without a Webin account', () => {
   it('keeps accepted samples in awaiting_ena, and sends them on once an account is configured', async () => {
-    const bare = await createHarness(
-      { TOLID_URL: server.tolidUrl, TOLID_TOKEN: server.credentials.tolid.token },
-      { workers: true, taxonomy: fakeTaxonomy() },
-    );
+    const bare = await createHarness(repositorySettings(server, ['tolid']), { workers: true, taxonomy: fakeTaxonomy() });
     try {
       const m = await bare.user({ memberOf: ['dtol'], managerOf: ['dtol'] });
       const profile = await createProfile(bare, m.key, { title: 'No account yet', description: '', type: 'dtol' });
@@ -345,10 +327,7 @@ describe('without a Webin account', () => {
 describe('a worker that dies', () => {
   it('resumes after dying between sending and recording, through RECEIPT: exactly one set of accessions', async () => {
     // a queue without workers: the registration runs here, by hand
-    const manual = await createHarness(
-      { ENA_WEBIN_URL: server.enaUrl, ENA_USERNAME: server.credentials.ena.username, ENA_PASSWORD: server.credentials.ena.password },
-      { taxonomy: fakeTaxonomy() },
-    );
+    const manual = await createHarness(repositorySettings(server, ['ena']), { taxonomy: fakeTaxonomy() });
     try {
       const m = await manual.user({ memberOf: ['dtol'], managerOf: ['dtol'] });
       const profile = await createProfile(manual, m.key, { title: 'Killed worker', description: '', type: 'dtol' });

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emails, samples, sampleUpdates, serviceChecks } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from './fixtures/manifests/generate';
-import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { toXlsx } from './fixtures/manifests/workbook';
 import { minimalPdf } from './fixtures/pdf';
 import { createProfile, waitFor } from './support/flows';
-import { createHarness, type Harness } from './support/harness';
+import type { Harness } from './support/harness';
 import { expectProblem } from './support/http';
-import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
+import { decideSamples, type RegistrationWorld, startRegistrationWorld } from './support/registration-world';
+import type { RepositoryServer } from './support/repository-server';
 
 /**
  * The rights hold on ERGA samples under traditional-knowledge rights: such a sample is `private` — never decided,
@@ -19,6 +19,7 @@ import { type RepositoryServer, startRepositoryServer } from './support/reposito
  * it `pending`, and from there it goes the usual way. An unreachable hub changes nothing and shows on /api/health.
  */
 
+let world: RegistrationWorld;
 let server: RepositoryServer;
 let h: Harness;
 let owner: Awaited<ReturnType<Harness['user']>>;
@@ -31,16 +32,8 @@ const json = { 'content-type': 'application/json' };
 const erga = currentDefinition('erga');
 
 beforeAll(async () => {
-  server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
-  h = await createHarness(
-    {
-      ENA_WEBIN_URL: server.enaUrl,
-      ENA_USERNAME: server.credentials.ena.username,
-      ENA_PASSWORD: server.credentials.ena.password,
-      LOCAL_CONTEXTS_URL: server.localContextsUrl,
-    },
-    { workers: true, taxonomy: fakeTaxonomy() },
-  );
+  world = await startRegistrationWorld(['ena', 'localContexts']);
+  ({ server, h } = world);
   owner = await h.user({ memberOf: ['erga'] });
   manager = await h.user({ email: 'erga.manager@example.org', memberOf: ['erga'], managerOf: ['erga'] });
   admin = await h.user({ isAdmin: true });
@@ -53,10 +46,7 @@ beforeAll(async () => {
     sequencing_centre: ['CNAG'],
   });
 }, 120_000);
-afterAll(async () => {
-  await h.close();
-  await server.close();
-});
+afterAll(() => world.close());
 beforeEach(() => server.faults.clear());
 
 /** n ERGA samples naming the hub project, validated, their permit uploaded, confirmed: what a submitter does. */
@@ -133,12 +123,7 @@ const rowsOf = (ids: string[]) => h.database.db.select().from(samples).where(inA
 const statuses = async (ids: string[]) => (await rowsOf(ids)).map((r) => r.status);
 
 const decide = (ids: string[], decision: 'accept' | 'reject', key = manager.key) =>
-  h.request('/api/sample/decision', {
-    method: 'POST',
-    key,
-    headers: json,
-    body: JSON.stringify({ svc_ids: ids, decision, ...(decision === 'reject' ? { reason: 'no' } : {}) }),
-  });
+  decideSamples(h, key, { svc_ids: ids, decision, ...(decision === 'reject' ? { reason: 'no' } : {}) });
 
 interface Checked {
   data: {
