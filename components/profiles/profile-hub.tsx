@@ -27,7 +27,8 @@ const browserHref = (manifestId: string, status?: SampleStatus) =>
   `/samples?${new URLSearchParams({ manifest_id: manifestId, ...(status && { status }) })}`;
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`);
 
-export function ProfileHub({ profileId, type }: { profileId: string; type: string }) {
+/** `contributes`: the caller may add to the profile (a viewer sees what it holds, without the upload). */
+export function ProfileHub({ profileId, type, contributes }: { profileId: string; type: string; contributes: boolean }) {
   const q = useQuery({
     queryKey: ['profile-summary', profileId],
     queryFn: () => apiFetch<ProfileSampleSummary>(`/api/profiles/${profileId}/samples/summary`),
@@ -58,7 +59,9 @@ export function ProfileHub({ profileId, type }: { profileId: string; type: strin
     {
       id: 'upload',
       title: 'Add samples',
-      body: (
+      body: !contributes ? (
+        <p className="muted">The profile is shared with you as a viewer: its owner can make you a contributor to add samples.</p>
+      ) : (
         <>
           <ol className="steps">
             <li>Download the blank {type.toUpperCase()} template.</li>

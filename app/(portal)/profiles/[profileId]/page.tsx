@@ -87,7 +87,11 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
         </div>
       </dl>
       {profile.description && <p>{profile.description}</p>}
-      {isTolProject(profile.type) ? <ProfileHub profileId={profile.id} type={profile.type} /> : <StudiesTab profileId={profile.id} />}
+      {isTolProject(profile.type) ? (
+        <ProfileHub profileId={profile.id} type={profile.type} contributes={profile.role !== 'viewer'} />
+      ) : (
+        <StudiesTab profileId={profile.id} />
+      )}
       <Sharing profileId={profile.id} role={profile.role} me={me} />
     </>
   );
