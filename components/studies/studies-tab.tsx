@@ -47,7 +47,8 @@ async function uploadStudy(url: string, checklistId: string, file: File): Promis
   return { state: 'failed', file: file.name, detail };
 }
 
-export function StudiesTab({ profileId }: { profileId: string }) {
+/** `contributes`: the caller may add to the profile; a viewer reads its studies and gets the templates, uploads nothing. */
+export function StudiesTab({ profileId, contributes }: { profileId: string; contributes: boolean }) {
   const qc = useQueryClient();
   const ids = { schema: useId(), checklist: useId() };
   const [schema, setSchema] = useState<string>(SCHEMAS[0].name);
@@ -96,6 +97,12 @@ export function StudiesTab({ profileId }: { profileId: string }) {
 
   return (
     <Section id="studies" title="Studies">
+      {!contributes && (
+        <p className="notice">
+          The profile is shared with you as a viewer: you can read its studies and download templates; its owner can make you a contributor
+          to upload.
+        </p>
+      )}
       <ol className="steps">
         <li>Pick the schema and checklist of your study and download its template.</li>
         <li>Upload the data files the study describes (reads, images, matrices).</li>
@@ -158,7 +165,7 @@ export function StudiesTab({ profileId }: { profileId: string }) {
         BioSample accessions must name samples of this profile or samples that ENA holds, with the same taxon and scientific name.
       </p>
       <DropZone
-        options={{ onDrop, multiple: false, disabled: !checklist }}
+        options={{ onDrop, multiple: false, disabled: !checklist || !contributes }}
         label="Upload a study spreadsheet: drop it here or press to choose"
         testId="study-dropzone"
         inputTestId="study-file-input"

@@ -90,7 +90,7 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
       {isTolProject(profile.type) ? (
         <ProfileHub profileId={profile.id} type={profile.type} contributes={profile.role !== 'viewer'} />
       ) : (
-        <StudiesTab profileId={profile.id} />
+        <StudiesTab profileId={profile.id} contributes={profile.role !== 'viewer'} />
       )}
       <Sharing profileId={profile.id} role={profile.role} me={me} />
     </>
