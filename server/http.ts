@@ -30,6 +30,23 @@ function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
+/**
+ * Puts the caller's address under CLIENT_ADDRESS_HEADER in both places a request's headers are read from: the parsed
+ * object and the raw list, which @hono/node-server reads instead for requests with a body. Whatever the client sent
+ * under that name is dropped from both, so no one chooses the address their guesses are counted under.
+ */
+function stampClientAddress(req: IncomingMessage, address: string): void {
+  const raw = req.rawHeaders;
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.toLowerCase() !== CLIENT_ADDRESS_HEADER) kept.push(name, raw[i + 1] as string);
+  }
+  kept.push(CLIENT_ADDRESS_HEADER, address);
+  raw.splice(0, raw.length, ...kept);
+  req.headers[CLIENT_ADDRESS_HEADER] = address;
+}
+
 const problemResponse = (status: number, detail: string, requestId: string) =>
   new Response(JSON.stringify(problemBody(status, detail, { requestId })), {
     status,
@@ -49,7 +66,7 @@ export function serveService(
   });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req: IncomingMessage, res: ServerResponse) => {
     // the address rate limits count by, set here whatever the client sent under that name
-    req.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(req, runtime.config.TRUST_PROXY);
+    stampClientAddress(req, clientAddressOf(req, runtime.config.TRUST_PROXY));
     if (isApi(req.url ?? '/') || !opts.pages) void api(req, res);
     else void opts.pages(req, res);
   });

@@ -3,6 +3,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
+import { LIMITS } from '@/lib/auth/limits';
 import { freshTestDatabase } from './support/harness';
 import { type ServiceProcess, startService } from './support/service-process';
 
@@ -14,6 +16,7 @@ import { type ServiceProcess, startService } from './support/service-process';
  */
 
 let svc: ServiceProcess;
+const ADMIN = { username: 'http-admin', password: 'http-admin-passphrase' };
 let dataDir: string;
 let dropDatabase: () => Promise<void>;
 
@@ -21,7 +24,15 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-http-'));
   const db = await freshTestDatabase();
   dropDatabase = db.drop;
-  svc = await startService({ DATA_DIR: dataDir, ...(db.url && { DATABASE_URL: db.url }), NEXTAUTH_SECRET: 'http-test-secret' });
+  svc = await startService({
+    DATA_DIR: dataDir,
+    ...(db.url && { DATABASE_URL: db.url }),
+    NEXTAUTH_SECRET: 'http-test-secret',
+    // behind a proxy, so that the test can speak from several addresses
+    TRUST_PROXY: 'true',
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+  });
 }, 120_000);
 afterAll(async () => {
   await svc?.stop();
@@ -102,5 +113,26 @@ describe('the service’s HTTP server', () => {
     const res = await get('/api/submissions/------------------------------------');
     expect([401, 404]).toContain(res.status);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('counts failed sign-ins by the address each POST comes from, which the client cannot choose', async () => {
+    const signIn = (from: string, username: string, password: string, spoofed?: string) =>
+      fetch(`${svc.url}/api/apiKey`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-for': from,
+          ...(spoofed && { [CLIENT_ADDRESS_HEADER]: spoofed }),
+        },
+        body: JSON.stringify({ username, password }),
+      });
+    // 30 wrong passwords over made-up names from one address, each claiming to be somewhere else
+    for (let i = 0; i < LIMITS.clientPasswordFailures.points; i++) {
+      expect((await signIn('10.7.0.1', `nobody-${i}`, 'wrong', `10.7.9.${i}`)).status).toBe(401);
+    }
+    const blocked = await signIn('10.7.0.1', ADMIN.username, ADMIN.password, '10.7.0.2');
+    expect(blocked.status).toBe(429);
+    // the person, from their own address, is not blocked by it
+    expect((await signIn('10.7.0.2', ADMIN.username, ADMIN.password)).status).toBe(200);
   });
 });

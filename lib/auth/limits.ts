@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '@/db/client';
 import { rateLimits } from '@/db/schema';
@@ -8,8 +9,10 @@ import { AppError } from '@/lib/errors';
  * instance on it shares them. Only failures count: a right password or a valid key is never slowed, and a blocked
  * sign-in is refused before the password hash is computed, so guessing cannot be used to load the CPU either.
  *
- * - Passwords (portal sign-in and POST /apiKey): 10 failures for one account within 15 minutes lock that account
- *   for 15 minutes; 30 failures from one client within 15 minutes block that client for 15 minutes.
+ * - Passwords (portal sign-in and POST /apiKey): 10 failures for one account from one client within 15 minutes lock
+ *   the account for that client for 15 minutes; 30 failures from one client within 15 minutes block that client for
+ *   15 minutes. The account's lock is per client so that nobody can lock a person out of their own account by
+ *   failing on it from elsewhere; an administrator's new password lifts every lock on the account at once.
  * - API keys: 30 unknown keys from one client within a minute block that client's unknown keys for 5 minutes.
  */
 
@@ -32,14 +35,19 @@ export interface GuessLimits {
   /** before checking a password: 429 when the account is locked or the client blocked */
   assertPasswordAllowed(client: string, username: string): Promise<void>;
   passwordFailed(client: string, username: string): Promise<void>;
-  passwordSucceeded(username: string): Promise<void>;
+  passwordSucceeded(client: string, username: string): Promise<void>;
+  /** an administrator gave the account a new password: every client's lock on it is lifted */
+  accountReset(username: string): Promise<void>;
   /** after an unknown key: 429 instead of 401 once the client has guessed too often */
   keyFailed(client: string): Promise<void>;
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-const accountKey = (username: string) => username.trim().toLowerCase();
+const account = (username: string) => username.trim().toLowerCase();
+// the account's failures are counted per client: `alice|10.0.0.1`
+const accountKey = (client: string, username: string) => `${account(username)}|${client}`;
+const ACCOUNT_PREFIX = 'pw_account';
 
 const limiters = new WeakMap<Db, GuessLimits>();
 
@@ -49,7 +57,7 @@ export function guessLimits(db: Db): GuessLimits {
   if (limits) return limits;
   const store = (keyPrefix: string, opts: { points: number; duration: number; blockDuration: number }) =>
     new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, ...opts });
-  const account = store('pw_account', LIMITS.accountFailures);
+  const accounts = store(ACCOUNT_PREFIX, LIMITS.accountFailures);
   const clientPasswords = store('pw_client', LIMITS.clientPasswordFailures);
   const clientKeys = store('key_client', LIMITS.clientKeyFailures);
 
@@ -71,10 +79,10 @@ export function guessLimits(db: Db): GuessLimits {
 
   limits = {
     async assertPasswordAllowed(client, username) {
-      const locked = await blocked(account, accountKey(username), LIMITS.accountFailures.points);
+      const locked = await blocked(accounts, accountKey(client, username), LIMITS.accountFailures.points);
       if (locked) {
         throw new RateLimited(
-          `Too many failed sign-ins for this account: it is locked for ${minutes(locked)} more minute(s). Try again then, or ask an administrator to reset the password.`,
+          `Too many failed sign-ins for this account from this address: it is locked here for ${minutes(locked)} more minute(s). Try again then, or ask an administrator to reset the password.`,
           seconds(locked),
         );
       }
@@ -83,10 +91,14 @@ export function guessLimits(db: Db): GuessLimits {
         throw new RateLimited(`Too many failed sign-ins from this address: try again in ${minutes(wait)} minute(s).`, seconds(wait));
     },
     async passwordFailed(client, username) {
-      await Promise.all([consume(account, accountKey(username)), consume(clientPasswords, client)]);
+      await Promise.all([consume(accounts, accountKey(client, username)), consume(clientPasswords, client)]);
     },
-    async passwordSucceeded(username) {
-      await account.delete(accountKey(username));
+    async passwordSucceeded(client, username) {
+      await accounts.delete(accountKey(client, username));
+    },
+    async accountReset(username) {
+      // rate-limiter-flexible stores `${keyPrefix}:${key}`; every client's count of this account starts so
+      await db.delete(rateLimits).where(sql`starts_with(${rateLimits.key}, ${`${ACCOUNT_PREFIX}:${account(username)}|`})`);
     },
     async keyFailed(client) {
       const wait = await consume(clientKeys, client);

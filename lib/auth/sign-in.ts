@@ -4,7 +4,8 @@ import { guessLimits } from './limits';
 
 /**
  * A password check with the guessing limits around it (lib/auth/limits.ts): 429 (RateLimited) before the hash is
- * computed when the account is locked or the client blocked; a failure counted; a success clears the account's count.
+ * computed when the account is locked for this client or the client blocked; a failure counted; a success clears
+ * the account's count for this client.
  * `client` is the caller's address as the server saw it.
  */
 export async function signInWithPassword(db: Db, client: string, username: string, password: string): Promise<UserRecord | null> {
@@ -15,6 +16,6 @@ export async function signInWithPassword(db: Db, client: string, username: strin
     await limits.passwordFailed(client, username);
     return null;
   }
-  await limits.passwordSucceeded(username);
+  await limits.passwordSucceeded(client, username);
   return user;
 }

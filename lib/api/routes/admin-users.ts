@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { guessLimits } from '@/lib/auth/limits';
 import { collaborationOf } from '@/lib/profiles/shares';
 import { AdminUserSchema, NewUserBodySchema, UserParamsSchema, UserPatchBodySchema, UserSchema } from '@/lib/users/contract';
 import { createUser, listUsers, updateUser, userJson } from '@/lib/users/users';
@@ -36,6 +37,7 @@ const patch = signedIn({
   path: '/admin/users/{id}',
   tags: ['Admin'],
   summary: 'Change a user’s email, password, admin flag, activity, memberships, manager roles or approver types, or unlink their ORCID iD',
+  description: 'A new password also lifts every lock that failed sign-ins put on the account.',
   middleware: [requireAdmin],
   request: {
     params: UserParamsSchema,
@@ -86,6 +88,8 @@ export function registerAdminUserRoutes(app: ApiApp) {
       approverOf: b.approver_of,
       orcidId: b.orcid_id,
     });
+    // a new password is the remedy the lock's message offers: it works at once, from every address
+    if (b.password) await guessLimits(c.get('deps').db).accountReset(user.username);
     return c.json(userJson(user), 200);
   });
 }
