@@ -56,6 +56,20 @@ async function presign(files: { name: string; size?: number }[]): Promise<Upload
 const put = (url: string, bytes: Uint8Array) => fetch(url, { method: 'PUT', body: bytes as Uint8Array<ArrayBuffer> });
 
 describe('S3 storage', () => {
+  it('answers the health check as ok on a fresh deployment, making the bucket that does not exist yet', async () => {
+    const fresh = await startS3Server();
+    const other = await createHarness(fresh.env);
+    try {
+      const res = await other.request('/api/health');
+      const health = (await res.json()) as { status: string; storage: { ok: boolean; kind: string } };
+      expect(health.storage).toMatchObject({ ok: true, kind: 's3' });
+      await s3Client(other.config).send(new HeadBucketCommand({ Bucket: fresh.env.S3_BUCKET }));
+    } finally {
+      await other.close();
+      await fresh.close();
+    }
+  });
+
   it('creates its bucket on first use, then takes presigned PUTs that the profile lists with size and MD5 ETag', async () => {
     await expect(s3Client(h.config).send(new HeadBucketCommand({ Bucket: s3.bucket }))).rejects.toThrow();
     const a = randomBytes(5000);

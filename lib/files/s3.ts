@@ -132,6 +132,8 @@ export function createS3Store(config: Config, logger?: Logger): FileStore {
   return {
     kind: 's3',
     async check() {
+      // a fresh deployment's bucket is made here too, so the service is not `degraded` until its first upload
+      await ensureBucket(config);
       await client.send(new HeadBucketCommand({ Bucket: bucket }));
     },
     async presignUpload(profileId, fileName, expiresAt, size) {
