@@ -76,7 +76,7 @@ test('an admin adds a user, grants admin and deactivates only after confirming, 
   await other.goto('/signin');
   await other.getByLabel('Username').fill(username);
   await other.getByLabel('Password').fill(password);
-  await other.getByRole('button', { name: 'Sign in' }).click();
+  await other.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(other.locator('#signin-error')).toHaveText('Unknown username or wrong password.');
   await context.close();
   expect((await request.get('/api/account', { headers: { authorization: `token ${token}` } })).status()).toBe(401);

@@ -9,7 +9,7 @@ export async function signIn(page: Page, user = E2E_ADMIN) {
   await page.goto('/signin');
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText(`Signed in as ${user.username}`)).toBeAttached();
   await expect(page.getByRole('main')).toBeVisible();
 }

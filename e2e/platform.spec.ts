@@ -6,7 +6,7 @@ test('a wrong password is refused on the sign-in page', async ({ page }) => {
   await expect(page).toHaveURL(/\/signin/);
   await page.getByLabel('Username').fill(E2E_ADMIN.username);
   await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.locator('#signin-error')).toHaveText('Unknown username or wrong password.');
 });
 

@@ -39,7 +39,8 @@ export function userColumns(ctx: UserColumnsContext): Column<AdminUser>[] {
     {
       id: 'orcid',
       header: 'ORCID iD',
-      cell: (u) => (u.orcid_id ? <OrcidLink orcidId={u.orcid_id} /> : <span className="muted">None</span>),
+      nowrap: true,
+      cell: (u) => (u.orcid_id ? <OrcidLink orcidId={u.orcid_id} compact /> : <span className="muted">None</span>),
     },
     {
       id: 'projects',
