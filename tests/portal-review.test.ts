@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samples } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
 import type { ProfileSampleSummary } from '@/lib/samples/contract';
+import { recentlyRejected } from '@/lib/samples/rejected';
 import type { ReviewQueue } from '@/lib/samples/review-contract';
 import { validRows } from './fixtures/manifests/generate';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
@@ -121,6 +122,14 @@ describe('the review queue', () => {
       expect(s).toMatchObject({ decided_by: 'dtol-curator', rejection_reason: null });
       expect(Date.parse(s.decided_at!)).toBeGreaterThan(Date.parse(s.time_created));
     }
+  });
+
+  it('tells the researcher on their home page which samples were rejected and why; a stranger is told nothing', async () => {
+    const since = new Date(Date.now() - 3600_000);
+    const { rows } = await recentlyRejected(h.database.db, uploader.user, since);
+    expect(rows.map((r) => [r.id, r.reason])).toEqual(second.map((id) => [id, 'Wrong tissue']));
+    const stranger = await h.user({ memberOf: ['dtol'] });
+    expect((await recentlyRejected(h.database.db, stranger.user, since)).rows).toEqual([]);
   });
 
   it('tells a registration that failed after approval from a manager’s rejection', async () => {

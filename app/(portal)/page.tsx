@@ -8,6 +8,7 @@ import { listDeadLetters } from '@/lib/jobs/dead-letters';
 import { listProfiles } from '@/lib/profiles/profiles';
 import { listReports } from '@/lib/reports/read';
 import { countAwaitingReview } from '@/lib/samples/decision';
+import { recentlyRejected } from '@/lib/samples/rejected';
 import { pageData } from '@/lib/server/page-data';
 import { listSubmissions } from '@/lib/submissions/submissions';
 import styles from './home.module.css';
@@ -20,15 +21,16 @@ const RECENT_MS = 14 * 24 * 3600 * 1000;
 type Waiting = { key: string; tone: 'warning' | 'error' | 'info'; body: ReactNode };
 
 export default async function HomePage() {
-  const { user, awaiting, reports, submissions, profiles, failedJobs } = await pageData(async (db, u) => {
-    const [awaiting, reports, submissions, profiles, failedJobs] = await Promise.all([
+  const { user, awaiting, reports, submissions, profiles, failedJobs, rejected } = await pageData(async (db, u) => {
+    const [awaiting, reports, submissions, profiles, failedJobs, rejected] = await Promise.all([
       reviewsSamples(u) ? countAwaitingReview(db, u) : null,
       listReports(db, u, { limit: 50, offset: 0 }),
       listSubmissions(db, u, { limit: 50, offset: 0 }),
       listProfiles(db, u, { limit: 1, offset: 0 }),
       u.isAdmin ? listDeadLetters(db, { limit: 1, offset: 0, open: true }) : null,
+      recentlyRejected(db, u, new Date(Date.now() - RECENT_MS)),
     ]);
-    return { awaiting, reports: reports.rows, submissions: submissions.rows.map((r) => r.submission), profiles, failedJobs };
+    return { awaiting, reports: reports.rows, submissions: submissions.rows.map((r) => r.submission), profiles, failedJobs, rejected };
   });
 
   const unconfirmed = reports.filter((r) => r.status === 'complete' && !r.confirmedManifestId);
@@ -55,6 +57,30 @@ export default async function HomePage() {
         <>
           <strong>{awaiting === 1 ? '1 sample waits' : `${plural(awaiting, 'sample')} wait`}</strong> for your review.{' '}
           <Link href="/manifests/review">Open the review queue</Link>
+        </>
+      ),
+    });
+  if (rejected.rows.length)
+    waiting.push({
+      key: 'rejected',
+      tone: 'error',
+      body: (
+        <>
+          <strong>
+            {rejected.more ? 'More than ' : ''}
+            {plural(rejected.rows.length, 'sample')}
+          </strong>{' '}
+          of your profiles {rejected.rows.length === 1 && !rejected.more ? 'was' : 'were'} rejected in the last two weeks. Correct them in
+          the manifest and upload it again:
+          <ul>
+            {rejected.rows.map((r) => (
+              <li key={r.id}>
+                <Link href={`/samples/${r.id}`}>{r.tube || r.specimen || r.id}</Link>
+                {r.tube && r.specimen ? ` (specimen ${r.specimen})` : ''} in {r.profileTitle}, <When value={r.at} />:{' '}
+                {r.reason ? <q>{r.reason}</q> : 'no reason given'}
+              </li>
+            ))}
+          </ul>
         </>
       ),
     });

@@ -1,6 +1,7 @@
 import { UpdateIcon, UpdateTypeBadge } from '@/components/ui/update-type';
 import type { UpdateType } from '@/lib/audit/contract';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
+import { StatusWords, statusWords } from './sample-state';
 
 export interface HistoryItem {
   id: number;
@@ -62,6 +63,11 @@ export function HistoryTimeline({ history }: { history: HistoryItem[] }) {
               c.field === ENA_MODIFY_FIELD ? (
                 <li key={c.id}>
                   The correction was sent to ENA (MODIFY) and accepted: receipt <span className="mono">{shown(c.newValue)}</span>
+                </li>
+              ) : c.field === 'status' ? (
+                // a change of state in the words and colours the rest of the portal uses: a rejection is not news in green
+                <li key={c.id}>
+                  Status: {c.oldValue ? statusWords(c.oldValue) : '(none)'} → <StatusWords status={c.newValue ?? ''} />
                 </li>
               ) : (
                 <li key={c.id}>
