@@ -124,11 +124,16 @@ test('create a biodata profile, download the single-cell template, upload a stud
   // broker it: ENA gets the project (held private), Zenodo a deposition; then release and publish
   await row.getByRole('button', { name: `Submit ${sid} to ENA` }).click();
   await expect(row.getByRole('link', { name: /PRJEB\d+/ })).toBeVisible({ timeout: 30_000 });
+  // making it public is asked first
   await row.getByRole('button', { name: `Release ${sid} at ENA` }).click();
+  const release = page.getByRole('dialog', { name: `Release ${sid} at ENA?` });
+  await expect(release).toContainText('This cannot be undone.');
+  await release.getByRole('button', { name: 'Release it' }).click();
   await expect(row).toContainText('Public at ENA', { timeout: 30_000 });
   await row.getByRole('button', { name: `Submit ${sid} to Zenodo` }).click();
   await expect(row.getByRole('button', { name: `Publish ${sid} at Zenodo` })).toBeVisible({ timeout: 30_000 });
   await row.getByRole('button', { name: `Publish ${sid} at Zenodo` }).click();
+  await page.getByRole('dialog', { name: `Publish ${sid} at Zenodo?` }).getByRole('button', { name: 'Publish it' }).click();
   await expect(row).toContainText('Published at Zenodo', { timeout: 30_000 });
   await navigateTo(page, 'Submissions');
   await expect(page.getByRole('table', { name: 'Submissions to public repositories' })).toContainText(

@@ -1,7 +1,9 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { accessionLink } from '@/components/submissions/links';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { apiFetch } from '@/lib/client/api';
 import type { Repository } from '@/lib/submissions/contract';
 import type { StudyPublishAnswer, StudySubmitAnswer } from '@/lib/submissions/study/contract';
@@ -21,11 +23,17 @@ interface Props {
 /** Submit and publish buttons of one study at one repository, with the repository's answer next to them. */
 export function RepositoryActions({ href, studyId, repository, label, status, accession, doi, state }: Props) {
   const qc = useQueryClient();
+  // making a study public cannot be undone: it is asked first, saying so
+  const [asking, setAsking] = useState(false);
   const act = useMutation({
     mutationFn: (action: 'submit' | 'publish') =>
       apiFetch<StudySubmitAnswer | StudyPublishAnswer>(`${href}/action/${action}?repository=${repository}`, { method: 'POST' }),
-    onSettled: () => void qc.invalidateQueries({ queryKey: ['studies'] }),
+    onSettled: () => {
+      setAsking(false);
+      void qc.invalidateQueries({ queryKey: ['studies'] });
+    },
   });
+  const publishWord = repository === 'ena' ? 'Release' : 'Publish';
   const link = accession ? accessionLink(accession) : null;
   const canSubmit = status === 'pending' || status === 'rejected';
   const canPublish = status === 'accepted' && !(repository === 'ena' && state === 'PUBLIC');
@@ -49,8 +57,8 @@ export function RepositoryActions({ href, studyId, repository, label, status, ac
           </button>
         )}
         {canPublish && (
-          <button type="button" disabled={act.isPending} onClick={() => act.mutate('publish')}>
-            {repository === 'ena' ? 'Release' : 'Publish'}
+          <button type="button" disabled={act.isPending} onClick={() => setAsking(true)}>
+            {publishWord}
             <span className="visually-hidden"> {studyId}</span> at {label}
           </button>
         )}
@@ -66,6 +74,21 @@ export function RepositoryActions({ href, studyId, repository, label, status, ac
           {act.data.message}
         </p>
       )}
+      <ConfirmDialog
+        open={asking}
+        title={`${publishWord} ${studyId} at ${label}?`}
+        confirmLabel={`${publishWord} it`}
+        danger
+        busy={act.isPending}
+        onCancel={() => setAsking(false)}
+        onConfirm={() => act.mutate('publish')}
+      >
+        <p>
+          {repository === 'ena'
+            ? `The study and its reads become public at ENA now, instead of at the end of their hold date. This cannot be undone.`
+            : 'The deposition is published with a DOI: its files can no longer be changed, only a new version made. This cannot be undone.'}
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }
