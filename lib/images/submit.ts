@@ -9,7 +9,6 @@ import type { FileStore } from '@/lib/files/store';
 import { type JobQueue, jobSpec } from '@/lib/jobs/spec';
 import { type BioimageSettings, bioimageAreaFromConfig } from '@/lib/repositories/bioimage';
 import type { UploadArea } from '@/lib/repositories/ena';
-import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { extensionOf } from './check';
 import { OPEN_STATES, queueImagesOf, SubmitImagesData } from './queue';
 
@@ -19,7 +18,9 @@ import { OPEN_STATES, queueImagesOf, SubmitImagesData } from './queue';
  * is chosen and recorded before the transfer, and a run that finds an image named but not recorded as sent (the
  * process died) asks the area for the file's size first, sending it again only when the area does not hold it
  * whole. Without the settings the images wait (`held`), and the job's sweep sends them on once the settings are
- * there. The last failed run marks the images failed with the reason; an admin's retry sends them again.
+ * there. A failure (the area unreachable after the client's own retries, or refusing the account) fails the run, and
+ * the queue runs it again; the last failed run marks the images failed with the reason, and an admin's retry sends
+ * them again.
  */
 
 export interface SubmitImagesDeps {
@@ -73,14 +74,6 @@ export async function submitImages(deps: SubmitImagesDeps, specimenRowId: string
       if (!named?.bioimageName) continue;
       await sendImage(deps, area, named, named.bioimageName);
     }
-  } catch (err) {
-    // the area refused for good (the account, a path): no run will do better, so the images fail now
-    const transient = isTransient(err);
-    if (!transient && err instanceof RepositoryError) {
-      await failImages(db, sp, err.message);
-      return;
-    }
-    throw err;
   } finally {
     area.close();
   }

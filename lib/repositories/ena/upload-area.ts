@@ -101,6 +101,8 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
   };
 
   const isLoginRefused = (err: unknown) => err instanceof FTPError && (err.code === 530 || err.code === 430);
+  const loginRefused = (err: unknown) =>
+    new RepositoryError(area.service, `${area.name} refused the account ${options.username}: ${(err as Error).message}`);
 
   return {
     async send(remotePath, size, open, onProgress) {
@@ -131,7 +133,7 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
           drop();
           // a refused login is permanent for this account: no retry, the message says what to fix
           if (isLoginRefused(err)) {
-            throw new RepositoryError(area.service, `${area.name} refused the account ${options.username}: ${(err as Error).message}`);
+            throw loginRefused(err);
           }
           const willRetry = attempt <= retries;
           log.warn({ file: target, attempt, error: (err as Error).message, willRetry }, 'staging a file failed');
@@ -144,13 +146,13 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
     },
 
     async size(remotePath) {
-      const client = await connect();
       try {
+        const client = await connect();
         return await client.size(areaPath(remotePath, area));
       } catch (err) {
         if (err instanceof FTPError && err.code === 550) return null;
         drop();
-        throw err;
+        throw isLoginRefused(err) ? loginRefused(err) : err;
       }
     },
 
