@@ -144,6 +144,7 @@ test('every page of the navigation, and the pages reached from them, pass axe an
     '/manifests/review': /awaiting review|review/i,
     '/account/keys': 'API keys',
     '/admin/stats': 'Statistics',
+    '/dashboard': 'Tree of Life samples',
   };
   for (const e of portal) await checkPage(page, testInfo, e.href, HEADINGS[e.href] ?? e.name, `page-${slug(e.href)}`);
 
