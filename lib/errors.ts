@@ -34,6 +34,8 @@ export class AppError extends Error {
 }
 
 export const Invalid = (message: string, errors?: FieldError[]) => new AppError('invalid', message, errors);
+/** One field is wrong: the same sentence for the problem and beside the field, so a form shows it where it is typed. */
+export const fieldInvalid = (path: string, message: string) => Invalid(message, [{ path, message }]);
 export const Unauthorized = (message = 'Authentication credentials were not provided.') => new AppError('unauthorized', message);
 export const Forbidden = (message = 'Forbidden') => new AppError('forbidden', message);
 export const NotFound = (message = 'Not found') => new AppError('not_found', message);

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/errors';
 import { groupMembers, groups, users } from '@/db/schema';
-import { Conflict, Forbidden, Invalid, NotFound } from '@/lib/errors';
+import { Conflict, Forbidden, fieldInvalid, NotFound } from '@/lib/errors';
 import type { UserRecord } from '@/lib/users/users';
 import type { Group, NewGroup, NewMember } from './contract';
 
@@ -98,7 +98,7 @@ async function activeUser(db: Db, username: string, path: string): Promise<{ id:
     .select({ id: users.id, username: users.username })
     .from(users)
     .where(and(eq(users.username, username), eq(users.isActive, true)));
-  if (!row) throw Invalid(`No active user is named '${username}'`, [{ path, message: 'no such user' }]);
+  if (!row) throw fieldInvalid(path, `No active user is named '${username}'`);
   return row;
 }
 

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { groupMembers, groups, profileShares, profiles, users } from '@/db/schema';
 import { recordProfileEvent } from '@/lib/audit/events';
-import { Conflict, Invalid, NotFound } from '@/lib/errors';
+import { Conflict, fieldInvalid, NotFound } from '@/lib/errors';
 import { getUser, type UserRecord } from '@/lib/users/users';
 import type { NewShare, ProfileShare, ShareRole, Transfer, Transferred } from './contract';
 import { checkProfileAccess, getProfile, mayUseType, type ProfileView } from './profiles';
@@ -70,7 +70,7 @@ async function activeUser(db: Db, username: string) {
     .select({ id: users.id, username: users.username })
     .from(users)
     .where(and(eq(users.username, username), eq(users.isActive, true)));
-  if (!row) throw Invalid(`No active user is named '${username}'`, [{ path: 'username', message: 'no such user' }]);
+  if (!row) throw fieldInvalid('username', `No active user is named '${username}'`);
   return row;
 }
 
@@ -78,9 +78,10 @@ async function activeUser(db: Db, username: string) {
 async function assertMayUse(db: Db, userId: number, profile: ProfileView) {
   const person = await getUser(db, userId);
   if (mayUseType(person, profile.type)) return;
-  throw Invalid(`${person.username} is not a member of the ${profile.type.toUpperCase()} project: an administrator adds them to it first`, [
-    { path: 'username', message: 'not a member of the project' },
-  ]);
+  throw fieldInvalid(
+    'username',
+    `${person.username} is not a member of the ${profile.type.toUpperCase()} project: an administrator adds them to it first`,
+  );
 }
 
 /** The grantee of a new share: a person other than the owner, or a group the sharer may see. */
@@ -88,7 +89,7 @@ async function granteeOf(db: Db, user: UserRecord, profile: ProfileView, input: 
   if ('username' in input) {
     const person = await activeUser(db, input.username);
     if (person.id === profile.ownerId) {
-      throw Invalid(`${person.username} owns this profile already`, [{ path: 'username', message: 'the owner' }]);
+      throw fieldInvalid('username', `${person.username} owns this profile already`);
     }
     return { userId: person.id, groupId: null, name: person.username };
   }
@@ -102,7 +103,7 @@ async function granteeOf(db: Db, user: UserRecord, profile: ProfileView, input: 
     .select({ id: groups.id, name: groups.name })
     .from(groups)
     .where(and(eq(groups.id, input.group_id), mine));
-  if (!group) throw Invalid(`No group of yours has the id ${input.group_id}`, [{ path: 'group_id', message: 'no such group' }]);
+  if (!group) throw fieldInvalid('group_id', `No group of yours has the id ${input.group_id}`);
   return { userId: null, groupId: group.id, name: `group ${group.name}` };
 }
 
@@ -183,8 +184,7 @@ export async function unshareProfile(db: Db, user: UserRecord, profileId: string
 export async function transferProfile(db: Db, user: UserRecord, profileId: string, input: Transfer): Promise<Transferred> {
   const current = await getProfile(db, user, profileId, 'own');
   const next = await activeUser(db, input.username);
-  if (next.id === current.ownerId)
-    throw Invalid(`${next.username} owns this profile already`, [{ path: 'username', message: 'the owner' }]);
+  if (next.id === current.ownerId) throw fieldInvalid('username', `${next.username} owns this profile already`);
   await assertMayUse(db, next.id, current);
   await db.transaction(async (tx) => {
     const [locked] = await tx.select().from(profiles).where(eq(profiles.id, current.id)).for('update');
