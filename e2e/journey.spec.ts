@@ -97,7 +97,8 @@ test('one journey: ERGA profile → manifest with an error → fixed → confirm
     .getByTestId('manifest-input')
     .setInputFiles({ name: 'beetles-fixed.xlsx', mimeType: 'application/octet-stream', buffer: await fillTemplate(template, rows) });
   await expect(page).not.toHaveURL(firstReport, { timeout: 30_000 });
-  await expect(summary.getByRole('heading', { name: /Ready to confirm/ })).toBeVisible({ timeout: 60_000 });
+  // its permit is still to come: the badge says so, as the Confirm button does
+  await expect(summary.getByRole('heading', { name: /1 permit to upload/ })).toBeVisible({ timeout: 60_000 });
   await expect(summary).toContainText('2 rows, 0 errors');
   // ERGA: the sampling permit the rows name, as a real PDF, before confirming
   const permitName = rows[0]!.SAMPLING_PERMITS_FILENAME!;

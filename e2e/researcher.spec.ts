@@ -155,7 +155,8 @@ test('a researcher’s manifests: a report with errors as a page, a corrected up
   await page.goto('/manifests');
   await page.getByLabel('Profile').selectOption({ label: `${ergaTitle} (ERGA)` });
   await uploadManifest(page, 'beetles.xlsx', await workbook(erga, ergaRows));
-  await expect(summary.getByRole('heading', { name: /Ready to confirm/ })).toBeVisible({ timeout: 60_000 });
+  // the badge says what the Confirm button waits for
+  await expect(summary.getByRole('heading', { name: /1 permit to upload/ })).toBeVisible({ timeout: 60_000 });
   const permits = page.getByRole('region', { name: 'Permits: 0 of 1 received' });
   await expect(permits).toContainText(permitName);
   const confirm = page.getByRole('button', { name: 'Confirm and create the samples' });
@@ -170,6 +171,7 @@ test('a researcher’s manifests: a report with errors as a page, a corrected up
   await expect(page.getByRole('region', { name: 'Permits: 1 of 1 received' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: `scan-0001.pdf received as ${permitName}.` })).toBeVisible();
   await expect(confirm).toBeEnabled();
+  await expect(summary.getByRole('heading', { name: /Ready to confirm/ })).toBeVisible();
   await shot(page, testInfo, '08-permit-received');
   await confirm.click();
   await expect(page.getByRole('status').filter({ hasText: 'Confirmed: 1 sample created, 0 updated.' })).toBeVisible();

@@ -5,7 +5,8 @@ import type { ReportCounts, ValidationReportSummary } from '@/lib/reports/contra
 export const countsText = (s: ReportCounts): string =>
   `${plural(s.rows, 'row')}, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
 
-type ReportState = Pick<ValidationReportSummary, 'status' | 'summary' | 'confirmed_manifest_id' | 'failure'>;
+type ReportState = Pick<ValidationReportSummary, 'status' | 'summary' | 'confirmed_manifest_id' | 'failure'> &
+  Partial<Pick<ValidationReportSummary, 'permits'>>;
 
 export type Tone = 'ok' | 'danger' | 'warn' | 'neutral';
 
@@ -26,6 +27,11 @@ export function reportState(r: ReportState): { words: string; tone: Tone } {
     case 'complete':
       if (r.confirmed_manifest_id) return { words: 'Confirmed', tone: 'ok' };
       if (r.summary.errors > 0) return { words: `${plural(r.summary.errors, 'error')} to fix`, tone: 'danger' };
+      {
+        // the badge agrees with the Confirm button, which waits for every permit the manifest names
+        const missing = (r.permits ?? []).filter((p) => !p.received).length;
+        if (missing) return { words: `${plural(missing, 'permit')} to upload`, tone: 'warn' };
+      }
       return { words: 'Ready to confirm', tone: 'warn' };
   }
 }
