@@ -29,4 +29,3 @@ export async function recentlyRejected(db: Db, user: UserRecord, since: Date, li
     .limit(limit + 1);
   return { rows: rows.slice(0, limit), more: rows.length > limit };
 }
-export type RejectedSample = Awaited<ReturnType<typeof recentlyRejected>>['rows'][number];
