@@ -133,7 +133,10 @@ test('create a biodata profile, download the single-cell template, upload a stud
   await row.getByRole('button', { name: `Submit ${sid} to Zenodo` }).click();
   await expect(row.getByRole('button', { name: `Publish ${sid} at Zenodo` })).toBeVisible({ timeout: 30_000 });
   await row.getByRole('button', { name: `Publish ${sid} at Zenodo` }).click();
-  await page.getByRole('dialog', { name: `Publish ${sid} at Zenodo?` }).getByRole('button', { name: 'Publish it' }).click();
+  await page
+    .getByRole('dialog', { name: `Publish ${sid} at Zenodo?` })
+    .getByRole('button', { name: 'Publish it' })
+    .click();
   await expect(row).toContainText('Published at Zenodo', { timeout: 30_000 });
   await navigateTo(page, 'Submissions');
   await expect(page.getByRole('table', { name: 'Submissions to public repositories' })).toContainText(
