@@ -60,10 +60,16 @@ function Accessions({ s }: { s: Submission }) {
         <ul className={styles.pairs} aria-label="Samples and their accessions">
           {samples.map(([svcId, acc]) => (
             <li key={svcId}>
-              Sample{' '}
+              {acc.tube ? 'Tube ' : 'Sample '}
               <Link href={`/samples/${svcId}`} className="mono">
-                {svcId}
+                {acc.tube || svcId}
               </Link>
+              {acc.specimen ? (
+                <>
+                  {' '}
+                  (specimen <span className="mono">{acc.specimen}</span>)
+                </>
+              ) : null}
               : BioSample {acc.biosampleAccession ? <Accession value={acc.biosampleAccession} /> : <span className="muted">none</span>}
               {acc.sraAccession ? (
                 <>

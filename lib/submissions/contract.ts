@@ -58,6 +58,14 @@ export type SubmissionReceipt = z.infer<typeof ReceiptSchema>;
 /** The accessions of a read file's row at ENA. */
 const RunAccessionsSchema = z.object({ experiment_accession: z.string(), run_accession: z.string(), digest: z.string() });
 
+export const SampleAccessionsSchema = z.object({
+  biosampleAccession: z.string(),
+  sraAccession: z.string(),
+  tube: z.string().optional().meta({ description: 'TUBE_OR_WELL_ID, for people (registrations before it was kept have none)' }),
+  specimen: z.string().optional().meta({ description: 'SPECIMEN_ID, for people' }),
+});
+export type SampleAccessions = z.infer<typeof SampleAccessionsSchema>;
+
 /**
  * What the repository gave back (submissions.accessions). Sample registrations: the samples' and specimens'
  * accessions. Studies at ENA: the project accession, its state and release date, and the runs; at Zenodo: the
@@ -65,10 +73,7 @@ const RunAccessionsSchema = z.object({ experiment_accession: z.string(), run_acc
  */
 export const SubmissionAccessionsSchema = z
   .object({
-    samples: z
-      .record(z.string(), z.object({ biosampleAccession: z.string(), sraAccession: z.string() }))
-      .optional()
-      .meta({ description: 'by svc_id' }),
+    samples: z.record(z.string(), SampleAccessionsSchema).optional().meta({ description: 'by svc_id' }),
     specimens: z.record(z.string(), z.string()).optional().meta({ description: 'BioSample accession by specimen' }),
     study: z.string().optional().meta({ description: 'the ENA project accession, or the Zenodo record id' }),
     state: z.string().optional().meta({ description: 'PRIVATE or PUBLIC (ENA); the deposition state (Zenodo)' }),

@@ -5,6 +5,7 @@ import { byUploader, tellApprovers, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
 import { setStatus } from '@/lib/samples/registration';
+import type { SampleAccessions } from '../contract';
 import { finishSubmission } from '../submissions';
 import type { RegistrationDeps } from './deps';
 import { type Registered, relationsOf } from './send';
@@ -26,7 +27,7 @@ export async function recordAccessions(
 ): Promise<void> {
   const refusedIds = new Set(refused.flatMap((f) => f.rows.map((r) => r.id)));
   const accepted = rows.filter((r) => !refusedIds.has(r.id));
-  const summary: Record<string, { biosampleAccession: string; sraAccession: string }> = {};
+  const summary: Record<string, SampleAccessions> = {};
   await deps.db.transaction(async (tx) => {
     for (const r of accepted) {
       const reg = registered.get(r.id);
@@ -58,7 +59,13 @@ export async function recordAccessions(
             audit.map((a) => ({ sampleId: r.id, manifestId: r.manifestId, project: r.project, updateType: 'system' as const, ...a })),
           );
       }
-      summary[r.id] = { biosampleAccession: next.biosampleAccession ?? '', sraAccession: next.sraAccession ?? '' };
+      // with the labels people know the sample by, so that the receipt names it by its tube and specimen
+      summary[r.id] = {
+        biosampleAccession: next.biosampleAccession ?? '',
+        sraAccession: next.sraAccession ?? '',
+        tube: r.tubeOrWellId ?? '',
+        specimen: r.specimenId ?? '',
+      };
     }
     for (const f of refused) await rejectRows(tx, deps.mail, f.rows, f.message);
     const error = refused.length
