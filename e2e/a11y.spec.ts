@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { expectNoSidewaysScroll, openMenu, screenshot, signIn, unique } from './helpers';
+import { expectAccessible, expectNoSidewaysScroll, openMenu, screenshot, signIn, unique } from './helpers';
 
 /**
  * The cross-page check, at both widths: every page of the navigation — read from the menu itself, so a new entry is
@@ -82,30 +81,11 @@ async function createData(page: Page, testInfo: TestInfo): Promise<Fixture> {
   return { title, dtolProfile, biodataProfile, biodataTitle, manifestId, reportId, svcId };
 }
 
-async function expectAccessible(page: Page, path: string) {
-  // nothing still loading: the states with data are what is checked
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const summary = results.violations.map(
-    (v) =>
-      `${v.impact ?? 'unknown'} ${v.id}: ${v.help}\n    ${v.nodes
-        .map((n) => n.target.join(' '))
-        .slice(0, 5)
-        .join('\n    ')}`,
-  );
-  if (summary.length) console.log(`axe on ${path}: ${results.violations.length} violated\n  ${summary.join('\n  ')}`);
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`),
-    `serious or critical on ${path}`,
-  ).toEqual([]);
-}
-
 /** The page, once its heading is there: axe, and no sideways scroll at this width. */
 async function checkPage(page: Page, testInfo: TestInfo, path: string, heading: string | RegExp, shot?: string) {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-  await expectAccessible(page, path);
+  await expectAccessible(page, path, { report: true });
   await expectNoSidewaysScroll(page);
   if (shot) await screenshot(page, testInfo, shot);
 }
@@ -176,7 +156,7 @@ test('an unknown page, and a page that is not there for its id, show the styled 
     // inside the layout: the menu and the way home are there
     await expect(page.getByRole('banner')).toContainText('Research Metadata Broker');
     await expect(page.getByRole('main').getByRole('link', { name: 'Home' })).toBeVisible();
-    await expectAccessible(page, path);
+    await expectAccessible(page, path, { report: true });
     await expectNoSidewaysScroll(page);
   }
   await screenshot(page, testInfo, 'page-404');

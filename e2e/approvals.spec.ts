@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import type { PendingSamples } from '@/lib/samples/contract';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, type E2eUser, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
+import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
 
 /**
  * Approval by associated type: an admin names a user approver of BGE on the Users page; an ERGA sample of a BGE and
@@ -20,13 +19,6 @@ async function keyOf(request: APIRequestContext, user: E2eUser) {
   const res = await request.post('/api/apiKey', { data: { username: user.username, password: user.password } });
   expect(res.status()).toBe(200);
   return { authorization: `token ${((await res.json()) as { token: string }).token}` };
-}
-
-async function expectAccessible(page: Page) {
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)).toEqual([]);
 }
 
 /** A confirmed ERGA manifest of `n` rows naming no permit, on a BGE and ERGA_COMMUNITY profile of `user`. */

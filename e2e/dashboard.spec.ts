@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import { validRows } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { adminKey, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
+import { adminKey, expectAccessible, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
 
 /**
  * The public dashboard at a laptop's width and a phone's: reached from the sign-in page without signing in and from
@@ -65,12 +64,6 @@ function keepLocal(page: Page): string[] {
     return route.abort('blockedbyclient');
   });
   return outside;
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)).toEqual([]);
 }
 
 test('the public dashboard draws its charts and map from this machine alone, for anyone, and passes axe', async ({

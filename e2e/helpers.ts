@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config';
 
@@ -107,4 +108,28 @@ export async function createUser(
 /** A screenshot of the page as it is now, under e2e/screenshots/<project>/<name>.png. */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${testInfo.project.name}/${name}.png`, fullPage: true });
+}
+
+/**
+ * axe (WCAG 2 A and AA) on the page once nothing is loading: no serious or critical violation. `what` names the page
+ * in a failure; `report` also prints every lesser violation found, for the page-by-page sweep.
+ */
+export async function expectAccessible(page: Page, what = 'this page', { report = false } = {}) {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  if (report && results.violations.length) {
+    const summary = results.violations.map(
+      (v) =>
+        `${v.impact ?? 'unknown'} ${v.id}: ${v.help}\n    ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join('\n    ')}`,
+    );
+    console.log(`axe on ${what}: ${results.violations.length} violated\n  ${summary.join('\n  ')}`);
+  }
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`),
+    `serious or critical on ${what}`,
+  ).toEqual([]);
 }

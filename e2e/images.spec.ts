@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import sharp from 'sharp';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, E2E_ADMIN, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { createUser, E2E_ADMIN, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
 
 /**
  * Specimen images in the portal: dropped beside a confirmed manifest's report (two of one specimen, then a text file
@@ -15,14 +14,6 @@ import { createUser, E2E_ADMIN, expectNoSidewaysScroll, screenshot, signIn, uniq
 
 const dtol = currentDefinition('dtol');
 const shot = (page: Page, testInfo: TestInfo, name: string) => screenshot(page, testInfo, `images-${name}`);
-
-async function expectAccessible(page: Page) {
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(blocking.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)).toEqual([]);
-  await expectNoSidewaysScroll(page);
-}
 
 test('specimen images beside a manifest’s report, on the sample’s page and in the review queue', async ({ page, browser }, testInfo) => {
   test.setTimeout(180_000);
@@ -83,6 +74,7 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
     .poll(() => thumbnails.getByRole('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth)))
     .toEqual([256, 85]);
   await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '01-report');
 
   // a text file named .jpg: refused beside the drop zone, naming it
@@ -101,6 +93,7 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
   const ofSample = page.getByRole('region', { name: `Images of specimen ${specimen}` });
   await expect(ofSample.getByRole('img', { name: `Specimen ${specimen}, file ${specimen}-1.jpg` })).toBeVisible();
   await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '03-sample');
 
   // the review queue of a manager (the admin decides on every sample)
@@ -114,6 +107,7 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
       .getByRole('img', { name: `Specimen ${specimen}, file ${specimen}-2.png` }),
   ).toBeVisible({ timeout: 30_000 });
   await expectAccessible(manager);
+  await expectNoSidewaysScroll(manager);
   await shot(manager, testInfo, '04-review');
   await context.close();
 });

@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { createUser, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
 
 /**
  * Removing a mistaken upload, at both widths: a validation report that was never confirmed, deleted from its page
@@ -14,16 +13,6 @@ import { createUser, expectNoSidewaysScroll, screenshot, signIn, unique } from '
 
 const dtol = currentDefinition('dtol');
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-async function expectAccessible(page: Page, what: string) {
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`),
-    `serious or critical on ${what}`,
-  ).toEqual([]);
-}
 
 /** Uploads rows as a manifest of the profile through the API and waits for its report; confirms it if asked. */
 async function manifest(page: Page, profileId: string, name: string, rows: Record<string, string>[], confirm: boolean) {

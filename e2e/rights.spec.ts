@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { minimalPdf } from '../tests/fixtures/pdf';
-import { createUser, type E2eUser, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
 
 /**
  * ERGA samples under traditional-knowledge rights in the review queue: they are listed apart from the samples
@@ -84,13 +83,6 @@ async function privateManifest(request: APIRequestContext, user: E2eUser, fileNa
   const confirm = await request.post('/api/manifest/validate/confirm', { headers, data: { validation_report_id: reportId } });
   expect(confirm.status(), await confirm.text()).toBe(200);
   return rows.map((r) => r.TUBE_OR_WELL_ID);
-}
-
-async function expectAccessible(page: Page) {
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)).toEqual([]);
 }
 
 test('private ERGA samples wait apart in the review queue, and a manager asks the hub about them at once', async ({ page }, testInfo) => {

@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, expectNoSidewaysScroll, navigateTo, signIn, unique } from './helpers';
+import { createUser, expectAccessible, expectNoSidewaysScroll, navigateTo, signIn, unique } from './helpers';
 
 /**
  * A lab working together: the owner makes a group on the Groups page, adds a colleague, and shares a DTOL profile
@@ -13,13 +12,6 @@ import { createUser, expectNoSidewaysScroll, navigateTo, signIn, unique } from '
 
 const dtol = currentDefinition('dtol');
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-async function expectAccessible(page: Page) {
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)).toEqual([]);
-}
 
 test('the owner shares a profile with a group; a member signs in and uploads a manifest to it', async ({ page, request }, testInfo) => {
   const owner = await createUser(request, testInfo, { memberOf: ['dtol'] });
