@@ -284,6 +284,10 @@ test('a single-cell study from data files to ENA runs and a Zenodo DOI, followed
 
     await row.getByRole('button', { name: `Submit ${studyId} to Zenodo` }).click();
     await row.getByRole('button', { name: `Publish ${studyId} at Zenodo` }).click({ timeout: 60_000 });
+    await page
+      .getByRole('dialog', { name: `Publish ${studyId} at Zenodo?` })
+      .getByRole('button', { name: 'Publish it' })
+      .click();
     await expect(row.getByRole('link', { name: /^10\.5072\/zenodo\.\d+$/ })).toHaveAttribute(
       'href',
       /^https:\/\/doi\.org\/10\.5072\/zenodo\.\d+$/,
