@@ -51,10 +51,15 @@ export function AwaitingSamples() {
   const shown = awaiting.data?.data.flatMap((g) => g.samples.map((s) => s.svc_id)) ?? [];
   const href = (name: string) => (offset: number) => withParams(pathname, search, { [name]: offset ? String(offset) : undefined });
   const count = chosen.size;
+  const bar = (awaiting.data?.number_found ?? 0) > 0;
+  // what the last decision came to is said where it was made: in the decision bar, or, once nothing is left to
+  // decide on (no bar), under the heading
+  const said = <FormOutcome error={outcome.error} success={outcome.success} />;
 
   return (
     <section aria-labelledby="awaiting-heading" className={styles.section}>
       <h2 id="awaiting-heading">Awaiting your decision</h2>
+      {!bar && said}
       <QueryState
         query={awaiting}
         what="the samples awaiting review"
@@ -74,10 +79,10 @@ export function AwaitingSamples() {
           </>
         )}
       </QueryState>
-      <FormOutcome error={outcome.error} success={outcome.success} />
-      {awaiting.data && awaiting.data.number_found > 0 && (
+      {bar && (
         <fieldset className={styles.actions}>
           <legend className="visually-hidden">Decide on the selected samples</legend>
+          {said}
           <label className={styles.all}>
             <input
               type="checkbox"
