@@ -65,7 +65,17 @@ export function NextStep({ report }: { report: ValidationReportSummary }) {
   const hintId = `confirm-hint-${report.report_id}`;
   return (
     <div className={styles.next}>
-      {permits.length > 0 ? <PermitStep reportId={report.report_id} permits={permits} onUploaded={setPermits} /> : null}
+      {permits.length > 0 ? (
+        <PermitStep
+          reportId={report.report_id}
+          permits={permits}
+          onUploaded={(next) => {
+            setPermits(next);
+            // the page's summary says what is missing too: it is read again
+            router.refresh();
+          }}
+        />
+      ) : null}
       <p className={styles.confirm}>
         <button
           className="primary"

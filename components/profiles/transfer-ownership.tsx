@@ -34,7 +34,7 @@ export function TransferOwnership({ profileId }: { profileId: string }) {
   });
   return (
     <>
-      <h3 id="transfer-heading">Give the profile to someone else</h3>
+      <h3 id="transfer-heading">Change its owner</h3>
       <form
         aria-labelledby="transfer-heading"
         noValidate
@@ -45,8 +45,8 @@ export function TransferOwnership({ profileId }: { profileId: string }) {
       >
         <TextField form={form} name="username" label="New owner (username)" autoComplete="off" />
         <SelectField form={form} name="former_owner_role" label="The present owner then" options={KEEPS} />
-        <SubmitButton busy={transfer.isPending} busyLabel="Giving…">
-          Give the profile away
+        <SubmitButton busy={transfer.isPending} busyLabel="Changing…">
+          Change the owner
         </SubmitButton>
       </form>
       <FormOutcome
@@ -59,8 +59,8 @@ export function TransferOwnership({ profileId }: { profileId: string }) {
       />
       <ConfirmDialog
         open={asking !== null}
-        title={`Give the profile to ${asking?.username ?? ''}?`}
-        confirmLabel="Give it away"
+        title={`Make ${asking?.username ?? ''} its owner?`}
+        confirmLabel="Change the owner"
         danger
         busy={transfer.isPending}
         onCancel={() => setAsking(null)}
