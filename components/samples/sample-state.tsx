@@ -36,11 +36,11 @@ export function StatusWords({ status, failed = false }: { status: string; failed
 export function Accession({ value }: { value: string }) {
   const href = accessionLink(value);
   return href ? (
-    <a className="mono" href={href} target="_blank" rel="noreferrer">
+    <a className="mono accession-id" href={href} target="_blank" rel="noreferrer">
       {value}
     </a>
   ) : (
-    <span className="mono">{value}</span>
+    <span className="mono accession-id">{value}</span>
   );
 }
 

@@ -9,7 +9,8 @@ import { Pager } from './pager';
 /**
  * The portal's one table: rows come a page at a time from the server (TanStack Table with manual paging and
  * sorting), with loading, empty and error states, the key column sticky while the table scrolls sideways inside
- * its own box, and sortable headers that say which way they sort. Pages and sort live in the URL (the caller's
+ * its own box, and sortable headers that say which way they sort. Below about 600 px the rows become cards: each
+ * cell under its column's name (data-label), the key column as the card's heading (app/globals.css). Pages and sort live in the URL (the caller's
  * `hrefFor` / `onSort`), so every view of a list has its own address.
  */
 
@@ -222,7 +223,7 @@ export function DataTable<Row>({
                           {flexRender(cell.column.columnDef.cell, cell.getContext())}
                         </th>
                       ) : (
-                        <td key={cell.id} className={cellClass(col)}>
+                        <td key={cell.id} className={cellClass(col)} data-label={col?.header}>
                           {flexRender(cell.column.columnDef.cell, cell.getContext())}
                         </td>
                       );

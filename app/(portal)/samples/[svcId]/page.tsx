@@ -89,7 +89,7 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
       <HistoryTimeline history={history} />
       <h2>Fields</h2>
       <TableScroll label="All fields of the sample">
-        <table>
+        <table className="field-rows">
           <caption className="visually-hidden">All fields of the sample</caption>
           <tbody>
             {rows.map(([k, v]) => (
