@@ -21,12 +21,16 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
 }
 
 /**
- * Puts the server's field problems (problem+json `errors[].path`) on the form's fields; returns the message for the
- * form as a whole, which is all a problem that names no field has.
+ * Puts the server's field problems (problem+json `errors[].path`) on the form's fields, in the form's own words where
+ * `inWords` has some for that problem (the API's messages stay the reference system's), and moves focus to the first
+ * of them when it is a single control (a group of checkboxes keeps focus on the button, by the summary); returns the
+ * message for the form as a whole, which is all a problem that names no field has. Every form shows that next to its
+ * submit button (FormOutcome, an alert), below the fields it points at.
  */
 export function showServerErrors<Values extends FieldValues, Out extends FieldValues = Values>(
   form: UseFormReturn<Values, unknown, Out>,
   err: unknown,
+  inWords?: (field: string, serverMessage: string) => string,
 ): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
   const known = new Set(Object.keys(form.getValues()));
@@ -34,11 +38,12 @@ export function showServerErrors<Values extends FieldValues, Out extends FieldVa
   for (const e of err.errors) {
     const field = e.path.split('.')[0] ?? '';
     if (known.has(field)) {
-      form.setError(field as Path<Values>, { type: 'server', message: e.message });
+      const message = inWords ? inWords(field, e.message) : e.message;
+      form.setError(field as Path<Values>, { type: 'server', message }, { shouldFocus: placed === 0 });
       placed += 1;
     }
   }
-  return placed === err.errors.length && placed > 0 ? 'Please correct the fields marked below.' : err.message;
+  return placed === err.errors.length && placed > 0 ? 'Please correct the fields marked above.' : err.message;
 }
 
 interface FieldShell<Values extends FieldValues, Out extends FieldValues = Values> {
@@ -47,6 +52,18 @@ interface FieldShell<Values extends FieldValues, Out extends FieldValues = Value
   label: ReactNode;
   /** a line under the label saying what to enter */
   hint?: ReactNode;
+  /** the form cannot be sent without it: the label says "(required)" and the control is aria-required */
+  required?: boolean;
+}
+
+/** The words after a required field's label; hidden from screen readers where the control itself says aria-required. */
+function RequiredMark({ spoken = false }: { spoken?: boolean }) {
+  return (
+    <span className={styles.required} aria-hidden={spoken ? undefined : true}>
+      {' '}
+      (required)
+    </span>
+  );
 }
 
 function Shell<Values extends FieldValues, Out extends FieldValues = Values>({
@@ -54,12 +71,19 @@ function Shell<Values extends FieldValues, Out extends FieldValues = Values>({
   name,
   label,
   hint,
+  required,
   children,
 }: FieldShell<Values, Out> & { children: ReactNode }) {
   const error = form.formState.errors[name]?.message;
   return (
     <div className="field">
-      <label htmlFor={`field-${name}`}>{label}</label>
+      <label htmlFor={`field-${name}`}>
+        {/* one grid cell, so the mark stays on the label's line (labels are grids: app/globals.css) */}
+        <span>
+          {label}
+          {required ? <RequiredMark /> : null}
+        </span>
+      </label>
       {hint ? (
         <span className="muted hint" id={`${name}-hint`}>
           {hint}
@@ -80,10 +104,16 @@ function described<Values extends FieldValues, Out extends FieldValues = Values>
   form: UseFormReturn<Values, unknown, Out>,
   name: Path<Values>,
   hint: unknown,
+  required: boolean | undefined,
 ) {
   const invalid = Boolean(form.formState.errors[name]);
   const ids = [hint ? `${name}-hint` : '', invalid ? `${name}-error` : ''].filter(Boolean).join(' ');
-  return { id: `field-${name}`, 'aria-invalid': invalid || undefined, 'aria-describedby': ids || undefined };
+  return {
+    id: `field-${name}`,
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': ids || undefined,
+    'aria-required': required || undefined,
+  };
 }
 
 export function TextField<Values extends FieldValues, Out extends FieldValues = Values>({
@@ -91,11 +121,12 @@ export function TextField<Values extends FieldValues, Out extends FieldValues = 
   name,
   label,
   hint,
+  required,
   ...input
 }: FieldShell<Values, Out> & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'>) {
   return (
-    <Shell form={form} name={name} label={label} hint={hint}>
-      <input {...input} {...form.register(name)} {...described(form, name, hint)} />
+    <Shell form={form} name={name} label={label} hint={hint} required={required}>
+      <input {...input} {...form.register(name)} {...described(form, name, hint, required)} />
     </Shell>
   );
 }
@@ -105,11 +136,12 @@ export function TextAreaField<Values extends FieldValues, Out extends FieldValue
   name,
   label,
   hint,
+  required,
   ...area
 }: FieldShell<Values, Out> & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'form'>) {
   return (
-    <Shell form={form} name={name} label={label} hint={hint}>
-      <textarea {...area} {...form.register(name)} {...described(form, name, hint)} />
+    <Shell form={form} name={name} label={label} hint={hint} required={required}>
+      <textarea {...area} {...form.register(name)} {...described(form, name, hint, required)} />
     </Shell>
   );
 }
@@ -125,12 +157,13 @@ export function SelectField<Values extends FieldValues, Out extends FieldValues 
   name,
   label,
   hint,
+  required,
   options,
   ...select
 }: FieldShell<Values, Out> & { options: readonly Choice[] } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'form'>) {
   return (
-    <Shell form={form} name={name} label={label} hint={hint}>
-      <select {...select} {...form.register(name)} {...described(form, name, hint)}>
+    <Shell form={form} name={name} label={label} hint={hint} required={required}>
+      <select {...select} {...form.register(name)} {...described(form, name, hint, required)}>
         {options.map((o) => (
           <option key={o.name} value={o.name}>
             {o.label}
@@ -150,6 +183,7 @@ export function CheckboxGroupField<Values extends FieldValues, Out extends Field
   name,
   label,
   hint,
+  required,
   options,
   fixed = [],
 }: FieldShell<Values, Out> & {
@@ -162,7 +196,11 @@ export function CheckboxGroupField<Values extends FieldValues, Out extends Field
   const fixedValues = new Set(fixed.map((f) => f.name));
   return (
     <fieldset className="field" aria-describedby={ids || undefined} aria-invalid={invalid || undefined}>
-      <legend>{label}</legend>
+      {/* a group of checkboxes cannot be aria-required, so its legend says it in words a screen reader reads */}
+      <legend>
+        {label}
+        {required ? <RequiredMark spoken /> : null}
+      </legend>
       {hint ? (
         <span className="muted hint" id={`${name}-hint`}>
           {hint}
