@@ -21,9 +21,11 @@ interface Props {
   options: { types: ProfileTypeOption[]; choices: ProfileOptions };
   /** present when editing: the type is then shown but fixed */
   profile?: Profile;
+  /** the type a new profile starts with when the link that opened the form asked for one (e.g. ?type=biodata) */
+  initialType?: string;
 }
 
-// a checkbox group or a multiple select gives a list, one ticked box a string, none false or undefined
+// a checkbox group gives a list, one ticked box a string, none false or undefined
 const list = z.preprocess((v) => (Array.isArray(v) ? v : typeof v === 'string' && v ? [v] : []), z.array(z.string()));
 
 // the API's input, with what the form can check before sending (the server checks the rest, and says where)
@@ -35,7 +37,16 @@ const ProfileFormSchema = ProfileInputSchema.extend({
   sequencing_centre: list,
 });
 
-export function ProfileForm({ options, profile }: Props) {
+// the API's messages are the reference system's ("Missing required field: … associated_type"); beside the field the
+// form says what to do instead
+const missing: Record<string, string> = {
+  associated_type: 'Choose at least one associated project.',
+  sequencing_centre: 'Choose at least one sequencing centre.',
+};
+const inWords = (field: string, serverMessage: string) =>
+  serverMessage.startsWith('Missing required field') ? (missing[field] ?? serverMessage) : serverMessage;
+
+export function ProfileForm({ options, profile, initialType }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const usable = options.types.filter((t) => t.allowed);
@@ -45,7 +56,7 @@ export function ProfileForm({ options, profile }: Props) {
   const form = useZodForm(ProfileFormSchema, {
     title: profile?.title ?? '',
     description: profile?.description ?? '',
-    type: profile?.type ?? usable[0]?.type ?? '',
+    type: profile?.type ?? usable.find((t) => t.type === initialType)?.type ?? usable[0]?.type ?? '',
     associated_type: (profile?.associated_type ?? []).filter((a) => !addedBy(profile?.sequencing_centre ?? []).some((c) => c.name === a)),
     sequencing_centre: profile?.sequencing_centre ?? [],
   });
@@ -75,7 +86,7 @@ export function ProfileForm({ options, profile }: Props) {
       router.push(`/profiles/${saved.id}`);
       router.refresh();
     } catch (err) {
-      setOutcome({ error: showServerErrors(form, err) });
+      setOutcome({ error: showServerErrors(form, err, inWords) });
     }
   });
 
@@ -86,7 +97,7 @@ export function ProfileForm({ options, profile }: Props) {
 
   return (
     <form className="stack" onSubmit={onSubmit} aria-label={profile ? 'Edit profile' : 'Create profile'} noValidate>
-      <TextField form={form} name="title" label="Title" maxLength={255} hint="Unique among your profiles." />
+      <TextField form={form} name="title" label="Title" required maxLength={255} hint="Unique among your profiles." />
       <TextAreaField form={form} name="description" label="Description" rows={3} maxLength={10_000} />
       {profile ? (
         <p>
@@ -98,19 +109,19 @@ export function ProfileForm({ options, profile }: Props) {
           form={form}
           name="type"
           label="Type"
+          required
           hint="Tree of Life types hold manifests and samples; biodata holds single-cell and imaging studies. It cannot be changed later."
           options={usable.map((t) => ({ name: t.type, label: t.label }))}
         />
       )}
       {info?.choose_sequencing_centre && (
         <>
-          <SelectField
+          <CheckboxGroupField
             form={form}
             name="sequencing_centre"
             label="Sequencing centres"
-            hint="Hold Ctrl (⌘ on a Mac) to choose several."
-            multiple
-            size={6}
+            required
+            hint="Tick every centre that sequences samples of this profile."
             options={centres}
           />
           {added.length > 0 && (
@@ -130,7 +141,8 @@ export function ProfileForm({ options, profile }: Props) {
           form={form}
           name="associated_type"
           label="Associated projects"
-          hint="Each project whose approval is needed must approve a sample before it is registered at ENA."
+          required
+          hint="At least one. Each project whose approval is needed must approve a sample before it is registered at ENA."
           options={associated.filter((a) => a.selectable)}
           fixed={added.map((c) => ({
             name: c.name,

@@ -50,7 +50,7 @@ export function StudiesOverview({
       rows={rows}
       empty={
         <p className="muted">
-          No studies yet. <Link href="/profiles/new">Create a biodata profile</Link> and upload a study from its page.
+          No studies yet. <Link href="/profiles/new?type=biodata">Create a biodata profile</Link> and upload a study from its page.
         </p>
       }
       page={{ offset, limit, total, hrefFor: (o) => (o ? `/studies?offset=${o}` : '/studies') }}

@@ -6,14 +6,16 @@ import { profileFormOptions } from '@/lib/server/profile-options';
 
 export const metadata: Metadata = { title: 'New profile' };
 
-export default async function NewProfilePage() {
+/** `?type=biodata` (the Studies page's link) opens the form with that type chosen, when the user may create it */
+export default async function NewProfilePage({ searchParams }: { searchParams: Promise<{ type?: string }> }) {
+  const { type } = await searchParams;
   const user = await currentUser();
   if (!user) redirect('/signin');
   return (
     <>
       <h1>New profile</h1>
       <p className="muted">The type cannot be changed once the profile exists.</p>
-      <ProfileForm options={profileFormOptions(user)} />
+      <ProfileForm options={profileFormOptions(user)} initialType={type} />
     </>
   );
 }
