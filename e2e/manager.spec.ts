@@ -119,8 +119,8 @@ test('a sample manager reviews a manifest: rejects one with a reason, accepts th
   // the sample's page tells its history, step by step
   await decided.getByRole('link', { name: second! }).click();
   const changes = page.getByRole('list', { name: 'Changes, newest first' });
-  await expect(changes).toContainText('pending → processing');
-  await expect(changes).toContainText('processing → accepted');
+  await expect(changes).toContainText('Status: Awaiting review → Registering at ENA');
+  await expect(changes).toContainText('Status: Registering at ENA → Registered at ENA');
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '04-sample');
 
