@@ -59,7 +59,10 @@ test('one journey: ERGA profile → manifest with an error → fixed → confirm
   await form.getByLabel('Description').fill('Coleoptera from the Pyrenees, sequenced at CNAG');
   await form.getByLabel('Type').selectOption('erga');
   await form.getByLabel('Biodiversity Genomics Europe (BGE)').check();
-  await form.getByLabel('Sequencing centres').selectOption(['CNAG']);
+  await form
+    .getByRole('group', { name: /Sequencing centres/ })
+    .getByRole('checkbox', { name: 'CENTRO NACIONAL DE ANÁLISIS GENÓMICO' })
+    .check();
   await form.getByRole('button', { name: 'Create profile' }).click();
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
   await shot(page, testInfo, 'profile');

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { navigateTo, signIn, unique } from './helpers';
+import { createUser, expectAccessible, navigateTo, screenshot, signIn, unique } from './helpers';
 
 async function dropFiles(page: Page, selector: string, files: { name: string; content: string }[]) {
   const dataTransfer = await page.evaluateHandle((list) => {
@@ -23,7 +23,10 @@ test('create an ERGA profile, edit its title, upload two files by drag and drop,
   await form.getByLabel('Description').fill('Coleoptera collected in the Pyrenees');
   await form.getByLabel('Type').selectOption('erga');
   await form.getByLabel('Biodiversity Genomics Europe (BGE)').check();
-  await form.getByLabel('Sequencing centres').selectOption(['EI']);
+  await form
+    .getByRole('group', { name: /Sequencing centres/ })
+    .getByRole('checkbox', { name: 'EARLHAM INSTITUTE' })
+    .check();
   await form.getByRole('button', { name: 'Create profile' }).click();
 
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
@@ -50,4 +53,55 @@ test('create an ERGA profile, edit its title, upload two files by drag and drop,
 
   await page.getByRole('link', { name: '← Profiles' }).click();
   await expect(page.getByRole('link', { name: `${title} (Pyrenees)` })).toBeVisible();
+});
+
+test('the profile form says what it needs: required fields marked, a missing project in words beside it, the summary by the button', async ({
+  page,
+}, testInfo) => {
+  const user = await createUser(page.request, testInfo, { memberOf: ['erga'] });
+  await signIn(page, user);
+
+  // the Studies page's link opens the form for a biodata profile, though ERGA comes first in the list of types
+  await page.goto('/studies');
+  await page.getByRole('link', { name: 'Create a biodata profile' }).click();
+  await expect(page).toHaveURL(/\/profiles\/new\?type=biodata$/);
+  const form = page.getByRole('form', { name: 'Create profile' });
+  await expect(form.getByLabel('Type')).toHaveValue('biodata');
+  await expect(form.getByRole('group', { name: /Associated projects/ })).toHaveCount(0);
+  await screenshot(page, testInfo, 'profile-form-from-studies');
+
+  // required fields say so in words and to assistive technology; the description is optional
+  await expect(form.getByText('Title (required)')).toBeVisible();
+  await expect(form.getByLabel('Title')).toHaveAttribute('aria-required', 'true');
+  await expect(form.getByLabel('Type')).toHaveAttribute('aria-required', 'true');
+  await expect(form.getByLabel('Description')).not.toHaveAttribute('aria-required', 'true');
+
+  await form.getByLabel('Type').selectOption('erga');
+  const projects = form.getByRole('group', { name: 'Associated projects (required)' });
+  const centres = form.getByRole('group', { name: 'Sequencing centres (required)' });
+  await expect(projects).toBeVisible();
+  // checkboxes, which a phone can tick, instead of a multiple select that needs Ctrl
+  await expect(form.getByText(/Hold Ctrl/)).toHaveCount(0);
+  await expect(form.getByRole('listbox')).toHaveCount(0);
+  await centres.getByRole('checkbox', { name: 'EARLHAM INSTITUTE' }).check();
+  await form.getByLabel('Title').fill(unique(testInfo, 'ERGA mosses'));
+  const create = form.getByRole('button', { name: 'Create profile' });
+  await create.click();
+
+  // the server's refusal, in words beside the field it is about (the API keeps the reference's message)
+  await expect(projects.getByText('Choose at least one associated project.')).toBeVisible();
+  await expect(form.getByText(/associated_type/)).toHaveCount(0);
+  await expect(projects).toHaveAttribute('aria-invalid', 'true');
+  // the summary sits between the fields it points at and the button just pressed, in view
+  const summary = form.getByRole('alert').filter({ hasText: 'Please correct the fields marked above.' });
+  await expect(summary).toBeInViewport();
+  const [fieldBox, summaryBox, buttonBox] = await Promise.all([projects.boundingBox(), summary.boundingBox(), create.boundingBox()]);
+  expect(summaryBox?.y ?? 0).toBeGreaterThan((fieldBox?.y ?? 0) + (fieldBox?.height ?? 0) - 1);
+  expect(summaryBox?.y ?? 0).toBeLessThan(buttonBox?.y ?? 0);
+  await screenshot(page, testInfo, 'profile-form-missing-project');
+  await expectAccessible(page, 'the profile form with an error');
+
+  await projects.getByRole('checkbox', { name: 'Biodiversity Genomics Europe (BGE)' }).check();
+  await create.click();
+  await expect(page.getByRole('heading', { level: 1, name: /ERGA mosses/ })).toBeVisible();
 });
