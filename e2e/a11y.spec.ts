@@ -1,4 +1,4 @@
-import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
@@ -90,6 +90,16 @@ async function checkPage(page: Page, testInfo: TestInfo, path: string, heading: 
   if (shot) await screenshot(page, testInfo, shot);
 }
 
+/** The element is laid out within the window's width (not cut off by a table that scrolls sideways). */
+async function expectAcross(page: Page, target: Locator, what: string) {
+  await expect(target, what).toBeAttached();
+  const box = await target.boundingBox();
+  const width = page.viewportSize()!.width;
+  expect(box, `${what} is shown`).not.toBeNull();
+  expect(box!.x, `${what}: left edge`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${what}: right edge in a window ${width} px wide`).toBeLessThanOrEqual(width);
+}
+
 const slug = (path: string) => (path === '/' ? 'home' : path.replace(/^\//, '').replace(/[^\w]+/g, '-'));
 
 test('every page of the navigation, and the pages reached from them, pass axe and fit the window', async ({ page }, testInfo) => {
@@ -136,6 +146,39 @@ test('every page of the navigation, and the pages reached from them, pass axe an
   await checkPage(page, testInfo, `/manifests/${f.manifestId}`, /.+/, 'page-manifest');
   await checkPage(page, testInfo, `/manifests/reports/${f.reportId}`, /.+/, 'page-report');
   await checkPage(page, testInfo, `/samples/${f.svcId}`, /.+/, 'page-sample');
+
+  // what a person reads in the tables is across the window, not off to its right (on a phone the rows are cards)
+  await page.goto(`/samples/${f.svcId}`);
+  await expectAcross(
+    page,
+    page.getByRole('table', { name: 'All fields of the sample' }).getByRole('cell').first(),
+    'a sample field’s value',
+  );
+  await page.goto('/admin/users');
+  await expectAcross(page, page.getByRole('button', { name: 'Deactivate e2e-admin' }), 'the Deactivate button');
+  await page.goto('/audit');
+  await expect(page.getByRole('status').filter({ hasText: /changes?, newest first/ })).toBeInViewport();
+  await expectAcross(
+    page,
+    page
+      .getByRole('table', { name: /Changes to samples/ })
+      .locator('ins')
+      .first(),
+    'a change’s new value',
+  );
+  await page.goto('/manifests/review');
+  await expectAcross(page, page.locator('td[data-label="Approval"]').first(), 'a sample’s approvals');
+  await expectAcross(page, page.locator('td[data-label="ToLID"]').first(), 'a decided sample’s ToLID');
+  // the samples' results are near the top: on a phone the filters fold away above them
+  await page.goto('/samples');
+  await expect(page.getByRole('status').filter({ hasText: /samples?, sorted by/ })).toBeInViewport();
+  const filters = page.getByRole('form', { name: 'Filter samples' });
+  if (testInfo.project.name === 'phone') {
+    await expect(filters).toBeHidden();
+    await page.getByText(/^Filters/).click();
+  }
+  await expect(filters).toBeVisible();
+  await screenshot(page, testInfo, 'page-samples-filters');
 
   // the error and empty states of the browsers are pages too
   await page.goto('/samples?limit=9999&project=plants');

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { CsvExport } from '@/components/ui/csv-export';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
+import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
@@ -77,38 +78,40 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
 
   return (
     <>
-      <form className="filters" onSubmit={onSubmit} aria-label="Filter changes" key={qs} noValidate>
-        <label>
-          From (this day included)
-          <input type="date" {...fieldProps('from')} defaultValue={input.from} />
-          {problem('from')}
-        </label>
-        <label>
-          Until (before this day)
-          <input type="date" {...fieldProps('to')} defaultValue={input.to} />
-          {problem('to')}
-        </label>
-        <label>
-          Made by
-          <select {...fieldProps('update_type')} defaultValue={input.update_type ?? ''}>
-            <option value="">Users and the system</option>
-            <option value="user">Users (a re-uploaded manifest)</option>
-            <option value="system">The system (accessions, status)</option>
-          </select>
-          {problem('update_type')}
-        </label>
-        <FieldNamePicker label="Field" none="Any field" names={fieldNames} control={control('field')} />
-        <CheckGroup
-          legend="Project"
-          name="project"
-          values={BROWSE_PROJECTS}
-          checked={projects}
-          problem={problem('project')}
-          label={(p) => p.toUpperCase()}
-        />
-        <RowsPerPage control={control('limit')} />
-        <FilterActions clearHref={pathname} errors={offsetError ? [offsetError] : []} />
-      </form>
+      <FilterFold set={filtersSet(input, ['from', 'to', 'update_type', 'project', 'field'])} invalid={!parsed.success}>
+        <form className="filters" onSubmit={onSubmit} aria-label="Filter changes" key={qs} noValidate>
+          <label>
+            From (this day included)
+            <input type="date" {...fieldProps('from')} defaultValue={input.from} />
+            {problem('from')}
+          </label>
+          <label>
+            Until (before this day)
+            <input type="date" {...fieldProps('to')} defaultValue={input.to} />
+            {problem('to')}
+          </label>
+          <label>
+            Made by
+            <select {...fieldProps('update_type')} defaultValue={input.update_type ?? ''}>
+              <option value="">Users and the system</option>
+              <option value="user">Users (a re-uploaded manifest)</option>
+              <option value="system">The system (accessions, status)</option>
+            </select>
+            {problem('update_type')}
+          </label>
+          <FieldNamePicker label="Field" none="Any field" names={fieldNames} control={control('field')} />
+          <CheckGroup
+            legend="Project"
+            name="project"
+            values={BROWSE_PROJECTS}
+            checked={projects}
+            problem={problem('project')}
+            label={(p) => p.toUpperCase()}
+          />
+          <RowsPerPage control={control('limit')} />
+          <FilterActions clearHref={pathname} errors={offsetError ? [offsetError] : []} />
+        </form>
+      </FilterFold>
 
       {!parsed.success ? (
         <p role="alert" className="notice error">

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { CsvExport } from '@/components/ui/csv-export';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
+import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
 import {
@@ -42,6 +43,8 @@ const PARAMS = [
 const FORM = PARAMS.filter(
   (p): p is Exclude<(typeof PARAMS)[number], 'sort' | 'order' | 'offset'> => !['sort', 'order', 'offset'].includes(p),
 );
+/** What narrows the samples down, counted in the folded filters' summary (not the field names or rows per page). */
+const FILTERS = ['project', 'status', 'manifest_id', 'sequencing_centre', 'taxon_id', 'scientific_name', 'contains'] as const;
 /** The filters that are sets of checkboxes: a sample matches any value ticked. */
 const CHOICES = [
   { legend: 'Project', name: 'project', values: BROWSE_PROJECTS, label: (p: string) => p.toUpperCase() },
@@ -112,57 +115,59 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
 
   return (
     <>
-      <form className="filters" onSubmit={onSubmit} aria-label="Filter samples" key={qs} noValidate>
-        {CHOICES.map((c) => (
-          <CheckGroup key={c.name} {...c} checked={selected(c.name)} problem={problem(c.name)} />
-        ))}
-        <label>
-          Manifest id
-          <input {...fieldProps('manifest_id')} defaultValue={input.manifest_id} placeholder="a UUID" spellCheck={false} />
-          {problem('manifest_id')}
-        </label>
-        <label>
-          Sequencing centre
-          <select {...fieldProps('sequencing_centre')} defaultValue={input.sequencing_centre ?? ''}>
-            <option value="">Any</option>
-            {SEQUENCING_CENTRES.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-          {problem('sequencing_centre')}
-        </label>
-        <label>
-          Taxon id
-          <input {...fieldProps('taxon_id')} defaultValue={input.taxon_id} inputMode="numeric" placeholder="e.g. 104452, 7227" />
-          {problem('taxon_id')}
-        </label>
-        <label>
-          Scientific name contains
-          <input {...fieldProps('scientific_name')} defaultValue={input.scientific_name} placeholder="e.g. Aglais" />
-          {problem('scientific_name')}
-        </label>
-        <FieldNamePicker label="Search in field" none="Choose a field" names={fieldNames} control={control('field')} />
-        <label>
-          Field contains
-          <input {...fieldProps('contains')} defaultValue={input.contains} placeholder="any case; commas: any of" />
-          {problem('contains')}
-        </label>
-        <label>
-          Field names
-          <select {...fieldProps('standard')} defaultValue={input.standard ?? 'tol'}>
-            {BROWSE_STANDARDS.map((s) => (
-              <option key={s} value={s}>
-                {s === 'tol' ? 'Tree of Life (tol)' : s === 'dwc' ? 'Darwin Core (dwc)' : s === 'ena' ? 'ENA (ena)' : 'MIxS (mixs)'}
-              </option>
-            ))}
-          </select>
-          {problem('standard')}
-        </label>
-        <RowsPerPage control={control('limit')} />
-        <FilterActions clearHref={pathname} errors={otherErrors} />
-      </form>
+      <FilterFold set={filtersSet(input, FILTERS)} invalid={!parsed.success}>
+        <form className="filters" onSubmit={onSubmit} aria-label="Filter samples" key={qs} noValidate>
+          {CHOICES.map((c) => (
+            <CheckGroup key={c.name} {...c} checked={selected(c.name)} problem={problem(c.name)} />
+          ))}
+          <label>
+            Manifest id
+            <input {...fieldProps('manifest_id')} defaultValue={input.manifest_id} placeholder="a UUID" spellCheck={false} />
+            {problem('manifest_id')}
+          </label>
+          <label>
+            Sequencing centre
+            <select {...fieldProps('sequencing_centre')} defaultValue={input.sequencing_centre ?? ''}>
+              <option value="">Any</option>
+              {SEQUENCING_CENTRES.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+            {problem('sequencing_centre')}
+          </label>
+          <label>
+            Taxon id
+            <input {...fieldProps('taxon_id')} defaultValue={input.taxon_id} inputMode="numeric" placeholder="e.g. 104452, 7227" />
+            {problem('taxon_id')}
+          </label>
+          <label>
+            Scientific name contains
+            <input {...fieldProps('scientific_name')} defaultValue={input.scientific_name} placeholder="e.g. Aglais" />
+            {problem('scientific_name')}
+          </label>
+          <FieldNamePicker label="Search in field" none="Choose a field" names={fieldNames} control={control('field')} />
+          <label>
+            Field contains
+            <input {...fieldProps('contains')} defaultValue={input.contains} placeholder="any case; commas: any of" />
+            {problem('contains')}
+          </label>
+          <label>
+            Field names
+            <select {...fieldProps('standard')} defaultValue={input.standard ?? 'tol'}>
+              {BROWSE_STANDARDS.map((s) => (
+                <option key={s} value={s}>
+                  {s === 'tol' ? 'Tree of Life (tol)' : s === 'dwc' ? 'Darwin Core (dwc)' : s === 'ena' ? 'ENA (ena)' : 'MIxS (mixs)'}
+                </option>
+              ))}
+            </select>
+            {problem('standard')}
+          </label>
+          <RowsPerPage control={control('limit')} />
+          <FilterActions clearHref={pathname} errors={otherErrors} />
+        </form>
+      </FilterFold>
 
       {!parsed.success ? (
         <p role="alert" className="notice error">
