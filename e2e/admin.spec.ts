@@ -188,7 +188,10 @@ test('a registration made through the API reads in words on the Submissions page
   await detail.getByText('Accessions of 3 samples').click();
   const pairs = detail.getByRole('list', { name: 'Samples and their accessions' });
   for (const [svcId, acc] of accessions) {
-    const item = pairs.getByRole('listitem').filter({ hasText: svcId });
+    // each sample named by its tube and specimen, linked to its page
+    expect(acc.tube).toBeTruthy();
+    const item = pairs.getByRole('listitem').filter({ hasText: `Tube ${acc.tube} (specimen ${acc.specimen})` });
+    await expect(item.getByRole('link', { name: acc.tube })).toHaveAttribute('href', `/samples/${svcId}`);
     await expect(item.getByRole('link', { name: acc.biosampleAccession })).toHaveAttribute(
       'href',
       `https://www.ebi.ac.uk/biosamples/samples/${acc.biosampleAccession}`,
