@@ -20,6 +20,8 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
   const researcher = await createUser(page.request, testInfo, { memberOf: ['dtol'] });
   await signIn(page, researcher);
   const title = unique(testInfo, 'Imaged moths');
+  // a name of its own, to find its manifest among others in the review queue
+  const fileName = `imaged-${testInfo.project.name}-${Date.now().toString(36)}.xlsx`;
   const profile = await page.request.post('/api/profiles', { data: { title, description: '', type: 'dtol' } });
   expect(profile.status()).toBe(201);
   const profileId = ((await profile.json()) as { id: string }).id;
@@ -33,7 +35,7 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
     ),
   );
   const upload = await page.request.post('/api/manifest/validate', {
-    multipart: { profile_id: profileId, file: { name: 'imaged.xlsx', mimeType: 'application/octet-stream', buffer: workbook } },
+    multipart: { profile_id: profileId, file: { name: fileName, mimeType: 'application/octet-stream', buffer: workbook } },
   });
   expect(upload.status(), await upload.text()).toBe(202);
   const { report_id } = (await upload.json()) as { report_id: string };
@@ -100,10 +102,16 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
   const context = await browser.newContext({ viewport: page.viewportSize()! });
   const manager = await context.newPage();
   await signIn(manager, E2E_ADMIN);
-  await manager.goto('/manifests/review');
+  // the queue lists the oldest manifests first, ten a page: other tests' manifests may come before this one
+  for (let offset = 0; ; offset += 10) {
+    await manager.goto(`/manifests/review${offset ? `?offset=${offset}` : ''}`);
+    await expect(manager.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+    if (await manager.getByRole('region', { name: fileName }).count()) break;
+    expect(offset, `${fileName} is not in the review queue`).toBeLessThan(300);
+  }
   await expect(
     manager
-      .getByRole('list', { name: 'Specimen images of imaged.xlsx' })
+      .getByRole('list', { name: `Specimen images of ${fileName}` })
       .getByRole('img', { name: `Specimen ${specimen}, file ${specimen}-2.png` }),
   ).toBeVisible({ timeout: 30_000 });
   await expectAccessible(manager);
