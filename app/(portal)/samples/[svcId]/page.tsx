@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { SampleImagesSection } from '@/components/images/specimen-images';
-import { StatusBadge } from '@/components/manifests/status-badge';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
 import { RightsHoldNotice } from '@/components/samples/rights-hold-notice';
+import { StatusWords } from '@/components/samples/sample-state';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { config } from '@/lib/config';
@@ -44,7 +44,7 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
         <em>{sample.scientificName}</em> <span className="mono muted">{sample.tubeOrWellId}</span>
       </h1>
       <p>
-        <StatusBadge status={sample.status} /> · profile{' '}
+        <StatusWords status={sample.status} /> · profile{' '}
         {full ? <Link href={`/profiles/${sample.profileId}`}>{profileTitle}</Link> : profileTitle}
         {full && sample.status === 'rejected' && sample.rejectionReason && <> · rejected: {sample.rejectionReason}</>}
       </p>
