@@ -123,7 +123,7 @@ test('a sample approved for ERGA_COMMUNITY waits for the BGE approver, who sees 
   await navigateTo(page, 'Review queue');
   const table = page.getByRole('table', { name: `Samples of ${fileName} awaiting your decision` });
   const approvedRow = table.getByRole('row', { name: new RegExp(first!) });
-  await expect(approvedRow).toContainText('still needs the approval of BGE)');
+  await expect(approvedRow).toContainText('your accept approves BGE, its last approval)');
   await expect(approvedRow).toContainText(`ERGA_COMMUNITY approved by ${community.username}`);
   await expect(approvedRow).toContainText('Awaiting BGE (yours)');
   await expect(table.getByRole('row', { name: new RegExp(second!) })).toContainText('Awaiting BGE (yours) and ERGA_COMMUNITY');

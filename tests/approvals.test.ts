@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emails, samples, users } from '@/db/schema';
+import { awaitingWords } from '@/lib/approvals/words';
 import { parseConfig } from '@/lib/config';
 import { mailContext } from '@/lib/mail/outbox';
 import { currentDefinition } from '@/lib/manifests';
@@ -326,5 +327,54 @@ describe('a ToLID rejection', () => {
     expect(toBge?.body).toContain(a);
     // the manager of ERGA approves neither type: not told
     expect(recipients).not.toContain(ergaManager.user.id);
+  });
+});
+
+describe('what a pending sample is said to wait for', () => {
+  const inQueue = async (key: string, id: string, state: 'awaiting' | 'decided') =>
+    (await get<ReviewQueue>(`/api/sample/review?state=${state}&limit=100`, key)).data
+      .flatMap((g) => g.samples)
+      .find((s) => s.svc_id === id);
+
+  it('tells the one whose accept gives every awaited approval that it does, and says nothing is awaited once it has', async () => {
+    const both = await h.user({ username: 'community-and-sanger', approverOf: ['ERGA_COMMUNITY', 'SANGER'] });
+    const profile = await createProfile(h, uploader.key, {
+      title: 'Sanger beetles',
+      description: '',
+      type: 'erga',
+      associated_type: ['ERGA_COMMUNITY'],
+      sequencing_centre: ['SANGER'],
+    });
+    const { ids } = await confirmed(profile, ergaRows(2));
+    const [a, b] = ids;
+    const before = await inQueue(both.key, a!, 'awaiting');
+    expect(before).toMatchObject({
+      status: 'pending',
+      waiting_for: ['ERGA_COMMUNITY', 'SANGER'],
+      waiting_for_you: ['ERGA_COMMUNITY', 'SANGER'],
+    });
+    expect(awaitingWords(before!.waiting_for, before!.waiting_for_you)).toBe(
+      'your accept approves ERGA_COMMUNITY and SANGER, its last approvals',
+    );
+    // the ERGA_COMMUNITY approver alone reads that SANGER's approval follows theirs
+    const forCommunity = await inQueue(community.key, b!, 'awaiting');
+    expect(awaitingWords(forCommunity!.waiting_for, forCommunity!.waiting_for_you)).toBe(
+      'your accept approves ERGA_COMMUNITY; it then needs the approval of SANGER',
+    );
+
+    expect((await decide(both.key, { svc_ids: [a], decision: 'accept' })).status).toBe(200);
+    expect(Object.keys((await row(a!)).approvals).sort()).toEqual(['ERGA_COMMUNITY', 'SANGER']);
+    const after = await inQueue(both.key, a!, 'decided');
+    expect(after?.status).not.toBe('pending');
+    expect(after).toMatchObject({ waiting_for: [], waiting_for_you: [] });
+    expect(awaitingWords(after!.waiting_for, after!.waiting_for_you)).toBeNull();
+
+    // after the ERGA_COMMUNITY approver's accept, the one approval missing is named, to them and to the uploader's reviewers
+    expect((await decide(community.key, { svc_ids: [b], decision: 'accept' })).status).toBe(200);
+    const decided = await inQueue(community.key, b!, 'decided');
+    expect(decided).toMatchObject({ status: 'pending', waiting_for: ['SANGER'], waiting_for_you: [] });
+    expect(awaitingWords(decided!.waiting_for, decided!.waiting_for_you)).toBe('still needs the approval of SANGER');
+    const forBoth = await inQueue(both.key, b!, 'awaiting');
+    expect(awaitingWords(forBoth!.waiting_for, forBoth!.waiting_for_you)).toBe('your accept approves SANGER, its last approval');
   });
 });

@@ -93,7 +93,7 @@ const awaitingColumns = (shown: Shown): Column[] => [
     header: 'Approval',
     cell: (s) => (
       <>
-        <SampleState sample={s} waitingFor={s.waiting_for} />
+        <SampleState sample={s} waitingFor={s.waiting_for} yours={s.waiting_for_you} />
         <Approvals sample={s} />
       </>
     ),
@@ -109,7 +109,7 @@ const decidedColumns = (shown: Shown): Column[] => [
     header: 'State',
     cell: (s) => (
       <>
-        <SampleState sample={s} waitingFor={s.waiting_for} />
+        <SampleState sample={s} waitingFor={s.waiting_for} yours={s.waiting_for_you} />
         {s.status === 'pending' && <Approvals sample={s} />}
         {s.registration_failed && (
           <div>

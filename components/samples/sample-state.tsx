@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { accessionLink } from '@/components/submissions/links';
+import { awaitingWords } from '@/lib/approvals/words';
 import type { SampleStatus } from '@/lib/samples/contract';
 import type { ReviewSample } from '@/lib/samples/review-contract';
 
@@ -52,9 +53,17 @@ export type SampleStanding = Pick<
 
 /**
  * The whole sentence: the status with what it waits for (`waitingFor`: associated projects whose approval a pending
- * sample still needs), its accession, or the reason it stopped.
+ * sample still needs; `yours`: those of them the reader approves), its accession, or the reason it stopped.
  */
-export function SampleState({ sample, waitingFor = [] }: { sample: SampleStanding; waitingFor?: readonly string[] }) {
+export function SampleState({
+  sample,
+  waitingFor = [],
+  yours = [],
+}: {
+  sample: SampleStanding;
+  waitingFor?: readonly string[];
+  yours?: readonly string[];
+}) {
   const {
     status,
     status_detail: detail,
@@ -75,9 +84,11 @@ export function SampleState({ sample, waitingFor = [] }: { sample: SampleStandin
     case 'rejected':
       tail = `: ${(registrationFailed ? reason || detail : reason) || 'no reason given'}`;
       break;
-    case 'pending':
-      tail = waitingFor.length ? ` (still needs the approval of ${waitingFor.join(' and ')})` : null;
+    case 'pending': {
+      const words = awaitingWords(waitingFor, yours);
+      tail = words ? ` (${words})` : null;
       break;
+    }
     case 'awaiting_tolid':
       tail = ' from the ToLID service';
       break;
