@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samples } from '@/db/schema';
 import { XLSX } from '@/lib/api/schemas';
 import { currentDefinition, type ManifestProject, METADATA_SHEET, parseManifest } from '@/lib/manifests';
+import { manifestSamplesPage } from '@/lib/reports/confirmed';
 import { validRows } from './fixtures/manifests/generate';
 import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, uploadManifest, waitFor } from './support/flows';
@@ -176,6 +177,15 @@ describe.each(CASES)('$project: a confirmed manifest back as a spreadsheet', ({ 
     expect(cellOf('DATE_OF_COLLECTION')).toBeInstanceOf(Date);
     expect(typeof cellOf('DECIMAL_LATITUDE')).toBe('number');
     expect(cellOf('SPECIMEN_ID')).toBe(rows[0]?.SPECIMEN_ID);
+  });
+
+  it('lists its samples on the manifest’s page in the uploaded rows’ order, page by page, a symbiont beside its target', async () => {
+    const tubes = uploaded.map((r) => r.TUBE_OR_WELL_ID);
+    const expected = [...tubes].sort((a, b) => tubes.indexOf(a) - tubes.indexOf(b));
+    const first = await manifestSamplesPage(h.database.db, owner.user, manifestId, { limit: 4, offset: 0 });
+    const rest = await manifestSamplesPage(h.database.db, owner.user, manifestId, { limit: 4, offset: 4 });
+    expect(first.total).toBe(uploaded.length);
+    expect([...first.samples, ...rest.samples].map((s) => s.tubeOrWellId)).toEqual(expected);
   });
 
   it('uploads back unchanged as an update with nothing to change', async () => {

@@ -1,7 +1,7 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { pageWithTotal } from '@/db/rows';
-import { manifests, profiles, samples, users } from '@/db/schema';
+import { manifests, profiles, samples, users, validationReports } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import { roleOn, visibleProfiles } from '@/lib/profiles/access';
@@ -43,8 +43,10 @@ export type ConfirmedManifest = Awaited<ReturnType<typeof confirmedManifests>>['
 export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: string, page: { limit: number; offset: number }) {
   const head = await readableManifest(db, user, manifestId);
   const mine = eq(samples.manifestId, head.manifest.id);
+  const uploaded = uploadedPositions(db, head.manifest.reportId);
   const [rows, statuses] = await Promise.all([
     db
+      .with(uploaded)
       .select({
         id: samples.id,
         status: samples.status,
@@ -59,8 +61,13 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
         timeUpdated: samples.timeUpdated,
       })
       .from(samples)
+      .leftJoin(
+        uploaded,
+        and(eq(uploaded.rack, sql`coalesce(${samples.rackOrPlateId}, '')`), eq(uploaded.tube, sql`coalesce(${samples.tubeOrWellId}, '')`)),
+      )
       .where(mine)
-      .orderBy(asc(samples.timeCreated), asc(samples.id))
+      // the rows' order in the spreadsheet; samples of one upload share their creation time, so it alone gave none
+      .orderBy(sql`${uploaded.position} asc nulls last`, asc(samples.timeCreated), asc(samples.id))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ status: samples.status, n: sql<number>`count(*)::int` }).from(samples).where(mine).groupBy(samples.status),
@@ -74,6 +81,25 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
     counts,
     total: counts.reduce((sum, c) => sum + c.samples, 0),
   };
+}
+
+/**
+ * The upload order of a manifest's samples: each rack and tube's first row number in the report the manifest was
+ * confirmed from (a symbiont sharing its target's tube comes next to it), computed once in the database.
+ */
+export function uploadedPositions(db: Db, reportId: string | null) {
+  const r = sql`r.value`;
+  return db.$with('uploaded').as(
+    db
+      .select({
+        rack: sql<string>`coalesce(${r} -> 'values' ->> 'RACK_OR_PLATE_ID', '')`.as('rack'),
+        tube: sql<string>`coalesce(${r} -> 'values' ->> 'TUBE_OR_WELL_ID', '')`.as('tube'),
+        position: sql<number>`min((${r} ->> 'rowNumber')::int)`.as('position'),
+      })
+      .from(sql`${validationReports}, jsonb_array_elements(${validationReports.rows} -> 'normalised') as r`)
+      .where(sql`${validationReports.id} = ${reportId}`)
+      .groupBy(sql`1, 2`),
+  );
 }
 
 /**
