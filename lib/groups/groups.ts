@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/errors';
 import { groupMembers, groups, users } from '@/db/schema';
-import { Conflict, Forbidden, fieldInvalid, NotFound } from '@/lib/errors';
-import type { UserRecord } from '@/lib/users/users';
+import { Conflict, Forbidden, NotFound } from '@/lib/errors';
+import { findActiveUser, type UserRecord } from '@/lib/users/users';
 import type { Group, NewGroup, NewMember } from './contract';
+import { groupsVisibleTo } from './membership';
 
 /**
  * Groups of people, made and filled by any user: its owner adds and removes members (admins may too); a member sees
@@ -14,15 +15,6 @@ import type { Group, NewGroup, NewMember } from './contract';
 
 const NOT_FOUND = 'Group not found';
 type GroupRow = typeof groups.$inferSelect;
-
-/** The groups the user owns or belongs to, as a condition (an admin's: every group). */
-const visibleTo = (db: Db, user: UserRecord) =>
-  user.isAdmin
-    ? undefined
-    : or(
-        eq(groups.ownerId, user.id),
-        inArray(groups.id, db.select({ id: groupMembers.groupId }).from(groupMembers).where(eq(groupMembers.userId, user.id))),
-      );
 
 async function groupsJson(db: Db, user: UserRecord, rows: GroupRow[]): Promise<Group[]> {
   if (!rows.length) return [];
@@ -49,7 +41,7 @@ async function groupsJson(db: Db, user: UserRecord, rows: GroupRow[]): Promise<G
 
 /** The caller's groups (those they own or belong to; an admin's: all), by name. */
 export async function listGroups(db: Db, user: UserRecord): Promise<Group[]> {
-  const rows = await db.select().from(groups).where(visibleTo(db, user)).orderBy(asc(groups.name), asc(groups.id)).limit(1000);
+  const rows = await db.select().from(groups).where(groupsVisibleTo(db, user)).orderBy(asc(groups.name), asc(groups.id)).limit(1000);
   return groupsJson(db, user, rows);
 }
 
@@ -58,7 +50,7 @@ async function visibleGroup(db: Db, user: UserRecord, id: number): Promise<Group
   const [row] = await db
     .select()
     .from(groups)
-    .where(and(eq(groups.id, id), visibleTo(db, user)));
+    .where(and(eq(groups.id, id), groupsVisibleTo(db, user)));
   if (!row) throw NotFound(NOT_FOUND);
   return row;
 }
@@ -92,20 +84,10 @@ async function ownedGroup(db: Db, user: UserRecord, id: number): Promise<GroupRo
   return row;
 }
 
-/** An active user by name, or a 400 naming the field: whom to add is the caller's input. */
-async function activeUser(db: Db, username: string, path: string): Promise<{ id: number; username: string }> {
-  const [row] = await db
-    .select({ id: users.id, username: users.username })
-    .from(users)
-    .where(and(eq(users.username, username), eq(users.isActive, true)));
-  if (!row) throw fieldInvalid(path, `No active user is named '${username}'`);
-  return row;
-}
-
 /** Adds a person to the group; adding a member again changes nothing. */
 export async function addMember(db: Db, user: UserRecord, id: number, input: NewMember): Promise<Group> {
   const group = await ownedGroup(db, user, id);
-  const member = await activeUser(db, input.username, 'username');
+  const member = await findActiveUser(db, input.username, 'username');
   await db.insert(groupMembers).values({ groupId: group.id, userId: member.id }).onConflictDoNothing();
   return getGroup(db, user, id);
 }

@@ -2,6 +2,7 @@ import { and, type Column, eq, inArray, isNotNull, or, type SQL, sql } from 'dri
 import type { Db } from '@/db/client';
 import { groupMembers, profileShares, profiles } from '@/db/schema';
 import { Forbidden } from '@/lib/errors';
+import { groupIdsOf } from '@/lib/groups/membership';
 import type { UserRecord } from '@/lib/users/users';
 import type { ProfileRole } from './contract';
 
@@ -18,13 +19,9 @@ export type ProfileNeed = 'view' | 'contribute' | 'own';
 const RANK: Record<ProfileRole, number> = { viewer: 0, contributor: 1, owner: 2, admin: 3 };
 const NEEDED: Record<ProfileNeed, number> = { view: 0, contribute: 1, own: 2 };
 
-/** The groups the user is a member of, as a subquery. */
-const groupsOf = (db: Db, userId: number) =>
-  db.select({ id: groupMembers.groupId }).from(groupMembers).where(eq(groupMembers.userId, userId));
-
 /** The shares that reach the user: their own and their groups'. */
 const sharesReaching = (db: Db, userId: number): SQL =>
-  or(eq(profileShares.userId, userId), inArray(profileShares.groupId, groupsOf(db, userId))) as SQL;
+  or(eq(profileShares.userId, userId), inArray(profileShares.groupId, groupIdsOf(db, userId))) as SQL;
 
 /** The ids of the profiles shared with the user, with at least `need`'s role, as a subquery. */
 const sharedWith = (db: Db, userId: number, need: ProfileNeed) =>
@@ -50,17 +47,25 @@ export function visibleProfiles(db: Db, user: UserRecord): SQL | undefined {
   return or(eq(profiles.ownerId, user.id), inArray(profiles.id, sharedWith(db, user.id, 'view')));
 }
 
+/** The roles the user has through shares on each of the profiles (the owner's and an admin's are not shares). */
+async function sharedRoles(db: Db, user: UserRecord, profileIds: string[]): Promise<Map<string, ProfileRole>> {
+  const roles = new Map<string, ProfileRole>();
+  if (!profileIds.length) return roles;
+  const found = await db
+    .select({ id: profileShares.profileId, contributes: sql<boolean>`bool_or(${profileShares.role} = 'contributor')` })
+    .from(profileShares)
+    .where(and(inArray(profileShares.profileId, profileIds), sharesReaching(db, user.id)))
+    .groupBy(profileShares.profileId);
+  for (const f of found) roles.set(f.id, f.contributes ? 'contributor' : 'viewer');
+  return roles;
+}
+
+const ownRole = (user: UserRecord, profile: { ownerId: number }): ProfileRole | null =>
+  user.isAdmin ? 'admin' : profile.ownerId === user.id ? 'owner' : null;
+
 /** The user's role on a profile, or null when it is none of theirs. */
 export async function roleOn(db: Db, user: UserRecord, profile: { id: string; ownerId: number }): Promise<ProfileRole | null> {
-  if (user.isAdmin) return 'admin';
-  if (profile.ownerId === user.id) return 'owner';
-  const [row] = await db
-    .select({ contributes: sql<boolean>`bool_or(${profileShares.role} = 'contributor')` })
-    .from(profileShares)
-    .where(and(eq(profileShares.profileId, profile.id), sharesReaching(db, user.id)))
-    .having(sql`count(*) > 0`);
-  if (!row) return null;
-  return row.contributes ? 'contributor' : 'viewer';
+  return ownRole(user, profile) ?? (await sharedRoles(db, user, [profile.id])).get(profile.id) ?? null;
 }
 
 /** The user's role on each of the profiles (all of which they may see), with one query for those shared with them. */
@@ -69,19 +74,12 @@ export async function rolesOn<T extends { id: string; ownerId: number }>(
   user: UserRecord,
   rows: T[],
 ): Promise<(T & { role: ProfileRole })[]> {
-  const shared = user.isAdmin ? [] : rows.filter((r) => r.ownerId !== user.id).map((r) => r.id);
-  const contributes = new Map<string, boolean>();
-  if (shared.length) {
-    const found = await db
-      .select({ id: profileShares.profileId, contributes: sql<boolean>`bool_or(${profileShares.role} = 'contributor')` })
-      .from(profileShares)
-      .where(and(inArray(profileShares.profileId, shared), sharesReaching(db, user.id)))
-      .groupBy(profileShares.profileId);
-    for (const f of found) contributes.set(f.id, f.contributes);
-  }
-  const roleOf = (r: T): ProfileRole =>
-    user.isAdmin ? 'admin' : r.ownerId === user.id ? 'owner' : contributes.get(r.id) ? 'contributor' : 'viewer';
-  return rows.map((r) => ({ ...r, role: roleOf(r) }));
+  const shared = await sharedRoles(
+    db,
+    user,
+    rows.filter((r) => ownRole(user, r) === null).map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, role: ownRole(user, r) ?? shared.get(r.id) ?? 'viewer' }));
 }
 
 /**

@@ -1,10 +1,12 @@
-import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { groupMembers, groups, profileShares, profiles, users } from '@/db/schema';
 import { recordProfileEvent } from '@/lib/audit/events';
 import { Conflict, fieldInvalid, NotFound } from '@/lib/errors';
-import { getUser, type UserRecord } from '@/lib/users/users';
+import { groupsVisibleTo } from '@/lib/groups/membership';
+import { findActiveUser, getUser, type UserRecord } from '@/lib/users/users';
+import { assertRoleAllows } from './access';
 import type { NewShare, ProfileShare, ShareRole, Transfer, Transferred } from './contract';
 import { checkProfileAccess, getProfile, mayUseType, type ProfileView } from './profiles';
 
@@ -20,6 +22,11 @@ const groupOwner = alias(users, 'group_owner');
 /** The profile's shares, people first, then groups, by name. */
 export async function listShares(db: Db, user: UserRecord, profileId: string): Promise<ProfileShare[]> {
   const profile = await getProfile(db, user, profileId);
+  return sharesOf(db, profile.id);
+}
+
+/** The shares of a profile the caller may see (or the one share `shareId`), as the API answers them. */
+async function sharesOf(db: Db, profileId: string, shareId?: number): Promise<ProfileShare[]> {
   const rows = await db
     .select({
       id: profileShares.id,
@@ -36,7 +43,7 @@ export async function listShares(db: Db, user: UserRecord, profileId: string): P
     .leftJoin(groups, eq(groups.id, profileShares.groupId))
     .leftJoin(groupOwner, eq(groupOwner.id, groups.ownerId))
     .leftJoin(sharer, eq(sharer.id, profileShares.createdBy))
-    .where(eq(profileShares.profileId, profile.id))
+    .where(and(eq(profileShares.profileId, profileId), shareId === undefined ? undefined : eq(profileShares.id, shareId)))
     .orderBy(asc(groups.name), asc(grantee.username), asc(profileShares.id));
   const groupIds = rows.flatMap((r) => (r.groupId === null ? [] : [r.groupId]));
   const sizes = groupIds.length
@@ -64,16 +71,6 @@ export async function listShares(db: Db, user: UserRecord, profileId: string): P
   }));
 }
 
-/** An active user by name, or a 400 naming the field. */
-async function activeUser(db: Db, username: string) {
-  const [row] = await db
-    .select({ id: users.id, username: users.username })
-    .from(users)
-    .where(and(eq(users.username, username), eq(users.isActive, true)));
-  if (!row) throw fieldInvalid('username', `No active user is named '${username}'`);
-  return row;
-}
-
 /** Refuses a person who could not use the profile's type (a Tree of Life project they are not a member of). */
 async function assertMayUse(db: Db, userId: number, profile: ProfileView) {
   const person = await getUser(db, userId);
@@ -87,22 +84,16 @@ async function assertMayUse(db: Db, userId: number, profile: ProfileView) {
 /** The grantee of a new share: a person other than the owner, or a group the sharer may see. */
 async function granteeOf(db: Db, user: UserRecord, profile: ProfileView, input: NewShare) {
   if ('username' in input) {
-    const person = await activeUser(db, input.username);
+    const person = await findActiveUser(db, input.username, 'username');
     if (person.id === profile.ownerId) {
       throw fieldInvalid('username', `${person.username} owns this profile already`);
     }
     return { userId: person.id, groupId: null, name: person.username };
   }
-  const mine = user.isAdmin
-    ? undefined
-    : or(
-        eq(groups.ownerId, user.id),
-        inArray(groups.id, db.select({ id: groupMembers.groupId }).from(groupMembers).where(eq(groupMembers.userId, user.id))),
-      );
   const [group] = await db
     .select({ id: groups.id, name: groups.name })
     .from(groups)
-    .where(and(eq(groups.id, input.group_id), mine));
+    .where(and(eq(groups.id, input.group_id), groupsVisibleTo(db, user)));
   if (!group) throw fieldInvalid('group_id', `No group of yours has the id ${input.group_id}`);
   return { userId: null, groupId: group.id, name: `group ${group.name}` };
 }
@@ -145,7 +136,7 @@ export async function shareProfile(
     await recordProfileEvent(tx, user, profile.id, 'share', { with: who.name, role: input.role });
     return { id: made.id, created: true };
   });
-  const share = (await listShares(db, user, profile.id)).find((s) => s.id === id);
+  const [share] = await sharesOf(db, profile.id, id);
   if (!share) throw NotFound('Share not found');
   return { share, created };
 }
@@ -168,7 +159,7 @@ export async function unshareProfile(db: Db, user: UserRecord, profileId: string
     .leftJoin(grantee, eq(grantee.id, profileShares.userId))
     .where(and(eq(profileShares.id, shareId), eq(profileShares.profileId, profile.id)));
   if (!share) throw NotFound('Share not found');
-  if (share.userId !== user.id) await checkProfileAccess(db, profile, user, 'own');
+  if (share.userId !== user.id) assertRoleAllows(profile.role, 'own');
   await db.transaction(async (tx) => {
     await tx.delete(profileShares).where(eq(profileShares.id, share.id));
     const name = share.username ?? `group ${share.groupName ?? ''}`;
@@ -183,7 +174,7 @@ export async function unshareProfile(db: Db, user: UserRecord, profileId: string
  */
 export async function transferProfile(db: Db, user: UserRecord, profileId: string, input: Transfer): Promise<Transferred> {
   const current = await getProfile(db, user, profileId, 'own');
-  const next = await activeUser(db, input.username);
+  const next = await findActiveUser(db, input.username, 'username');
   if (next.id === current.ownerId) throw fieldInvalid('username', `${next.username} owns this profile already`);
   await assertMayUse(db, next.id, current);
   await db.transaction(async (tx) => {

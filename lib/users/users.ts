@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
-import { Conflict, Invalid, NotFound } from '@/lib/errors';
+import { Conflict, fieldInvalid, Invalid, NotFound } from '@/lib/errors';
 import { type NewUser, NewUserSchema, type User, type UserUpdate, UserUpdateSchema } from './contract';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords';
 
@@ -121,6 +121,16 @@ export async function getUser(db: Db, id: number): Promise<UserRecord> {
   if (!row) throw NotFound('No such user');
   const [roles, approverTypes] = await Promise.all([rolesOf(db, [id]), approverTypesOf(db, [id])]);
   return toRecord(row, roles.get(id), approverTypes.get(id));
+}
+
+/** An active user by name, or a 400 naming the field (`path`) that named them: whom to add is the caller's input. */
+export async function findActiveUser(db: Db, username: string, path: string): Promise<{ id: number; username: string }> {
+  const [row] = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(eq(users.username, username), eq(users.isActive, true)));
+  if (!row) throw fieldInvalid(path, `No active user is named '${username}'`);
+  return row;
 }
 
 /** A page of all users by name, with the true total. */
