@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { samples, sampleUpdates, specimens, submissions } from '@/db/schema';
+import { samples, sampleUpdates, specimens, submissionReceipts, submissions } from '@/db/schema';
 import { mailContext } from '@/lib/mail/outbox';
 import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
@@ -271,7 +271,8 @@ describe('a MODIFY is sent once', () => {
       expect(heldAtEna(id)).toContain('Netted at dusk');
       const [sub] = await manual.database.db.select().from(submissions).where(eq(submissions.id, submissionId));
       expect(sub!.status).toBe('accepted');
-      expect(sub!.receipts.map((r) => r.kind)).toContain('RECEIPT');
+      const answers = await manual.database.db.select().from(submissionReceipts).where(eq(submissionReceipts.submissionId, submissionId));
+      expect(answers.map((r) => r.kind)).toContain('RECEIPT');
       const history = await historyOf(manual, id);
       expect(history.filter((u) => u.field === ENA_MODIFY_FIELD)).toHaveLength(1);
     } finally {

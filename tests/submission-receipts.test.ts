@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samples, submissions } from '@/db/schema';
+import { samples, submissionReceipts, submissions } from '@/db/schema';
 import type { Submission, SubmissionList } from '@/lib/submissions/contract';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
@@ -59,10 +59,16 @@ afterAll(async () => {
 
 describe('ENA receipts', () => {
   it('keeps the RECEIPT document of the ADD as received, and says where to download it', async () => {
-    const [stored] = await h.database.db.select().from(submissions).where(eq(submissions.id, submission.submission_id));
-    const add = stored!.receipts.findIndex((r) => r.kind === 'ADD');
+    // the answers are rows of their own, in their places (issue 27)
+    const stored = await h.database.db
+      .select()
+      .from(submissionReceipts)
+      .where(eq(submissionReceipts.submissionId, submission.submission_id))
+      .orderBy(asc(submissionReceipts.seq));
+    expect(stored.map((r) => r.seq)).toEqual(stored.map((_, i) => i));
+    const add = stored.findIndex((r) => r.kind === 'ADD');
     expect(add).toBeGreaterThanOrEqual(0);
-    expect(stored!.receipts[add]!.xml).toMatch(/<RECEIPT[^>]*success="true"/);
+    expect(stored[add]!.xml).toMatch(/<RECEIPT[^>]*success="true"/);
 
     const answer = submission.receipts[add]!;
     expect(answer).not.toHaveProperty('xml');
@@ -76,7 +82,7 @@ describe('ENA receipts', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="receipt-.+-add\.xml"$/);
     const xml = await res.text();
-    expect(xml).toBe(stored!.receipts[add]!.xml);
+    expect(xml).toBe(stored[add]!.xml);
 
     // specimens, then samples: between them, the receipts name every accession the submission lists
     const adds = submission.receipts.filter((r) => r.kind === 'ADD');

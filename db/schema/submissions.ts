@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   REPOSITORIES,
-  type Receipt,
   type Repository,
   type SubmissionAccessions,
   type SubmissionAction,
@@ -35,8 +34,6 @@ export const submissions = pgTable(
     accessions: jsonb('accessions').$type<SubmissionAccessions>().notNull().default(sql`'{}'::jsonb`),
     /** state a resumed job needs, e.g. the Zenodo deposition id once created */
     progress: jsonb('progress').$type<SubmissionProgress>().notNull().default(sql`'{}'::jsonb`),
-    /** receipts and repository answers, oldest first */
-    receipts: jsonb('receipts').$type<Receipt[]>().notNull().default(sql`'[]'::jsonb`),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     createdBy: integer('created_by').references(() => users.id),
@@ -53,4 +50,31 @@ export const submissions = pgTable(
       .on(t.studyRowId, t.repository)
       .where(sql`${t.status} in ('pending', 'processing') and ${t.studyRowId} is not null`),
   ],
+);
+
+/**
+ * A submission's history: each repository answer (or step of the job) one row, appended and never rewritten, so a
+ * resumed registration of thousands of samples adds rows instead of rewriting one growing document (issue 27).
+ * `seq` is the answer's place from 0, the `n` of /api/submissions/{id}/receipts/{n}.
+ */
+export const submissionReceipts = pgTable(
+  'submission_receipts',
+  {
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    alias: text('alias'),
+    objects: text('objects'),
+    success: boolean('success').notNull(),
+    submission: text('submission'),
+    errors: jsonb('errors').$type<string[]>(),
+    infos: jsonb('infos').$type<string[]>(),
+    deposition: text('deposition'),
+    /** ENA's RECEIPT document as received */
+    xml: text('xml'),
+  },
+  (t) => [primaryKey({ columns: [t.submissionId, t.seq] })],
 );

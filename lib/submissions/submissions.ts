@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { pageWithTotal } from '@/db/rows';
-import { profiles, submissions } from '@/db/schema';
+import { profiles, submissionReceipts, submissions } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import { visibleProfiles } from '@/lib/profiles/access';
@@ -11,22 +11,40 @@ import type { Receipt, Submission, SubmissionAccessions, SubmissionProgress } fr
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 
-/** Appends a receipt or answer to the submission's history and saves progress, outside any other transaction. */
+/**
+ * Saves progress and appends a receipt or answer to the submission's history, outside any other transaction. The
+ * answer is a row of its own (submission_receipts): appending never rewrites the answers before it.
+ */
 export async function recordProgress(
   db: Db,
   id: string,
   change: { progress?: SubmissionProgress; receipt?: Omit<Receipt, 'at'> },
 ): Promise<void> {
-  await db
-    .update(submissions)
-    .set({
-      ...(change.progress && { progress: sql`${submissions.progress} || ${JSON.stringify(change.progress)}::jsonb` }),
-      ...(change.receipt && {
-        receipts: sql`${submissions.receipts} || ${JSON.stringify([{ at: new Date().toISOString(), ...change.receipt }])}::jsonb`,
-      }),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(submissions.id, id));
+  const { receipt } = change;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(submissions)
+      .set({
+        ...(change.progress && { progress: sql`${submissions.progress} || ${JSON.stringify(change.progress)}::jsonb` }),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(submissions.id, id));
+    if (!receipt) return;
+    // the row lock taken by the update above orders two writers of one submission, so the next place is free
+    await tx.insert(submissionReceipts).values({
+      submissionId: id,
+      seq: sql`(select coalesce(max(${submissionReceipts.seq}) + 1, 0) from ${submissionReceipts} where ${submissionReceipts.submissionId} = ${id})`,
+      kind: receipt.kind,
+      alias: receipt.alias,
+      objects: receipt.objects,
+      success: receipt.success,
+      submission: receipt.submission,
+      errors: receipt.errors,
+      infos: receipt.infos,
+      deposition: receipt.deposition,
+      xml: receipt.xml,
+    });
+  });
 }
 
 /** ENA's answer to an ADD (or a MODIFY), as the submission's history keeps it (the receipt's XML served as received). */
@@ -97,17 +115,20 @@ const visibleTo = (db: Db, user: UserRecord) =>
       );
 
 // read everywhere but the receipt's own download: each receipt without its XML (a registration's receipt names every
-// sample), with whether it has one, in the receipts' order
-const { receipts: _receipts, ...plainColumns } = getTableColumns(submissions);
+// sample), with whether it has one, in the receipts' order. Built as the JSONB the answers were once kept in, so the
+// API's objects keep their keys and key order: absent fields absent, `at` as JavaScript's toISOString wrote it.
 type ListedReceipt = Omit<Receipt, 'xml'> & { has_xml: boolean };
+const r = submissionReceipts;
 const listedColumns = {
-  ...plainColumns,
-  receipts: sql<
-    ListedReceipt[]
-  >`(select coalesce(jsonb_agg((r.e - 'xml') || jsonb_build_object('has_xml', r.e ? 'xml') order by r.i), '[]'::jsonb)
-    from jsonb_array_elements(${submissions.receipts}) with ordinality as r(e, i))`,
+  ...getTableColumns(submissions),
+  receipts: sql<ListedReceipt[]>`(select coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+      'at', to_char(${r.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'kind', ${r.kind}, 'alias', ${r.alias},
+      'objects', ${r.objects}, 'success', ${r.success}, 'submission', ${r.submission}, 'errors', ${r.errors},
+      'infos', ${r.infos}, 'deposition', ${r.deposition})) || jsonb_build_object('has_xml', ${r.xml} is not null)
+      order by ${r.seq}), '[]'::jsonb)
+    from ${r} where ${r.submissionId} = ${submissions.id})`,
 };
-type ListedSubmission = Omit<SubmissionRow, 'receipts'> & { receipts: ListedReceipt[] };
+type ListedSubmission = SubmissionRow & { receipts: ListedReceipt[] };
 
 /** A page of the submissions the caller may see, newest first, with the true total. */
 export async function listSubmissions(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
@@ -139,12 +160,10 @@ export async function getSubmission(db: Db, user: UserRecord, id: string) {
 export async function getReceiptXml(db: Db, user: UserRecord, id: string, n: number): Promise<{ xml: string; name: string }> {
   if (!isUuid(id)) throw NotFound('Submission not found');
   const [row] = await db
-    .select({
-      xml: sql<string | null>`${submissions.receipts} -> ${n}::int ->> 'xml'`,
-      kind: sql<string | null>`${submissions.receipts} -> ${n}::int ->> 'kind'`,
-    })
+    .select({ xml: submissionReceipts.xml, kind: submissionReceipts.kind })
     .from(submissions)
     .innerJoin(profiles, eq(profiles.id, submissions.profileId))
+    .leftJoin(submissionReceipts, and(eq(submissionReceipts.submissionId, submissions.id), eq(submissionReceipts.seq, n)))
     .where(and(eq(submissions.id, id.toLowerCase()), visibleTo(db, user)));
   if (!row) throw NotFound('Submission not found');
   if (!row.xml)
