@@ -1,11 +1,8 @@
 import type { ReactNode } from 'react';
 import styles from './report.module.css';
+import { messageParts } from './report-csv';
 
-// the reference's messages quote lists the Python way: ['A', 'B', 'C']
-const PY_LIST = /\['([\s\S]*?)'\]/g;
 const SHORT = 5;
-
-const valuesOf = (inner: string): string[] => inner.split(/',\s*'/);
 
 /** "A, B or C" */
 function words(values: string[]): ReactNode {
@@ -39,15 +36,11 @@ export function ValueList({ values, label, open = false }: { values: string[]; l
  */
 export function MessageText({ text, listedAbove = false }: { text: string; listedAbove?: boolean }) {
   const parts: ReactNode[] = [];
-  let last = 0;
-  for (const m of text.matchAll(PY_LIST)) {
-    const values = valuesOf(m[1] ?? '');
-    parts.push(text.slice(last, m.index));
-    if (values.length <= SHORT) parts.push(<span key={m.index}>{words(values)}</span>);
-    else if (listedAbove) parts.push(<span key={m.index}>the {values.length} values listed above</span>);
-    else parts.push(<ValueList key={m.index} values={values} label={`the ${values.length} allowed values`} />);
-    last = m.index + m[0].length;
+  for (const p of messageParts(text)) {
+    if ('text' in p) parts.push(p.text);
+    else if (p.values.length <= SHORT) parts.push(<span key={p.at}>{words(p.values)}</span>);
+    else if (listedAbove) parts.push(<span key={p.at}>the {p.values.length} values listed above</span>);
+    else parts.push(<ValueList key={p.at} values={p.values} label={`the ${p.values.length} allowed values`} />);
   }
-  parts.push(text.slice(last));
   return <>{parts}</>;
 }

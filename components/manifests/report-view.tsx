@@ -15,6 +15,7 @@ import type { ValidationReport, ValidationReportState, ValidationReportSummary }
 import { IssueGroups } from './issue-groups';
 import { NextStep } from './next-step';
 import styles from './report.module.css';
+import { reportCsv } from './report-csv';
 import { StateBadge } from './state-badge';
 import { UploadPanel } from './upload-panel';
 import { countsText, reportState } from './words';
@@ -22,21 +23,10 @@ import { countsText, reportState } from './words';
 const ENDED = new Set(['complete', 'failed']);
 const CHANGES = 25;
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** The report's errors and warnings as a CSV file the submitter can open next to the spreadsheet. */
 async function downloadCsv(reportId: string) {
   const report = await apiFetch<ValidationReport>(`/api/manifest/validate/report/${reportId}`);
-  const lines = [
-    ['severity', 'row', 'column', 'field', 'value', 'rule', 'message'].join(','),
-    ...[...report.errors.map((i) => ['error', i] as const), ...report.warnings.map((i) => ['warning', i] as const)].map(([sev, i]) =>
-      [sev, i.row, i.column, i.field, i.value, i.rule, i.message].map(csvCell).join(','),
-    ),
-  ];
-  const url = URL.createObjectURL(new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }));
+  const url = URL.createObjectURL(new Blob([reportCsv(report)], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = `${report.file_name.replace(/\.[^.]+$/, '')}-validation-report.csv`;
