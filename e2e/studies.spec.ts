@@ -89,6 +89,12 @@ test('create a biodata profile, download the single-cell template, upload a stud
   await expect(report).toBeVisible({ timeout: 30_000 });
   await expect(report.getByRole('row', { name: /study 5 Title/ })).toContainText('Missing data detected in column Title at row 5.');
   await expect(studies.getByRole('table', { name: 'Studies of this profile' })).toHaveCount(0);
+  // said as the study spreadsheet it is, and still there after a reload (the report is kept in the address)
+  await expect(studies.getByRole('alert')).toContainText('retina-study.xlsx was not saved: the study spreadsheet has 1 problem');
+  await expect(studies.getByRole('alert')).not.toContainText('manifest');
+  await page.reload();
+  await expect(report.getByRole('row', { name: /study 5 Title/ })).toContainText('Missing data detected in column Title at row 5.');
+  await expect(report).toBeInViewport();
 
   fill(wb, 'study', { ...STUDY, 'Study ID': sid });
   await dropFile(page, '[data-testid=study-dropzone]', {

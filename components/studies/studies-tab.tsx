@@ -1,15 +1,17 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { FilesTab } from '@/components/profiles/files-tab';
 import { DataTable } from '@/components/ui/data-table';
 import { DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
+import { plural } from '@/components/ui/words';
 import type { Checklist, SchemaName } from '@/lib/checklists/contract';
 import { apiFetch, apiFetchAll } from '@/lib/client/api';
-import type { ReportEntry, Study, StudyUploadReport, StudyUploadResult } from '@/lib/studies/contract';
+import type { Study, StudyUploadReport, StudyUploadResult } from '@/lib/studies/contract';
+import { type KeptUpload, reportFragment, reportFromFragment } from './report-url';
 import { studyTable } from './study-table';
 import { UploadReport } from './upload-report';
 
@@ -21,8 +23,7 @@ const SCHEMAS = [
 type UploadState =
   | { state: 'idle' }
   | { state: 'uploading'; file: string }
-  | { state: 'saved'; file: string; result: StudyUploadResult }
-  | { state: 'invalid'; file: string; detail: string; errors: ReportEntry[]; warnings: ReportEntry[] }
+  | KeptUpload
   | { state: 'failed'; file: string; detail: string };
 
 /** Sends the spreadsheet; a 422 carries the validation report, other failures a problem detail. */
@@ -42,7 +43,8 @@ async function uploadStudy(url: string, checklistId: string, file: File): Promis
   const problem = (body ?? {}) as Partial<StudyUploadReport>;
   const detail = problem.detail || `${res.status} ${res.statusText}`;
   if (res.status === 422 && problem.errors) {
-    return { state: 'invalid', file: file.name, detail, errors: problem.errors, warnings: problem.warnings ?? [] };
+    // the API keeps the reference's sentence ('… the errors in the manifest'); the page says it in its own words
+    return { state: 'invalid', file: file.name, errors: problem.errors, warnings: problem.warnings ?? [] };
   }
   return { state: 'failed', file: file.name, detail };
 }
@@ -55,6 +57,32 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
   const [picked, setPicked] = useState<string | null>(null);
   const [upload, setUpload] = useState<UploadState>({ state: 'idle' });
   const base = `/api/profiles/${profileId}/schema/${schema}`;
+
+  // the last upload's report is kept in the address (report-url.ts), so a reload shows it again
+  const outcomeRef = useRef<HTMLDivElement>(null);
+  const [restored, setRestored] = useState(false);
+  useEffect(() => {
+    void reportFromFragment(window.location.hash).then((kept) => {
+      if (!kept) return;
+      setSchema(kept.schema);
+      if (kept.checklist) setPicked(kept.checklist);
+      setUpload(kept.upload);
+      setRestored(true);
+    });
+  }, []);
+  // a report read back from the address is what the reader came for: bring it into view
+  useEffect(() => {
+    if (restored) outcomeRef.current?.scrollIntoView({ block: 'start' });
+  }, [restored]);
+  const keep = useCallback(async (shown: UploadState, inSchema: string, checklistId?: string) => {
+    const { pathname, search } = window.location;
+    const hash =
+      shown.state === 'saved' || shown.state === 'invalid'
+        ? `#${await reportFragment({ schema: inSchema, checklist: checklistId, upload: shown })}`
+        : '';
+    if (hash || window.location.hash.startsWith('#study-report='))
+      window.history.replaceState(window.history.state, '', `${pathname}${search}${hash}`);
+  }, []);
 
   const checklists = useQuery({
     queryKey: ['checklists', schema],
@@ -74,14 +102,17 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
       const file = accepted[0];
       if (!file || !checklist) return;
       setUpload({ state: 'uploading', file: file.name });
+      let outcome: UploadState;
       try {
-        setUpload(await uploadStudy(`${base}/studies`, checklist.checklist_id, file));
+        outcome = await uploadStudy(`${base}/studies`, checklist.checklist_id, file);
       } catch (err) {
-        setUpload({ state: 'failed', file: file.name, detail: (err as Error).message });
+        outcome = { state: 'failed', file: file.name, detail: (err as Error).message };
       }
+      setUpload(outcome);
+      void keep(outcome, schema, checklist.checklist_id);
       void qc.invalidateQueries({ queryKey: ['studies', profileId, schema] });
     },
-    [base, checklist, profileId, qc, schema],
+    [base, checklist, keep, profileId, qc, schema],
   );
   const schemaLabel = SCHEMAS.find((s) => s.name === schema)?.label ?? schema;
   const [deleted, setDeleted] = useState<string | null>(null);
@@ -120,6 +151,7 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
               setSchema(e.target.value);
               setPicked(null);
               setUpload({ state: 'idle' });
+              void keep({ state: 'idle' }, e.target.value);
             }}
           >
             {SCHEMAS.map((s) => (
@@ -173,34 +205,37 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
         dropPrompt="Drop the spreadsheet to upload it"
       />
 
-      {upload.state === 'uploading' && (
-        <p role="status" aria-busy="true">
-          Checking {upload.file}…
-        </p>
-      )}
-      {upload.state === 'saved' && (
-        <div role="status" className="notice success">
-          <p style={{ margin: 0 }}>
-            Study <strong>{upload.result.study_id}</strong>{' '}
-            {upload.result.created ? 'created' : upload.result.changed ? 'updated' : 'unchanged'} from {upload.file}.
+      <div ref={outcomeRef}>
+        {upload.state === 'uploading' && (
+          <p role="status" aria-busy="true">
+            Checking {upload.file}…
           </p>
-          {upload.result.warnings.length > 0 && <UploadReport caption={`Warnings for ${upload.file}`} entries={upload.result.warnings} />}
-        </div>
-      )}
-      {upload.state === 'invalid' && (
-        <div role="alert" className="notice error">
-          <p style={{ marginTop: 0 }}>
+        )}
+        {upload.state === 'saved' && (
+          <div role="status" className="notice success">
+            <p style={{ margin: 0 }}>
+              Study <strong>{upload.result.study_id}</strong>{' '}
+              {upload.result.created ? 'created' : upload.result.changed ? 'updated' : 'unchanged'} from {upload.file}.
+            </p>
+            {upload.result.warnings.length > 0 && <UploadReport caption={`Warnings for ${upload.file}`} entries={upload.result.warnings} />}
+          </div>
+        )}
+        {upload.state === 'invalid' && (
+          <div role="alert" className="notice error">
+            <p style={{ marginTop: 0 }}>
+              {upload.file} was not saved: the study spreadsheet has {plural(upload.errors.length, 'problem')}, listed below. Correct them
+              in the spreadsheet and upload it again.
+            </p>
+            <UploadReport caption={`Problems found in ${upload.file}`} entries={upload.errors} />
+            {upload.warnings.length > 0 && <UploadReport caption={`Warnings for ${upload.file}`} entries={upload.warnings} />}
+          </div>
+        )}
+        {upload.state === 'failed' && (
+          <p role="alert" className="notice error">
             {upload.file} was not saved: {upload.detail}
           </p>
-          <UploadReport caption={`Problems found in ${upload.file}`} entries={upload.errors} />
-          {upload.warnings.length > 0 && <UploadReport caption={`Warnings for ${upload.file}`} entries={upload.warnings} />}
-        </div>
-      )}
-      {upload.state === 'failed' && (
-        <p role="alert" className="notice error">
-          {upload.file} was not saved: {upload.detail}
-        </p>
-      )}
+        )}
+      </div>
 
       <h3>4. Submit and publish</h3>
       <DeletedHere what={deleted} />
