@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '@/db/client';
 import { createApiApp } from '@/lib/api/app';
 import type { ApiApp, ApiDeps } from '@/lib/api/context';
@@ -75,7 +76,9 @@ export async function freshTestDatabase(): Promise<{ url?: string; drop(): Promi
   if (!serverUrl) return { drop: async () => {} };
   const name = `rmb_test_${randomBytes(6).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  // a copy of the suite's migrated database (tests/support/global-setup.ts), when the suite made one
+  const template = inject('postgresTemplate');
+  await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
@@ -100,7 +103,8 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
   const logger = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
 
   const { url, drop: dropDatabase } = await freshTestDatabase();
-  const database = await openDatabase({ url, max: 4 });
+  const template = url ? '' : inject('pgliteTemplate');
+  const database = await openDatabase({ url, max: 4, pgliteFrom: template ? new Blob([readFileSync(template)]) : undefined });
   await seedReferenceData(database.db);
   const jobDeps: JobDeps = { db: database.db, config, logger, taxonomy: opts.taxonomy ?? NO_TAXONOMY, ...opts.jobDeps };
   let handlers: ReturnType<typeof jobHandlers> | undefined;

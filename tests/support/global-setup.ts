@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '@/db/client';
+import { seedReferenceData } from '@/lib/seed';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** a dump of a migrated, seeded PGlite database that each test database starts from */
+    pgliteTemplate: string;
+    /** the name of a migrated, seeded database on the TEST_DATABASE_URL server that each test database copies */
+    postgresTemplate: string;
+  }
+}
+
+/**
+ * Makes the suite's database once: migrated and seeded, as every test's fresh database starts. Each test file then
+ * copies it (PGlite: loads the dump; PostgreSQL: CREATE DATABASE … TEMPLATE) instead of running PGlite's initdb and
+ * every migration again, which was most of the cost of a file's set-up (tests/support/harness.ts).
+ */
+export default async function setup(project: TestProject) {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    const name = `rmb_test_template_${randomBytes(6).toString('hex')}`;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const u = new URL(serverUrl);
+    u.pathname = `/${name}`;
+    const database = await openDatabase({ url: u.toString(), max: 1 });
+    await seedReferenceData(database.db);
+    await database.close();
+    project.provide('postgresTemplate', name);
+    project.provide('pgliteTemplate', '');
+    return async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'rmb-template-'));
+  const database = await openDatabase({});
+  await seedReferenceData(database.db);
+  const dump = await database.pglite!.dumpDataDir('none');
+  await database.close();
+  const file = path.join(dir, 'pglite.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('pgliteTemplate', file);
+  project.provide('postgresTemplate', '');
+  return () => rmSync(dir, { recursive: true, force: true });
+}
