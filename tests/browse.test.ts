@@ -27,6 +27,7 @@ interface Seeded {
   taxonId: string;
   scientificName: string | null;
   tube: string | null;
+  specimen: string | null;
   gal: string;
   centres: string[];
   created: string;
@@ -152,6 +153,7 @@ beforeAll(async () => {
       taxonId: fields.TAXON_ID,
       scientificName: t.scientificName,
       tube: t.tubeOrWellId,
+      specimen: t.specimenId,
       gal: fields.GAL ?? '',
       centres,
       created: created.toISOString(),
@@ -452,6 +454,36 @@ describe('GET /api/audit/browse', () => {
     expect(got.data.every((r) => r.update_type === 'user' && r.tol_project === 'DTOL' && r.field === 'LIFESTAGE')).toBe(true);
   });
 
+  it('filters by one sample, a tube or a specimen, alone or with the others', async () => {
+    const bySample = new Map(seeded.map((s) => [s.id, s]));
+    // a changed sample with a tube and a specimen
+    const svcId = listed().find((c) => bySample.get(c.sampleId)?.tube && bySample.get(c.sampleId)?.specimen)!.sampleId;
+    const sample = bySample.get(svcId)!;
+
+    const one = await audit(`svc_id=${svcId.toUpperCase()}&limit=500`);
+    expect(times(one.data)).toEqual(expectedTimes((c) => c.sampleId === svcId));
+    expect(one.data.every((r) => r.svc_id === svcId)).toBe(true);
+
+    const tube = await audit(`tube=${encodeURIComponent(sample.tube!)}&limit=500`);
+    expect(times(tube.data)).toEqual(expectedTimes((c) => bySample.get(c.sampleId)?.tube === sample.tube));
+    expect(tube.data.every((r) => r.TUBE_OR_WELL_ID === sample.tube)).toBe(true);
+
+    const specimen = await audit(`specimen=${encodeURIComponent(sample.specimen!)}&limit=500`);
+    expect(times(specimen.data)).toEqual(expectedTimes((c) => bySample.get(c.sampleId)?.specimen === sample.specimen));
+    expect(specimen.number_found).toBeGreaterThan(0);
+
+    const field = listed().find((c) => c.sampleId === svcId)!.field;
+    const combined = await audit(`svc_id=${svcId}&tube=${encodeURIComponent(sample.tube!)}&field=${field}&limit=500`);
+    expect(times(combined.data)).toEqual(expectedTimes((c) => c.sampleId === svcId && c.field === field));
+    expect(combined.number_found).toBeGreaterThan(0);
+    const otherField = AUDITED_FIELDS.find((f) => f !== field && exported.has(f))!;
+    expect((await audit(`svc_id=${svcId}&field=${otherField}`)).number_found).toBe(
+      listed().filter((c) => c.sampleId === svcId && c.field === otherField).length,
+    );
+    // exactly, not a substring: a tube no sample has finds nothing
+    expect((await audit(`tube=${encodeURIComponent(sample.tube!.slice(0, -1))}X`)).number_found).toBe(0);
+  });
+
   it('exports the current filter as CSV', async () => {
     const res = await get('/api/audit/browse?update_type=user&return_type=csv');
     expect(res.status).toBe(200);
@@ -468,6 +500,7 @@ describe('GET /api/audit/browse', () => {
       ['update_type=robot', 'update_type'],
       ['project=plants', 'project'],
       ['field=COLLECTOR_ORCID_ID', 'field'],
+      ['svc_id=not-a-sample', 'svc_id'],
       ['limit=1000', 'limit'],
     ] as const) {
       const body = await expectProblem(await get(`/api/audit/browse?${query}`), 400);

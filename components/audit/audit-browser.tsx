@@ -11,8 +11,8 @@ import { When } from '@/components/ui/when';
 import type { AuditRecord } from '@/lib/audit/contract';
 import { type AuditBrowsePage, AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
 
-const PARAMS = ['from', 'to', 'update_type', 'project', 'field', 'limit', 'offset'] as const;
-const FORM = ['from', 'to', 'update_type', 'project', 'field', 'limit'] as const;
+const PARAMS = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit', 'offset'] as const;
+const FORM = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit'] as const;
 
 const shown = (v: string) => (v ? v : <span className="muted">(empty)</span>);
 
@@ -78,8 +78,40 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
 
   return (
     <>
-      <FilterFold set={filtersSet(input, ['from', 'to', 'update_type', 'project', 'field'])} invalid={!parsed.success}>
+      <FilterFold
+        set={filtersSet(input, ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field'])}
+        invalid={!parsed.success}
+      >
         <form className="filters" onSubmit={onSubmit} aria-label="Filter changes" key={qs} noValidate>
+          <label>
+            Sample (svc_id)
+            <input
+              type="text"
+              {...fieldProps('svc_id')}
+              defaultValue={input.svc_id}
+              className="mono"
+              spellCheck={false}
+              autoComplete="off"
+            />
+            {problem('svc_id')}
+          </label>
+          <label>
+            Tube or well (exactly)
+            <input type="text" {...fieldProps('tube')} defaultValue={input.tube} className="mono" spellCheck={false} autoComplete="off" />
+            {problem('tube')}
+          </label>
+          <label>
+            Specimen (exactly)
+            <input
+              type="text"
+              {...fieldProps('specimen')}
+              defaultValue={input.specimen}
+              className="mono"
+              spellCheck={false}
+              autoComplete="off"
+            />
+            {problem('specimen')}
+          </label>
           <label>
             From (this day included)
             <input type="date" {...fieldProps('from')} defaultValue={input.from} />

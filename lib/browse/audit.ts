@@ -1,6 +1,6 @@
-import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { sampleUpdates } from '@/db/schema';
+import { samples, sampleUpdates } from '@/db/schema';
 import { auditStream } from '@/lib/audit/audit';
 import type { AuditRecord } from '@/lib/audit/contract';
 import { Invalid } from '@/lib/errors';
@@ -11,8 +11,9 @@ import { type AuditBrowseQuery, DEFAULT_PAGE } from './contract';
 
 /**
  * The portal's audit browser (GET /api/audit/browse): the public audit endpoints each take one filter; the browser
- * combines them (date range, update type, project, field) over the same audit stream, so the rows, their order
- * (newest change first), what is never shown (actors, sensitive fields) and number_found are the audit API's.
+ * combines them (date range, update type, project, field, one sample, tube or specimen) over the same audit stream, so
+ * the rows, their order (newest change first), what is never shown (actors, sensitive fields) and number_found are the
+ * audit API's.
  */
 
 let fields: Map<string, string> | null = null;
@@ -34,6 +35,13 @@ export function browseAudit(db: Db, p: AuditBrowseQuery): Promise<RowStream<Audi
     p.update_type ? eq(sampleUpdates.updateType, p.update_type) : undefined,
     p.project?.length ? inArray(sampleUpdates.project, p.project) : undefined,
     field ? eq(sampleUpdates.field, field) : undefined,
+    p.svc_id ? eq(sampleUpdates.sampleId, p.svc_id) : undefined,
+    // a tube or specimen is a column of the sample, not of the change: the samples it names come from samples_tube_idx
+    // or samples_specimen_idx, and their changes from sample_updates_sample_idx, as GET /audit/sample/{field}/{value} does
+    p.tube ? sql`${sampleUpdates.sampleId} in (select ${samples.id} from ${samples} where ${samples.tubeOrWellId} = ${p.tube})` : undefined,
+    p.specimen
+      ? sql`${sampleUpdates.sampleId} in (select ${samples.id} from ${samples} where ${samples.specimenId} = ${p.specimen})`
+      : undefined,
   );
   const page = { limit: p.limit ?? (p.return_type === 'csv' ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };
   return auditStream(db, where, page);

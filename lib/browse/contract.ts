@@ -117,6 +117,15 @@ export const AuditBrowseQuerySchema = z
     project: listOf(BROWSE_PROJECTS, 'project'),
     /** the changed field's name (checked by the server) */
     field: text(100),
+    svc_id: optional(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(new RegExp(`^${PATTERNS.objectId}$`), 'Must be a sample id (svc_id: 24 hexadecimal characters).'),
+    ).meta({ description: 'one sample’s svc_id' }),
+    tube: text(200).meta({ description: 'a TUBE_OR_WELL_ID, exactly' }),
+    specimen: text(200).meta({ description: 'a SPECIMEN_ID, exactly' }),
     ...pageParams,
   })
   .superRefine((v, ctx) => {

@@ -12,7 +12,8 @@ const browse = signedIn({
   summary: 'Changes to samples, filtered and paged (the portal’s audit browser)',
   description:
     'Combines the filters of the audit endpoints: from (inclusive) and to (exclusive), either alone or both, as a date ' +
-    'or an ISO 8601 date-time; update_type user or system; project (comma list); field, the changed field. Newest ' +
+    'or an ISO 8601 date-time; update_type user or system; project (comma list); field, the changed field; svc_id, one sample; tube ' +
+    '(TUBE_OR_WELL_ID) or specimen (SPECIMEN_ID), exactly, the changes to the samples that have it now. Newest ' +
     'change first, the audit endpoints’ columns; JSON answers one page (limit, default 50, at most 500; offset), ' +
     '`return_type=csv` streams every match.',
   request: { query: AuditBrowseQuerySchema },

@@ -87,6 +87,16 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
       )}
       <h2>History</h2>
       <HistoryTimeline history={history} />
+      <p>
+        <Link href={`/audit?svc_id=${sample.id}`}>All changes to this sample</Link> in the audit
+        {sample.specimenId && (
+          <>
+            , or{' '}
+            <Link href={`/audit?specimen=${encodeURIComponent(sample.specimenId)}`}>to every sample of specimen {sample.specimenId}</Link>
+          </>
+        )}
+        .
+      </p>
       <h2>Fields</h2>
       <TableScroll label="All fields of the sample">
         <table className="field-rows">
