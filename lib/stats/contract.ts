@@ -5,6 +5,9 @@ import { DateQuerySchema } from '../query/contract';
 
 /** The statistics endpoints: bare counts as the reference answers them, and the dashboard's summary. */
 
+/** A category's name for the things whose field is empty, in the API's answers and on the charts. */
+export const NONE_GIVEN = 'None given';
+
 export const CountSchema = z.number().int().min(0).meta({ description: 'a bare JSON number, as the reference answers' });
 
 export const SampleCountQuerySchema = DateQuerySchema;
@@ -30,13 +33,33 @@ export const StatsSummarySchema = z
     }),
     manifests: z.object({
       total: z.number().int(),
-      per_sequencing_centre: z.array(
-        z.object({
-          sequencing_centre: z.string().meta({ example: 'SANGER' }),
-          label: z.string().meta({ example: 'SANGER INSTITUTE' }),
-          manifests: z.number().int(),
+      per_sequencing_centre: z
+        .array(
+          z.object({
+            sequencing_centre: z.string().meta({ example: 'SANGER' }),
+            label: z.string().meta({ example: 'SANGER INSTITUTE' }),
+            manifests: z.number().int(),
+          }),
+        )
+        .meta({
+          description:
+            'manifests naming each centre: one naming two centres is counted under both and one naming none under none, so ' +
+            'these need not add up to total (by_sequencing_centres does)',
         }),
-      ),
+      by_sequencing_centres: z
+        .array(
+          z.object({
+            sequencing_centres: z.array(z.string()).meta({ description: 'sorted; empty: the manifest names none', example: ['SANGER'] }),
+            label: z
+              .string()
+              .meta({ description: `the centres' labels joined by "and"; "${NONE_GIVEN}" for none`, example: 'SANGER INSTITUTE' }),
+            manifests: z.number().int(),
+          }),
+        )
+        .meta({
+          description:
+            'each manifest once, under the set of centres it names (one centre, then several, then none given last): these add up to total',
+        }),
     }),
     submissions: z.object({ total: z.number().int(), by_status: CountsByStatusSchema }),
     services: ExternalServicesSchema,
@@ -68,6 +91,10 @@ export const PublicDashboardSchema = z
     top_taxa: z
       .array(z.object({ scientific_name: z.string(), taxon_id: z.string(), samples: z.number().int() }))
       .meta({ description: 'the taxa with the most samples, most first' }),
+    samples_of_other_taxa: z.number().int().meta({
+      description: 'public samples of a taxon not in top_taxa: with these and samples_without_taxon, top_taxa adds up to samples',
+    }),
+    samples_without_taxon: z.number().int().meta({ description: 'public samples whose SCIENTIFIC_NAME is empty (none given)' }),
     places: z
       .array(
         z.object({
@@ -77,6 +104,14 @@ export const PublicDashboardSchema = z
         }),
       )
       .meta({ description: 'where samples were collected: DECIMAL_LATITUDE and DECIMAL_LONGITUDE by one-degree square, most first' }),
+    samples_without_place: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'public samples on no square: no decimal latitude and longitude on the globe (empty, or e.g. NOT_COLLECTED); the ' +
+          'squares’ samples and these add up to samples',
+      }),
   })
   .meta({ id: 'PublicDashboard', description: 'Aggregate counts of public samples only' });
 export type PublicDashboard = z.infer<typeof PublicDashboardSchema>;

@@ -33,9 +33,13 @@ const DECIMAL = '^-?[0-9]+(\\.[0-9]+)?$';
 const coordinate = (field: string) => sql`(${samples.fields} ->> ${field})`;
 const latitude = coordinate('DECIMAL_LATITUDE');
 const longitude = coordinate('DECIMAL_LONGITUDE');
+// only numbers on the globe: NOT_COLLECTED and the like are left out (the case keeps the casts from them)
+const onTheGlobe = sql`case when ${latitude} ~ ${DECIMAL} and ${longitude} ~ ${DECIMAL}
+  then ${latitude}::numeric between -90 and 90 and ${longitude}::numeric between -180 and 180 else false end`;
+const noTaxon = sql`coalesce(btrim(${samples.scientificName}), '') = ''`;
 
 async function countPublic(db: Db): Promise<Omit<PublicDashboard, 'generated' | 'cache_seconds'>> {
-  const [byProjectStatus, perMonth, taxa, places] = await Promise.all([
+  const [byProjectStatus, perMonth, taxa, places, [leftOut]] = await Promise.all([
     samplesByProjectAndStatus(db, publicSamples),
     samplesPerMonth(db, publicSamples),
     db
@@ -45,7 +49,7 @@ async function countPublic(db: Db): Promise<Omit<PublicDashboard, 'generated' | 
         n: sql<number>`count(*)::int`,
       })
       .from(samples)
-      .where(and(publicSamples, sql`${samples.scientificName} is not null`))
+      .where(and(publicSamples, sql`not ${noTaxon}`))
       .groupBy(sql`1`, sql`2`)
       .orderBy(desc(sql`3`), sql`1`)
       .limit(TOP_TAXA),
@@ -57,17 +61,18 @@ async function countPublic(db: Db): Promise<Omit<PublicDashboard, 'generated' | 
         n: sql<number>`count(*)::int`,
       })
       .from(samples)
-      .where(
-        and(
-          publicSamples,
-          // only numbers on the globe: NOT_COLLECTED and the like are left out (the case keeps the casts from them)
-          sql`case when ${latitude} ~ ${DECIMAL} and ${longitude} ~ ${DECIMAL}
-                then ${latitude}::numeric between -90 and 90 and ${longitude}::numeric between -180 and 180 else false end`,
-        ),
-      )
+      .where(and(publicSamples, onTheGlobe))
       .groupBy(sql`1`, sql`2`)
       .orderBy(desc(sql`3`), sql`1`, sql`2`)
       .limit(MAX_PLACES),
+    // what the charts leave out, so that what they show can be reconciled with the total ("none given")
+    db
+      .select({
+        withoutTaxon: sql<number>`count(*) filter (where ${noTaxon})::int`,
+        withoutPlace: sql<number>`count(*) filter (where not ${onTheGlobe})::int`,
+      })
+      .from(samples)
+      .where(publicSamples),
   ]);
 
   const projects = new Map<TolProject, { project: TolProject; total: number; by_status: Record<string, number> }>();
@@ -85,11 +90,17 @@ async function countPublic(db: Db): Promise<Omit<PublicDashboard, 'generated' | 
     m.count += Number(r.n);
   }
   const byProject = [...projects.values()].sort((a, b) => a.project.localeCompare(b.project));
+  const total = byProject.reduce((sum, p) => sum + p.total, 0);
+  const topTaxa = taxa.map((t) => ({ scientific_name: t.scientificName, taxon_id: t.taxonId, samples: Number(t.n) }));
+  const withoutTaxon = Number(leftOut?.withoutTaxon ?? 0);
   return {
-    samples: byProject.reduce((sum, p) => sum + p.total, 0),
+    samples: total,
     by_project: byProject,
     per_month: [...months.values()],
-    top_taxa: taxa.map((t) => ({ scientific_name: t.scientificName, taxon_id: t.taxonId, samples: Number(t.n) })),
+    top_taxa: topTaxa,
+    samples_of_other_taxa: total - withoutTaxon - topTaxa.reduce((sum, t) => sum + t.samples, 0),
+    samples_without_taxon: withoutTaxon,
+    samples_without_place: Number(leftOut?.withoutPlace ?? 0),
     // the square's middle
     places: places.map((p) => ({ latitude: Number(p.latitude) + 0.5, longitude: Number(p.longitude) + 0.5, samples: Number(p.n) })),
   };

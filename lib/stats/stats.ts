@@ -7,7 +7,7 @@ import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO, SEQUENCING_CENTRES } from '@/lib/p
 import { isTolProject as isProject } from '@/lib/projects/contract';
 import { parseDateRange } from '@/lib/values/dates';
 import { humanList } from '@/lib/values/lists';
-import type { StatsSummary } from './contract';
+import { NONE_GIVEN, type StatsSummary } from './contract';
 
 const count = async (db: Db, table: PgTable, where?: SQL) => {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
@@ -89,6 +89,43 @@ function monthTotals(rows: { month: string; n: number }[]): { month: string; cou
   return [...byMonth].map(([month, count]) => ({ month, count }));
 }
 
+const centreLabels = new Map(SEQUENCING_CENTRES.map((c) => [c.name, c.label]));
+const centreLabel = (name: string) => centreLabels.get(name) ?? name;
+
+/**
+ * Manifests counted two ways from their sets of centres: under each centre they name (a manifest naming two is in two
+ * bars, one naming none in none), and each once, under the centres it names together or under none given, so that
+ * those add up to the number of manifests. The same centres in another order are the same set.
+ */
+export function manifestsByCentres(rows: { centres: string[] | null; n: number }[]): Omit<StatsSummary['manifests'], 'total'> {
+  const each = new Map<string, number>();
+  const sets = new Map<string, { centres: string[]; n: number }>();
+  for (const r of rows) {
+    const centres = [...new Set(r.centres ?? [])].sort(byCodePoint);
+    const n = Number(r.n);
+    for (const c of centres) each.set(c, (each.get(c) ?? 0) + n);
+    const key = centres.join('\n');
+    const set = sets.get(key) ?? { centres, n: 0 };
+    sets.set(key, set);
+    set.n += n;
+  }
+  // one centre before several, by name; none given last
+  const rank = (centres: string[]) => (centres.length === 0 ? 2 : centres.length === 1 ? 0 : 1);
+  const bySet = [...sets.values()].sort(
+    (a, b) => rank(a.centres) - rank(b.centres) || byCodePoint(a.centres.join('\n'), b.centres.join('\n')),
+  );
+  return {
+    per_sequencing_centre: [...each]
+      .sort(([a], [b]) => byCodePoint(a, b))
+      .map(([c, n]) => ({ sequencing_centre: c, label: centreLabel(c), manifests: n })),
+    by_sequencing_centres: bySet.map((s) => ({
+      sequencing_centres: s.centres,
+      label: s.centres.length ? s.centres.map(centreLabel).join(' and ') : NONE_GIVEN,
+      manifests: s.n,
+    })),
+  };
+}
+
 /** Everything the admin dashboard charts, in one round of aggregate queries; the route adds the services. */
 export async function statsSummary(db: Db): Promise<Omit<StatsSummary, 'services'>> {
   const [userCount, profileCount, datafileCount, byProjectStatus, perMonth, manifestTotal, perCentre, bySubmission] = await Promise.all([
@@ -98,11 +135,7 @@ export async function statsSummary(db: Db): Promise<Omit<StatsSummary, 'services
     samplesByProjectAndStatus(db),
     samplesPerMonth(db),
     count(db, manifests),
-    db
-      .select({ centre: sql<string>`unnest(${manifests.sequencingCentres})`, n: sql<number>`count(*)::int` })
-      .from(manifests)
-      .groupBy(sql`1`)
-      .orderBy(sql`1`),
+    db.select({ centres: manifests.sequencingCentres, n: sql<number>`count(*)::int` }).from(manifests).groupBy(manifests.sequencingCentres),
     db.select({ status: submissions.status, n: sql<number>`count(*)::int` }).from(submissions).groupBy(submissions.status),
   ]);
   const byProject: StatsSummary['samples']['by_project'] = {};
@@ -114,21 +147,13 @@ export async function statsSummary(db: Db): Promise<Omit<StatsSummary, 'services
     p.by_status[r.status] = Number(r.n);
     total += Number(r.n);
   }
-  const label = new Map(SEQUENCING_CENTRES.map((c) => [c.name, c.label]));
   const submissionStatus = Object.fromEntries(bySubmission.map((r) => [r.status, Number(r.n)]));
   return {
     users: userCount,
     profiles: profileCount,
     datafiles: datafileCount,
     samples: { total, by_project: byProject, per_month: monthTotals(perMonth) },
-    manifests: {
-      total: manifestTotal,
-      per_sequencing_centre: perCentre.map((r) => ({
-        sequencing_centre: r.centre,
-        label: label.get(r.centre) ?? r.centre,
-        manifests: Number(r.n),
-      })),
-    },
+    manifests: { total: manifestTotal, ...manifestsByCentres(perCentre) },
     submissions: { total: Object.values(submissionStatus).reduce((a, b) => a + b, 0), by_status: submissionStatus },
   };
 }
