@@ -7,6 +7,7 @@ import { mailContext } from '@/lib/mail/outbox';
 import { currentDefinition } from '@/lib/manifests';
 import type { PendingSamples } from '@/lib/samples/contract';
 import { countAwaitingReview } from '@/lib/samples/decision';
+import { awaitingTolids } from '@/lib/samples/rejected';
 import { remindApprovers } from '@/lib/samples/reminders';
 import type { ReviewQueue } from '@/lib/samples/review-contract';
 import { validRows } from './fixtures/manifests/generate';
@@ -345,7 +346,7 @@ describe('what a pending sample is said to wait for', () => {
       associated_type: ['ERGA_COMMUNITY'],
       sequencing_centre: ['SANGER'],
     });
-    const { ids } = await confirmed(profile, ergaRows(2));
+    const { ids, manifestId } = await confirmed(profile, ergaRows(2));
     const [a, b] = ids;
     const before = await inQueue(both.key, a!, 'awaiting');
     expect(before).toMatchObject({
@@ -368,6 +369,12 @@ describe('what a pending sample is said to wait for', () => {
     expect(after?.status).not.toBe('pending');
     expect(after).toMatchObject({ waiting_for: [], waiting_for_you: [] });
     expect(awaitingWords(after!.waiting_for, after!.waiting_for_you)).toBeNull();
+    // approved, it waits for its ToLID: the uploader's home page lists it by manifest; another member's does not
+    expect((await row(a!)).status).toBe('awaiting_tolid');
+    const tolids = await awaitingTolids(h.database.db, uploader.user);
+    expect(tolids.find((t) => t.manifestId === manifestId)).toMatchObject({ samples: 1, profileTitle: 'Sanger beetles' });
+    const stranger = await h.user({ memberOf: ['erga'] });
+    expect(await awaitingTolids(h.database.db, stranger.user)).toEqual([]);
 
     // after the ERGA_COMMUNITY approver's accept, the one approval missing is named, to them and to the uploader's reviewers
     expect((await decide(community.key, { svc_ids: [b], decision: 'accept' })).status).toBe(200);

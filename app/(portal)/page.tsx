@@ -1,14 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { DiscardableReport } from '@/components/manifests/discard-report';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import { reviewsSamples } from '@/lib/approvals/approvals';
 import { listDeadLetters } from '@/lib/jobs/dead-letters';
+import { missingPermits } from '@/lib/permits/permits';
 import { listProfiles } from '@/lib/profiles/profiles';
 import { listReports } from '@/lib/reports/read';
 import { countAwaitingReview } from '@/lib/samples/decision';
-import { recentlyRejected } from '@/lib/samples/rejected';
+import { awaitingTolids, recentlyRejected } from '@/lib/samples/rejected';
 import { pageData } from '@/lib/server/page-data';
 import { listSubmissions } from '@/lib/submissions/submissions';
 import styles from './home.module.css';
@@ -21,20 +23,39 @@ const RECENT_MS = 14 * 24 * 3600 * 1000;
 type Waiting = { key: string; tone: 'warning' | 'error' | 'info'; body: ReactNode };
 
 export default async function HomePage() {
-  const { user, awaiting, reports, submissions, profiles, failedJobs, rejected } = await pageData(async (db, u) => {
-    const [awaiting, reports, submissions, profiles, failedJobs, rejected] = await Promise.all([
+  const { user, awaiting, reports, submissions, profiles, failedJobs, rejected, tolids, missing } = await pageData(async (db, u) => {
+    const [awaiting, reports, submissions, profiles, failedJobs, rejected, tolids] = await Promise.all([
       reviewsSamples(u) ? countAwaitingReview(db, u) : null,
       listReports(db, u, { limit: 50, offset: 0 }),
       listSubmissions(db, u, { limit: 50, offset: 0 }),
       listProfiles(db, u, { limit: 1, offset: 0 }),
       u.isAdmin ? listDeadLetters(db, { limit: 1, offset: 0, open: true }) : null,
       recentlyRejected(db, u, new Date(Date.now() - RECENT_MS)),
+      awaitingTolids(db, u),
     ]);
-    return { awaiting, reports: reports.rows, submissions: submissions.rows.map((r) => r.submission), profiles, failedJobs, rejected };
+    // the permit PDFs each validated ERGA manifest still waits for before it can be confirmed
+    const missing = new Map<string, string[]>();
+    for (const r of reports.rows) {
+      if (r.status === 'complete' && !r.confirmedManifestId && r.summary.errors === 0 && r.permits.length) {
+        const files = await missingPermits(db, r);
+        if (files.length) missing.set(r.id, files);
+      }
+    }
+    return {
+      awaiting,
+      reports: reports.rows,
+      submissions: submissions.rows.map((r) => r.submission),
+      profiles,
+      failedJobs,
+      rejected,
+      tolids,
+      missing,
+    };
   });
 
   const unconfirmed = reports.filter((r) => r.status === 'complete' && !r.confirmedManifestId);
-  const toConfirm = unconfirmed.filter((r) => r.summary.errors === 0);
+  const toConfirm = unconfirmed.filter((r) => r.summary.errors === 0 && !missing.has(r.id));
+  const needPermits = unconfirmed.filter((r) => missing.has(r.id));
   const toCorrect = unconfirmed.filter((r) => r.summary.errors > 0);
   const validating = reports.filter((r) => r.status === 'pending' || r.status === 'running');
   const running = submissions.filter((s) => s.status === 'pending' || s.status === 'processing');
@@ -48,6 +69,15 @@ export default async function HomePage() {
       {r.fileName} ({r.project.toUpperCase()})
     </Link>
   );
+  // an unfinished report of one's own can be discarded where it is listed (DELETE manifest/validate/report/{id})
+  const unfinished = (r: (typeof reports)[number], body: ReactNode) =>
+    r.userId === user.id ? (
+      <DiscardableReport reportId={r.id} fileName={r.fileName}>
+        {body}
+      </DiscardableReport>
+    ) : (
+      body
+    );
   const waiting: Waiting[] = [];
   if (awaiting)
     waiting.push({
@@ -81,6 +111,16 @@ export default async function HomePage() {
               </li>
             ))}
           </ul>
+          <p className={styles.fix}>
+            {[...new Map(rejected.rows.map((r) => [r.manifestId, r.manifestFile])).entries()].map(([id, file], i) => (
+              <span key={id}>
+                {i > 0 && ' · '}
+                <a href={`/api/manifest/${id}/spreadsheet`} download>
+                  Download {file || 'the manifest'} to edit (xlsx)
+                </a>
+              </span>
+            ))}
+          </p>
         </>
       ),
     });
@@ -95,7 +135,35 @@ export default async function HomePage() {
           <ul>
             {toConfirm.map((r) => (
               <li key={r.id}>
-                {reportLink(r)}, {plural(r.summary.rows, 'row')}, validated <When value={r.finishedAt ?? r.createdAt} />
+                {unfinished(
+                  r,
+                  <>
+                    {reportLink(r)}, {plural(r.summary.rows, 'row')}, validated <When value={r.finishedAt ?? r.createdAt} />
+                  </>,
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      ),
+    });
+  if (needPermits.length)
+    waiting.push({
+      key: 'permits',
+      tone: 'warning',
+      body: (
+        <>
+          <strong>{plural(needPermits.length, 'validated manifest')}</strong> {needPermits.length === 1 ? 'waits' : 'wait'} for permit PDFs
+          before {needPermits.length === 1 ? 'it' : 'they'} can be confirmed; upload them on the report’s page:
+          <ul>
+            {needPermits.map((r) => (
+              <li key={r.id}>
+                {unfinished(
+                  r,
+                  <>
+                    {reportLink(r)}: {missing.get(r.id)?.join(', ')}
+                  </>,
+                )}
               </li>
             ))}
           </ul>
@@ -113,7 +181,12 @@ export default async function HomePage() {
           <ul>
             {toCorrect.map((r) => (
               <li key={r.id}>
-                {reportLink(r)}: {plural(r.summary.errors, 'error')}
+                {unfinished(
+                  r,
+                  <>
+                    {reportLink(r)}: {plural(r.summary.errors, 'error')}
+                  </>,
+                )}
               </li>
             ))}
           </ul>
@@ -133,6 +206,31 @@ export default async function HomePage() {
               {reportLink(r)}
             </span>
           ))}
+        </>
+      ),
+    });
+  if (tolids.length)
+    waiting.push({
+      key: 'tolids',
+      tone: 'info',
+      body: (
+        <>
+          <strong>
+            {plural(
+              tolids.reduce((n, t) => n + Number(t.samples), 0),
+              'approved sample',
+            )}
+          </strong>{' '}
+          of your profiles {tolids.length === 1 && tolids[0]?.samples === 1 ? 'waits' : 'wait'} for a ToLID from the ToLID service before
+          going to ENA:
+          <ul>
+            {tolids.map((t) => (
+              <li key={t.manifestId}>
+                <Link href={`/manifests/${t.manifestId}`}>{t.manifestFile || 'a manifest'}</Link> in {t.profileTitle}:{' '}
+                {plural(Number(t.samples), 'sample')}, since <When value={t.since} />
+              </li>
+            ))}
+          </ul>
         </>
       ),
     });

@@ -30,10 +30,10 @@ export function storedPermitName(fileName: string, at: Date): string {
   return m ? `${m[1]}_${stamp}${m[2]}` : `${fileName}_${stamp}`;
 }
 
-const requiredOf = (report: ReportRow) => report.permits;
+const requiredOf = (report: Pick<ReportRow, 'permits'>) => report.permits;
 
 /** What the report needs and what has arrived, by file name. */
-export async function permitsOfReport(db: Db, report: ReportRow): Promise<ReportPermit[]> {
+export async function permitsOfReport(db: Db, report: Pick<ReportRow, 'id' | 'permits'>): Promise<ReportPermit[]> {
   const required = requiredOf(report);
   if (!required.length) return [];
   const got = await db
@@ -53,7 +53,7 @@ export async function permitsOfReport(db: Db, report: ReportRow): Promise<Report
 }
 
 /** The files a report still waits for. */
-export async function missingPermits(db: Db, report: ReportRow): Promise<string[]> {
+export async function missingPermits(db: Db, report: Pick<ReportRow, 'id' | 'permits'>): Promise<string[]> {
   return (await permitsOfReport(db, report)).filter((p) => !p.received).map((p) => p.filename);
 }
 

@@ -1,6 +1,6 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { profiles, samples } from '@/db/schema';
+import { manifests, profiles, samples } from '@/db/schema';
 import { visibleProfiles } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 
@@ -15,6 +15,8 @@ export async function recentlyRejected(db: Db, user: UserRecord, since: Date, li
     .select({
       id: samples.id,
       manifestId: samples.manifestId,
+      // the manifest to download, correct and upload again
+      manifestFile: manifests.fileName,
       tube: samples.tubeOrWellId,
       specimen: samples.specimenId,
       reason: samples.rejectionReason,
@@ -24,8 +26,33 @@ export async function recentlyRejected(db: Db, user: UserRecord, since: Date, li
     })
     .from(samples)
     .innerJoin(profiles, eq(profiles.id, samples.profileId))
+    .innerJoin(manifests, eq(manifests.id, samples.manifestId))
     .where(and(eq(samples.status, 'rejected'), gt(samples.timeUpdated, since), mine))
     .orderBy(desc(samples.timeUpdated), desc(samples.id))
     .limit(limit + 1);
   return { rows: rows.slice(0, limit), more: rows.length > limit };
+}
+
+/**
+ * The samples of the caller's profiles that wait for their ToLID from the ToLID service (lib/samples/tolids.ts), by
+ * manifest, oldest first: approved, they go on to ENA once the specimen has one. As for rejections, an admin's are
+ * those of their own profiles.
+ */
+export async function awaitingTolids(db: Db, user: UserRecord, limit = 20) {
+  const mine = user.isAdmin ? eq(profiles.ownerId, user.id) : visibleProfiles(db, user);
+  return db
+    .select({
+      manifestId: manifests.id,
+      manifestFile: manifests.fileName,
+      profileTitle: profiles.title,
+      samples: sql<number>`count(*)::int`,
+      since: sql<Date>`min(${samples.timeUpdated})`.mapWith(samples.timeUpdated),
+    })
+    .from(samples)
+    .innerJoin(profiles, eq(profiles.id, samples.profileId))
+    .innerJoin(manifests, eq(manifests.id, samples.manifestId))
+    .where(and(eq(samples.status, 'awaiting_tolid'), mine))
+    .groupBy(manifests.id, manifests.fileName, profiles.title)
+    .orderBy(asc(sql`min(${samples.timeUpdated})`), asc(manifests.id))
+    .limit(limit);
 }
