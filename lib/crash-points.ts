@@ -6,6 +6,7 @@
 export type CrashPoint =
   | 'confirm:samples-written'
   | 'registration:ena-answered'
+  | 'registration:samples-answered'
   | 'study-ena:project-added'
   | 'study-ena:files-staged'
   | 'study-ena:runs-added'

@@ -63,8 +63,10 @@ const settled = (ids: string[], done: (s: (typeof samples.$inferSelect)[]) => bo
 const finished = (ids: string[]) =>
   settled(ids, (rows) => rows.every((r) => r.status === 'accepted' || r.status === 'rejected'), 'the registration');
 
-const addsOf = (alias: string) =>
-  server.ena.submissions.filter((s) => s.actions.includes('ADD') && s.objects.some((o) => o.alias === alias)).length;
+/** ADD documents naming the alias (only those ENA applied, with `applied`) */
+const addsOf = (alias: string, applied = false) =>
+  server.ena.submissions.filter((s) => s.actions.includes('ADD') && (!applied || s.success) && s.objects.some((o) => o.alias === alias))
+    .length;
 
 describe('acceptance sends the samples to ENA, ToLIDs first, with no other call', () => {
   it('ends with every sample accepted, with its BioSample accession, its ToLID as public name, and system audit records', async () => {
@@ -325,7 +327,7 @@ describe('without a Webin account', () => {
 });
 
 describe('a worker that dies', () => {
-  it('resumes after dying between sending and recording, through RECEIPT: exactly one set of accessions', async () => {
+  it('resumes after dying between sending and recording: the samples sent again are refused by name and read back, one set of accessions', async () => {
     // a queue without workers: the registration runs here, by hand
     const manual = await createHarness(repositorySettings(server, ['ena']), { taxonomy: fakeTaxonomy() });
     try {
@@ -359,15 +361,24 @@ describe('a worker that dies', () => {
       const halfway = await manual.database.db.select().from(samples).where(inArray(samples.id, ids));
       expect(halfway.every((s) => s.biosampleAccession === null && s.status === 'sending')).toBe(true);
 
+      const callsBefore = server.ena.submissions.length;
+      const reportsBefore = server.ena.reports.length;
       await run(real);
       const after = await manual.database.db.select().from(samples).where(inArray(samples.id, ids));
       const stored = server.ena.objects().filter((o) => ids.includes(o.alias));
       expect(stored).toHaveLength(2);
       for (const s of after) {
         expect(s.status).toBe('accepted');
-        expect(addsOf(s.id)).toBe(1);
+        // created once: the second ADD was refused whole, naming each sample with its accession
+        expect(addsOf(s.id, true)).toBe(1);
+        expect(addsOf(s.id)).toBe(2);
         expect(s.sraAccession).toBe(stored.find((o) => o.alias === s.id)!.accession);
+        expect(s.biosampleAccession).toBe(stored.find((o) => o.alias === s.id)!.extId?.accession);
       }
+      // one refused ADD and one report for both samples, not a RECEIPT each
+      const resumed = server.ena.submissions.slice(callsBefore);
+      expect(resumed.map((r) => [r.actions, r.success])).toEqual([[['ADD', 'RELEASE'], false]]);
+      expect(server.ena.reports.slice(reportsBefore).map((r) => r.ids.length)).toEqual([2]);
       const [done] = await manual.database.db.select().from(submissions).where(eq(submissions.id, registration!.submission_id));
       expect(done!.status).toBe('accepted');
     } finally {

@@ -133,6 +133,42 @@ describe('ENA Webin REST v2 client', () => {
     expect(recovered.byAlias.SAMPLE[s.alias]).toMatchObject({ accession: stored?.accession, biosampleAccession: stored?.extId?.accession });
   });
 
+  it('refuses an ADD of samples it holds whole, naming each with its accession, and reports them by accession in lots of 100', async () => {
+    const held = Array.from({ length: 3 }, () => sample());
+    const first = await ena.submit(add({ samples: held }));
+    expect(first.success).toBe(true);
+    const fresh = sample();
+    const objectsBefore = server.ena.objects().length;
+    // Webin applies a document whole or not at all: the new sample beside the held ones is not created either
+    const again = await ena.submit(add({ samples: [...held, fresh] }));
+    expect(again).toMatchObject({ success: false, outcome: 'alias_exists' });
+    expect(server.ena.objects()).toHaveLength(objectsBefore);
+    expect(again.existing).toEqual(
+      held.map((h) => ({ type: 'SAMPLE', alias: h.alias, accession: first.byAlias.SAMPLE[h.alias]!.accession })),
+    );
+
+    const accessions = again.existing.map((e) => e.accession!);
+    const reported = await ena.samplesByAccession([...accessions, 'ERS000000']);
+    expect(reported).toEqual(
+      held.map((h) => ({
+        type: 'SAMPLE',
+        alias: h.alias,
+        accession: first.byAlias.SAMPLE[h.alias]!.accession,
+        biosampleAccession: first.byAlias.SAMPLE[h.alias]!.biosampleAccession,
+        extIds: [{ accession: first.byAlias.SAMPLE[h.alias]!.biosampleAccession, type: 'biosample' }],
+      })),
+    );
+    expect(server.ena.reports.at(-1)?.ids).toEqual([...accessions, 'ERS000000']);
+    // the client asks in lots the stand-in answers, and the stand-in refuses a larger one
+    await expect(ena.samplesByAccession(Array.from({ length: 101 }, (_, i) => `ERS${i}`))).rejects.toThrow(RangeError);
+    const res = await fetch(`${server.enaUrl}/report/samples/xml/${Array.from({ length: 101 }, (_, i) => `ERS${i}`).join(',')}`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${server.credentials.ena.username}:${server.credentials.ena.password}`).toString('base64')}`,
+      },
+    });
+    expect(res.status).toBe(400);
+  });
+
   it('reads the old "already exists" wording, which has no accession', async () => {
     const p = project();
     await ena.submit(add({ projects: [p] }));

@@ -4,7 +4,8 @@ import { Conflict } from '@/lib/errors';
 import { RepositoryError, RepositoryHttpError, RepositoryProtocolError } from '../errors';
 import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
 import { buildWebinXml } from './build';
-import { type EnaReceipt, parseReceipt } from './receipt';
+import { type EnaReceipt, parseReceipt, type ReceiptObject } from './receipt';
+import { parseSampleSet } from './sample-set';
 import type { BrokerDefaults, WebinDocument } from './types';
 
 /**
@@ -52,11 +53,22 @@ export interface EnaClient {
   waitForReceipt(target: QueuedSubmission | string, options?: WaitOptions): Promise<EnaReceipt>;
   /** the receipt of an earlier ADD of this alias or accession (the RECEIPT action) */
   fetchReceipt(target: string): Promise<EnaReceipt>;
+  /**
+   * The account's own samples by their ENA accessions (ERS…), at most SAMPLE_REPORT_LOT a call, with alias and
+   * BioSample accession: Webin's reports service (docs/repositories.md §2.1). Accessions it does not know are absent.
+   */
+  samplesByAccession(accessions: readonly string[]): Promise<ReceiptObject[]>;
   /** makes a held study public now (its runs and experiments follow) */
   release(target: string): Promise<EnaReceipt>;
   /** moves the release date of a private object; YYYY-MM-DD, at most two years ahead */
   hold(target: string, holdUntilDate: string): Promise<EnaReceipt>;
 }
+
+/**
+ * Samples asked of Webin's reports service in one call. Webin documents no limit for a list of ids; 100 is the lot
+ * submitters use against production, and a URL of 100 accessions stays far below any server's line length.
+ */
+export const SAMPLE_REPORT_LOT = 100;
 
 /** Still queued at ENA when the wait ended: poll again later with the same submission id. */
 export class EnaStillQueuedError extends RepositoryError {
@@ -233,6 +245,19 @@ export function createEnaClient(options: EnaClientOptions): EnaClient {
     },
 
     fetchReceipt: (target) => submitDocument({ submission: { actions: [{ type: 'RECEIPT', target }] } }),
+    async samplesByAccession(accessions) {
+      if (accessions.length > SAMPLE_REPORT_LOT)
+        throw new RangeError(`at most ${SAMPLE_REPORT_LOT} samples a report, not ${accessions.length}`);
+      if (!accessions.length) return [];
+      const url = joinUrl(root, 'report/samples/xml', accessions.map(encodeURIComponent).join(','));
+      const res = await httpRequest(http, {
+        method: 'GET',
+        url,
+        headers: { authorization: auth, accept: 'application/xml' },
+        accept: [404],
+      });
+      return res.status === 404 ? [] : parseSampleSet(res.body);
+    },
     release: (target) => submitDocument({ submission: { actions: [{ type: 'RELEASE', target }] } }),
     hold: (target, holdUntilDate) => submitDocument({ submission: { actions: [{ type: 'HOLD', target, holdUntilDate }] } }),
   };

@@ -62,7 +62,8 @@ export async function sendSamples(
     })),
     document: (items) => ({ samples: items.flatMap((i) => byAlias.get(i.key) ?? []) }),
     alsoActions: action === 'ADD' ? [{ type: 'RELEASE' }] : [],
-    crashPoint: 'registration:ena-answered',
+    // the specimens go first: their answer is the first one a registration receives
+    crashPoint: ledger === 'specimens' ? 'registration:ena-answered' : 'registration:samples-answered',
   });
   return new Map([...results].map(([alias, result]) => [alias, registeredOf(alias, result)]));
 }

@@ -38,9 +38,13 @@ export const DEFAULT_PUBLIC_SAMPLES: PublicSample[] = [
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
 
 function sampleSet(s: PublicSample, extra: { alias?: string; center?: string } = {}): string {
+  return samplesSet([{ sample: s, ...extra }]);
+}
+
+function samplesSet(list: { sample: PublicSample; alias?: string; center?: string }[]): string {
   const doc = {
     SAMPLE_SET: {
-      SAMPLE: {
+      SAMPLE: list.map(({ sample: s, ...extra }) => ({
         '@_accession': s.enaAccession,
         ...(extra.alias ? { '@_alias': extra.alias } : {}),
         ...(extra.center ? { '@_center_name': extra.center } : {}),
@@ -50,7 +54,7 @@ function sampleSet(s: PublicSample, extra: { alias?: string; center?: string } =
         },
         TITLE: s.title,
         SAMPLE_NAME: { TAXON_ID: s.taxonId, SCIENTIFIC_NAME: s.scientificName },
-      },
+      })),
     },
   };
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build(doc) as string}`;
@@ -78,6 +82,27 @@ export function dropBoxSample(state: EnaState, account: string, incoming: Incomi
   const own = state.objects(account).find((o) => matches(o, accession));
   if (!own) return text(404, `Sample ${accession} not found in the submission account.`);
   return xml(200, sampleSet(asPublic(state, own), { alias: own.alias }));
+}
+
+/** The lot the stand-in answers in one report; the service asks in lots of this size (lib/repositories/ena/client.ts). */
+const REPORT_LOT = 100;
+
+/**
+ * `GET /report/samples/xml/{id},{id},…` of Webin's reports service: the account's own samples (private ones too) by
+ * ENA or BioSample accession, as a SAMPLE_SET with each sample's alias. Accessions the account does not hold are
+ * left out. More than REPORT_LOT ids is refused, so a client that asks in larger lots fails here.
+ */
+export function reportSamples(state: EnaState, account: string, incoming: Incoming, list: string): Outgoing {
+  if (incoming.method !== 'GET') return text(405, 'Method not allowed');
+  const ids = list
+    .split(',')
+    .map((id) => decodeURIComponent(id).trim())
+    .filter(Boolean);
+  state.reports.push({ account, ids, at: new Date() });
+  if (ids.length > REPORT_LOT) return text(400, `At most ${REPORT_LOT} accessions can be asked at once, not ${ids.length}.`);
+  const own = state.objects(account);
+  const found = ids.flatMap((id) => own.find((o) => matches(o, id)) ?? []);
+  return xml(200, samplesSet(found.map((o) => ({ sample: asPublic(state, o), alias: o.alias }))));
 }
 
 /** `GET /xml/{accession}` of the browser API: public samples of every account, and the table of other submitters'. */

@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { enaSchemaErrors } from '../ena-schemas';
-import { DEFAULT_PUBLIC_SAMPLES, dropBoxSample, type PublicSample } from './ena-samples';
+import { DEFAULT_PUBLIC_SAMPLES, dropBoxSample, type PublicSample, reportSamples } from './ena-samples';
 import { DEFAULT_CHECKLISTS, runFileNames, type ValidationContext, validateObject } from './ena-validate';
 import { attr, child, type DocObject, type Node, type ObjectType, type ParsedAction, parseXml, readDocument } from './ena-xml';
 import { basicCredentials, formParts, type Incoming, json, type Outgoing, text, xml } from './http';
@@ -80,6 +80,8 @@ export type AreaFileLookup = (account: string, filename: string) => Promise<{ si
 
 export class EnaState {
   readonly submissions: EnaSubmissionRecord[] = [];
+  /** calls to the reports service (`report/samples/xml/{ids}`), with the ids asked */
+  readonly reports: { account: string; ids: string[]; at: Date }[] = [];
   readonly accounts = new Map<string, Account>();
   readonly queued = new Map<string, { account: string; receipt: string; pollsLeft: number }>();
   /** samples of other submitters that the browser API shows */
@@ -388,6 +390,9 @@ export async function handleEna(
   if (!creds || state.credentials[creds.username] !== creds.password)
     return { status: 401, headers: { 'www-authenticate': 'Basic realm="ENA"', 'content-type': 'text/plain' }, body: 'Unauthorized' };
   const account = creds.username;
+
+  const report = /^\/report\/samples\/xml\/([^/?]+)$/.exec(rest);
+  if (report?.[1]) return reportSamples(state, account, incoming, report[1]);
 
   const sample = /^\/drop-box\/samples\/([^/]+)$/.exec(rest);
   if (sample?.[1]) return dropBoxSample(state, account, incoming, decodeURIComponent(sample[1]));
