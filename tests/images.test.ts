@@ -2,7 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samples, specimenImages } from '@/db/schema';
+import { auditEvents, samples, specimenImages } from '@/db/schema';
+import { fileStore } from '@/lib/files/files';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
@@ -230,4 +231,41 @@ describe('after registration, the BioImage Archive', () => {
     const names = images.data.filter((i) => i.specimen_id === a).map((i) => i.bioimage_name!.replace(/^SAMEA\d+/, ''));
     expect(names).toEqual(['_1.jpg', '_2.png', '_3.jpg']);
   }, 60_000);
+
+  it('removes the images of a manifest whose last sample is deleted, their stored bytes and thumbnails with them', async () => {
+    const profileId = await createProfile(h, manager.key, { title: 'Wytham images withdrawn', description: '', type: 'dtol' });
+    const rows = dtolRows(1, 90);
+    const { manifest_id } = await uploadManifest(h, manager.key, profileId, rows);
+    const specimen = rows[0]!.SPECIMEN_ID ?? '';
+    const upload = await h.request(`/api/manifest/${manifest_id}/images`, {
+      method: 'POST',
+      key: manager.key,
+      body: form([{ name: `${specimen}-1.jpg`, bytes: await imageOf('jpeg', 120, 80) }]),
+    });
+    expect(upload.status, await upload.clone().text()).toBe(201);
+    const [image] = ((await upload.json()) as { data: Image[] }).data;
+    const [stored] = await h.database.db.select().from(specimenImages).where(eq(specimenImages.id, image!.id));
+    const store = fileStore(h.deps);
+    const isStored = (name: string) =>
+      store.read(profileId, name).then(
+        (bytes) => {
+          bytes.destroy();
+          return true;
+        },
+        () => false,
+      );
+    expect(await isStored(stored!.storedName)).toBe(true);
+    expect(await isStored(stored!.thumbnailName)).toBe(true);
+
+    const [sample] = await h.database.db.select({ id: samples.id }).from(samples).where(eq(samples.manifestId, manifest_id));
+    const removed = await h.request(`/api/sample/${sample!.id}`, { method: 'DELETE', key: manager.key });
+    expect(removed.status, await removed.clone().text()).toBe(204);
+    expect(await h.database.db.select().from(specimenImages).where(eq(specimenImages.manifestId, manifest_id))).toEqual([]);
+    expect(await isStored(stored!.storedName)).toBe(false);
+    expect(await isStored(stored!.thumbnailName)).toBe(false);
+    expect((await h.request(image!.url, { key: manager.key })).status).toBe(404);
+    // the sample's removal event says its manifest's images went with it
+    const [event] = await h.database.db.select().from(auditEvents).where(eq(auditEvents.objectId, sample!.id));
+    expect(event?.detail).toMatchObject({ manifest_removed: 'yes', images_removed: 1 });
+  });
 });

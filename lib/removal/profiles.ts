@@ -108,7 +108,8 @@ export async function deleteProfile(deps: FileDeps & { logger: Logger }, user: U
     const refusal = await profileRemovalRefusal(tx, profile, held);
     if (refusal) throw Conflict(refusal);
 
-    const events: Removal[] = await removeSamples(tx, held);
+    // the stored images go with every other stored file of the profile, below
+    const { events } = await removeSamples(tx, held);
     events.push(...(await settleSpecimens(tx, profileId)));
     // manifests without samples left (none should be), with their permits: the foreign key would refuse the profile
     const empty = await tx.select({ id: manifests.id }).from(manifests).where(eq(manifests.profileId, profileId));

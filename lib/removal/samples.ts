@@ -1,8 +1,11 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
-import { manifests, permits, profiles, samples, sampleUpdates, specimens, validationReports } from '@/db/schema';
+import { manifests, permits, profiles, samples, sampleUpdates, specimenImages, specimens, validationReports } from '@/db/schema';
 import { NEVER_DELETED, type Removal, recordRemovals } from '@/lib/audit/events';
 import { AppError, Conflict, NotFound } from '@/lib/errors';
+import { fileStore } from '@/lib/files/files';
+import type { FileDeps } from '@/lib/files/store';
 import { isSvcId } from '@/lib/identifiers/contract';
 import { type ProfileNeed, roleAllows, roleOn } from '@/lib/profiles/access';
 import { checkProfileAccess, type ProfileRecord } from '@/lib/profiles/profiles';
@@ -93,14 +96,22 @@ const BATCH = 1_000;
 const chunks = <T>(list: readonly T[]) =>
   Array.from({ length: Math.ceil(list.length / BATCH) }, (_, i) => list.slice(i * BATCH, (i + 1) * BATCH));
 
+/** What a removal of samples took away: its audit events, and the stored bytes to remove once it has committed. */
+export interface RemovedSamples {
+  events: Removal[];
+  /** the stored image files and thumbnails of the manifests that went (lib/images/upload.ts stores them) */
+  storedFiles: { profileId: string; name: string }[];
+}
+
 /**
  * Removes the samples (which the caller has locked and checked) in the caller's transaction, with their audit
- * rows, the specimen records and manifests only they used, and returns what went, for the audit events. A specimen
- * registered at ENA stays; so does one another sample (of any profile) still comes from.
+ * rows, the specimen records and manifests only they used (with the manifests' specimen images), and returns what
+ * went. A specimen registered at ENA stays; so does one another sample (of any profile) still comes from.
  */
-export async function removeSamples(tx: Db, rows: readonly RemovableSample[]): Promise<Removal[]> {
-  if (!rows.length) return [];
+export async function removeSamples(tx: Db, rows: readonly RemovableSample[]): Promise<RemovedSamples> {
+  if (!rows.length) return { events: [], storedFiles: [] };
   const events = rows.map(sampleRemoval);
+  const storedFiles: RemovedSamples['storedFiles'] = [];
   for (const part of chunks(rows.map((r) => r.id))) {
     await tx.delete(sampleUpdates).where(inArray(sampleUpdates.sampleId, part));
     await tx.delete(samples).where(inArray(samples.id, part));
@@ -115,6 +126,14 @@ export async function removeSamples(tx: Db, rows: readonly RemovableSample[]): P
   if (emptied.length) {
     // a manifest's permits and the reports confirmed into it describe only its samples: they go with the last one
     await tx.delete(permits).where(inArray(permits.manifestId, emptied));
+    // images were uploaded for the manifest's specimens: their records go by the foreign key, their bytes after the commit
+    const images = await tx.delete(specimenImages).where(inArray(specimenImages.manifestId, emptied)).returning({
+      profileId: specimenImages.profileId,
+      storedName: specimenImages.storedName,
+      thumbnailName: specimenImages.thumbnailName,
+    });
+    for (const i of images)
+      storedFiles.push({ profileId: i.profileId, name: i.storedName }, { profileId: i.profileId, name: i.thumbnailName });
     const reports = await tx.delete(validationReports).where(inArray(validationReports.confirmedManifestId, emptied)).returning({
       id: validationReports.id,
       profileId: validationReports.profileId,
@@ -124,6 +143,10 @@ export async function removeSamples(tx: Db, rows: readonly RemovableSample[]): P
     await tx.delete(manifests).where(inArray(manifests.id, emptied));
     for (const e of events)
       if (e.objectType === 'sample' && emptied.includes(String(e.detail.manifest_id))) e.detail.manifest_removed = 'yes';
+    if (images.length) {
+      const first = events.find((e) => e.objectType === 'sample' && e.detail.manifest_removed === 'yes');
+      if (first) first.detail.images_removed = images.length;
+    }
     events.push(
       ...reports.map(
         (r): Removal => ({
@@ -135,7 +158,19 @@ export async function removeSamples(tx: Db, rows: readonly RemovableSample[]): P
       ),
     );
   }
-  return events;
+  return { events, storedFiles };
+}
+
+/** Removes stored bytes whose records a committed removal took away; what cannot be removed is logged, not refused. */
+export async function removeStoredFiles(deps: FileDeps & { logger?: Logger }, files: RemovedSamples['storedFiles']): Promise<void> {
+  const store = fileStore(deps);
+  for (const f of files) {
+    try {
+      await store.remove(f.profileId, f.name);
+    } catch (err) {
+      deps.logger?.error({ err, profile_id: f.profileId, file_name: f.name }, 'a removed image could not be removed from storage');
+    }
+  }
 }
 
 /** Specimen records of these (removed) samples that no sample comes from any more and ENA does not hold. */
@@ -215,13 +250,14 @@ export async function lockProfileFor(
 
 /**
  * Deletes one sample of a profile the caller owns (or any, for an admin) that never reached ENA, with its audit
- * rows, and its specimen record and manifest when it was their last sample; one audit event for each thing removed.
+ * rows, and its specimen record and manifest (with the manifest's images) when it was their last sample; one audit
+ * event for each thing removed.
  * 404 for an unknown sample or one the caller may not change; 409, and nothing changed, for one ENA has or may have.
  */
-export async function deleteSample(db: Db, user: UserRecord, svcId: string): Promise<void> {
+export async function deleteSample(deps: FileDeps & { logger?: Logger }, user: UserRecord, svcId: string): Promise<void> {
   const id = svcId.trim().toLowerCase();
   if (!isSvcId(id)) throw NotFound(SAMPLE_NOT_FOUND);
-  await db.transaction(async (tx) => {
+  const removed = await deps.db.transaction(async (tx) => {
     const [head] = await tx.select({ profileId: samples.profileId }).from(samples).where(eq(samples.id, id));
     if (!head) throw NotFound(SAMPLE_NOT_FOUND);
     // the profile first, as a confirmation does: a re-upload of this manifest and this removal take turns
@@ -231,8 +267,11 @@ export async function deleteSample(db: Db, user: UserRecord, svcId: string): Pro
     if (!sample) throw NotFound(SAMPLE_NOT_FOUND);
     const refusal = await samplesRemovalRefusal(tx, [sample]);
     if (refusal) throw Conflict(refusal);
-    await recordRemovals(tx, user, await removeSamples(tx, [sample]));
+    const done = await removeSamples(tx, [sample]);
+    await recordRemovals(tx, user, done.events);
+    return done;
   });
+  await removeStoredFiles(deps, removed.storedFiles);
 }
 
 /** What the sample page says about deleting the sample: nothing for who may not, else whether and why not. */

@@ -94,7 +94,7 @@ const profileIdPattern = { profile_id: PATH_PATTERNS.profile_id };
 
 export function registerRemovalRoutes(app: ApiApp) {
   openapiConstrained(app, sample, svcIdPattern, async (c) => {
-    await deleteSample(c.get('deps').db, c.get('user'), c.req.valid('param').svc_id);
+    await deleteSample(c.get('deps'), c.get('user'), c.req.valid('param').svc_id);
     return c.body(null, 204);
   });
   app.openapi(report, async (c) => {
