@@ -10,6 +10,8 @@ export const EMAIL_KINDS = [
   'registration_failed',
   /** a digest of the samples that waited for an approver too long (lib/samples/reminders.ts); a text column, no migration */
   'approval_reminder',
+  /** a "forgot password" link (lib/auth/password-reset.ts); a text column, no migration */
+  'password_reset',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 

@@ -22,6 +22,7 @@ import { registerManifestSpreadsheetRoutes } from './routes/manifest-spreadsheet
 import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerManifestReadRoutes } from './routes/manifests-read';
 import { registerMappingRoutes } from './routes/mapping';
+import { registerPasswordResetRoutes } from './routes/password-reset';
 import { registerPermitRoutes } from './routes/permits';
 import { registerProfileRoutes } from './routes/profiles';
 import { registerRemovalRoutes } from './routes/removal';
@@ -131,6 +132,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
 
   registerHealthRoutes(app);
   registerApiKeyRoutes(app);
+  registerPasswordResetRoutes(app);
   registerAccountRoutes(app);
   registerAdminUserRoutes(app);
   registerAdminJobRoutes(app, deps.jobs.described());

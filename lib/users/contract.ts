@@ -128,6 +128,10 @@ export const AdminUserSchema = UserSchema.extend({
       }),
     )
     .meta({ description: 'the profiles others shared with the user' }),
+  locked_until: z.iso.datetime().nullable().meta({
+    description:
+      'until when failed sign-ins lock the account (from at least one address); null when not locked. An unlock or a new password lifts it',
+  }),
 }).meta({ id: 'AdminUser', description: 'A user as an administrator sees them, never their password' });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 
@@ -161,6 +165,55 @@ export const UserPatchBodySchema = z
 export type UserPatchBody = z.input<typeof UserPatchBodySchema>;
 
 export const UserParamsSchema = z.object({ id: z.coerce.number().int().positive().meta({ example: 12 }) });
+
+/** The admin's search of the users list: a part of a username, an email address, a name or an ORCID iD, any case. */
+export const UserSearchSchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(200, 'the search may have at most 200 characters')
+    .optional()
+    .meta({ description: 'only users whose username, email, full name or ORCID iD contains this, in any case', example: 'jane' }),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Password reset by email (lib/auth/password-reset.ts)
+
+/** How long the link of a reset email works. */
+export const RESET_LINK_HOURS = 1;
+
+export const PasswordResetRequestSchema = z
+  .object({
+    login: z
+      .string({ error: 'Give your username or email address.' })
+      .trim()
+      .min(1, 'Give your username or email address.')
+      .max(320)
+      .meta({ description: 'the username or the email address of the account', example: 'jane' }),
+  })
+  .meta({ id: 'PasswordResetRequest' });
+export type PasswordResetRequest = z.input<typeof PasswordResetRequestSchema>;
+
+export const PasswordResetSchema = z
+  .object({
+    token: z.string({ error: 'The link has no token.' }).min(1, 'The link has no token.').max(200),
+    password: PasswordSchema,
+  })
+  .meta({ id: 'PasswordReset', description: 'The token of a reset email’s link and the new password' });
+export type PasswordReset = z.input<typeof PasswordResetSchema>;
+
+/** A new password typed twice, as the portal's forms take it (the admin's "Set password" and the reset page). */
+export const NewPasswordFormSchema = z
+  .object({ password: PasswordSchema, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords differ: type the same one twice.' });
+export type NewPasswordForm = z.input<typeof NewPasswordFormSchema>;
+
+/** The same answer whether or not an account matched: nobody learns from it which names or addresses have one. */
+export const PASSWORD_RESET_SENT = `If an account matches, we have sent a link to its email address. The link works for ${RESET_LINK_HOURS} hour and only once.`;
+
+export const PasswordResetAnswerSchema = z
+  .object({ detail: z.string().meta({ example: PASSWORD_RESET_SENT }) })
+  .meta({ id: 'PasswordResetAnswer' });
 
 // ---------------------------------------------------------------------------------------------------------------
 // API keys

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
@@ -133,12 +133,30 @@ export async function findActiveUser(db: Db, username: string, path: string): Pr
   return row;
 }
 
-/** A page of all users by name, with the true total. */
-export async function listUsers(db: Db, page: { limit: number; offset: number }): Promise<{ rows: UserRecord[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    db.select().from(users).orderBy(asc(users.username), asc(users.id)).limit(page.limit).offset(page.offset),
-    countUsers(db),
+/**
+ * A page of the users by name, with the true total; with `q`, only those whose username, email, full name or ORCID iD
+ * contains it, in any case.
+ */
+export async function listUsers(
+  db: Db,
+  page: { limit: number; offset: number; q?: string },
+): Promise<{ rows: UserRecord[]; total: number }> {
+  const q = page.q?.trim();
+  // the search is taken literally: % and _ match themselves
+  const pattern = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = pattern
+    ? or(
+        ilike(users.username, pattern),
+        ilike(users.email, pattern),
+        ilike(users.fullName, pattern),
+        ilike(sql`coalesce(${users.orcidId}, '')`, pattern),
+      )
+    : undefined;
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(users).where(where).orderBy(asc(users.username), asc(users.id)).limit(page.limit).offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(users).where(where),
   ]);
+  const total = counted?.n ?? 0;
   const ids = rows.map((r) => r.id);
   const [roles, approverTypes] = await Promise.all([rolesOf(db, ids), approverTypesOf(db, ids)]);
   return { rows: rows.map((r) => toRecord(r, roles.get(r.id), approverTypes.get(r.id))), total };

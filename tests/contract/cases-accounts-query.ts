@@ -52,6 +52,47 @@ export function accountAndQueryCases(): Record<string, Case[]> {
     'GET /api/admin/users': [
       { name: 'admin', path: '/api/admin/users?limit=5', key: 'admin', status: 200 },
       { name: 'not admin', path: '/api/admin/users', key: 'owner', status: 404 },
+      { name: 'a search', path: '/api/admin/users?q=EXAMPLE.org&limit=5', key: 'admin', status: 200 },
+      { name: 'a search too long', path: `/api/admin/users?q=${'x'.repeat(201)}`, key: 'admin', status: 400 },
+    ],
+    'POST /api/admin/users/{id}/unlock': [
+      { name: 'unlock', path: `/api/admin/users/${w.ownerUserId}/unlock`, method: 'POST', key: 'admin', status: 200 },
+      { name: 'unknown', path: '/api/admin/users/999999/unlock', method: 'POST', key: 'admin', status: 404 },
+      { name: 'not a number', path: '/api/admin/users/owner/unlock', method: 'POST', key: 'admin', status: 400 },
+      { name: 'not admin', path: `/api/admin/users/${w.ownerUserId}/unlock`, method: 'POST', key: 'owner', status: 404 },
+    ],
+    // the contract's world sends no email (no SMTP_URL): resets by email are not offered; tests/password-reset.test.ts has them with one
+    'POST /api/password-reset': [
+      { name: 'no email here', path: '/api/password-reset', key: 'none', json: { login: 'owner@example.org' }, status: 404 },
+      { name: 'no login', path: '/api/password-reset', key: 'none', json: {}, status: 400 },
+      {
+        name: 'plain text',
+        path: '/api/password-reset',
+        method: 'POST',
+        key: 'none',
+        body: 'login=a',
+        headers: { 'content-type': 'text/plain' },
+        status: 415,
+      },
+    ],
+    'POST /api/password-reset/confirm': [
+      {
+        name: 'a made-up token',
+        path: '/api/password-reset/confirm',
+        key: 'none',
+        json: { token: `1-zzzz-${'A'.repeat(43)}`, password: 'long enough password' },
+        status: 400,
+      },
+      { name: 'a short password', path: '/api/password-reset/confirm', key: 'none', json: { token: 'x', password: 'short' }, status: 400 },
+      {
+        name: 'plain text',
+        path: '/api/password-reset/confirm',
+        method: 'POST',
+        key: 'none',
+        body: 'token=a',
+        headers: { 'content-type': 'text/plain' },
+        status: 415,
+      },
     ],
     'POST /api/admin/users': [
       {
@@ -230,7 +271,10 @@ export function accountAndQueryCases(): Record<string, Case[]> {
     'GET /api/audit/browse': [
       { name: 'json', path: '/api/audit/browse?limit=5', key: 'owner', status: 200 },
       { name: 'csv', path: '/api/audit/browse?return_type=csv', key: 'owner', status: 200 },
+      { name: 'one sample', path: `/api/audit/browse?svc_id=${w.svcId}`, key: 'owner', status: 200 },
+      { name: 'a tube and a specimen', path: '/api/audit/browse?tube=FD00000001&specimen=SAN0000001', key: 'owner', status: 200 },
       { name: 'bad date', path: '/api/audit/browse?from=nope', key: 'owner', status: 400 },
+      { name: 'not a sample id', path: '/api/audit/browse?svc_id=nope', key: 'owner', status: 400 },
       { name: 'no key', path: '/api/audit/browse', key: 'none', status: 401 },
     ],
   };

@@ -1,8 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { guessLimits } from '@/lib/auth/limits';
 import { collaborationOf } from '@/lib/profiles/shares';
-import { AdminUserSchema, NewUserBodySchema, UserParamsSchema, UserPatchBodySchema, UserSchema } from '@/lib/users/contract';
-import { createUser, listUsers, updateUser, userJson } from '@/lib/users/users';
+import {
+  AdminUserSchema,
+  NewUserBodySchema,
+  UserParamsSchema,
+  UserPatchBodySchema,
+  UserSchema,
+  UserSearchSchema,
+} from '@/lib/users/contract';
+import { createUser, getUser, listUsers, updateUser, userJson } from '@/lib/users/users';
 import { requireAdmin } from '../auth';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
@@ -14,8 +21,9 @@ const list = signedIn({
   path: '/admin/users',
   tags: ['Admin'],
   summary: 'A page of the users, by name, with their project memberships, manager roles and the associated types they approve',
+  description: 'With `q`, only the users whose username, email, full name or ORCID iD contains it (any case); the total counts those.',
   middleware: [requireAdmin],
-  request: { query: PageQuery },
+  request: { query: PageQuery.extend(UserSearchSchema.shape) },
   responses: {
     200: { ...jsonResponse('Users, with their groups and the profiles shared with them', z.array(AdminUserSchema)), headers: PAGE_HEADERS },
     ...pick(400, 401, 404),
@@ -46,19 +54,38 @@ const patch = signedIn({
   responses: { 200: jsonResponse('The updated user', UserSchema), ...pick(400, 401, 404, 415) },
 });
 
+const unlock = signedIn({
+  method: 'post',
+  path: '/admin/users/{id}/unlock',
+  tags: ['Admin'],
+  summary: 'Lift every lock that failed sign-ins put on a user’s account, from every address, leaving the password as it is',
+  middleware: [requireAdmin],
+  request: { params: UserParamsSchema },
+  responses: { 200: jsonResponse('The user, who may sign in again from everywhere', UserSchema), ...pick(400, 401, 404) },
+});
+
 export function registerAdminUserRoutes(app: ApiApp) {
   app.openapi(list, async (c) => {
     const page = c.req.valid('query');
-    const { rows, total } = await listUsers(c.get('deps').db, page);
+    const { db } = c.get('deps');
+    const { rows, total } = await listUsers(db, page);
     announcePage(c, page, rows.length, total);
-    const together = await collaborationOf(
-      c.get('deps').db,
-      rows.map((u) => u.id),
-    );
+    const [together, locked] = await Promise.all([
+      collaborationOf(
+        db,
+        rows.map((u) => u.id),
+      ),
+      guessLimits(db).lockedAccounts(rows.map((u) => u.username)),
+    ]);
     return c.json(
       rows.map((u) => {
         const t = together.get(u.id);
-        return { ...userJson(u), groups: t?.groups ?? [], shared_profiles: t?.sharedProfiles ?? [] };
+        return {
+          ...userJson(u),
+          groups: t?.groups ?? [],
+          shared_profiles: t?.sharedProfiles ?? [],
+          locked_until: locked.get(u.username.toLowerCase())?.toISOString() ?? null,
+        };
       }),
       200,
     );
@@ -90,6 +117,12 @@ export function registerAdminUserRoutes(app: ApiApp) {
     });
     // a new password is the remedy the lock's message offers: it works at once, from every address
     if (b.password) await guessLimits(c.get('deps').db).accountReset(user.username);
+    return c.json(userJson(user), 200);
+  });
+  app.openapi(unlock, async (c) => {
+    const { db } = c.get('deps');
+    const user = await getUser(db, c.req.valid('param').id);
+    await guessLimits(db).accountReset(user.username);
     return c.json(userJson(user), 200);
   });
 }
