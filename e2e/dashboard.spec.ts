@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import { validRows } from '../tests/fixtures/manifests/generate';
@@ -120,4 +120,111 @@ test('the portal’s menu leads to the dashboard, which leads back', async ({ pa
   await page.getByRole('link', { name: 'Back to the portal' }).click();
   await expect(page.getByText('Signed in as')).toBeAttached();
   expect(outside).toEqual([]);
+});
+
+/** A number as the page writes it ("1,204"), or NaN. */
+const count = (text: string | null | undefined) => Number((text ?? '').replace(/,/g, '').trim() || Number.NaN);
+const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
+
+/** The headline figures of a page's cards (`<dl class="cards">`), by their terms. */
+async function cards(page: Page): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const card of await page.locator('dl.cards > div').all()) {
+    out[(await card.getByRole('term').textContent())?.trim() ?? ''] = count(await card.getByRole('definition').textContent());
+  }
+  return out;
+}
+
+/** The last column of a table's body rows (its total, or its only series), as numbers: what a screen reader reads. */
+async function lastColumn(table: Locator): Promise<number[]> {
+  return (await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.lastElementChild?.textContent ?? ''))).map(count);
+}
+
+/** A chart's table under it, opened as a person would. */
+async function chartTable(page: Page, heading: string) {
+  const section = page.getByRole('region', { name: heading });
+  await section
+    .getByText(/as a table$/)
+    .first()
+    .click();
+  const table = section.getByRole('table').first();
+  await expect(table).toBeVisible();
+  return table;
+}
+
+test('the public dashboard’s charts add up to the public samples, what they leave out said beside them', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await someSamples(request, unique(testInfo, 'Dashboard sums'));
+  await expect
+    .poll(async () => ((await (await request.get('/api/stats/dashboard')).json()) as PublicDashboard).top_taxa.length > 0, {
+      timeout: 75_000,
+      intervals: [2_000],
+    })
+    .toBe(true);
+  await page.goto('/dashboard');
+  const total = (await cards(page))['Public samples'] ?? Number.NaN;
+  expect(total).toBeGreaterThan(0);
+
+  expect(sum(await lastColumn(await chartTable(page, 'Samples per project and status'))), 'samples per project').toBe(total);
+  expect(sum(await lastColumn(await chartTable(page, 'Samples registered per month'))), 'samples per month').toBe(total);
+
+  const taxa = page.getByRole('region', { name: 'Most sampled taxa' });
+  const shown = sum(await lastColumn(await chartTable(page, 'Most sampled taxa')));
+  const said = /have ([\d,]+) of the ([\d,]+) public samples; ([\d,]+) are of other taxa and ([\d,]+) name none/.exec(
+    (await taxa.getByText(/public samples; .* are of other taxa/).textContent()) ?? '',
+  );
+  expect(said, 'the sentence beside the taxa').not.toBeNull();
+  const [inChart, of, others, none] = said!.slice(1).map(count) as [number, number, number, number];
+  expect([inChart, of]).toEqual([shown, total]);
+  expect(inChart + others + none).toBe(total);
+
+  const places = page.getByRole('region', { name: 'Where samples were collected' });
+  const located = /([\d,]+) of the ([\d,]+) public samples give their collection place; ([\d,]+) give no/.exec(
+    (await places.getByText(/give their collection place/).textContent()) ?? '',
+  );
+  expect(located, 'the sentence beside the map').not.toBeNull();
+  const [onMap, ofAll, nowhere] = located!.slice(1).map(count) as [number, number, number];
+  expect([ofAll, onMap + nowhere]).toEqual([total, total]);
+  const squares = await chartTable(page, 'Where samples were collected');
+  // the table lists the first hundred squares only
+  if (!/squares with the most/.test((await squares.locator('caption').textContent()) ?? ''))
+    expect(sum(await lastColumn(squares))).toBe(onMap);
+  await expectNoSidewaysScroll(page);
+});
+
+test('the admin statistics’ bars add up to the totals above them, with manifests naming no centre as “None given”', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  // a DTOL manifest names no sequencing centre
+  await someSamples(request, unique(testInfo, 'Stats sums'));
+  await signIn(page);
+  await page.goto('/admin/stats');
+  await expect(page.getByRole('heading', { level: 1, name: 'Statistics' })).toBeVisible();
+  const manifests = page.getByRole('region', { name: 'Manifests per sequencing centre' });
+  await expect(manifests.getByRole('listitem').filter({ hasText: 'None given' })).toBeVisible();
+  await expect(manifests.getByText(/Each manifest is counted once/)).toBeVisible();
+
+  const perMonth = await chartTable(page, 'Samples created per month');
+  // the page refreshes its figures every ten seconds: each reading is of one drawing, retried if one came between
+  await expect(async () => {
+    const totals = await cards(page);
+    const bars = async (heading: string) =>
+      (await page.getByRole('region', { name: heading }).locator('.hbars-value').allTextContents()).map((t) =>
+        count(t.replace(/[^\d,]/g, '')),
+      );
+    expect(totals.Samples).toBeGreaterThan(0);
+    expect(sum(await bars('Samples by status')), 'samples by status').toBe(totals.Samples);
+    expect(sum(await bars('Submissions by state')), 'submissions by state').toBe(totals.Submissions);
+    expect(sum(await bars('Manifests per sequencing centre')), 'manifests per centre').toBe(totals.Manifests);
+    const byProject = page.getByRole('table', { name: 'Samples by project and status' });
+    expect(sum(await lastColumn(byProject)), 'samples by project').toBe(totals.Samples);
+    expect(sum(await lastColumn(perMonth)), 'samples per month').toBe(totals.Samples);
+  }).toPass({ timeout: 30_000 });
+  await expectNoSidewaysScroll(page);
+  await expectAccessible(page, 'the statistics page');
 });

@@ -5,6 +5,7 @@ import styles from '@/components/dashboard/dashboard.module.css';
 import { statusWords } from '@/components/samples/sample-state';
 import { SeriesChart } from '@/components/ui/series-chart';
 import { When } from '@/components/ui/when';
+import { plural } from '@/components/ui/words';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
@@ -100,11 +101,26 @@ export default async function DashboardPage() {
             rows={d.top_taxa.map((t) => ({ label: t.scientific_name, values: { samples: t.samples } }))}
             series={[{ key: 'samples', label: 'samples' }]}
           />
+          {d.samples > 0 && (
+            <p className="muted">
+              {/* the chart shows the most sampled taxa only: what it leaves out, so that it adds up to the total */}
+              These {plural(d.top_taxa.length, 'taxon', 'taxa')} have{' '}
+              {number(d.samples - d.samples_of_other_taxa - d.samples_without_taxon)} of the {number(d.samples)} public samples;{' '}
+              {number(d.samples_of_other_taxa)} are of other taxa and {number(d.samples_without_taxon)} name none (scientific name none
+              given).
+            </p>
+          )}
         </section>
 
         <section aria-labelledby="places">
           <h2 id="places">Where samples were collected</h2>
           <CollectionMap places={d.places} />
+          {d.samples > 0 && (
+            <p className="muted">
+              {number(d.samples - d.samples_without_place)} of the {number(d.samples)} public samples give their collection place;{' '}
+              {number(d.samples_without_place)} give no decimal latitude and longitude (none given, or for example NOT_COLLECTED).
+            </p>
+          )}
         </section>
       </main>
     </>

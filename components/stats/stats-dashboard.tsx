@@ -6,7 +6,7 @@ import { type Column, DataTable, type TableDefinition } from '@/components/ui/da
 import { formatMoment } from '@/components/ui/when';
 import { apiFetch } from '@/lib/client/api';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
-import type { StatsSummary } from '@/lib/stats/contract';
+import { NONE_GIVEN, type StatsSummary } from '@/lib/stats/contract';
 import { SUBMISSION_STATUSES } from '@/lib/submissions/contract';
 import styles from './stats-dashboard.module.css';
 
@@ -174,25 +174,35 @@ export function StatsDashboard() {
         empty={<p className="muted">No samples yet.</p>}
       />
 
-      <h2>Samples created per month</h2>
-      <BarChart
-        title="Samples created per month"
-        caption="Samples created per month"
-        labelHeading="Month"
-        unit="samples"
-        bars={s.samples.per_month.map((m) => ({ label: m.month, value: m.count }))}
-      />
-
-      <h2>Manifests per sequencing centre</h2>
-      {s.manifests.per_sequencing_centre.length === 0 ? (
-        <p className="muted">No manifest names a sequencing centre yet.</p>
-      ) : (
-        <HorizontalBars
-          title="Manifests per sequencing centre"
-          unit="manifests"
-          bars={s.manifests.per_sequencing_centre.map((c) => ({ label: c.label, value: c.manifests }))}
+      <section aria-labelledby="samples-per-month">
+        <h2 id="samples-per-month">Samples created per month</h2>
+        <BarChart
+          title="Samples created per month"
+          caption="Samples created per month"
+          labelHeading="Month"
+          unit="samples"
+          bars={s.samples.per_month.map((m) => ({ label: m.month, value: m.count }))}
         />
-      )}
+      </section>
+
+      <section aria-labelledby="manifests-by-centre">
+        <h2 id="manifests-by-centre">Manifests per sequencing centre</h2>
+        {s.manifests.total === 0 ? (
+          <p className="muted">No manifests yet.</p>
+        ) : (
+          <>
+            <p className="muted">
+              Each manifest is counted once, so the bars add up to the {s.manifests.total.toLocaleString('en-GB')} manifests: one naming
+              several centres is under all of them together (“… and …”), one naming none under “{NONE_GIVEN}”.
+            </p>
+            <HorizontalBars
+              title="Manifests per sequencing centre, each manifest once"
+              unit="manifests"
+              bars={s.manifests.by_sequencing_centres.map((c) => ({ label: c.label, value: c.manifests }))}
+            />
+          </>
+        )}
+      </section>
     </>
   );
 }
