@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { ApiKeysManager } from '@/components/account/api-keys-manager';
-import { config } from '@/lib/config';
+import { requestOrigin } from '@/lib/server/request-origin';
 
 export const metadata: Metadata = { title: 'API keys' };
 
-export default function ApiKeysPage() {
+export default async function ApiKeysPage() {
   return (
     <>
       <h1>API keys</h1>
@@ -12,7 +12,8 @@ export default function ApiKeysPage() {
         Scripts and pipelines call the API with a key in the <code>Authorization</code> header. A key is shown once, when it is created;
         keep it like a password and revoke it when it is no longer needed.
       </p>
-      <ApiKeysManager baseUrl={config().baseUrl} />
+      {/* the address this person uses, not the configured one: the example is to be pasted on their machine */}
+      <ApiKeysManager baseUrl={await requestOrigin()} />
     </>
   );
 }
