@@ -11,3 +11,28 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
+
+/**
+ * A figure kept in memory for a short time, per key (a database, a queue): callers within `ttlMs` of a count get that count, and
+ * callers while it is being counted wait for the same count instead of starting their own. A failed count is not
+ * kept. Each process (each instance of the service) keeps its own. `args` are what the count needs besides its key;
+ * they are read only when it is counted.
+ */
+export function briefly<K extends object, A extends unknown[], T>(
+  ttlMs: number,
+  load: (key: K, ...args: A) => Promise<T>,
+): (key: K, ...args: A) => Promise<T> {
+  const kept = new WeakMap<K, { value: Promise<T>; until: number }>();
+  return (key, ...args) => {
+    const now = Date.now();
+    const hit = kept.get(key);
+    if (hit && hit.until > now) return hit.value;
+    const value = load(key, ...args);
+    // the time runs from the start of the count: a slow count is not kept longer
+    kept.set(key, { value, until: now + ttlMs });
+    value.catch(() => {
+      if (kept.get(key)?.value === value) kept.delete(key);
+    });
+    return value;
+  };
+}

@@ -31,10 +31,11 @@ async function expectProblem(res: Response, status: number) {
 
 describe('health', () => {
   it('answers ok after a round trip to the database, the queue and the storage', async () => {
-    const res = await h.request('/api/health');
+    const res = await h.request('/api/health?deep=true');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: 'ok',
+      checked_at: expect.any(String),
       database: { ok: true, latency_ms: expect.any(Number), kind: h.database.kind },
       queue: {
         ok: true,
@@ -59,6 +60,21 @@ describe('health', () => {
       },
     });
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps the queue and storage checks a few seconds, asks the database every time, and checks all now with deep=true', async () => {
+    const checkedAt = async (query = '') => {
+      const res = await h.request(`/api/health${query}`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { checked_at: string }).checked_at;
+    };
+    const first = await checkedAt();
+    expect(await checkedAt()).toBe(first);
+    const deep = await checkedAt('?deep=true');
+    expect(Date.parse(deep)).toBeGreaterThanOrEqual(Date.parse(first));
+    expect(deep).not.toBe(first);
+    // a value it does not know is said, not taken for false
+    expect((await h.request('/api/health?deep=maybe')).status).toBe(400);
   });
 });
 

@@ -21,10 +21,17 @@ export const ExternalServicesSchema = z
   .object({ ena: ServiceStateSchema, tolid: ServiceStateSchema, zenodo: ServiceStateSchema, mail: ServiceStateSchema })
   .meta({ id: 'ExternalServices' });
 
+export const HealthQuerySchema = z.object({
+  deep: z.enum(['true', 'false']).default('false').meta({ description: 'true: check the queue and the storage now' }),
+});
+
 export const HealthSchema = z
   .object({
     status: z.enum(['ok', 'degraded', 'down']).meta({
       description: 'ok: everything answers; degraded: the database answers but the queue or the storage does not; down: no database',
+    }),
+    checked_at: z.iso.datetime().meta({
+      description: 'when the queue and the storage were checked: at most a few seconds ago, or now with `deep=true`',
     }),
     database: CheckSchema.extend({ kind: z.enum(['pglite', 'postgres']) }),
     // the queue's figures are there when it answered

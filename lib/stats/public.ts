@@ -1,8 +1,8 @@
 import { and, desc, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { samples, type TolProject } from '@/db/schema';
+import { briefly } from '@/lib/concurrency';
 import { RIGHTS_APPLICABLE } from '@/lib/samples/rights-hold';
-import { briefly } from './cache';
 import type { PublicDashboard } from './contract';
 import { samplesByProjectAndStatus, samplesPerMonth } from './stats';
 
