@@ -160,6 +160,36 @@ test('one journey: ERGA profile → manifest with an error → fixed → confirm
   ).toBeVisible({ timeout: 30_000 });
   await shot(page, testInfo, 'audit-browser');
 
+  // one sample's changes: from its page to the audit filtered to it, the filter kept in the address
+  const tube = rows[0]!.TUBE_OR_WELL_ID!;
+  await audit.getByRole('link', { name: tube, exact: true }).first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(tube);
+  await page.getByRole('link', { name: 'All changes to this sample' }).click();
+  await expect(page).toHaveURL(/\/audit\?svc_id=[0-9a-f]{24}$/);
+  const svcId = new URL(page.url()).searchParams.get('svc_id')!;
+  const oneSample = page.getByRole('table', { name: 'Changes to samples, newest first' });
+  const sampleLinks = oneSample.getByRole('link');
+  await expect(sampleLinks.first()).toBeVisible({ timeout: 30_000 });
+  await expect(
+    oneSample
+      .getByRole('row')
+      .filter({ hasText: /SAMEA\d+/ })
+      .first(),
+  ).toBeVisible();
+  expect(new Set(await sampleLinks.allTextContents())).toEqual(new Set([tube]));
+  await page.reload();
+  await expect(page.getByText('Filters (1 set)')).toBeAttached();
+  if (!(await page.getByLabel('Sample (svc_id)').isVisible())) await page.getByText('Filters (1 set)').click();
+  await expect(page.getByLabel('Sample (svc_id)')).toHaveValue(svcId);
+  // the same sample by its tube, through the form
+  await page.getByLabel('Sample (svc_id)').fill('');
+  await page.getByLabel('Tube or well (exactly)').fill(tube);
+  await page.getByRole('button', { name: 'Apply filter' }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]tube=${tube}(&|$)`));
+  await expect(sampleLinks.first()).toBeVisible({ timeout: 30_000 });
+  expect(new Set(await sampleLinks.allTextContents())).toEqual(new Set([tube]));
+  await shot(page, testInfo, 'audit-one-sample');
+
   // the counts moved (by at least these two: the other project's tests may run alongside on the same server)
   await navigateTo(page, 'Stats');
   await expect.poll(() => sampleCount(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(samplesBefore + 2);
