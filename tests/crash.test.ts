@@ -14,6 +14,7 @@ import { withDataFiles } from './fixtures/studies/data-files';
 import { fillTemplate, fixtureComponents, workbookBytes } from './fixtures/studies/fill';
 import { waitFor } from './support/flows';
 import { createHarness, freshTestDatabase, type Harness } from './support/harness';
+import { resumeAfterCrash } from './support/registration-resume';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 import { type ServiceProcess, startService } from './support/service-process';
 
@@ -203,7 +204,7 @@ describe('kill -9 during a manifest confirmation', () => {
 });
 
 describe('kill -9 during a sample registration, after ENA answered and before the answer was kept', () => {
-  it('resumes through RECEIPT: one accession per sample, nothing left processing', async () => {
+  it('resumes: the specimens sent again are refused by name and read back, one accession per sample, nothing left processing', async () => {
     const run = await scenario();
     try {
       const first = await run.start('registration:ena-answered');
@@ -241,7 +242,7 @@ describe('kill -9 during a sample registration, after ENA answered and before th
         expect(s.biosampleAccession).toMatch(/^SAMEA/);
         expect(addsOf(s.svc_id)).toBe(1);
       }
-      // the specimens were found again by RECEIPT, not added twice
+      // the specimens were found again (their ADD refused whole, their accessions read back), not added twice
       const aliases = server.ena.submissions
         .filter((s) => s.success && s.actions.includes('ADD'))
         .flatMap((s) => s.objects.map((o) => o.alias));
@@ -253,6 +254,29 @@ describe('kill -9 during a sample registration, after ENA answered and before th
       await run.cleanup();
     }
   }, 300_000);
+});
+
+describe('kill -9 during the ADD of a 2,000-sample registration, after ENA answered and before the answer was kept', () => {
+  it('resumes in lots: one refused ADD and a sample report per 100 aliases, 2,000 distinct accessions, each sample added once', async () => {
+    const db = await freshTestDatabase();
+    try {
+      const n = 2_000;
+      const r = await resumeAfterCrash(server, { samples: n, ...(db.url && { databaseUrl: db.url }), timeoutMs: 780_000 });
+      expect(r.status).toBe('accepted');
+      expect(r.accepted).toBe(n);
+      expect(r.distinctBiosamples).toBe(n);
+      expect(new Set(r.appliedAddsPerSample)).toEqual(new Set([1]));
+      // Webin refuses an ADD of aliases it holds, naming each with its accession; the reports service answers 100
+      // accessions a call: one ADD (refused, creating nothing) and ⌈n / 100⌉ reports, where a RECEIPT a sample made n
+      expect(r.submissionCalls).toEqual([{ actions: ['ADD', 'RELEASE'], success: false, objects: n }]);
+      expect(r.reportCalls).toEqual(Array.from({ length: n / 100 }, () => 100));
+      expect(r.webinCalls).toBe(1 + n / 100);
+      // the answers before the crash and after it, each a row: the specimens' ADD and the refused samples' ADD
+      expect(r.receipts).toBe(2);
+    } finally {
+      await db.drop();
+    }
+  }, 900_000);
 });
 
 /** A single-cell study with data files, uploaded to a biodata profile of the running service. */
