@@ -26,7 +26,7 @@ export async function createValidationReport(
   jobs: JobQueue,
   user: UserRecord,
   input: { profileId: string; fileName: string; bytes: Uint8Array },
-): Promise<typeof validationReports.$inferSelect> {
+): Promise<Pick<typeof validationReports.$inferSelect, 'id' | 'status'>> {
   const profile = await getProfile(db, user, input.profileId, 'contribute');
   if (!isManifestProject(profile.type)) {
     throw Invalid(`Profile type '${profile.type}' has no sample manifest: only ASG, DTOL, DTOLENV and ERGA profiles do.`);
@@ -47,9 +47,11 @@ export async function createValidationReport(
           version: definition.version,
           fileName: input.fileName,
           fileSize: input.bytes.length,
-          upload: Buffer.from(input.bytes),
+          // the request's bytes themselves, not a copy
+          upload: Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength),
         })
-        .returning(),
+        // not the upload: on PGlite every copy of it out of the database stays in its memory for good
+        .returning({ id: validationReports.id, status: validationReports.status }),
       'the new report',
     );
     await jobs.send('manifest.validate', { reportId: row.id }, { tx });
