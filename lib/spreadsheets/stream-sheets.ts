@@ -122,10 +122,50 @@ function sheetsByFile(workbookXml: string, relsXml: string): { sheets: Map<numbe
   return { sheets, order, date1904 };
 }
 
+// a row element and its content, or a self-closing one; `<rowBreaks>` is not one
+const ROW = /<row[\s/>][^>]*?(?:\/>|>[\s\S]*?<\/row>)/g;
+// what a cell holds: a value, an inline string or a formula
+const HOLDS_SOMETHING = /<(?:v|is|f)[\s/>]/;
+
+/**
+ * A worksheet's XML without the rows that hold nothing: no cell with a value, an inline string or a formula. Excel
+ * writes every row that was ever formatted, each styled cell included, and exceljs builds a row and its cells for each:
+ * for a million formatted rows below the data, seconds and a few hundred MB of garbage for nothing. The rows kept keep
+ * their numbers (their `r` attribute, which exceljs's reader needs anyway). Only the text between rows is held.
+ */
+export async function* withoutEmptyRows(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  const decoder = new TextDecoder();
+  let held = '';
+  for await (const chunk of chunks) {
+    held += decoder.decode(chunk, { stream: true });
+    let out = '';
+    let from = 0;
+    ROW.lastIndex = 0;
+    for (let m = ROW.exec(held); m; m = ROW.exec(held)) {
+      out += held.slice(from, m.index);
+      if (HOLDS_SOMETHING.test(m[0])) out += m[0];
+      from = m.index + m[0].length;
+    }
+    // an unfinished row (or a tag cut by the chunk's end) waits for the next chunk
+    const next = held.indexOf('<row', from);
+    const keepFrom = next !== -1 ? next : Math.max(from, held.lastIndexOf('<'));
+    out += held.slice(from, keepFrom);
+    held = held.slice(keepFrom);
+    if (out) yield Buffer.from(out);
+  }
+  held += decoder.decode();
+  if (held) yield Buffer.from(held);
+}
+
 /** Checks the zip, then yields each sheet in the order its file comes in the zip, with its rows as a stream. */
 export async function* streamSheets(
   bytes: Uint8Array,
-  opts: { limits?: ZipLimits; wanted?: (sheetName: string) => boolean } = {},
+  opts: {
+    limits?: ZipLimits;
+    wanted?: (sheetName: string) => boolean;
+    /** rows with no value at all are not read (withoutEmptyRows) */
+    skipEmptyRows?: boolean;
+  } = {},
 ): AsyncGenerator<StreamedSheet> {
   let names: ReturnType<typeof sheetsByFile>;
   let kept: Map<string, Buffer>;
@@ -156,7 +196,8 @@ export async function* streamSheets(
   }
   const parseWorksheet = internals._parseWorksheet.bind(reader);
   internals._parseWorksheet = function* (iterator, sheetNo) {
-    for (const event of parseWorksheet(iterator, sheetNo)) {
+    const xml = opts.skipEmptyRows ? withoutEmptyRows(iterator as AsyncIterable<Uint8Array>) : iterator;
+    for (const event of parseWorksheet(xml, sheetNo)) {
       event.value.fileNumber = Number(sheetNo);
       yield event;
     }

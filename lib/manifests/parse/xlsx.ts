@@ -51,7 +51,8 @@ export async function readXlsxGrid(
       seen.push(name);
       return sheetKey(name) === sheetKey(METADATA_SHEET);
     };
-    for await (const sheet of streamSheets(buffer, { wanted })) {
+    // rows holding nothing (a million formatted ones below the data) are not even built
+    for await (const sheet of streamSheets(buffer, { wanted, skipEmptyRows: true })) {
       const grid: SheetGrid = { header: [], rows: [] };
       let numeric: boolean[] = [];
       for await (const row of sheet.rows) {
