@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { studies, validationReports } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
-import { filledCellsXlsx, millionEmptyRowsXlsx, zipBombXlsx } from './fixtures/hostile-xlsx';
+import { filledAboveEmptyRowsXlsx, filledCellsXlsx, millionEmptyRowsXlsx, zipBombXlsx } from './fixtures/hostile-xlsx';
 import { validRows } from './fixtures/manifests/generate';
 import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { toXlsx } from './fixtures/manifests/workbook';
@@ -103,6 +103,27 @@ describe('hostile manifest uploads', () => {
     expect(report).toMatchObject({ status: 'complete', upload: null, summary: { rows: 0 } });
     expect((report!.summary as { errors: number }).errors).toBeGreaterThan(0);
     expect(grewBy).toBeLessThan(256 * MiB);
+  }, 120_000);
+
+  it('validates the filled rows of a workbook whose million rows below them are formatted but empty', async () => {
+    const dtol = currentDefinition('dtol');
+    const rows = validRows(dtol, 3);
+    const res = await validateManifest(
+      await filledAboveEmptyRowsXlsx(
+        dtol.fields.map((f) => f.name),
+        rows,
+        // one styled cell a row: 5 MB, within this file's upload limit
+        { styledCells: 1 },
+      ),
+    );
+    expect(res.status).toBe(202);
+    const { report_id } = (await res.json()) as { report_id: string };
+    await h.jobs['manifest.validate']({ reportId: report_id });
+    const [report] = await h.database.db.select().from(validationReports).where(eq(validationReports.id, report_id));
+    expect(report).toMatchObject({ status: 'complete', upload: null, summary: { rows: 3, errors: 0 } });
+    // the filled rows, under the numbers the researcher sees, and nothing of the empty ones
+    const normalised = (report!.rows as { normalised: { rowNumber: number; values: Record<string, string> }[] }).normalised;
+    expect(normalised.map((r) => [r.rowNumber, r.values.SPECIMEN_ID])).toEqual(rows.map((r, i) => [i + 2, r.SPECIMEN_ID]));
   }, 120_000);
 
   it('reads formulas by their cached results and never evaluates them', async () => {
