@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samples } from '@/db/schema';
+import { briefly } from '@/lib/concurrency';
 import { RIGHTS_APPLICABLE } from '@/lib/samples/rights-hold';
-import { briefly } from '@/lib/stats/cache';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import { type QuerySeed, seedQueryData } from './query-seed';
 import { createHarness, type Harness } from './support/harness';
