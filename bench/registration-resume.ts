@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import postgres from 'postgres';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { type ResumeOutcome, resumeAfterCrash } from '../tests/support/registration-resume';
 import { startRepositoryServer } from '../tests/support/repository-server';
@@ -7,19 +9,37 @@ import { startRepositoryServer } from '../tests/support/repository-server';
  * A registration of `samples` DTOL samples killed after ENA answered and before the answer was kept, resumed by a
  * new process (issue 27): how long the resume took and how many Webin calls it made, against the Webin stand-in.
  */
-export async function benchRegistrationResume(samples = 2_000): Promise<ResumeOutcome> {
+export async function benchRegistrationResume(samples = 2_000, serverUrl = process.env.BENCH_DATABASE_URL): Promise<ResumeOutcome> {
   const server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
+  // on PostgreSQL (a server URL), a database of its own, dropped afterwards; else the embedded database
+  const name = `rmb_bench_resume_${randomBytes(4).toString('hex')}`;
+  const onServer = async (statement: string) => {
+    const admin = postgres(serverUrl as string, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  let databaseUrl: string | undefined;
+  if (serverUrl) {
+    await onServer(`create database ${name}`);
+    const u = new URL(serverUrl);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+  }
   try {
-    return await resumeAfterCrash(server, { samples, databaseUrl: process.env.BENCH_DATABASE_URL });
+    return await resumeAfterCrash(server, { samples, databaseUrl });
   } finally {
     await server.close();
+    if (serverUrl) await onServer(`drop database if exists ${name} with (force)`);
   }
 }
 
 export function formatRegistrationResumeBench(r: ResumeOutcome): string {
   const refused = r.submissionCalls.filter((c) => !c.success).length;
   return [
-    `registration-resume: ${r.samples} DTOL samples, killed after ENA answered their ADD, resumed by a new process`,
+    `registration-resume: ${r.samples} DTOL samples on ${r.database}, killed after ENA answered their ADD, resumed by a new process`,
     `  resume              ${(r.resumeMs / 1000).toFixed(2)} s (restart to registration ${r.status}; first Webin call after ${(r.firstCallMs / 1000).toFixed(2)} s)`,
     `  Webin calls         ${r.webinCalls} (${r.submissionCalls.length} submission(s), ${refused} refused; ${r.reportCalls.length} sample reports, at most ${Math.max(0, ...r.reportCalls)} accessions each, ${r.reportCalls.reduce((a, b) => a + b, 0)} in all)`,
     `  per 100 samples     ${((r.webinCalls / r.samples) * 100).toFixed(2)} calls`,

@@ -17,6 +17,7 @@ import { type ServiceProcess, startService } from './service-process';
 
 export interface ResumeOutcome {
   samples: number;
+  database: 'PGlite' | 'PostgreSQL';
   /** from the restart to the registration accepted */
   resumeMs: number;
   /** from the restart to the resumed process's first Webin call (start-up, and the job found again) */
@@ -217,6 +218,7 @@ export async function resumeAfterCrash(
     }
     return {
       samples: opts.samples,
+      database: opts.databaseUrl ? 'PostgreSQL' : 'PGlite',
       resumeMs,
       firstCallMs: Number.isFinite(firstCall) ? firstCall - restartedAt : Number.NaN,
       webinCalls: submissionCalls.length + reportCalls.length,
