@@ -34,8 +34,8 @@ const receiptFields = {
 };
 
 /**
- * A repository's answer (or a step of the job) as submissions.receipts keeps it: with ENA's RECEIPT document as
- * received, which only the receipt's own download serves (a registration's receipt names every sample).
+ * A repository's answer (or a step of the job) as a row of submission_receipts keeps it: with ENA's RECEIPT document
+ * as received, which only the receipt's own download serves (a registration's receipt names every sample).
  */
 export const StoredReceiptSchema = z.object({
   ...receiptFields,

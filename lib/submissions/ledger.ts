@@ -7,8 +7,8 @@ export type EnaLedgerName = keyof NonNullable<SubmissionProgress['ena_sent']>;
 
 /**
  * A ledger of ENA's exactly-once protocol (lib/repositories/ena/once.ts) kept in a submission: what was sent in
- * `progress.ena_sent[name]`, ENA's answers in `receipts`. `progress` is the submission's progress as the run read it,
- * kept current as the ledger writes (one run holds a submission at a time).
+ * `progress.ena_sent[name]`, ENA's answers as rows of its history (submission_receipts). `progress` is the
+ * submission's progress as the run read it, kept current as the ledger writes (one run holds a submission at a time).
  */
 export function enaLedger(
   db: Db,
