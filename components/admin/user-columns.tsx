@@ -18,6 +18,10 @@ export interface UserColumnsContext {
   change: (user: User, body: UserPatchBody, said: string) => void;
   /** a change that needs a yes first */
   ask: (pending: PendingChange) => void;
+  /** opens the "Set password" dialog */
+  setPassword: (user: User) => void;
+  /** lifts the sign-in locks of a locked account */
+  unlock: (user: User) => void;
 }
 
 /** The users table, one column per fact about a user; a new fact about users is one more entry here. */
@@ -85,6 +89,14 @@ export function userColumns(ctx: UserColumnsContext): Column<AdminUser>[] {
         <>
           {u.is_admin ? <span className="badge">Administrator</span> : 'User'}
           <div>{u.is_active ? <span className="badge ok">May sign in</span> : <span className="badge danger">Deactivated</span>}</div>
+          {u.locked_until && (
+            <div>
+              <span className="badge danger">Locked</span>{' '}
+              <span className="muted">
+                by failed sign-ins, until <When value={u.locked_until} />
+              </span>
+            </div>
+          )}
         </>
       ),
     },
@@ -93,8 +105,8 @@ export function userColumns(ctx: UserColumnsContext): Column<AdminUser>[] {
   ];
 }
 
-/** The buttons of a user's row: projects, admin rights, sign-in, the ORCID iD. */
-function UserActions({ user: u, ctx }: { user: User; ctx: UserColumnsContext }) {
+/** The buttons of a user's row: projects, admin rights, sign-in (password, locks, activity), the ORCID iD. */
+function UserActions({ user: u, ctx }: { user: AdminUser; ctx: UserColumnsContext }) {
   const self = u.id === ctx.selfId;
   const busy = ctx.busyId === u.id;
   return (
@@ -114,6 +126,14 @@ function UserActions({ user: u, ctx }: { user: User; ctx: UserColumnsContext }) 
       ) : (
         <button type="button" disabled={busy} onClick={() => ctx.ask({ kind: 'grant-admin', user: u })}>
           Make admin<span className="visually-hidden"> {u.username}</span>
+        </button>
+      )}
+      <button type="button" disabled={busy} onClick={() => ctx.setPassword(u)}>
+        Set password<span className="visually-hidden"> of {u.username}</span>
+      </button>
+      {u.locked_until && (
+        <button type="button" disabled={busy} onClick={() => ctx.unlock(u)}>
+          Unlock<span className="visually-hidden"> {u.username}</span>
         </button>
       )}
       {u.is_active ? (

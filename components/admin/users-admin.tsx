@@ -1,34 +1,51 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { apiFetch } from '@/lib/client/api';
+import { withParams } from '@/lib/client/search';
 import type { AdminUser, NewUserBody, User, UserPatchBody } from '@/lib/users/contract';
 import { AddUser } from './add-user';
+import { SetPasswordDialog } from './set-password';
 import { userColumns } from './user-columns';
 import { type PendingChange, UserChangeDialogs } from './user-dialogs';
 import { ProjectsEditor } from './user-projects';
+import styles from './users-admin.module.css';
 
 const PAGE = 50;
 
 /**
- * The admin's Users page: the add form, the users table (its columns in user-columns.tsx), the projects editor
- * under a row, and the confirmations of the changes that need a yes (user-dialogs.tsx), with one outcome line.
+ * The admin's Users page: the add form, the search (its `q` kept in the page's URL), the users table (its columns in
+ * user-columns.tsx), the projects editor under a row, the confirmations of the changes that need a yes
+ * (user-dialogs.tsx) and the "Set password" dialog (set-password.tsx), with one outcome line.
  */
 export function UsersAdmin({ selfId }: { selfId: number }) {
+  const q = (useSearchParams().get('q') ?? '').trim();
   const users = usePagedList({
-    key: ['admin-users'],
+    key: ['admin-users', q],
     limit: PAGE,
-    fetch: arrayPages<AdminUser>('/api/admin/users'),
+    fetch: arrayPages<AdminUser>(q ? `/api/admin/users?${new URLSearchParams({ q })}` : '/api/admin/users'),
   });
   const { refresh } = users;
   const [outcome, setOutcome] = useState<{ ok: boolean; text: ReactNode } | null>(null);
   const [pending, setPending] = useState<PendingChange | null>(null);
   const [pendingAdmin, setPendingAdmin] = useState<NewUserBody | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
+  const [settingPassword, setSettingPassword] = useState<User | null>(null);
+
+  const unlock = useMutation({
+    mutationFn: (user: User) => apiFetch<User>(`/api/admin/users/${user.id}/unlock`, { method: 'POST' }),
+    onSuccess: (user) => {
+      setOutcome({ ok: true, text: `${user.username} is unlocked: they may sign in again from everywhere, with the same password.` });
+      refresh();
+    },
+    onError: (err, user) => setOutcome({ ok: false, text: `${user.username} was not unlocked: ${err.message}` }),
+  });
 
   const patch = useMutation({
     mutationFn: ({ user, body }: { user: User; body: UserPatchBody; said: string }) =>
@@ -52,10 +69,15 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
     columns: userColumns({
       selfId,
       editing,
-      busyId: patch.isPending ? (patch.variables?.user.id ?? null) : null,
+      busyId: patch.isPending ? (patch.variables?.user.id ?? null) : unlock.isPending ? (unlock.variables?.id ?? null) : null,
       onEdit: setEditing,
       change,
       ask: setPending,
+      setPassword: setSettingPassword,
+      unlock: (user) => {
+        setOutcome(null);
+        unlock.mutate(user);
+      },
     }),
   };
 
@@ -72,6 +94,7 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
       />
 
       <h2 id="all-users">All users</h2>
+      <UserSearch q={q} />
       <div aria-live="polite">
         {outcome &&
           (outcome.ok ? (
@@ -88,6 +111,13 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
         caption="Users, their ORCID iDs, projects and rights"
         table={table}
         {...users}
+        empty={
+          q ? (
+            <p role="status" className="notice">
+              No user matches “{q}”. <Link href="/admin/users">Show every user</Link>
+            </p>
+          ) : undefined
+        }
         detail={(u) =>
           editing === u.id ? (
             <ProjectsEditor
@@ -105,6 +135,37 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
       />
 
       <UserChangeDialogs pending={pending} busy={patch.isPending} onCancel={() => setPending(null)} change={change} />
+      <SetPasswordDialog user={settingPassword} onClose={() => setSettingPassword(null)} onSet={refresh} />
     </>
+  );
+}
+
+/**
+ * The search of the users: a GET form on this page, so that the search is in the URL (a reload or a shared link
+ * keeps it) and works without script too; with script it goes there without a reload, back at the first page.
+ */
+function UserSearch({ q }: { q: string }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const wanted = String(new FormData(e.currentTarget).get('q') ?? '').trim();
+    router.push(withParams(pathname, search, { q: wanted, offset: undefined }));
+  }
+  return (
+    <search>
+      <form action={pathname} method="get" onSubmit={onSubmit} className={styles.search} key={q}>
+        <label htmlFor="user-search">Search users</label>
+        <span id="user-search-hint" className="muted">
+          Part of a username, email address, name or ORCID iD
+        </span>
+        <div className={styles.searchRow}>
+          <input id="user-search" name="q" type="search" defaultValue={q} maxLength={200} aria-describedby="user-search-hint" />
+          <button type="submit">Search</button>
+          {q && <Link href={pathname}>Show every user</Link>}
+        </div>
+      </form>
+    </search>
   );
 }

@@ -200,13 +200,17 @@ export const PasswordResetSchema = z
     password: PasswordSchema,
   })
   .meta({ id: 'PasswordReset', description: 'The token of a reset email’s link and the new password' });
-export type PasswordReset = z.input<typeof PasswordResetSchema>;
 
-/** A new password typed twice, as the portal's forms take it (the admin's "Set password" and the reset page). */
+/**
+ * A new password typed twice, as the portal's forms take it (the admin's "Set password" and the reset page); named
+ * apart from `password` because a form's fields are named by their ids, and the Users page's add form has one.
+ */
 export const NewPasswordFormSchema = z
-  .object({ password: PasswordSchema, confirm: z.string() })
-  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords differ: type the same one twice.' });
-export type NewPasswordForm = z.input<typeof NewPasswordFormSchema>;
+  .object({ new_password: PasswordSchema, confirm_password: z.string() })
+  .refine((v) => v.new_password === v.confirm_password, {
+    path: ['confirm_password'],
+    message: 'The two passwords differ: type the same one twice.',
+  });
 
 /** The same answer whether or not an account matched: nobody learns from it which names or addresses have one. */
 export const PASSWORD_RESET_SENT = `If an account matches, we have sent a link to its email address. The link works for ${RESET_LINK_HOURS} hour and only once.`;

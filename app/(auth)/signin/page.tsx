@@ -5,6 +5,7 @@ import { safeCallback } from '@/components/auth/callback-url';
 import { OrcidButton } from '@/components/auth/orcid-button';
 import { signInErrorText } from '@/components/auth/sign-in-errors';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { config } from '@/lib/config';
 import { orcidSignInOffered } from '@/lib/server/auth-options';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -29,6 +30,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <Suspense>
         <SignInForm />
       </Suspense>
+      {/* a reset link needs email; without it, an administrator sets a new password */}
+      {config().SMTP_URL && (
+        <p>
+          <Link href="/forgot-password">Forgot password?</Link>
+        </p>
+      )}
       {orcidSignInOffered() && (
         <>
           <p className="muted">or</p>

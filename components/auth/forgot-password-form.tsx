@@ -1,0 +1,33 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { apiFetch } from '@/lib/client/api';
+import { type PasswordResetRequest, PasswordResetRequestSchema } from '@/lib/users/contract';
+
+/** Asks for a reset email; the answer is the server's, the same whoever is named. */
+export function ForgotPasswordForm() {
+  const form = useZodForm(PasswordResetRequestSchema, { login: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const ask = useMutation({
+    mutationFn: (body: PasswordResetRequest) => apiFetch<{ detail: string }>('/api/password-reset', { method: 'POST', json: body }),
+    onSuccess: (answer) => setSent(answer.detail),
+    onError: (err) => setError(showServerErrors(form, err)),
+  });
+  const submit = form.handleSubmit((body) => {
+    setError(null);
+    setSent(null);
+    ask.mutate(body);
+  });
+  return (
+    <form className="stack" onSubmit={submit} noValidate aria-label="Ask for a password reset link">
+      <TextField form={form} name="login" label="Username or email address" required autoComplete="username" />
+      <FormOutcome error={error} success={sent} />
+      <SubmitButton busy={ask.isPending} busyLabel="Sending…">
+        Send me a link
+      </SubmitButton>
+    </form>
+  );
+}

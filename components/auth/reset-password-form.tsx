@@ -1,0 +1,52 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { apiFetch } from '@/lib/client/api';
+import { NewPasswordFormSchema } from '@/lib/users/contract';
+
+/** The new password, twice, for the account of a reset link; once set, the link is spent and the way leads to sign-in. */
+export function ResetPasswordForm({ token, username }: { token: string; username: string }) {
+  const form = useZodForm(NewPasswordFormSchema, { new_password: '', confirm_password: '' });
+  const [error, setError] = useState<string | null>(null);
+  const set = useMutation({
+    mutationFn: (password: string) =>
+      apiFetch<{ detail: string }>('/api/password-reset/confirm', { method: 'POST', json: { token, password } }),
+    onError: (err) => setError(showServerErrors(form, err)),
+  });
+  if (set.isSuccess) {
+    return (
+      <>
+        <FormOutcome success={set.data.detail} />
+        <p>
+          <Link href="/signin">Sign in</Link>
+        </p>
+      </>
+    );
+  }
+  const submit = form.handleSubmit(({ new_password: password }) => {
+    setError(null);
+    set.mutate(password);
+  });
+  return (
+    <form className="stack" onSubmit={submit} noValidate aria-label={`A new password for ${username}`}>
+      {/* for password managers: whose password this is */}
+      <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+      <TextField
+        form={form}
+        name="new_password"
+        label="New password (at least 8 characters)"
+        required
+        type="password"
+        autoComplete="new-password"
+      />
+      <TextField form={form} name="confirm_password" label="The new password again" required type="password" autoComplete="new-password" />
+      <FormOutcome error={error} />
+      <SubmitButton busy={set.isPending} busyLabel="Setting…">
+        Set my password
+      </SubmitButton>
+    </form>
+  );
+}
