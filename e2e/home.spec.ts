@@ -68,7 +68,11 @@ test('a researcher discards an unfinished report from the home page, and reads i
 
   await signIn(page, user);
   await page.goto('/');
-  const item = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: new RegExp(fileName.replace(/\./g, '\\.')) }) });
+  // the report's own item, not the notice around it
+  const item = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: new RegExp(fileName.replace(/\./g, '\\.')) }) })
+    .filter({ hasNot: page.getByRole('list') });
   await expect(item).toContainText('2 errors');
   const discard = item.getByRole('button', { name: `Discard the report of ${fileName}` });
   await expect(discard).toBeInViewport();
@@ -103,10 +107,15 @@ test('a sample’s page says its state in the portal’s words, not the API’s 
 
   await signIn(page, user);
   await page.goto(`/samples/${svcId}`);
-  const standing = page.locator('p').filter({ hasText: /· profile/ }).first();
+  const standing = page
+    .locator('p')
+    .filter({ hasText: /· profile/ })
+    .first();
   await expect(standing).toContainText('Awaiting review');
   await expect(standing).not.toContainText(/\bpending\b/);
   await expect(standing.getByText('Awaiting review')).toBeInViewport();
+  // the record's status field says it in words too, beside the API's name
+  await expect(page.getByRole('row', { name: /^status\b/ })).toContainText('Awaiting review (pending)');
   await expectAccessible(page);
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '02-sample');

@@ -107,7 +107,16 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
                 <th scope="row" className="mono">
                   {k}
                 </th>
-                <td>{v}</td>
+                <td>
+                  {k === 'status' && full ? (
+                    // the state in the portal's words, with the API's name the record holds
+                    <>
+                      <StatusWords status={String(v)} /> <span className="mono muted">({v})</span>
+                    </>
+                  ) : (
+                    v
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
