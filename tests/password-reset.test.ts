@@ -157,6 +157,10 @@ describe('forgot password', () => {
     expect(mail.text).toContain('forgetful');
     const [recorded] = await h.database.db.select().from(emails).where(eq(emails.kind, 'password_reset'));
     expect(recorded).toMatchObject({ status: 'sent', userIds: [user.id] });
+    // once sent, the record keeps the message but not the link: it is a credential until it is used
+    expect(recorded!.body).toContain('forgetful');
+    expect(recorded!.body).not.toContain(token);
+    expect(recorded!.body).toContain('token=(removed once the email was settled)');
 
     const set = await setPassword(token, 'a brand new password');
     expect(set.status, await set.clone().text()).toBe(200);

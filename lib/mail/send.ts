@@ -12,6 +12,14 @@ import { jobSpec } from '@/lib/jobs/spec';
 
 const transports = new Map<string, Transporter>();
 
+/**
+ * The body an email keeps once it is settled (sent, refused, given up): a password reset's link is a credential
+ * until it is used or expires, so only the message around it stays on record (lib/auth/password-reset.ts).
+ */
+const settledBody = sql`case when ${emails.kind} = 'password_reset'
+  then regexp_replace(${emails.body}, 'token=[^[:space:]]+', 'token=(removed once the email was settled)', 'g')
+  else ${emails.body} end`;
+
 /** One pooled transport per SMTP_URL (smtp://user:pass@host:port, smtps:// for TLS). */
 function transportFor(url: string): Transporter {
   let t = transports.get(url);
@@ -39,7 +47,10 @@ export async function sendEmail(deps: { db: Db; config: Config; logger: Logger }
     .returning();
   if (!email) return;
   if (!config.SMTP_URL) {
-    await db.update(emails).set({ status: 'not_sent', result: 'SMTP_URL is not set: no email is sent.' }).where(eq(emails.id, emailId));
+    await db
+      .update(emails)
+      .set({ status: 'not_sent', result: 'SMTP_URL is not set: no email is sent.', body: settledBody })
+      .where(eq(emails.id, emailId));
     return;
   }
   try {
@@ -51,14 +62,14 @@ export async function sendEmail(deps: { db: Db; config: Config; logger: Logger }
     });
     await db
       .update(emails)
-      .set({ status: 'sent', result: String(info.messageId ?? ''), sentAt: sql`now()` })
+      .set({ status: 'sent', result: String(info.messageId ?? ''), sentAt: sql`now()`, body: settledBody })
       .where(eq(emails.id, emailId));
   } catch (err) {
     const e = err as SmtpError;
     const permanent = (e.responseCode ?? 0) >= 500;
     if (permanent) {
       deps.logger.error({ err, email_id: emailId }, 'email refused by the SMTP server');
-      await db.update(emails).set({ status: 'failed', result: e.message }).where(eq(emails.id, emailId));
+      await db.update(emails).set({ status: 'failed', result: e.message, body: settledBody }).where(eq(emails.id, emailId));
       return;
     }
     throw err;
@@ -69,7 +80,7 @@ export async function sendEmail(deps: { db: Db; config: Config; logger: Logger }
 export async function giveUpEmail(db: Db, emailId: string, reason: string): Promise<void> {
   await db
     .update(emails)
-    .set({ status: 'failed', result: reason })
+    .set({ status: 'failed', result: reason, body: settledBody })
     .where(and(eq(emails.id, emailId), eq(emails.status, 'queued')));
 }
 
