@@ -78,12 +78,16 @@ test('a researcher discards an unfinished report from the home page, and reads i
   await expect(discard).toBeInViewport();
   await expectAccessible(page);
   await expectNoSidewaysScroll(page);
+  const where = await discard.boundingBox();
   await discard.click();
-  // no dialog: the outcome is said where the button was
-  const said = item.getByRole('status');
-  await expect(said).toHaveText(`Discarded the report of ${fileName}.`);
+  // no dialog: the outcome is said where the button was, in place of the report's link (which would now be a 404)
+  const said = page.getByRole('status').filter({ hasText: `Discarded the report of ${fileName}.` });
+  await expect(said).toBeVisible();
   await expect(said).toBeInViewport();
-  await expect(item.getByRole('button', { name: /Discard/ })).toHaveCount(0);
+  const at = await said.boundingBox();
+  expect(Math.abs((at?.y ?? 0) - (where?.y ?? 0)), 'the outcome sits where the button was').toBeLessThan(120);
+  await expect(page.getByRole('button', { name: `Discard the report of ${fileName}` })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: new RegExp(fileName.replace(/\./g, '\\.')) })).toHaveCount(0);
   await shot(page, testInfo, '01-discarded');
   // gone from the service, and from the page on its next reading
   expect((await page.request.get(`/api/manifest/validate/report/${reportId}`, { headers })).status()).toBe(404);

@@ -14,7 +14,8 @@ export function DiscardableReport({ reportId, fileName, children }: { reportId: 
   });
   return (
     <>
-      {discard.isSuccess ? <s className="muted">{children}</s> : children}{' '}
+      {/* once gone, its link would lead to a 404: only the outcome stays */}
+      {!discard.isSuccess && children}{' '}
       {!discard.isSuccess && (
         <button type="button" disabled={discard.isPending} onClick={() => discard.mutate()}>
           {discard.isPending ? 'Discarding…' : 'Discard'}
