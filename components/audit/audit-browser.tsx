@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { StatusWords, statusWords } from '@/components/samples/sample-state';
 import { CsvExport } from '@/components/ui/csv-export';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
@@ -42,11 +43,17 @@ const table: TableDefinition<Row> = {
     {
       id: 'change',
       header: 'Old → new',
-      cell: ({ record: r }) => (
-        <span className="change">
-          <del>{shown(r.outdated_value)}</del> → <ins>{shown(r.updated_value)}</ins>
-        </span>
-      ),
+      cell: ({ record: r }) =>
+        // a change of state in the words and colours every page uses (components/samples/sample-state.tsx)
+        r.field === 'status' ? (
+          <span className="change">
+            {r.outdated_value ? statusWords(r.outdated_value) : '(none)'} → <StatusWords status={r.updated_value} />
+          </span>
+        ) : (
+          <span className="change">
+            <del>{shown(r.outdated_value)}</del> → <ins>{shown(r.updated_value)}</ins>
+          </span>
+        ),
     },
     { id: 'project', header: 'Project', cell: ({ record: r }) => r.tol_project.toUpperCase() },
   ],

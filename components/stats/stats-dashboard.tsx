@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { statusWords } from '@/components/samples/sample-state';
 import { BarChart, HorizontalBars } from '@/components/ui/bar-chart';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { formatMoment } from '@/components/ui/when';
@@ -13,17 +14,7 @@ import styles from './stats-dashboard.module.css';
 const REFRESH_MS = 10_000;
 const SERVICE_LABELS: Record<string, string> = { ena: 'ENA (Webin)', tolid: 'ToLID service', zenodo: 'Zenodo', mail: 'Email (SMTP)' };
 
-// the statuses as people read them; the API keeps the machine names
-const SAMPLE_WORDS: Record<string, string> = {
-  pending: 'Waiting for review',
-  private: 'Private (traditional knowledge)',
-  processing: 'Being registered',
-  awaiting_tolid: 'Waiting for a ToLID',
-  awaiting_ena: 'Waiting for ENA',
-  sending: 'Being sent to ENA',
-  accepted: 'Registered at ENA',
-  rejected: 'Rejected',
-};
+// a submission's states as people read them (a sample's are statusWords, said once for every page); the API keeps the machine names
 const SUBMISSION_WORDS: Record<string, string> = {
   pending: 'Waiting to start',
   processing: 'In progress',
@@ -97,7 +88,7 @@ export function StatsDashboard() {
       ...statuses.map(
         (st): Column<ProjectRow> => ({
           id: st,
-          header: SAMPLE_WORDS[st] ?? st,
+          header: statusWords(st),
           numeric: true,
           cell: (p) => (p.byStatus[st] ?? 0).toLocaleString('en-GB'),
         }),
@@ -153,7 +144,7 @@ export function StatsDashboard() {
           <HorizontalBars
             title="Samples by status, all projects"
             unit="samples"
-            bars={ordered(allStatuses, SAMPLE_STATUSES).map(([st, n]) => ({ label: SAMPLE_WORDS[st] ?? st, value: n }))}
+            bars={ordered(allStatuses, SAMPLE_STATUSES).map(([st, n]) => ({ label: statusWords(st), value: n }))}
           />
         </section>
         <section aria-labelledby="submissions-by-state">
