@@ -134,5 +134,6 @@ describe('the service’s HTTP server', () => {
     expect(blocked.status).toBe(429);
     // the person, from their own address, is not blocked by it
     expect((await signIn('10.7.0.2', ADMIN.username, ADMIN.password)).status).toBe(200);
-  });
+    // 32 scrypt hashes at OWASP's cost (lib/users/passwords.ts)
+  }, 120_000);
 });

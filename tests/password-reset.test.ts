@@ -118,7 +118,8 @@ describe('user search', () => {
   });
 });
 
-describe('unlocking an account', () => {
+// each wrong or right password costs a full scrypt hash (OWASP's cost, lib/users/passwords.ts), dozens per test
+describe('unlocking an account', { timeout: 120_000 }, () => {
   it('shows a locked account as locked, and Unlock lifts every lock without changing the password', async () => {
     const { user, password } = await h.user({ username: 'unlock-me' });
     await failSignIns(user.username, '10.1.0.1');
@@ -142,7 +143,8 @@ describe('unlocking an account', () => {
   });
 });
 
-describe('forgot password', () => {
+// each wrong or right password costs a full scrypt hash (OWASP's cost, lib/users/passwords.ts), dozens per test
+describe('forgot password', { timeout: 120_000 }, () => {
   it('emails a one-time link that sets a new password and lifts the locks; the old password stops working', async () => {
     const { user, password } = await h.user({ username: 'forgetful', email: 'forgetful@example.org' });
     await failSignIns(user.username, '10.2.0.1');
