@@ -1,8 +1,8 @@
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { expectAccessible, expectNoSidewaysScroll, openMenu, screenshot, signIn, unique } from './helpers';
+import { confirmedManifest } from './manifests';
 
 /**
  * The cross-page check, at both widths: every page of the navigation — read from the menu itself, so a new entry is
@@ -13,7 +13,6 @@ import { expectAccessible, expectNoSidewaysScroll, openMenu, screenshot, signIn,
  */
 
 const dtol = currentDefinition('dtol');
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 interface Fixture {
   title: string;
@@ -45,30 +44,7 @@ async function createData(page: Page, testInfo: TestInfo): Promise<Fixture> {
     TUBE_OR_WELL_ID: `FD${String(40_000_000 + seed * 10 + i).padStart(8, '0')}`,
     SPECIMEN_ID: `SAN${String(4_000_000 + seed + i * 1_000_003).slice(-7)}`,
   }));
-  const upload = await api.post('/api/manifest/validate', {
-    multipart: {
-      profile_id: dtolProfile,
-      file: {
-        name: 'accessible-moths.xlsx',
-        mimeType: XLSX,
-        buffer: await toXlsx(
-          dtol.fields.map((f) => f.name),
-          rows,
-          { typed: true },
-        ),
-      },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(async () => ((await (await api.get(`/api/manifest/validate/report/${reportId}/status`)).json()) as { status: string }).status, {
-      timeout: 60_000,
-    })
-    .toBe('complete');
-  const confirmed = await api.post('/api/manifest/validate/confirm', { data: { validation_report_id: reportId } });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
-  const manifestId = ((await confirmed.json()) as { manifest_id: string }).manifest_id;
+  const { reportId, manifestId } = await confirmedManifest(api, { profileId: dtolProfile, fileName: 'accessible-moths.xlsx', rows });
 
   const browse = await api.get(`/api/samples/browse?manifest_id=${manifestId}&sort=tube&order=asc`);
   expect(browse.status()).toBe(200);

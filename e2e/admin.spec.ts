@@ -4,16 +4,14 @@ import { currentDefinition } from '@/lib/manifests';
 import type { PendingSamples } from '@/lib/samples/contract';
 import type { Submission, SubmissionList } from '@/lib/submissions/contract';
 import { validRows } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { createUser, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
+import { confirmedManifest } from './manifests';
 
 /**
  * The admin's journey: users added, made administrators and deactivated (each power asked for first and answered),
  * the Jobs page, and a registration made through the API as a script would, read back on the Submissions page in
  * words with its accessions and ENA's receipt.
  */
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 test('an admin adds a user, grants admin and deactivates only after confirming, and the user can no longer sign in', async ({
   page,
@@ -114,33 +112,7 @@ async function registerThroughApi(request: APIRequestContext, token: string, tit
     TUBE_OR_WELL_ID: `FD${String(30_000_000 + seed * 10 + i).padStart(8, '0')}`,
     SPECIMEN_ID: `SAN${String(3_000_000 + seed + i * 1_000_003).slice(-7)}`,
   }));
-  const upload = await request.post('/api/manifest/validate', {
-    headers,
-    multipart: {
-      profile_id: profileId,
-      file: {
-        name: 'script.xlsx',
-        mimeType: XLSX,
-        buffer: await toXlsx(
-          dtol.fields.map((f) => f.name),
-          rows,
-          { typed: true },
-        ),
-      },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/manifest/validate/report/${reportId}/status`, { headers })).json()) as { status: string }).status,
-      { timeout: 60_000 },
-    )
-    .toBe('complete');
-  const confirmed = await request.post('/api/manifest/validate/confirm', { headers, data: { validation_report_id: reportId } });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
-  const manifestId = ((await confirmed.json()) as { manifest_id: string }).manifest_id;
+  const { manifestId } = await confirmedManifest(request, { profileId, fileName: 'script.xlsx', rows, headers });
 
   // the manager's review queue, as their script reads it
   const pending = await request.get('/api/sample/pending?limit=1000', { headers });

@@ -2,8 +2,18 @@ import { type APIRequestContext, expect, type Page, type TestInfo, test } from '
 import { currentDefinition } from '@/lib/manifests';
 import type { PendingSamples } from '@/lib/samples/contract';
 import { validRow } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
+import {
+  createUser,
+  type E2eUser,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  keyHeaders,
+  navigateTo,
+  screenshot,
+  signIn,
+  unique,
+} from './helpers';
+import { validatedManifest } from './manifests';
 
 /**
  * Approval by associated type: an admin names a user approver of BGE on the Users page; an ERGA sample of a BGE and
@@ -12,18 +22,11 @@ import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, nav
  */
 
 const erga = currentDefinition('erga');
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const shot = (page: Page, testInfo: TestInfo, name: string) => screenshot(page, testInfo, `approvals-${name}`);
-
-async function keyOf(request: APIRequestContext, user: E2eUser) {
-  const res = await request.post('/api/apiKey', { data: { username: user.username, password: user.password } });
-  expect(res.status()).toBe(200);
-  return { authorization: `token ${((await res.json()) as { token: string }).token}` };
-}
 
 /** A confirmed ERGA manifest of `n` rows naming no permit, on a BGE and ERGA_COMMUNITY profile of `user`. */
 async function ergaManifest(request: APIRequestContext, user: E2eUser, fileName: string, n: number): Promise<string[]> {
-  const headers = await keyOf(request, user);
+  const headers = await keyHeaders(request, user);
   const profile = await request.post('/api/profiles', {
     headers,
     data: {
@@ -44,32 +47,7 @@ async function ergaManifest(request: APIRequestContext, user: E2eUser, fileName:
     SAMPLING_PERMITS_DEF: 'NOT_APPLICABLE',
     SAMPLING_PERMITS_FILENAME: 'NOT_APPLICABLE',
   }));
-  const upload = await request.post('/api/manifest/validate', {
-    headers,
-    multipart: {
-      profile_id: profileId,
-      file: {
-        name: fileName,
-        mimeType: XLSX,
-        buffer: Buffer.from(
-          await toXlsx(
-            erga.fields.map((f) => f.name),
-            rows,
-            { typed: true },
-          ),
-        ),
-      },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/manifest/validate/report/${reportId}/status`, { headers })).json()) as { status: string }).status,
-      { timeout: 60_000 },
-    )
-    .toBe('complete');
+  const reportId = await validatedManifest(request, { profileId, fileName, rows, project: 'erga', headers });
   const report = await request.get(`/api/manifest/validate/report/${reportId}`, { headers });
   expect(((await report.json()) as { errors: unknown[] }).errors, 'the report’s errors').toEqual([]);
   const confirm = await request.post('/api/manifest/validate/confirm', { headers, data: { validation_report_id: reportId } });
@@ -113,7 +91,7 @@ test('a sample approved for ERGA_COMMUNITY waits for the BGE approver, who sees 
   const [first, second] = await ergaManifest(page.request, uploader, fileName, 2);
 
   // the ERGA_COMMUNITY approver accepts the first through the API, as a script would
-  const headers = await keyOf(page.request, community);
+  const headers = await keyHeaders(page.request, community);
   const pending = (await (await page.request.get('/api/sample/pending?limit=1000', { headers })).json()) as PendingSamples;
   const firstId = pending.data.find((s) => s.TUBE_OR_WELL_ID === first)!.svc_id;
   const decided = await page.request.post('/api/sample/decision', { headers, data: { svc_ids: [firstId], decision: 'accept' } });

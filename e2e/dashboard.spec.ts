@@ -2,8 +2,8 @@ import { type APIRequestContext, expect, type Locator, type Page, test } from '@
 import { currentDefinition } from '@/lib/manifests';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import { validRows } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { adminKey, expectAccessible, expectNoSidewaysScroll, navigateTo, screenshot, signIn, unique } from './helpers';
+import { confirmedManifest } from './manifests';
 
 /**
  * The public dashboard at a laptop's width and a phone's: reached from the sign-in page without signing in and from
@@ -11,7 +11,6 @@ import { adminKey, expectAccessible, expectNoSidewaysScroll, navigateTo, screens
  * axe, the tables under the charts opened.
  */
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** A confirmed DTOL manifest of a few samples, uploaded as a script would, so that there is something to count. */
@@ -26,32 +25,8 @@ async function someSamples(request: APIRequestContext, title: string): Promise<v
     TUBE_OR_WELL_ID: `FD${String(60_000_000 + seed * 10 + i).padStart(8, '0')}`,
     SPECIMEN_ID: `SAN${String(6_000_000 + seed + i * 1_000_003).slice(-7)}`,
   }));
-  const upload = await request.post('/api/manifest/validate', {
-    headers,
-    multipart: {
-      profile_id: ((await profile.json()) as { id: string }).id,
-      file: {
-        name: 'dashboard.xlsx',
-        mimeType: XLSX,
-        buffer: await toXlsx(
-          dtol.fields.map((f) => f.name),
-          rows,
-          { typed: true },
-        ),
-      },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/manifest/validate/report/${reportId}/status`, { headers })).json()) as { status: string }).status,
-      { timeout: 60_000 },
-    )
-    .toBe('complete');
-  const confirmed = await request.post('/api/manifest/validate/confirm', { headers, data: { validation_report_id: reportId } });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const profileId = ((await profile.json()) as { id: string }).id;
+  await confirmedManifest(request, { profileId, fileName: 'dashboard.xlsx', rows, headers });
 }
 
 /** Every request the page makes goes to this machine: anything else is refused and named at the end. */

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config';
 
 /**
@@ -78,6 +78,13 @@ export interface E2eUser {
   id: number;
 }
 
+/** The user's own API key as request headers, for their script's calls. */
+export async function keyHeaders(request: APIRequestContext, user: E2eUser): Promise<Record<string, string>> {
+  const res = await request.post('/api/apiKey', { data: { username: user.username, password: user.password } });
+  expect(res.status()).toBe(200);
+  return { authorization: `token ${((await res.json()) as { token: string }).token}` };
+}
+
 /**
  * A user of its own for one test: member (and, if asked, sample manager) of the given Tree of Life projects, and
  * approver of the given associated types.
@@ -132,4 +139,18 @@ export async function expectAccessible(page: Page, what = 'this page', { report 
     blocking.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`),
     `serious or critical on ${what}`,
   ).toEqual([]);
+}
+
+/**
+ * Opens the review queue's page that lists the manifest and answers its group: the queue lists the oldest manifests
+ * first, ten a page, so other tests' manifests may come before this one.
+ */
+export async function reviewGroupOf(page: Page, fileName: string): Promise<Locator> {
+  const group = page.getByRole('region', { name: fileName });
+  for (let offset = 0; ; offset += 10) {
+    await page.goto(`/manifests/review${offset ? `?offset=${offset}` : ''}`);
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+    if (await group.count()) return group;
+    expect(offset, `${fileName} is not in the review queue`).toBeLessThan(300);
+  }
 }

@@ -1,8 +1,8 @@
 import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, keyHeaders, screenshot, signIn, unique } from './helpers';
+import { validatedManifest } from './manifests';
 
 /**
  * The researcher's home page as a to-do list (issue 26): an unfinished report discarded where it is listed, with no
@@ -11,18 +11,11 @@ import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, scr
  */
 
 const dtol = currentDefinition('dtol');
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const shot = (page: Page, testInfo: TestInfo, name: string) => screenshot(page, testInfo, `home-${name}`);
-
-async function keyOf(request: APIRequestContext, user: E2eUser) {
-  const res = await request.post('/api/apiKey', { data: { username: user.username, password: user.password } });
-  expect(res.status()).toBe(200);
-  return { authorization: `token ${((await res.json()) as { token: string }).token}` };
-}
 
 /** A DTOL manifest of `n` rows validated on a new profile of `user` (with errors when `broken`); its report's id. */
 async function validated(request: APIRequestContext, user: E2eUser, fileName: string, n: number, broken = false) {
-  const headers = await keyOf(request, user);
+  const headers = await keyHeaders(request, user);
   const profile = await request.post('/api/profiles', {
     headers,
     data: { title: `${fileName} profile`, description: 'Moths', type: 'dtol' },
@@ -31,32 +24,7 @@ async function validated(request: APIRequestContext, user: E2eUser, fileName: st
   const profileId = ((await profile.json()) as { id: string }).id;
   const base = 100_000 + Math.floor(Math.random() * 800_000);
   const rows = Array.from({ length: n }, (_, i) => ({ ...validRow(dtol, base + i), ...(broken ? { ORGANISM_PART: 'ELBOW' } : {}) }));
-  const upload = await request.post('/api/manifest/validate', {
-    headers,
-    multipart: {
-      profile_id: profileId,
-      file: {
-        name: fileName,
-        mimeType: XLSX,
-        buffer: Buffer.from(
-          await toXlsx(
-            dtol.fields.map((f) => f.name),
-            rows,
-            { typed: true },
-          ),
-        ),
-      },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/manifest/validate/report/${reportId}/status`, { headers })).json()) as { status: string }).status,
-      { timeout: 60_000 },
-    )
-    .toBe('complete');
+  const reportId = await validatedManifest(request, { profileId, fileName, rows, headers });
   return { headers, reportId };
 }
 

@@ -1,8 +1,19 @@
 import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, type E2eUser, expectNoSidewaysScroll, navigateTo, openMenu, screenshot, signIn, unique } from './helpers';
+import {
+  createUser,
+  type E2eUser,
+  expectNoSidewaysScroll,
+  keyHeaders,
+  navigateTo,
+  openMenu,
+  reviewGroupOf,
+  screenshot,
+  signIn,
+  unique,
+} from './helpers';
+import { confirmedManifest } from './manifests';
 
 /**
  * The sample manager's journey: the Review queue's count in the menu → the samples grouped by the manifest that
@@ -15,10 +26,8 @@ const dtol = currentDefinition('dtol');
 const shot = (page: Page, testInfo: TestInfo, name: string) => screenshot(page, testInfo, `manager-${name}`);
 
 /** A confirmed manifest of `n` fresh rows, uploaded through the API the way a script would, as `user`. */
-async function confirmedManifest(request: APIRequestContext, user: E2eUser, fileName: string, n: number) {
-  const key = await request.post('/api/apiKey', { data: { username: user.username, password: user.password } });
-  expect(key.status()).toBe(200);
-  const headers = { authorization: `token ${((await key.json()) as { token: string }).token}` };
+async function managedManifest(request: APIRequestContext, user: E2eUser, fileName: string, n: number) {
+  const headers = await keyHeaders(request, user);
   const profile = await request.post('/api/profiles', {
     headers,
     data: { title: `${fileName} profile`, description: 'Moths from Wytham Woods', type: 'dtol' },
@@ -27,31 +36,7 @@ async function confirmedManifest(request: APIRequestContext, user: E2eUser, file
   const profileId = ((await profile.json()) as { id: string }).id;
   const base = 100_000 + Math.floor(Math.random() * 8_000_000);
   const rows = Array.from({ length: n }, (_, i) => validRow(dtol, base + i));
-  const sheet = Buffer.from(
-    await toXlsx(
-      dtol.fields.map((f) => f.name),
-      rows,
-      { typed: true },
-    ),
-  );
-  const upload = await request.post('/api/manifest/validate', {
-    headers,
-    multipart: {
-      profile_id: profileId,
-      file: { name: fileName, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: sheet },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/manifest/validate/report/${reportId}/status`, { headers })).json()) as { status: string }).status,
-      { timeout: 60_000 },
-    )
-    .toBe('complete');
-  const confirm = await request.post('/api/manifest/validate/confirm', { headers, data: { validation_report_id: reportId } });
-  expect(confirm.status(), await confirm.text()).toBe(200);
+  await confirmedManifest(request, { profileId, fileName, rows, headers });
   return { rows, profileId };
 }
 
@@ -63,7 +48,7 @@ test('a sample manager reviews a manifest: rejects one with a reason, accepts th
   const uploader = await createUser(page.request, testInfo, { memberOf: ['dtol'] });
   const manager = await createUser(page.request, testInfo, { memberOf: ['dtol'], managerOf: ['dtol'] });
   const fileName = `${unique(testInfo, 'wytham-moths').replace(/\W+/g, '-')}.xlsx`;
-  const { rows } = await confirmedManifest(page.request, uploader, fileName, 3);
+  const { rows } = await managedManifest(page.request, uploader, fileName, 3);
   const [first, second, third] = rows.map((r) => r.TUBE_OR_WELL_ID!);
 
   await signIn(page, manager);
@@ -73,7 +58,7 @@ test('a sample manager reviews a manifest: rejects one with a reason, accepts th
   await expect(entry).toHaveAccessibleName(/^Review queue\s*, \d[\d,]* samples wait$/);
   await entry.click();
   await expect(page.getByRole('heading', { name: 'Review queue', level: 1 })).toBeVisible();
-  const group = page.getByRole('region', { name: fileName });
+  const group = await reviewGroupOf(page, fileName);
   await expect(group).toContainText(`3 of 3 samples awaiting your decision`);
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '01-queue');
@@ -113,6 +98,7 @@ test('a sample manager reviews a manifest: rejects one with a reason, accepts th
   await navigateTo(page, 'Samples');
   await expect(page.getByRole('heading', { name: 'Samples', level: 1 })).toBeVisible();
   await navigateTo(page, 'Review queue');
+  await reviewGroupOf(page, fileName);
   await expect(decided.getByRole('row', { name: new RegExp(third!) })).toContainText(/Registered at ENA as SAMEA\d+/);
   await expect(decided.getByRole('row', { name: new RegExp(first!) })).toContainText('Rejected: The tube was broken on arrival');
 

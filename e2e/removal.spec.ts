@@ -1,8 +1,8 @@
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { createUser, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { confirmedManifest, validatedManifest } from './manifests';
 
 /**
  * Removing a mistaken upload, at both widths: a validation report that was never confirmed, deleted from its page
@@ -12,38 +12,12 @@ import { createUser, expectAccessible, expectNoSidewaysScroll, screenshot, signI
  */
 
 const dtol = currentDefinition('dtol');
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Uploads rows as a manifest of the profile through the API and waits for its report; confirms it if asked. */
-async function manifest(page: Page, profileId: string, name: string, rows: Record<string, string>[], confirm: boolean) {
-  const api = page.request;
-  const upload = await api.post('/api/manifest/validate', {
-    multipart: {
-      profile_id: profileId,
-      file: {
-        name,
-        mimeType: XLSX,
-        buffer: Buffer.from(
-          await toXlsx(
-            dtol.fields.map((f) => f.name),
-            rows,
-            { typed: true },
-          ),
-        ),
-      },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(async () => ((await (await api.get(`/api/manifest/validate/report/${reportId}/status`)).json()) as { status: string }).status, {
-      timeout: 60_000,
-    })
-    .toBe('complete');
-  if (!confirm) return { reportId, manifestId: null };
-  const confirmed = await api.post('/api/manifest/validate/confirm', { data: { validation_report_id: reportId } });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
-  return { reportId, manifestId: ((await confirmed.json()) as { manifest_id: string }).manifest_id };
+async function manifest(page: Page, profileId: string, fileName: string, rows: Record<string, string>[], confirm: boolean) {
+  const upload = { profileId, fileName, rows };
+  if (!confirm) return { reportId: await validatedManifest(page.request, upload), manifestId: null };
+  return confirmedManifest(page.request, upload);
 }
 
 const shot = (page: Page, testInfo: TestInfo, name: string) => screenshot(page, testInfo, `removal-${name}`);

@@ -1,9 +1,9 @@
 import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
-import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { minimalPdf } from '../tests/fixtures/pdf';
-import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { createUser, type E2eUser, expectAccessible, expectNoSidewaysScroll, keyHeaders, screenshot, signIn, unique } from './helpers';
+import { validatedManifest } from './manifests';
 
 /**
  * ERGA samples under traditional-knowledge rights in the review queue: they are listed apart from the samples
@@ -18,9 +18,7 @@ const shot = (page: Page, testInfo: TestInfo, name: string) => screenshot(page, 
 
 /** A confirmed ERGA manifest of `n` rows naming the hub project, its permit uploaded, through the API as `user`. */
 async function privateManifest(request: APIRequestContext, user: E2eUser, fileName: string, n: number) {
-  const key = await request.post('/api/apiKey', { data: { username: user.username, password: user.password } });
-  expect(key.status()).toBe(200);
-  const headers = { authorization: `token ${((await key.json()) as { token: string }).token}` };
+  const headers = await keyHeaders(request, user);
   const profile = await request.post('/api/profiles', {
     headers,
     data: {
@@ -42,29 +40,7 @@ async function privateManifest(request: APIRequestContext, user: E2eUser, fileNa
     ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_PROJECT_ID: PROJECT,
     ASSOCIATED_TRADITIONAL_KNOWLEDGE_CONTACT: 'siida@example.org',
   }));
-  const sheet = Buffer.from(
-    await toXlsx(
-      erga.fields.map((f) => f.name),
-      rows,
-      { typed: true },
-    ),
-  );
-  const upload = await request.post('/api/manifest/validate', {
-    headers,
-    multipart: {
-      profile_id: profileId,
-      file: { name: fileName, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: sheet },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(202);
-  const reportId = ((await upload.json()) as { report_id: string }).report_id;
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/manifest/validate/report/${reportId}/status`, { headers })).json()) as { status: string }).status,
-      { timeout: 60_000 },
-    )
-    .toBe('complete');
+  const reportId = await validatedManifest(request, { profileId, fileName, rows, project: 'erga', headers });
   const report = (await (await request.get(`/api/manifest/validate/report/${reportId}`, { headers })).json()) as {
     permits: { filename: string; received: boolean }[];
     errors: { field: string; message: string }[];
