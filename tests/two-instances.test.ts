@@ -40,11 +40,7 @@ beforeAll(async () => {
     NEXTAUTH_SECRET: 'pair-secret',
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
-    ENA_WEBIN_URL: server.enaUrl,
-    ENA_USERNAME: server.credentials.ena.username,
-    ENA_PASSWORD: server.credentials.ena.password,
-    ENA_TAXONOMY_URL: server.taxonomyUrl,
-    ENA_BROWSER_URL: server.browserUrl,
+    ...server.enaSettings,
   };
   // one after the other: the first migrates and creates the admin, the second finds both done
   instances = [await startService(env)];

@@ -78,11 +78,7 @@ export async function resumeAfterCrash(
     NEXTAUTH_SECRET: 'resume-secret',
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
-    ENA_WEBIN_URL: server.enaUrl,
-    ENA_USERNAME: server.credentials.ena.username,
-    ENA_PASSWORD: server.credentials.ena.password,
-    ENA_TAXONOMY_URL: server.taxonomyUrl,
-    ENA_BROWSER_URL: server.browserUrl,
+    ...server.enaSettings,
     TOLID_URL: 'http://127.0.0.1:9/tolid',
     LOG_LEVEL: 'warn',
   };

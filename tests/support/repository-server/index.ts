@@ -68,6 +68,14 @@ export interface RepositoryServer {
   taxonomyUrl: string;
   /** ENA's browser API root, as ENA_BROWSER_URL */
   browserUrl: string;
+  /** the service's ENA settings for this stand-in: Webin, its account, taxonomy and the browser API */
+  enaSettings: {
+    ENA_WEBIN_URL: string;
+    ENA_USERNAME: string;
+    ENA_PASSWORD: string;
+    ENA_TAXONOMY_URL: string;
+    ENA_BROWSER_URL: string;
+  };
   /** Sanger's ToLID service, as TOLID_URL */
   tolidUrl: string;
   tolid: TolidState;
@@ -213,6 +221,13 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
     zenodoUrl: `${base}${ZENODO_ROOT}`,
     taxonomyUrl: `${base}${TAXONOMY_ROOT}`,
     browserUrl: `${base}${BROWSER_ROOT}`,
+    enaSettings: {
+      ENA_WEBIN_URL: `${base}${ENA_ROOT}`,
+      ENA_USERNAME: username,
+      ENA_PASSWORD: password,
+      ENA_TAXONOMY_URL: `${base}${TAXONOMY_ROOT}`,
+      ENA_BROWSER_URL: `${base}${BROWSER_ROOT}`,
+    },
     tolidUrl: `${base}${TOLID_ROOT}`,
     tolid,
     localContextsUrl: `${base}${LOCAL_CONTEXTS_ROOT}`,
