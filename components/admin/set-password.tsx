@@ -2,8 +2,9 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import { NewPasswordFields } from '@/components/auth/new-password-fields';
 import styles from '@/components/ui/confirm-dialog.module.css';
-import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
 import { apiFetch } from '@/lib/client/api';
 import { NewPasswordFormSchema, type User } from '@/lib/users/contract';
 
@@ -69,22 +70,7 @@ export function SetPasswordDialog({ user, onClose, onSet }: { user: User | null;
         </>
       ) : (
         <form className="stack" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
-          <TextField
-            form={form}
-            name="new_password"
-            label="New password (at least 8 characters)"
-            required
-            type="password"
-            autoComplete="new-password"
-          />
-          <TextField
-            form={form}
-            name="confirm_password"
-            label="The new password again"
-            required
-            type="password"
-            autoComplete="new-password"
-          />
+          <NewPasswordFields form={form} />
           <FormOutcome error={error} />
           <div className={styles.actions}>
             <button type="button" onClick={onClose} disabled={set.isPending}>

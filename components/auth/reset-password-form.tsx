@@ -3,7 +3,8 @@
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { NewPasswordFields } from '@/components/auth/new-password-fields';
+import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
 import { apiFetch } from '@/lib/client/api';
 import { NewPasswordFormSchema } from '@/lib/users/contract';
 
@@ -34,15 +35,7 @@ export function ResetPasswordForm({ token, username }: { token: string; username
     <form className="stack" onSubmit={submit} noValidate aria-label={`A new password for ${username}`}>
       {/* for password managers: whose password this is */}
       <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-      <TextField
-        form={form}
-        name="new_password"
-        label="New password (at least 8 characters)"
-        required
-        type="password"
-        autoComplete="new-password"
-      />
-      <TextField form={form} name="confirm_password" label="The new password again" required type="password" autoComplete="new-password" />
+      <NewPasswordFields form={form} />
       <FormOutcome error={error} />
       <SubmitButton busy={set.isPending} busyLabel="Setting…">
         Set my password
