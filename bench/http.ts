@@ -23,7 +23,7 @@
  * bare server is this file run again with `--bare-server`. No assertion on time: it is a benchmark. Run it on a quiet
  * machine.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -41,7 +41,7 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
-import { freePort } from '../tests/support/service-process';
+import { killProcesses, rssOf, startProcess } from './processes';
 import { type Exec, seedBulkSamples } from './query-seed';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -90,76 +90,11 @@ const pg = (url: string, max = 1) => postgres(url, { max, onnotice: () => {}, co
 // ---------------------------------------------------------------------------------------------------------------
 // The process under test
 
-const rssOf = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
-};
 /** user + system CPU time of a process, in seconds */
 const cpuOf = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-
-interface Proc {
-  url: string;
-  pid: number;
-  lines: string[];
-  stop(): Promise<void>;
-}
-
-const children = new Set<ChildProcess>();
-
-/** A Node process answering HTTP on a free port; up once `readyPath` answers 200. */
-async function startProcess(args: string[], env: Record<string, string>, readyPath: string): Promise<Proc> {
-  const port = await freePort();
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      buffered += chunk;
-      const parts = buffered.split('\n');
-      buffered = parts.pop() ?? '';
-      lines.push(...parts);
-    });
-  }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const ok = await fetch(url + readyPath).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (child.exitCode !== null || i > 1200) {
-      child.kill('SIGKILL');
-      throw new Error(`${args.join(' ')} did not start; last lines:\n${lines.slice(-20).join('\n')}`);
-    }
-    await sleep(100);
-  }
-  return {
-    url,
-    pid: child.pid as number,
-    lines,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(killer);
-      }
-      children.delete(child);
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // A keep-alive HTTP client: one socket, reused, so connection setup is not measured
@@ -932,7 +867,7 @@ if (process.argv.includes('--bare-server')) {
   bareServer();
 } else {
   const killChildren = () => {
-    for (const child of children) child.kill('SIGKILL');
+    killProcesses();
     process.exit(130);
   };
   process.once('SIGINT', killChildren);

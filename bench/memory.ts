@@ -17,14 +17,13 @@
  *
  * `npm run bench` runs it; alone: `npx tsx bench/memory.ts`. No assertion: it is a benchmark, run on a quiet machine.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
 import postgres from 'postgres';
 import { currentDefinition } from '../lib/manifests';
 import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
@@ -33,7 +32,7 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
-import { freePort } from '../tests/support/service-process';
+import { type Proc, rssOf, startProcess } from './processes';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PG_SERVER = process.env.BENCH_MEMORY_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -53,13 +52,6 @@ const progress = (line: string) => console.error(`  … ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${(bytes / MiB).toFixed(0)} MB`;
 const signedMb = (bytes: number) => `${bytes >= 0 ? '+' : '−'}${mb(Math.abs(bytes))}`;
-
-const rssOf = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
-};
 
 /** The process's RSS every 100 ms while sampling runs. */
 function sampler(pid: number) {
@@ -84,69 +76,14 @@ function sampler(pid: number) {
   };
 }
 
-interface Service {
-  url: string;
-  pid: number;
-  lines: string[];
-  stop(): Promise<void>;
+/** The service as the deployment runs it: built by scripts/build-server.mjs (as `npm run build` does). */
+function buildService(): string {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  return '.next/api-server.mjs';
 }
 
-async function buildService(): Promise<string> {
-  const outdir = path.join(root, '.next', 'bench-memory');
-  await build({
-    entryPoints: { 'api-server': path.join(root, 'server', 'api.ts') },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: path.join(root, 'tsconfig.json'),
-    logLevel: 'warning',
-  });
-  return path.join(outdir, 'api-server.mjs');
-}
-
-async function startService(entry: string, env: Record<string, string>): Promise<Service> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
-  }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const ok = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (child.exitCode !== null || i > 1200) {
-      child.kill('SIGKILL');
-      throw new Error(`the service did not start; last lines:\n${lines.slice(-20).join('\n')}`);
-    }
-    await sleep(100);
-  }
-  return {
-    url,
-    pid: child.pid as number,
-    lines,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(killer);
-    },
-  };
-}
+const startService = (entry: string, env: Record<string, string>) =>
+  startProcess([...SERVICE_NODE_FLAGS, entry], { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, '/api/health');
 
 /** A database of its own on the PostgreSQL server, or null when none answers. */
 async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -274,7 +211,7 @@ async function idleAfter(pid: number, s: ReturnType<typeof sampler>): Promise<nu
   return rssOf(pid);
 }
 
-async function measureUpload(svc: Service, api: ReturnType<typeof client>, s: Awaited<ReturnType<typeof seed>>): Promise<Figures> {
+async function measureUpload(svc: Proc, api: ReturnType<typeof client>, s: Awaited<ReturnType<typeof seed>>): Promise<Figures> {
   const file = await filledAboveEmptyRowsXlsx(s.headers, s.filled, { emptyRows: EMPTY_ROWS });
   const baseline = rssOf(svc.pid);
   const rss = sampler(svc.pid);
@@ -291,7 +228,7 @@ async function measureUpload(svc: Service, api: ReturnType<typeof client>, s: Aw
   return { baseline, peak: rss.peak, end, idle, note: `${mb(file.length)} xlsx; ${outcome}, in ${(ms / 1000).toFixed(1)} s` };
 }
 
-async function measureReads(svc: Service, paths: string[]): Promise<Figures> {
+async function measureReads(svc: Proc, paths: string[]): Promise<Figures> {
   // one short round first, so that what the reads load once (code, plans, caches) is in the baseline
   await run({ url: svc.url, connections: 5, duration: 3, requests: paths.map((p) => ({ method: 'GET', path: p })) });
   await sleep(5000);
@@ -350,8 +287,8 @@ const row = (what: string, f: Figures, goalMb: number) => {
 };
 
 export async function benchMemory(): Promise<string> {
-  progress('building the service into .next/bench-memory');
-  const entry = await buildService();
+  progress('building the service (scripts/build-server.mjs)');
+  const entry = buildService();
   const repositories = await startRepositoryServer({ taxa: buildTaxonRecords().records });
   const urls = {
     ENA_WEBIN_URL: repositories.enaUrl,

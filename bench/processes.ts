@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../tests/support/service-process';
+
+/** The processes a benchmark measures (the built service, a bare server): started, watched, stopped. */
+
+const root = path.resolve(import.meta.dirname, '..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A process's resident memory, in bytes (VmRSS). */
+export const rssOf = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
+};
+
+export interface Proc {
+  url: string;
+  pid: number;
+  lines: string[];
+  stop(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+
+/** A Node process answering HTTP on a free port; up once `readyPath` answers 200. */
+export async function startProcess(args: string[], env: Record<string, string>, readyPath: string): Promise<Proc> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      lines.push(...parts);
+    });
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(url + readyPath).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (child.exitCode !== null || i > 1200) {
+      child.kill('SIGKILL');
+      throw new Error(`${args.join(' ')} did not start; last lines:\n${lines.slice(-20).join('\n')}`);
+    }
+    await sleep(100);
+  }
+  return {
+    url,
+    pid: child.pid as number,
+    lines,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      children.delete(child);
+    },
+  };
+}
+
+/** Kills whatever is still running (a benchmark that fails half-way). */
+export function killProcesses(): void {
+  for (const child of children) child.kill('SIGKILL');
+}
