@@ -105,6 +105,7 @@ describe('manifest upload, validation report and confirmation', () => {
     const [first] = await h.database.db.select().from(validationReports).where(eq(validationReports.confirmedManifestId, manifestId));
     const again = await confirm(first!.id);
     expect(again.status).toBe(409);
+    expect((await again.json()).detail).toBe(`This report was already confirmed (manifest ${manifestId}).`);
     expect((await h.database.db.select().from(samples).where(eq(samples.manifestId, manifestId))).length).toBe(3);
   });
 
@@ -115,6 +116,10 @@ describe('manifest upload, validation report and confirmation', () => {
     const before = (await h.database.db.select().from(samples)).length;
     const results = await Promise.all([confirm(report.report_id), confirm(report.report_id)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    // the loser waited for the winner's profile lock: it is told the truth, naming the manifest the winner made
+    const won = (await results.find((r) => r.status === 200)!.json()) as { manifest_id: string };
+    const lost = (await results.find((r) => r.status === 409)!.json()) as { detail: string };
+    expect(lost.detail).toBe(`This report was already confirmed (manifest ${won.manifest_id}).`);
     expect((await h.database.db.select().from(samples)).length).toBe(before + 3);
   });
 

@@ -54,6 +54,8 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
     const [locked] = await tx.select().from(profiles).where(eq(profiles.id, report.profileId)).for('update');
     // checked again under the lock: a share removed meanwhile is the report's 404
     const profile = await checkProfileAccess(tx, locked, user, 'contribute');
+    // a double-clicked confirm's twin waited for the lock above: its truth is "already confirmed", not "changed"
+    await refuseIfConfirmed(tx, report.id);
     if ((await samplesFingerprint(tx, report.profileId)) !== report.samplesFingerprint) {
       throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
     }
@@ -63,7 +65,10 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
       .set({ confirmedManifestId: manifestId, confirmedAt: sql`now()` })
       .where(and(eq(validationReports.id, report.id), isNull(validationReports.confirmedManifestId)))
       .returning({ id: validationReports.id });
-    if (!won) throw Conflict('This report was already confirmed.');
+    if (!won) {
+      await refuseIfConfirmed(tx, report.id);
+      throw Conflict('This report was already confirmed.');
+    }
     await attachPermits(tx, report.id, manifestId);
 
     const context = {
@@ -122,6 +127,15 @@ async function manifestOfUpdate(db: Db, matches: { sampleId: string }[]): Promis
   const [row] = await db.select({ manifestId: samples.manifestId }).from(samples).where(eq(samples.id, first.sampleId));
   if (!row) throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
   return row.manifestId;
+}
+
+/** 409 naming the manifest when the report was confirmed since it was read. */
+async function refuseIfConfirmed(db: Db, reportId: string): Promise<void> {
+  const [row] = await db
+    .select({ manifestId: validationReports.confirmedManifestId })
+    .from(validationReports)
+    .where(eq(validationReports.id, reportId));
+  if (row?.manifestId) throw Conflict(`This report was already confirmed (manifest ${row.manifestId}).`);
 }
 
 /** Writes each changed field with its audit row; a changed sample goes back to review. Returns samples updated. */
