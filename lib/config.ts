@@ -66,6 +66,8 @@ const ConfigSchema = z.object({
     .positive()
     .default(100 * MiB),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** a Prometheus scraper's bearer token for GET /api/metrics (admins may read it without); unset: admins only */
+  METRICS_TOKEN: optionalString,
   /** behind a reverse proxy: the client's address is the last one its X-Forwarded-For names (for rate limits) */
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', ''])

@@ -114,7 +114,7 @@ type Need = 'view' | 'contribute' | 'own' | 'admin' | 'mine' | 'group' | 'manage
 function needOf({ method, path }: Op): Need | undefined {
   // the query API and the signed upload URLs (their signature is the credential) answer whoever asks alike
   if (!secured.some((o) => o.method === method && o.path === path)) return 'open';
-  if (path.startsWith('/api/admin')) return 'admin';
+  if (path.startsWith('/api/admin') || path === '/api/metrics') return 'admin';
   if (path.startsWith('/api/account/keys/{id}')) return 'mine';
   if (path.startsWith('/api/groups/{group_id}')) return 'group';
   if (path.endsWith('/action/accession')) return 'view';
@@ -280,7 +280,7 @@ describe('the authorisation matrix', () => {
   it('answers 404 to someone else on the owner’s things, and to a non-admin on admin operations', async () => {
     const violations: string[] = [];
     const owned = secured.filter(
-      (op) => /\{(profile_id|report_id|manifest_id|submission_id|svc_id|id)\}/.test(op.path) || /admin/.test(op.path),
+      (op) => /\{(profile_id|report_id|manifest_id|submission_id|svc_id|id)\}/.test(op.path) || /admin|metrics/.test(op.path),
     );
     const byBody = secured.filter((op) =>
       [

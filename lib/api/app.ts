@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { matchedRoutes } from 'hono/route';
 import { TooLarge } from '@/lib/errors';
+import { metrics } from '@/lib/metrics/registry';
 import type { ApiApp, ApiDeps, AppEnv } from './context';
 import { databaseBreaker } from './database-breaker';
 import { DATABASE_RETRY_AFTER_SECONDS, errorToResponse, problem, zodProblem } from './errors';
@@ -22,6 +24,7 @@ import { registerManifestSpreadsheetRoutes } from './routes/manifest-spreadsheet
 import { registerManifestValidationRoutes } from './routes/manifest-validation';
 import { registerManifestReadRoutes } from './routes/manifests-read';
 import { registerMappingRoutes } from './routes/mapping';
+import { registerMetricsRoutes } from './routes/metrics';
 import { registerPasswordResetRoutes } from './routes/password-reset';
 import { registerPermitRoutes } from './routes/permits';
 import { registerProfileRoutes } from './routes/profiles';
@@ -49,6 +52,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     },
   }).basePath('/api') as unknown as ApiApp;
 
+  const { httpRequests, httpDuration } = metrics();
   app.use('*', async (c, next) => {
     const started = performance.now();
     const given = c.req.header('x-request-id');
@@ -63,14 +67,19 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     }
     c.header('x-request-id', requestId);
     const user = c.var.user;
+    const seconds = (performance.now() - started) / 1000;
+    const route = routeOf(c);
+    const method = c.req.method;
+    httpRequests.inc({ method, route, status: c.res.status });
+    httpDuration.observe({ method, route }, seconds);
     deps.logger.info(
       {
         request_id: requestId,
-        method: c.req.method,
+        method,
         path: c.req.path,
-        route: c.req.routePath,
+        route,
         status: c.res.status,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        duration_ms: Math.round(seconds * 10_000) / 10,
         ...(user && { user: user.username }),
       },
       'request',
@@ -131,6 +140,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   });
 
   registerHealthRoutes(app);
+  registerMetricsRoutes(app);
   registerApiKeyRoutes(app);
   registerPasswordResetRoutes(app);
   registerAccountRoutes(app);
@@ -169,6 +179,16 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     return problem(c, 404, `No route for ${c.req.method} ${c.req.path}`);
   });
   return app;
+}
+
+/**
+ * The pattern of the operation that answered (`/api/sample/svc_id/:svc_ids`), or `unmatched`: a label of bounded
+ * values, whatever paths are asked for. Middleware is registered for every method; an operation for one.
+ */
+function routeOf(c: Context<AppEnv>): string {
+  const operation = matchedRoutes(c).findLast((r) => r.method !== 'ALL');
+  // a parameter's pattern (`:svc_ids{[^\/]+}`) is said by its name alone
+  return operation ? operation.path.replace(/(:\w+)\{.*?\}(?=\/|$)/g, '$1') : 'unmatched';
 }
 
 // bodies of everything but file uploads: 10,000 svc_ids or 1,000 file names fit with room to spare

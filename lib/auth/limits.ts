@@ -3,6 +3,7 @@ import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '@/db/client';
 import { rateLimits } from '@/db/schema';
 import { AppError } from '@/lib/errors';
+import { metrics } from '@/lib/metrics/registry';
 
 /**
  * Limits on guessing, counted in the database (rate-limiter-flexible's Drizzle store, table `rate_limits`), so every
@@ -35,6 +36,15 @@ export class RateLimited extends AppError {
   ) {
     super('rate_limited', message, undefined, { retry_after: retryAfterSeconds });
   }
+}
+
+/** Which limit refused an attempt: the `limit` label of rmb_throttled_attempts_total. */
+type LimitName = 'password_account' | 'password_client' | 'api_key_client' | 'reset_request' | 'reset_link_client';
+
+/** The 429 of one limit, counted for the operator (GET /api/metrics). */
+function refused(limit: LimitName, message: string, retryAfterSeconds: number): RateLimited {
+  metrics().throttled.inc({ limit });
+  return new RateLimited(message, retryAfterSeconds);
 }
 
 export interface GuessLimits {
@@ -97,14 +107,19 @@ export function guessLimits(db: Db): GuessLimits {
     async assertPasswordAllowed(client, username) {
       const locked = await blocked(accounts, accountKey(client, username), LIMITS.accountFailures.points);
       if (locked) {
-        throw new RateLimited(
+        throw refused(
+          'password_account',
           `Too many failed sign-ins for this account from this address: it is locked here for ${minutes(locked)} more minute(s). Try again then, or ask an administrator to reset the password.`,
           seconds(locked),
         );
       }
       const wait = await blocked(clientPasswords, client, LIMITS.clientPasswordFailures.points);
       if (wait)
-        throw new RateLimited(`Too many failed sign-ins from this address: try again in ${minutes(wait)} minute(s).`, seconds(wait));
+        throw refused(
+          'password_client',
+          `Too many failed sign-ins from this address: try again in ${minutes(wait)} minute(s).`,
+          seconds(wait),
+        );
     },
     async passwordFailed(client, username) {
       await Promise.all([consume(accounts, accountKey(client, username)), consume(clientPasswords, client)]);
@@ -118,13 +133,19 @@ export function guessLimits(db: Db): GuessLimits {
     },
     async keyFailed(client) {
       const wait = await consume(clientKeys, client);
-      if (wait) throw new RateLimited(`Too many unknown API keys from this address: try again in ${seconds(wait)} seconds.`, seconds(wait));
+      if (wait)
+        throw refused(
+          'api_key_client',
+          `Too many unknown API keys from this address: try again in ${seconds(wait)} seconds.`,
+          seconds(wait),
+        );
     },
     async resetRequested(client, login) {
       const [byClient, byLogin] = await Promise.all([consume(resetClients, client), consume(resetLogins, account(login))]);
       const wait = Math.max(byClient, byLogin);
       if (wait)
-        throw new RateLimited(
+        throw refused(
+          'reset_request',
           `Too many password resets asked for from this address or for this name: try again in ${minutes(wait)} minute(s).`,
           seconds(wait),
         );
@@ -132,7 +153,8 @@ export function guessLimits(db: Db): GuessLimits {
     async assertResetAllowed(client) {
       const wait = await blocked(resetTokens, client, LIMITS.resetTokenFailures.points);
       if (wait)
-        throw new RateLimited(
+        throw refused(
+          'reset_link_client',
           `Too many reset links that do not work from this address: try again in ${minutes(wait)} minute(s).`,
           seconds(wait),
         );

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { metrics } from '@/lib/metrics/registry';
 import { RepositoryError, RepositoryHttpError, type RepositoryService, RepositoryUnavailableError } from './errors';
 
 /**
@@ -172,6 +173,7 @@ export async function httpRequest(options: HttpOptions, request: HttpRequest): P
   if (parsedUrl.username || parsedUrl.password)
     throw new RepositoryError(service, `credentials belong in headers, not in the URL ${logUrl}`);
   const log = options.logger.child({ service });
+  const calls = metrics().repositoryCalls;
   // a stream handed over directly can be read once only
   const replayable = !isStream(request.body);
 
@@ -209,7 +211,10 @@ export async function httpRequest(options: HttpOptions, request: HttpRequest): P
         { ...fields, durationMs, timedOut, code, error: err instanceof Error ? err.message : String(err), willRetry: canRetry },
         'repository request failed',
       );
-      if (!canRetry) throw new RepositoryUnavailableError(service, request.method, logUrl, attempt, timedOut, err);
+      if (!canRetry) {
+        calls.inc({ service, outcome: 'unavailable' });
+        throw new RepositoryUnavailableError(service, request.method, logUrl, attempt, timedOut, err);
+      }
       await sleep(backoff(timing, attempt));
       continue;
     }
@@ -218,8 +223,14 @@ export async function httpRequest(options: HttpOptions, request: HttpRequest): P
     const ok = (status >= 200 && status < 300) || (request.accept?.includes(status) ?? false);
     const canRetry = !ok && isRetryableStatus(status) && attempt < maxAttempts && replayable;
     log[ok ? 'info' : 'warn']({ ...fields, status, durationMs, ...(canRetry ? { willRetry: true } : {}) }, 'repository response');
-    if (ok) return { status, headers, body: text, attempts: attempt };
-    if (!canRetry) throw new RepositoryHttpError(service, request.method, logUrl, status, text);
+    if (ok) {
+      calls.inc({ service, outcome: 'ok' });
+      return { status, headers, body: text, attempts: attempt };
+    }
+    if (!canRetry) {
+      calls.inc({ service, outcome: isRetryableStatus(status) ? 'unavailable' : 'refused' });
+      throw new RepositoryHttpError(service, request.method, logUrl, status, text);
+    }
     await sleep(backoff(timing, attempt, retryAfterMs(headers)));
   }
 }

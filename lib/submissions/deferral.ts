@@ -5,6 +5,7 @@ import { submissions } from '@/db/schema';
 import { nextTryDetail, outageDelaySeconds, outageOver } from '@/lib/jobs/backoff';
 import { recordDeadLetter } from '@/lib/jobs/dead-letters';
 import type { JobQueue, JobRun } from '@/lib/jobs/queue';
+import { metrics } from '@/lib/metrics/registry';
 import type { RepositoryError } from '@/lib/repositories/errors';
 
 /**
@@ -35,6 +36,7 @@ export async function deferSubmission(
     await recordDeadLetter(deps.db, { jobId: run.jobId, name: work.job, data: { submissionId: sub.id }, reason, attempts: sub.attempts });
     return;
   }
+  metrics().repositoryOutages.inc({ service: err.service });
   const delay = outageDelaySeconds(sub.attempts);
   const nextAttemptAt = new Date(Date.now() + delay * 1000);
   const detail = nextTryDetail(work.service, err.message, nextAttemptAt);
