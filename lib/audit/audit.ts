@@ -82,10 +82,18 @@ const toRecord = (r: AuditRow): AuditRecord => {
   };
 };
 
-let exported: string[] | null = null;
+/**
+ * `field = any('{…}'::text[])`, a constant rendered once: as `field in ($1, …, $127)` every audit query had Drizzle
+ * build, and the driver send, one parameter per exported field. The names are the standards' own (lib/standards),
+ * quoted as an array literal inside a string literal.
+ */
+let exportedOnlySql: SQL | null = null;
 const exportedOnly = () => {
-  exported ??= [...exportedFieldSet()];
-  return inArray(sampleUpdates.field, exported);
+  if (!exportedOnlySql) {
+    const elements = [...exportedFieldSet()].map((f) => `"${f.replace(/[\\"]/g, '\\$&')}"`).join(',');
+    exportedOnlySql = sql`${sampleUpdates.field} = any(${sql.raw(`'{${elements.replace(/'/g, "''")}}'::text[]`)})`;
+  }
+  return exportedOnlySql;
 };
 
 /** Audit rows matching `where`, newest change first, streamed in keyset batches on (time_updated, id). */
