@@ -40,7 +40,7 @@ export function formatRegistrationResumeBench(r: ResumeOutcome): string {
   const refused = r.submissionCalls.filter((c) => !c.success).length;
   return [
     `registration-resume: ${r.samples} DTOL samples on ${r.database}, killed after ENA answered their ADD, resumed by a new process`,
-    `  resume              ${(r.resumeMs / 1000).toFixed(2)} s (restart to registration ${r.status}; first Webin call after ${(r.firstCallMs / 1000).toFixed(2)} s)`,
+    `  resume              ${(r.resumeMs / 1000).toFixed(2)} s (restart to registration ${r.status}; answering after ${(r.upMs / 1000).toFixed(2)} s, first Webin call after ${(r.firstCallMs / 1000).toFixed(2)} s)`,
     `  Webin calls         ${r.webinCalls} (${r.submissionCalls.length} submission(s), ${refused} refused; ${r.reportCalls.length} sample reports, at most ${Math.max(0, ...r.reportCalls)} accessions each, ${r.reportCalls.reduce((a, b) => a + b, 0)} in all)`,
     `  per 100 samples     ${((r.webinCalls / r.samples) * 100).toFixed(2)} calls`,
     `  samples accepted    ${r.accepted}, ${r.distinctBiosamples} distinct BioSample accessions; each ADD applied ${[...new Set(r.appliedAddsPerSample)].join('/')} time(s)`,

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FREE_AND_QUIET_SECONDS } from '@/lib/jobs/runs';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from './fixtures/manifests/generate';
 import { buildTaxonRecords } from './fixtures/manifests/taxa';
@@ -139,7 +138,6 @@ describe('kill -9 while an image is on its way to the BioImage Archive', () => {
       );
       expect(partial!.size).toBeLessThan(jpeg.length);
       await svc.kill();
-      if (db.url) await new Promise((r) => setTimeout(r, (LOCK_FREE_AND_QUIET_SECONDS + 2) * 1000));
 
       svc = await startService(env);
       const done = await waitFor(

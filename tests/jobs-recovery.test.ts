@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '@/db/rows';
 import { deadLetters, jobRuns, submissions } from '@/db/schema';
 import { RETRY_LIMIT } from '@/lib/jobs/queue';
+import { LOCK_FREE_CONFIRM_SECONDS } from '@/lib/jobs/runs';
 import { createProfile } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
 
@@ -29,11 +30,14 @@ interface JobRow {
   id: string;
   state: string;
   retry_count: number;
+  /** it may run now (pg-boss's start_after has passed) */
+  due: boolean;
 }
 const jobsOf = async (submissionId: string) =>
   rowsOf<JobRow>(
     await db().execute(
-      sql`select id::text as id, state::text as state, retry_count from pgboss.job where data->>'submissionId' = ${submissionId} order by created_on`,
+      sql`select id::text as id, state::text as state, retry_count, start_after <= now() as due
+        from pgboss.job where data->>'submissionId' = ${submissionId} order by created_on`,
     ),
   );
 
@@ -64,12 +68,12 @@ async function dieWhileRunning(jobId: string, opts: { runs?: number; heartbeatSe
 }
 
 describe('a job whose process died', () => {
-  it('is handed back to the queue by the sweep, to run again after its retry delay', async () => {
+  it('is handed back to the queue by the sweep, to run again at once (the run it lost counts)', async () => {
     const { id, jobId } = await queuedSubmission();
     await dieWhileRunning(jobId);
     const swept = await h.queue.sweep();
     expect(swept.dead).toBeGreaterThanOrEqual(1);
-    expect((await jobsOf(id))[0]).toMatchObject({ id: jobId, state: 'retry' });
+    expect((await jobsOf(id))[0]).toMatchObject({ id: jobId, state: 'retry', retry_count: 0, due: true });
     expect(await db().select().from(jobRuns).where(eq(jobRuns.jobId, jobId))).toEqual([]);
     // its work is untouched: the next run resumes it
     expect((await db().select().from(submissions).where(eq(submissions.id, id)))[0]!.status).toBe('pending');
@@ -87,6 +91,38 @@ describe('a job whose process died', () => {
     );
     const [letter] = await db().select().from(deadLetters).where(sql`${deadLetters.data}->>'submissionId' = ${id}`);
     expect(letter).toMatchObject({ name: 'study.submit', jobId, attempts: RETRY_LIMIT + 1 });
+  });
+
+  it('is handed back once when several sweeps find it at the same moment', async () => {
+    const { id, jobId } = await queuedSubmission();
+    await dieWhileRunning(jobId);
+    const swept = await Promise.all([h.queue.sweep(), h.queue.sweep(), h.queue.sweep()]);
+    expect(swept.reduce((n, r) => n + r.dead, 0)).toBe(1);
+    expect(await jobsOf(id)).toMatchObject([{ id: jobId, state: 'retry', retry_count: 0 }]);
+  });
+
+  it('on PostgreSQL, a process that just died: taken over once its lock is seen free twice, with no heartbeat between', async () => {
+    if (h.database.kind !== 'postgres') return; // an embedded database has one process: every other one is dead
+    const { id, jobId } = await queuedSubmission();
+    // its heartbeat a few seconds old, and no process holds its lock
+    await dieWhileRunning(jobId, { heartbeatSecondsAgo: 3, instance: 'gone-host:4243:654321' });
+    await h.queue.sweep();
+    expect((await jobsOf(id))[0]).toMatchObject({ state: 'active' });
+    await new Promise((r) => setTimeout(r, LOCK_FREE_CONFIRM_SECONDS * 1000 + 200));
+    await h.queue.sweep();
+    expect((await jobsOf(id))[0]).toMatchObject({ state: 'retry', due: true });
+  });
+
+  it('on PostgreSQL, a lock seen free but a heartbeat since: left alone (a live process taking its lock again)', async () => {
+    if (h.database.kind !== 'postgres') return;
+    const { id, jobId } = await queuedSubmission();
+    await dieWhileRunning(jobId, { heartbeatSecondsAgo: 3, instance: 'gone-host:4244:765432' });
+    await h.queue.sweep();
+    await new Promise((r) => setTimeout(r, LOCK_FREE_CONFIRM_SECONDS * 1000 + 200));
+    await db().update(jobRuns).set({ heartbeatAt: sql`now()` }).where(eq(jobRuns.jobId, jobId));
+    await h.queue.sweep();
+    expect((await jobsOf(id))[0]).toMatchObject({ state: 'active' });
+    await db().execute(sql`update pgboss.job set state = 'completed' where id = ${jobId}::uuid`);
   });
 
   it('is left alone while its process lives, however slow its heartbeat (another instance on PostgreSQL)', async () => {

@@ -7,9 +7,9 @@ import { Conflict } from '@/lib/errors';
 import { type AnyJobData, type JobDescription, type JobName, type QueueHealth, SWEEP_JOB } from './contract';
 import { recordDeadLetter } from './dead-letters';
 import { startLiveness } from './liveness';
-import { beginRun } from './runs';
+import { beginRun, HEARTBEAT_SECONDS } from './runs';
 import type { BoundJob, JobQueue, JobRun } from './spec';
-import { type SweepResult, sweepJobs } from './sweep';
+import { type SweepContext, type SweepDeps, type SweepResult, sweepJobs, watchDeadRuns } from './sweep';
 
 /**
  * The one rule for attempts: pg-boss runs a job at most 1 + RETRY_LIMIT times (a thrown error, or a process that
@@ -30,7 +30,7 @@ export type { JobQueue } from './spec';
 
 export interface RunningQueue {
   queue: JobQueue;
-  /** runs the sweep now (the scheduled one runs every minute) */
+  /** runs the sweep now (the scheduled one runs every minute; on PostgreSQL dead runs are looked for every few seconds) */
   sweep(): Promise<SweepResult>;
   stop(): Promise<void>;
 }
@@ -178,18 +178,15 @@ export async function startJobQueue(
     }
   };
 
-  const processStartedAt = new Date();
-  const sweep = () =>
-    sweepJobs(
-      { db, logger, queue, giveUp, jobs: [...specs.values()] },
-      {
-        liveness,
-        processStartedAt,
-        failJob: async (name, id, reason) => {
-          await boss.fail(name, id, { message: reason });
-        },
-      },
-    );
+  const sweepDeps: SweepDeps = { db, logger, queue, giveUp, jobs: [...specs.values()] };
+  const sweepContext: SweepContext = {
+    liveness,
+    processStartedAt: new Date(),
+    failJob: async (tx, name, id, reason) => {
+      await boss.fail(name, id, { message: reason }, { db: transactionAdapter(tx) });
+    },
+  };
+  const sweep = () => sweepJobs(sweepDeps, sweepContext);
   const sweepJob: BoundJob = { ...SWEEP_JOB, ...SWEEP_TIMING, run: () => sweep().then(() => undefined) };
 
   if (workers) {
@@ -233,11 +230,26 @@ export async function startJobQueue(
     // those that say so once now, not at their next schedule: a restart picks up what the last process left
     for (const job of running) if (job.runAtStart) await boss.send(job.name, {}, { expireInSeconds: job.expireSeconds });
   }
+  // where other processes share the database, the jobs of one that died are taken over within seconds
+  let watching: Promise<unknown> | null = null;
+  const watch =
+    workers && !liveness.exclusive
+      ? setInterval(() => {
+          watching ??= watchDeadRuns(sweepDeps, sweepContext)
+            .catch((err: unknown) => logger.warn({ err }, 'could not look for jobs of stopped processes; looking again shortly'))
+            .finally(() => {
+              watching = null;
+            });
+        }, HEARTBEAT_SECONDS * 1000)
+      : null;
+  watch?.unref();
 
   return {
     queue,
     sweep,
     stop: async () => {
+      if (watch) clearInterval(watch);
+      await watching;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await liveness.stop();
     },

@@ -32,8 +32,8 @@ export interface JobSpec<N extends JobName, Deps> {
   /** what it carries: ids only, so that it reads the current state when it runs */
   data: z.ZodType<JobData[N]>;
   /**
-   * pg-boss's own expiry, a backstop only: a process that dies is noticed by its stopped heartbeat within a minute or
-   * two (lib/jobs/sweep.ts). It must outlast the longest honest run.
+   * pg-boss's own expiry, a backstop only: a process that dies is noticed within seconds (lib/jobs/sweep.ts,
+   * lib/jobs/liveness.ts). It must outlast the longest honest run.
    */
   expireSeconds: number;
   /** cron: every instance schedules it, pg-boss keeps one schedule per name */

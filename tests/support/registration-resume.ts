@@ -20,6 +20,8 @@ export interface ResumeOutcome {
   database: 'PGlite' | 'PostgreSQL';
   /** from the restart to the registration accepted */
   resumeMs: number;
+  /** from the restart to the new process answering (its start-up alone) */
+  upMs: number;
   /** from the restart to the resumed process's first Webin call (start-up, and the job found again) */
   firstCallMs: number;
   /** Webin calls of the resumed process: submissions (ADD, RECEIPT, …) and reports */
@@ -172,6 +174,7 @@ export async function resumeAfterCrash(
     const restarted = performance.now();
     const restartedAt = Date.now();
     svc = await startService(env);
+    const upMs = performance.now() - restarted;
     const registration = await until(
       async () =>
         (
@@ -216,6 +219,7 @@ export async function resumeAfterCrash(
       samples: opts.samples,
       database: opts.databaseUrl ? 'PostgreSQL' : 'PGlite',
       resumeMs,
+      upMs,
       firstCallMs: Number.isFinite(firstCall) ? firstCall - restartedAt : Number.NaN,
       webinCalls: submissionCalls.length + reportCalls.length,
       submissionCalls,
