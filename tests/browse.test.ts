@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, users } from '@/db/schema';
 import { BROWSE_STATUSES, SAMPLE_SORTS, type SampleSort, sampleBrowseParams } from '@/lib/browse/params';
-import { type SampleBrowseKey, sampleBrowseBatch, sampleBrowseCondition } from '@/lib/browse/samples';
+import { sampleBrowseCondition, sampleBrowseFetcher, sampleBrowseKeyOf } from '@/lib/browse/samples';
 import { currentDefinition } from '@/lib/manifests';
 import { keysetRows } from '@/lib/query/stream';
 import { typedColumns } from '@/lib/samples/columns';
@@ -289,12 +289,7 @@ describe('GET /api/samples/browse', () => {
         const params = sampleBrowseParams.parse({ sort, order });
         const where = sampleBrowseCondition(params);
         const keyset: string[] = [];
-        const rows = keysetRows<{ id: string; sortKey: string | null }, SampleBrowseKey>(
-          (req) => sampleBrowseBatch(h.deps.db, where, sort, order === 'desc', req),
-          (r) => ({ v: r.sortKey, id: r.id }),
-          { offset: 0 },
-          7,
-        );
+        const rows = keysetRows(sampleBrowseFetcher(h.deps.db, where, sort, order === 'desc'), sampleBrowseKeyOf, { offset: 0 }, 7);
         for await (const r of rows) keyset.push(r.id);
         expect(
           keyset.map((id) => (seeded.find((s) => s.id === id)!.embargoed ? 'embargoed' : id)),

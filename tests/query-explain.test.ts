@@ -89,22 +89,28 @@ const planNodes = (row: Record<string, unknown> | undefined) => {
   return nodes(json[0]!.Plan);
 };
 
-/** The plan of a Drizzle query as the API builds it, with sequential scans disabled on the connection that runs it. */
-async function planOf(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<Record<string, unknown>[]> {
+/**
+ * The plan of a Drizzle query as the API builds it, with sequential scans (and any other `off` plan types) disabled on
+ * the connection that runs it.
+ */
+async function planOf(
+  query: { toSQL(): { sql: string; params: unknown[] } },
+  off = ['enable_seqscan'],
+): Promise<Record<string, unknown>[]> {
   const { sql, params } = query.toSQL();
   const pg = h.database.sql;
   if (pg) {
-    // a pool: the setting and the EXPLAIN must share one connection
+    // a pool: the settings and the EXPLAIN must share one connection
     return pg.begin(async (tx) => {
-      await tx.unsafe('set local enable_seqscan = off');
+      for (const setting of off) await tx.unsafe(`set local ${setting} = off`);
       return planNodes((await tx.unsafe(`explain (format json) ${sql}`, params as never[]))[0]);
     }) as Promise<Record<string, unknown>[]>;
   }
-  await exec('set enable_seqscan = off');
+  for (const setting of off) await exec(`set ${setting} = off`);
   try {
     return planNodes((await exec(`explain (format json) ${sql}`, params))[0]);
   } finally {
-    await exec('set enable_seqscan = on');
+    for (const setting of off) await exec(`set ${setting} = on`);
   }
 }
 
@@ -134,5 +140,29 @@ describe('query plans', () => {
       expect(seqScansOfSamples(plan), JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]))).toEqual([]);
     }
     expect(first.some((n) => typeof n['Index Name'] === 'string' && String(n['Index Name']).startsWith('samples'))).toBe(true);
+  });
+
+  it('walks the day list’s index in its order: no sort, no join (profile titles are read per batch)', async () => {
+    const day = createdCondition('2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00');
+    for (const after of [null, { id: info.probe.svcId, t: '2020-01-02T12:00:00.000000' }]) {
+      // a day is a fifth of these few samples, which the planner would rather gather by bitmap and sort
+      const plan = await planOf(sampleBatchQuery(day, 'newest', { after, limit: 1000, offset: 0 }), [
+        'enable_seqscan',
+        'enable_bitmapscan',
+      ]);
+      const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
+      expect(
+        plan.filter((n) => /Sort|Join|Nested Loop|Hash/.test(String(n['Node Type']))),
+        shape,
+      ).toEqual([]);
+      expect(
+        plan.filter((n) => n['Relation Name'] === 'profiles'),
+        shape,
+      ).toEqual([]);
+      expect(
+        plan.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'samples_created_idx'),
+        shape,
+      ).toBe(true);
+    }
   });
 });

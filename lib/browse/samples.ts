@@ -1,33 +1,42 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
-import { profiles, samples } from '@/db/schema';
+import { samples } from '@/db/schema';
 import { AppError, Invalid } from '@/lib/errors';
 import { fieldCondition } from '@/lib/query/sample-field';
-import { countShapes, sampleRowColumns } from '@/lib/query/sample-rows';
+import {
+  type BatchQuery,
+  type BatchRow,
+  type BatchText,
+  batchQuery,
+  CHOSEN_ID,
+  CHOSEN_SORT_VALUE,
+  countShapes,
+  sampleBatchFetcher,
+  sampleBatchText,
+  sampleRowStream,
+} from '@/lib/query/sample-rows';
 import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
-import { keysetRows, mapRows, type PageRequest } from '@/lib/query/stream';
+import { keysetBatches, type PageRequest, type RowStream } from '@/lib/query/stream';
 import { sampleFieldNames } from '@/lib/standards/fields';
-import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
-import { recordColumns } from '@/lib/standards/writers';
+import type { SampleRecord, SampleRow } from '@/lib/standards/render';
+import { recordColumns, sampleWriters } from '@/lib/standards/writers';
 import { displayColumns } from './columns';
 import { DEFAULT_PAGE, type DisplayColumn, type SampleBrowseQuery, type SampleSort } from './contract';
 
 /**
  * The portal's sample browser (GET /api/samples/browse): every filter of the form at once, sorted on an indexed
  * column, one page per request. The conditions are the query API's own (taxon ids, sequencing centre, field
- * contains), records are rendered by the query API's renderer, and number_found and the CSV columns come from the
- * query API's grouped count over the same condition.
+ * contains), the batches are the query API's (lib/query/sample-rows.ts) with the browser's order, number_found and
+ * the CSV columns come from the query API's grouped count over the same condition, and an export's rows are written
+ * by the query API's writer as they arrive.
  */
 
-export interface SampleBrowseResult {
-  total: number;
-  /** the CSV header: every key of the result's records in the standard */
-  columns: string[];
+/** The rows (`columns` is the CSV header: every key of the result's records in the standard), and the table's columns. */
+export interface SampleBrowseResult extends RowStream<SampleRecord> {
   /** what the portal's table shows */
   display: DisplayColumn[];
-  rows: AsyncIterable<SampleRecord>;
 }
 
 /** A domain check of one parameter failed: name the parameter so the form shows the message beside it. */
@@ -63,16 +72,16 @@ interface SortSpec {
   column: AnyPgColumn;
   /** may hold NULL: the keyset then has to place the NULLs (last ascending, first descending, as PostgreSQL sorts) */
   nullable: boolean;
-  /** the column as selected for the keyset (timestamps as text, so no precision is lost) */
-  selected: SQL | AnyPgColumn;
+  /** the column's value (as the batch's chosen rows name it) as the keyset's key: timestamps as text, so no precision is lost */
+  key: (value: SQL) => SQL;
   /** a selected key back into SQL for comparison */
   literal: (v: string) => SQL;
 }
 
-const plain = (column: AnyPgColumn, nullable = false): SortSpec => ({ column, nullable, selected: column, literal: (v) => sql`${v}` });
+const plain = (column: AnyPgColumn, nullable = false): SortSpec => ({ column, nullable, key: (v) => v, literal: (v) => sql`${v}` });
 
 const SORTS: Record<SampleSort, SortSpec> = {
-  time_created: { column: samples.timeCreated, nullable: false, selected: utcText(samples.timeCreated), literal: fromUtcText },
+  time_created: { column: samples.timeCreated, nullable: false, key: utcText, literal: fromUtcText },
   svc_id: plain(samples.id),
   project: plain(samples.project),
   status: plain(samples.status),
@@ -81,9 +90,24 @@ const SORTS: Record<SampleSort, SortSpec> = {
   tube: plain(samples.tubeOrWellId, true),
 };
 
+/** Each sort both ways as the query API's batch text, rendered once: the sort column selected as the row's key. */
+const TEXTS = Object.fromEntries(
+  Object.entries(SORTS).map(([sort, spec]) => {
+    // sorted on svc_id alone, svc_id has no ties to break (and PostgreSQL would sort again on the second copy)
+    const byId = spec.column === samples.id;
+    const text = (dir: typeof asc) =>
+      sampleBatchText(
+        byId
+          ? { inner: dir(samples.id), outer: dir(CHOSEN_ID) }
+          : { inner: sql`${dir(spec.column)}, ${dir(samples.id)}`, outer: sql`${dir(CHOSEN_SORT_VALUE)}, ${dir(CHOSEN_ID)}` },
+        { inner: spec.column, outer: spec.key(CHOSEN_SORT_VALUE) },
+      );
+    return [sort, { asc: text(asc), desc: text(desc) }];
+  }),
+) as Record<SampleSort, { asc: BatchText; desc: BatchText }>;
+
 export type SampleBrowseKey = { v: string | null; id: string };
 type Key = SampleBrowseKey;
-type BrowseRow = SampleRow & { sortKey: string | null };
 
 /** Rows after `key` in (sort column, svc_id) order. */
 function after(spec: SortSpec, descending: boolean, key: Key): SQL {
@@ -100,37 +124,42 @@ function after(spec: SortSpec, descending: boolean, key: Key): SQL {
 }
 
 /** One batch of the browser's rows: exported so that tests can EXPLAIN what the endpoint runs. */
-export function sampleBrowseBatch(db: Db, where: SQL | undefined, sort: SampleSort, descending: boolean, req: PageRequest<Key>) {
+export function sampleBrowseBatchQuery(where: SQL | undefined, sort: SampleSort, descending: boolean, req: PageRequest<Key>): BatchQuery {
   const spec = SORTS[sort];
-  const dir = descending ? desc : asc;
-  return db
-    .select({ ...sampleRowColumns, sortKey: sql<string | null>`${spec.selected}` })
-    .from(samples)
-    .leftJoin(profiles, eq(profiles.id, samples.profileId))
-    .where(and(where, req.after ? after(spec, descending, req.after) : undefined))
-    .orderBy(dir(spec.column), dir(samples.id))
-    .limit(req.limit)
-    .offset(req.offset);
+  const text = TEXTS[sort][descending ? 'desc' : 'asc'];
+  return batchQuery(text, and(where, req.after ? after(spec, descending, req.after) : undefined), req.limit, req.offset);
 }
+
+/** Where the next batch starts: after the last row's (sort key, svc_id). */
+export const sampleBrowseKeyOf = (r: BatchRow): Key => ({ v: r.sortKey ?? null, id: r.id });
+
+/** The browser's batches as rows; with `write`, each row is written as it arrives. */
+export const sampleBrowseFetcher = (
+  db: Db,
+  where: SQL | undefined,
+  sort: SampleSort,
+  descending: boolean,
+  write?: (row: SampleRow) => string,
+): ((req: PageRequest<Key>) => Promise<BatchRow[]>) =>
+  sampleBatchFetcher(
+    db,
+    (req: PageRequest<Key>) => sampleBrowseBatchQuery(where, sort, descending, req),
+    () => write,
+  );
 
 /**
  * The browser's result. JSON pages default to DEFAULT_PAGE rows and are read with one LIMIT/OFFSET query; a CSV
- * export without limit streams every match in keyset batches, so memory stays flat however many there are.
+ * export without limit streams every match in keyset batches, each row written as it arrives (the columns are known
+ * from the count before the first batch), so memory stays flat however many there are.
  */
 export async function browseSamples(db: Db, p: SampleBrowseQuery): Promise<SampleBrowseResult> {
   const where = sampleBrowseCondition(p);
   const { total, shapes } = await countShapes(db, where);
-  const descending = p.order === 'desc';
-  const page = { limit: p.limit ?? (p.return_type === 'csv' ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };
-  const rows = keysetRows<BrowseRow, Key>(
-    async (req) => (total ? ((await sampleBrowseBatch(db, where, p.sort, descending, req)) as BrowseRow[]) : []),
-    (r) => ({ v: r.sortKey, id: r.id }),
-    page,
-  );
-  return {
-    total,
-    columns: recordColumns(shapes, p.standard),
-    display: displayColumns(shapes, p.standard),
-    rows: mapRows(rows, (r) => renderSample(r, p.standard)),
-  };
+  const csv = p.return_type === 'csv';
+  const page = { limit: p.limit ?? (csv ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };
+  const columns = recordColumns(shapes, p.standard);
+  const write = sampleWriters(columns, p.standard);
+  const fetch = sampleBrowseFetcher(db, where, p.sort, p.order === 'desc', csv ? write.csv : undefined);
+  const batches = keysetBatches(async (req: PageRequest<Key>) => (total ? fetch(req) : []), sampleBrowseKeyOf, page);
+  return { ...sampleRowStream(batches, total, columns, p.standard, write), display: displayColumns(shapes, p.standard) };
 }

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, gt, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
-import { profiles, samples } from '@/db/schema';
+import { samples } from '@/db/schema';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
@@ -20,7 +20,11 @@ export const accessionColumns = {
   sampleSymbiontOf: samples.sampleSymbiontOf,
 };
 
-/** The stored columns rendering reads, unconverted, with the profile's title. */
+/**
+ * The stored columns rendering reads, unconverted, and the sample's profile: its title is read a batch at a time
+ * (ProfileTitles), not joined, so that a batch is a walk of one index in its order (a join with profiles made
+ * PostgreSQL hash the batch's rows and sort them again: the day list).
+ */
 const storedColumns = {
   id: samples.id,
   manifestId: samples.manifestId,
@@ -35,7 +39,7 @@ const storedColumns = {
   timeCreated: samples.timeCreated,
   timeUpdated: samples.timeUpdated,
   rightsClearedAt: samples.rightsClearedAt,
-  profileTitle: profiles.title,
+  profileId: samples.profileId,
 };
 
 /** The stored columns of `s` (the tables, or a subquery selecting storedColumns) as rendering reads them. */
@@ -60,11 +64,17 @@ const rowColumnsOf = (s: { [K in keyof typeof storedColumns]: AnyPgColumn }) => 
   timeUpdated: utcText(s.timeUpdated),
   // one boolean, not the time: all an embargo needs to know (lib/standards/render.ts)
   rightsCleared: sql<boolean>`${s.rightsClearedAt} is not null`,
-  profileTitle: s.profileTitle,
+  profileId: s.profileId,
 });
 
-/** The columns every sample query selects: what rendering needs, and nothing that must not leave the service. */
+/**
+ * The columns every sample query selects: what rendering needs but the profile's title, and nothing that must not
+ * leave the service.
+ */
 export const sampleRowColumns = rowColumnsOf(storedColumns);
+
+/** A batch's row: a SampleRow with its profile, and the browser's sort key when the query selects one. */
+export type BatchRow = SampleRow & { profileId: string; sortKey?: string | null };
 
 /**
  * Batch order. `id`: by svc_id, the primary key. `newest`/`newestImage`: newest first on time_created or
@@ -91,7 +101,6 @@ const textOf = (q: SQL): string => {
 
 // the batch's chosen rows, as the outer query names them: a subquery "chosen" selecting storedColumns
 const chosenSample = alias(samples, 'chosen');
-const chosenProfile = alias(profiles, 'chosen');
 const chosenColumns: { [K in keyof typeof storedColumns]: AnyPgColumn } = {
   id: chosenSample.id,
   manifestId: chosenSample.manifestId,
@@ -111,30 +120,59 @@ const chosenColumns: { [K in keyof typeof storedColumns]: AnyPgColumn } = {
   timeCreated: chosenSample.timeCreated,
   timeUpdated: chosenSample.timeUpdated,
   rightsClearedAt: chosenSample.rightsClearedAt,
-  profileTitle: chosenProfile.title,
+  profileId: chosenSample.profileId,
 };
 
+/** The chosen rows' svc_id, and the sort value a batch text's `key` selects, for the outer query's order. */
+export const CHOSEN_ID: SQL = sql`${chosenSample.id}`;
+export const CHOSEN_SORT_VALUE: SQL = sql.raw('"chosen"."sort_value"');
+
 /**
- * What a batch query says whatever it asks for, rendered once: Drizzle took longer to build the whole statement on
- * every call (~0.3 ms) than PostgreSQL took to answer a one-sample look-up.
+ * What a batch query says whatever it asks for, rendered once per order: Drizzle took longer to build the whole
+ * statement on every call (~0.3 ms) than PostgreSQL took to answer a one-sample look-up. `order.inner` sorts the
+ * samples table, `order.outer` the same order on the chosen rows; `key` is an extra sort column, selected from the
+ * samples table as "sort_value" and, as `key.outer` makes of CHOSEN_SORT_VALUE, after the row's columns.
  */
-const SELECT_CHOSEN = textOf(
-  sql`select ${sql.join(Object.values(rowColumnsOf(chosenColumns)), sql`, `)} from (select ${sql.join(
-    Object.values(storedColumns),
-    sql`, `,
-  )} from ${samples} left join ${profiles} on ${eq(profiles.id, samples.profileId)} where `,
-);
-const ORDERS: Record<SampleOrder, { time: AnyPgColumn | null; inner: string; outer: string }> = {
-  id: { time: null, inner: textOf(asc(samples.id)), outer: textOf(asc(chosenSample.id)) },
+export interface BatchText {
+  head: string;
+  inner: string;
+  outer: string;
+}
+
+export function sampleBatchText(order: { inner: SQL; outer: SQL }, key?: { inner: SQL | AnyPgColumn; outer: SQL }): BatchText {
+  const outerColumns: (SQL | AnyPgColumn)[] = [...Object.values(rowColumnsOf(chosenColumns)), ...(key ? [key.outer] : [])];
+  const innerColumns: (SQL | AnyPgColumn)[] = [...Object.values(storedColumns), ...(key ? [sql`${key.inner} as "sort_value"`] : [])];
+  return {
+    head: textOf(sql`select ${sql.join(outerColumns, sql`, `)} from (select ${sql.join(innerColumns, sql`, `)} from ${samples} where `),
+    inner: textOf(order.inner),
+    outer: textOf(order.outer),
+  };
+}
+
+/** What a batch query is to forEachValueRow and to an EXPLAIN. */
+export type BatchQuery = { toSQL(): { sql: string; params: unknown[] } };
+
+/** A batch: the rows of `where`, in the text's order, `limit` of them after the first `offset`. */
+export function batchQuery(text: BatchText, where: SQL | undefined, limit: number, offset: number): BatchQuery {
+  const query = sql`${sql.raw(text.head)}${where ?? sql`true`} order by ${sql.raw(text.inner)} limit ${limit} offset ${offset}) "chosen" order by ${sql.raw(text.outer)}`;
+  return { toSQL: () => dialect.sqlToQuery(query) };
+}
+
+const ORDERS: Record<SampleOrder, { time: AnyPgColumn | null; text: BatchText }> = {
+  id: { time: null, text: sampleBatchText({ inner: asc(samples.id), outer: asc(chosenSample.id) }) },
   newest: {
     time: samples.timeCreated,
-    inner: textOf(sql`${desc(samples.timeCreated)}, ${desc(samples.id)}`),
-    outer: textOf(sql`${desc(chosenSample.timeCreated)}, ${desc(chosenSample.id)}`),
+    text: sampleBatchText({
+      inner: sql`${desc(samples.timeCreated)}, ${desc(samples.id)}`,
+      outer: sql`${desc(chosenSample.timeCreated)}, ${desc(chosenSample.id)}`,
+    }),
   },
   newestImage: {
     time: samples.lastBioimageSubmitted,
-    inner: textOf(sql`${desc(samples.lastBioimageSubmitted)}, ${desc(samples.id)}`),
-    outer: textOf(sql`${desc(chosenSample.lastBioimageSubmitted)}, ${desc(chosenSample.id)}`),
+    text: sampleBatchText({
+      inner: sql`${desc(samples.lastBioimageSubmitted)}, ${desc(samples.id)}`,
+      outer: sql`${desc(chosenSample.lastBioimageSubmitted)}, ${desc(chosenSample.id)}`,
+    }),
   },
 };
 
@@ -146,12 +184,8 @@ const ORDERS: Record<SampleOrder, { time: AnyPgColumn | null; inner: string; out
  * row before sending the first, and the service could not write rows while the rest arrive. The outer query asks
  * for the order the chosen rows already have, so PostgreSQL sorts nothing twice.
  */
-export function sampleBatchQuery(
-  where: SQL | undefined,
-  order: SampleOrder,
-  { after, limit, offset }: PageRequest<Key>,
-): { toSQL(): { sql: string; params: unknown[] } } {
-  const { time, inner, outer } = ORDERS[order];
+export function sampleBatchQuery(where: SQL | undefined, order: SampleOrder, { after, limit, offset }: PageRequest<Key>): BatchQuery {
+  const { time, text } = ORDERS[order];
   const position = !after
     ? undefined
     : time === null
@@ -159,44 +193,104 @@ export function sampleBatchQuery(
       : after.t
         ? sql`(${time}, ${samples.id}) < (${fromUtcText(after.t)}, ${after.id})`
         : undefined;
-  const query = sql`${sql.raw(SELECT_CHOSEN)}${and(where, position) ?? sql`true`} order by ${sql.raw(inner)} limit ${limit} offset ${offset}) "chosen" order by ${sql.raw(outer)}`;
-  return { toSQL: () => dialect.sqlToQuery(query) };
+  return batchQuery(text, and(where, position), limit, offset);
 }
 
 const SAMPLE_ROW_KEYS = Object.keys(sampleRowColumns) as (keyof typeof sampleRowColumns)[];
 const FIELDS_AT = SAMPLE_ROW_KEYS.indexOf('fields');
+const SORT_KEY_AT = SAMPLE_ROW_KEYS.length;
 
-/** A batch row as the driver gave it (forEachValueRow), in sampleRowColumns' order, as the SampleRow it stands for. */
-function toSampleRow(values: unknown[]): SampleRow {
+/**
+ * A batch row as the driver gave it (forEachValueRow), in sampleRowColumns' order then the sort key if selected, as
+ * the BatchRow it stands for; its profile's title is filled in once known.
+ */
+function toBatchRow(values: unknown[]): BatchRow {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < SAMPLE_ROW_KEYS.length; i++) row[SAMPLE_ROW_KEYS[i] as string] = values[i];
   row.fields = new StoredFields(values[FIELDS_AT] as string);
-  return row as unknown as SampleRow;
+  row.profileTitle = null;
+  if (values.length > SORT_KEY_AT) row.sortKey = values[SORT_KEY_AT];
+  return row as unknown as BatchRow;
 }
 
 /** What a row written as it arrived keeps of its stored fields: nothing. */
 const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
 
+// prepared once per connection (forEachValueRow prepares its statements)
+const TITLES_QUERY = 'select id, title from profiles where id = any($1::text[])';
+
 /**
- * A batch of rows; when `prerender` gives a writer (asked as each batch starts), each row is written as it arrives,
- * while the database is still sending the rest, and the batch is ready to send soon after its last row.
+ * The titles of the profiles a stream's rows belong to, by profile id, read as the stream meets each profile (a few
+ * hundred profiles at most for a whole export) instead of joined to every row.
  */
-const fetchBatch =
-  (db: Db, where: SQL | undefined, order: SampleOrder, prerender: () => ((row: SampleRow) => string) | undefined = () => undefined) =>
-  async (req: PageRequest<Key>): Promise<SampleRow[]> => {
-    const rows: SampleRow[] = [];
-    const write = prerender();
-    await forEachValueRow(db, sampleBatchQuery(where, order, req), (values) => {
-      const row = toSampleRow(values);
-      if (write) {
-        row.written = write(row);
-        // what is sent is written: the stored fields are let go, so a batch waiting its turn holds only its answer
-        row.fields = NO_FIELDS;
-      }
-      rows.push(row);
+class ProfileTitles {
+  private readonly known = new Map<string, string | null>();
+
+  get(profileId: string): string | null | undefined {
+    return this.known.get(profileId);
+  }
+
+  async read(db: Db, profileIds: readonly string[]): Promise<void> {
+    const missing = [...new Set(profileIds)].filter((id) => !this.known.has(id));
+    if (!missing.length) return;
+    await forEachValueRow(db, { toSQL: () => ({ sql: TITLES_QUERY, params: [missing] }) }, ([id, title]) => {
+      this.known.set(id as string, (title as string | null) ?? null);
     });
+    // a profile that is gone has no title, as the left join gave none
+    for (const id of missing) if (!this.known.has(id)) this.known.set(id, null);
+  }
+}
+
+/**
+ * A batch of rows, with their profiles' titles; when `prerender` gives a writer (asked as each batch starts), each
+ * row is written as it arrives, while the database is still sending the rest. A row of a profile the stream has
+ * not met yet waits for that profile's title, which is asked for (on another connection) as the first such row
+ * arrives: it and the profile's rows that came meanwhile are written when the title does, usually before the batch
+ * ends, and the profile's later rows as they arrive.
+ */
+export const sampleBatchFetcher =
+  <K>(
+    db: Db,
+    query: (req: PageRequest<K>) => BatchQuery,
+    prerender: () => ((row: SampleRow) => string) | undefined = () => undefined,
+    titles = new ProfileTitles(),
+  ) =>
+  async (req: PageRequest<K>): Promise<BatchRow[]> => {
+    const rows: BatchRow[] = [];
+    const waiting = new Map<string, BatchRow[]>();
+    const reads: Promise<void>[] = [];
+    const write = prerender();
+    const titled = (row: BatchRow, title: string | null) => {
+      row.profileTitle = title;
+      if (!write) return;
+      row.written = write(row);
+      // what is sent is written: the stored fields are let go, so a batch waiting its turn holds only its answer
+      row.fields = NO_FIELDS;
+    };
+    const arrived = (profileId: string) => {
+      const title = titles.get(profileId) ?? null;
+      for (const row of waiting.get(profileId) ?? []) titled(row, title);
+      waiting.delete(profileId);
+    };
+    await forEachValueRow(db, query(req), (values) => {
+      const row = toBatchRow(values);
+      rows.push(row);
+      const title = titles.get(row.profileId);
+      if (title !== undefined) return titled(row, title);
+      const others = waiting.get(row.profileId);
+      if (others) return void others.push(row);
+      waiting.set(row.profileId, [row]);
+      const read = titles.read(db, [row.profileId]).then(() => arrived(row.profileId));
+      // a batch that fails, or a client that leaves, leaves this read unawaited: its failure is nobody's concern then
+      read.catch(() => {});
+      reads.push(read);
+    });
+    await Promise.all(reads);
     return rows;
   };
+
+const fetchBatch = (db: Db, where: SQL | undefined, order: SampleOrder, prerender?: () => ((row: SampleRow) => string) | undefined) =>
+  sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(where, order, req), prerender);
 
 const keyOf =
   (order: SampleOrder) =>
@@ -258,11 +352,25 @@ export async function sampleStream(
   const write = sampleWriters(columns, opts.standard);
   // the columns are known now: the batches still to come are written as they arrive, in CSV too
   if (opts.returnType === 'csv') prerender = write.csv;
+  return sampleRowStream(batches, summary.total, columns, opts.standard, write);
+}
+
+/**
+ * A result's batches as a RowStream: its records in `standard`, or the same rows written as JSON objects or CSV lines
+ * in `columns` by `write` (a row already written as it arrived is sent as it is). Only one of the three is read.
+ */
+export function sampleRowStream(
+  batches: AsyncGenerator<SampleRow[]>,
+  total: number,
+  columns: string[],
+  standard: Standard,
+  write: { json: (row: SampleRow) => string; csv: (row: SampleRow) => string } = sampleWriters(columns, standard),
+): RowStream<SampleRecord> {
   return {
     ...rowStream(
-      summary.total,
+      total,
       columns,
-      mapRows(flatRows(batches), (r) => renderSample(r, opts.standard)),
+      mapRows(flatRows(batches), (r) => renderSample(r, standard)),
     ),
     written: {
       json: writeBatches(batches, (r) => r.written ?? write.json(r), ','),
