@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manifests, samples } from '@/db/schema';
+import { BATCH_SIZE } from '@/lib/query/stream';
 import { type QuerySeed, seedQueryData } from './query-seed';
 import { EMPTY, expectNoPrivateData, queryClient } from './query-support';
 import { createHarness, type Harness } from './support/harness';
@@ -159,6 +163,24 @@ describe('GET manifest/{manifest_id}/sample_status', () => {
     expect(await text('/api/manifest/00000000-0000-4000-8000-000000000000/sample_status')).toBe(EMPTY);
     const { header } = await csv(`/api/manifest/${seed.manifests.asg}/sample_status?return_type=csv`);
     expect(header).toEqual(['svc_id', 'manifest_id', 'status', 'time_created', 'time_updated']);
+  });
+});
+
+describe('GET manifest/{manifest_id}/sample_status of more samples than a batch', () => {
+  it('continues after the first batch in svc_id order, and pages through them', async () => {
+    const [template] = await h.deps.db.select().from(samples).where(eq(samples.manifestId, seed.manifests.asg)).limit(1);
+    const [manifest] = await h.deps.db.select().from(manifests).where(eq(manifests.id, seed.manifests.asg));
+    const manifestId = randomUUID();
+    await h.deps.db.insert(manifests).values({ ...manifest!, id: manifestId });
+    const ids = Array.from({ length: BATCH_SIZE + 205 }, (_, i) => (0xa00000 + i).toString(16).padStart(24, '0'));
+    for (let i = 0; i < ids.length; i += 500) {
+      await h.deps.db.insert(samples).values(ids.slice(i, i + 500).map((id) => ({ ...template!, id, manifestId })));
+    }
+    const all = await wrapper<{ svc_id: string }>(`/api/manifest/${manifestId}/sample_status`);
+    expect(all.number_found).toBe(ids.length);
+    expect(all.data.map((r) => r.svc_id)).toEqual(ids);
+    const page = await wrapper<{ svc_id: string }>(`/api/manifest/${manifestId}/sample_status?limit=300&offset=${BATCH_SIZE - 100}`);
+    expect(page.data.map((r) => r.svc_id)).toEqual(ids.slice(BATCH_SIZE - 100, BATCH_SIZE + 200));
   });
 });
 

@@ -1,5 +1,6 @@
 import { and, arrayContains, asc, eq, gt, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { preparedOnce } from '@/db/prepared';
 import { manifests, profiles, samples } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
@@ -84,30 +85,48 @@ export function manifestSamples(db: Db, input: SampleQuery & { manifestId: strin
   return sampleStream(db, manifestCondition(input.manifestId), input);
 }
 
+const statusColumns = {
+  svc_id: samples.id,
+  manifest_id: samples.manifestId,
+  status: samples.status,
+  time_created: utcText(samples.timeCreated),
+  time_updated: utcText(samples.timeUpdated),
+};
+// a manifest's first batch, and the batches after a key: each built by Drizzle once per database (db/prepared.ts)
+const firstStatusBatch = preparedOnce((db) =>
+  db
+    .select(statusColumns)
+    .from(samples)
+    .where(eq(samples.manifestId, sql.placeholder('manifestId')))
+    .orderBy(asc(samples.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('manifest_sample_status'),
+);
+const nextStatusBatch = preparedOnce((db) =>
+  db
+    .select(statusColumns)
+    .from(samples)
+    .where(and(eq(samples.manifestId, sql.placeholder('manifestId')), gt(samples.id, sql.placeholder('after'))))
+    .orderBy(asc(samples.id))
+    .limit(sql.placeholder('limit'))
+    .prepare('manifest_sample_status_after'),
+);
+
 /**
  * GET manifest/{manifest_id}/sample_status: the minimal status of each sample (docs/api-behaviour.md §3.4.7). Only the five columns it
  * shows are read (no record, no profile join), and a manifest of fewer samples than a batch is one query.
  */
 export async function manifestSampleStatus(db: Db, input: { manifestId: string; page: Page }): Promise<RowStream<SampleStatusItem>> {
-  const where = eq(samples.manifestId, parseManifestId(input.manifestId));
+  const manifestId = parseManifestId(input.manifestId);
   const { summary, batches } = await summarisedRows(
     ({ after, limit, offset }: PageRequest<string>) =>
-      db
-        .select({
-          svc_id: samples.id,
-          manifest_id: samples.manifestId,
-          status: samples.status,
-          time_created: utcText(samples.timeCreated),
-          time_updated: utcText(samples.timeUpdated),
-        })
-        .from(samples)
-        .where(and(where, after ? gt(samples.id, after) : undefined))
-        .orderBy(asc(samples.id))
-        .limit(limit)
-        .offset(offset),
+      after === null
+        ? firstStatusBatch(db).execute({ manifestId, limit, offset })
+        : nextStatusBatch(db).execute({ manifestId, after, limit }),
     (r) => r.svc_id,
     input.page,
-    { of: (all) => all.length, query: async () => (await countShapes(db, where)).total },
+    { of: (all) => all.length, query: async () => (await countShapes(db, eq(samples.manifestId, manifestId))).total },
   );
   const items = mapRows(flatRows(batches), (r) => ({
     ...r,
