@@ -7,12 +7,15 @@
  *   2. 50 connections for BENCH_MEMORY_SECONDS (default 60) on eleven public reads (goal: within +100 MB);
  *
  * each followed by 30 s idle, to see the memory given back. The service is the built one (`node
- * --max-semi-space-size=32 api-server.mjs`, bundled here into .next/bench-memory so as not to race other builds),
+ * <scripts/node-flags.mjs> api-server.mjs`, bundled here into .next/bench-memory so as not to race other builds),
  * with the repositories' local stand-in.
  *
  *   BENCH_MEMORY_PG      a PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench creates
  *                        a database on it for the run and drops it after; "skip" for PGlite only
+ *   BENCH_MEMORY_PGLITE  "skip" for PostgreSQL only
+ *   BENCH_MEMORY_LOADS   which loads: "upload,reads" (default), "upload" or "reads"
  *   BENCH_MEMORY_SECONDS length of the read mix (default 60)
+ *   BENCH_MEMORY_NODE_FLAGS the service's V8 flags instead of scripts/node-flags.mjs's (space-separated), to try others
  *   BENCH_MEMORY_IDLE    seconds of idle after each load (default 30)
  *
  * `npm run bench` runs it; alone: `npx tsx bench/memory.ts`. No assertion: it is a benchmark, run on a quiet machine.
@@ -37,6 +40,9 @@ import { type Proc, rssOf, startProcess } from './processes';
 const root = path.resolve(import.meta.dirname, '..');
 const PG_SERVER = process.env.BENCH_MEMORY_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const READ_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
+const LOADS = new Set((process.env.BENCH_MEMORY_LOADS ?? 'upload,reads').split(',').map((l) => l.trim()));
+const PGLITE = process.env.BENCH_MEMORY_PGLITE !== 'skip';
+const NODE_FLAGS = process.env.BENCH_MEMORY_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? SERVICE_NODE_FLAGS;
 const IDLE_SECONDS = Number(process.env.BENCH_MEMORY_IDLE ?? 30);
 const CONNECTIONS = 50;
 const EMPTY_ROWS = 1_000_000;
@@ -83,7 +89,7 @@ function buildService(): string {
 }
 
 const startService = (entry: string, env: Record<string, string>) =>
-  startProcess([...SERVICE_NODE_FLAGS, entry], { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, '/api/health');
+  startProcess([...NODE_FLAGS, entry], { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, '/api/health');
 
 /** A database of its own on the PostgreSQL server, or null when none answers. */
 async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -106,6 +112,37 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
       const a = postgres(PG_SERVER, { max: 1, onnotice: () => {} });
       await a.unsafe(`drop database if exists ${name} with (force)`);
       await a.end();
+    },
+  };
+}
+
+const METRICS_TOKEN = 'bench-memory-metrics-token';
+
+/**
+ * Where the memory is, from the service's own GET /api/metrics (prom-client's defaults) every second while a load
+ * runs: the largest figure seen of each V8 heap space's use and of the memory outside the heap (buffers).
+ */
+function heapSampler(base: string) {
+  const peak = new Map<string, number>();
+  const keep = (name: string, value: number) => peak.set(name, Math.max(peak.get(name) ?? 0, value));
+  const timer = setInterval(async () => {
+    try {
+      const res = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      for (const line of (await res.text()).split('\n')) {
+        const space = /^nodejs_heap_space_size_used_bytes\{space="(\w+)"\} (\S+)$/.exec(line);
+        if (space) keep(space[1] as string, Number(space[2]));
+        const external = /^nodejs_external_memory_bytes (\S+)$/.exec(line);
+        if (external) keep('external', Number(external[1]));
+      }
+    } catch {
+      // a scrape lost under load is a second without figures, not a failed benchmark
+    }
+  }, 1000);
+  return {
+    stop(): string {
+      clearInterval(timer);
+      const parts = ['new', 'old', 'large_object', 'code', 'external'].filter((n) => peak.has(n));
+      return `largest seen: ${parts.map((n) => `${n} ${mb(peak.get(n) ?? 0)}`).join(', ')}`;
     },
   };
 }
@@ -234,6 +271,7 @@ async function measureReads(svc: Proc, paths: string[]): Promise<Figures> {
   await sleep(5000);
   const baseline = rssOf(svc.pid);
   const rss = sampler(svc.pid);
+  const heap = heapSampler(svc.url);
   const result = await run({
     url: svc.url,
     connections: CONNECTIONS,
@@ -241,9 +279,10 @@ async function measureReads(svc: Proc, paths: string[]): Promise<Figures> {
     requests: paths.map((p) => ({ method: 'GET', path: p })),
   });
   const end = rssOf(svc.pid);
+  const spaces = heap.stop();
   const idle = await idleAfter(svc.pid, rss);
   const note =
-    `${result.requests.total} requests (${result.requests.average.toFixed(0)}/s), ${result.non2xx} non-2xx, ` +
+    `${spaces}; ${result.requests.total} requests (${result.requests.average.toFixed(0)}/s), ${result.non2xx} non-2xx, ` +
     `${result.errors + result.timeouts} errors, p99 ${result.latency.p99} ms, ${mb(result.throughput.total)} served`;
   return { baseline, peak: rss.peak, end, idle, note };
 }
@@ -260,6 +299,7 @@ async function measure(entry: string, engine: string, env: Record<string, string
     NEXTAUTH_SECRET: 'bench-memory-secret',
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
+    METRICS_TOKEN,
     ...repositories,
     ...env,
   });
@@ -268,10 +308,16 @@ async function measure(entry: string, engine: string, env: Record<string, string
     progress(`${engine}: seeding ${SEED_ROWS} samples`);
     const seeded = await seed(api);
     await sleep(5000);
-    progress(`${engine}: uploading ${FILLED_ROWS} filled rows above ${EMPTY_ROWS.toLocaleString('en')} empty ones`);
-    const uploadFigures = await measureUpload(svc, api, seeded);
-    progress(`${engine}: ${CONNECTIONS} connections × ${READ_SECONDS} s of public reads`);
-    const readFigures = await measureReads(svc, publicReads(seeded));
+    let uploadFigures: Figures | undefined;
+    let readFigures: Figures | undefined;
+    if (LOADS.has('upload')) {
+      progress(`${engine}: uploading ${FILLED_ROWS} filled rows above ${EMPTY_ROWS.toLocaleString('en')} empty ones`);
+      uploadFigures = await measureUpload(svc, api, seeded);
+    }
+    if (LOADS.has('reads')) {
+      progress(`${engine}: ${CONNECTIONS} connections × ${READ_SECONDS} s of public reads`);
+      readFigures = await measureReads(svc, publicReads(seeded));
+    }
     const problems = svc.lines.filter((l) => /"level":(50|60)/.test(l));
     return { engine, upload: uploadFigures, reads: readFigures, problems };
   } finally {
@@ -301,7 +347,7 @@ export async function benchMemory(): Promise<string> {
   };
   const results = [];
   try {
-    results.push(await measure(entry, 'PGlite', {}, urls));
+    if (PGLITE) results.push(await measure(entry, 'PGlite', {}, urls));
     const pg = await postgresDatabase();
     if (pg) {
       try {
@@ -314,18 +360,19 @@ export async function benchMemory(): Promise<string> {
     await repositories.close();
   }
   const lines = [
-    `memory (issue 27): RSS of the service process (node ${SERVICE_NODE_FLAGS.join(' ')}), sampled every 100 ms; "idle" is ${IDLE_SECONDS} s after the load`,
+    `memory (issue 27): RSS of the service process (node ${NODE_FLAGS.join(' ')}), sampled every 100 ms; "idle" is ${IDLE_SECONDS} s after the load`,
     '',
     '| database · load | baseline | peak | peak − baseline | at the end | after idle | what happened |',
     '|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
-    lines.push(
-      row(`${r.engine} · ${FILLED_ROWS} filled + ${EMPTY_ROWS.toLocaleString('en')} empty rows, upload → report`, r.upload, UPLOAD_GOAL_MB),
-    );
-    lines.push(row(`${r.engine} · ${CONNECTIONS} connections × ${READ_SECONDS} s, 11 public reads`, r.reads, READS_GOAL_MB));
+    if (r.upload)
+      lines.push(
+        row(`${r.engine} · ${FILLED_ROWS} filled + ${EMPTY_ROWS.toLocaleString('en')} empty rows, upload → report`, r.upload, UPLOAD_GOAL_MB),
+      );
+    if (r.reads) lines.push(row(`${r.engine} · ${CONNECTIONS} connections × ${READ_SECONDS} s, 11 public reads`, r.reads, READS_GOAL_MB));
   }
-  if (results.length < 2) lines.push('', `PostgreSQL: not measured (none at ${PG_SERVER}; set BENCH_MEMORY_PG)`);
+  if (!results.some((r) => r.engine === 'PostgreSQL')) lines.push('', `PostgreSQL: not measured (none at ${PG_SERVER}; set BENCH_MEMORY_PG)`);
   for (const r of results) {
     if (r.problems.length)
       lines.push('', `${r.engine} service log: ${r.problems.length} error lines; last: ${r.problems.at(-1)?.slice(0, 300)}`);
