@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CrashPoint } from '@/lib/crash-points';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from './fixtures/manifests/generate';
@@ -15,7 +13,7 @@ import { waitFor } from './support/flows';
 import { createHarness, freshTestDatabase, type Harness } from './support/harness';
 import { resumeAfterCrash } from './support/registration-resume';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
-import { type ServiceProcess, startService } from './support/service-process';
+import { type ServiceProcess, serviceDataDir, startService } from './support/service-process';
 
 /**
  * The service as a process, killed with SIGKILL at a chosen point (RMB_PAUSE_AT, lib/crash-points.ts) and started
@@ -55,8 +53,8 @@ interface Run {
 }
 
 async function scenario(): Promise<Run> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-crash-'));
   const db = await freshTestDatabase();
+  const dataDir = await serviceDataDir('rmb-crash-', db.url ? undefined : inject('pgliteTemplate'));
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     ...(db.url && { DATABASE_URL: db.url }),
@@ -255,7 +253,11 @@ describe('kill -9 during the ADD of a 2,000-sample registration, after ENA answe
     const db = await freshTestDatabase();
     try {
       const n = 2_000;
-      const r = await resumeAfterCrash(server, { samples: n, ...(db.url && { databaseUrl: db.url }), timeoutMs: 780_000 });
+      const r = await resumeAfterCrash(server, {
+        samples: n,
+        ...(db.url ? { databaseUrl: db.url } : { pgliteTemplate: inject('pgliteTemplate') }),
+        timeoutMs: 780_000,
+      });
       expect(r.status).toBe('accepted');
       expect(r.accepted).toBe(n);
       expect(r.distinctBiosamples).toBe(n);

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from './fixtures/manifests/generate';
 import { buildTaxonRecords } from './fixtures/manifests/taxa';
@@ -12,7 +10,7 @@ import { waitFor } from './support/flows';
 import { freshTestDatabase } from './support/harness';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 import { startUploadAreaServer, type UploadAreaServer } from './support/repository-server/ftp';
-import { type ServiceProcess, startService } from './support/service-process';
+import { type ServiceProcess, serviceDataDir, startService } from './support/service-process';
 
 /**
  * The service as a process, killed with SIGKILL while it sends a specimen image to the BioImage Archive (part of
@@ -46,8 +44,8 @@ interface Image {
 
 describe('kill -9 while an image is on its way to the BioImage Archive', () => {
   it('resumes: {SAMEA…}_1.jpg and _2.png each in the area once, whole', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-images-crash-'));
     const db = await freshTestDatabase();
+    const dataDir = await serviceDataDir('rmb-images-crash-', db.url ? undefined : inject('pgliteTemplate'));
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       ...(db.url && { DATABASE_URL: db.url }),

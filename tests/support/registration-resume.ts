@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from '../fixtures/manifests/generate';
 import { toXlsx } from '../fixtures/manifests/workbook';
 import type { RepositoryServer } from './repository-server';
-import { type ServiceProcess, startService } from './service-process';
+import { type ServiceProcess, serviceDataDir, startService } from './service-process';
 
 /**
  * A registration of `samples` DTOL samples killed with SIGKILL after ENA answered their ADD and before the answer
@@ -70,10 +68,11 @@ async function until<T>(
 
 export async function resumeAfterCrash(
   server: RepositoryServer,
-  opts: { samples: number; databaseUrl?: string; timeoutMs?: number },
+  /** pgliteTemplate: the test suite's dump of a migrated database, to start the embedded one from (service-process.ts) */
+  opts: { samples: number; databaseUrl?: string; pgliteTemplate?: string; timeoutMs?: number },
 ): Promise<ResumeOutcome> {
   const timeoutMs = opts.timeoutMs ?? 600_000;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-resume-'));
+  const dataDir = await serviceDataDir('rmb-resume-', opts.databaseUrl ? undefined : opts.pgliteTemplate);
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     ...(opts.databaseUrl && { DATABASE_URL: opts.databaseUrl }),

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '@/db/client';
 
 /**
  * The service as a real process (server/api.ts: the API and its job workers), for the tests that kill it with
@@ -30,6 +33,20 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A new DATA_DIR for a service process. Given the suite's PGlite template (a dump of a migrated, seeded database,
+ * tests/support/global-setup.ts), its embedded database starts as a copy of it, so that the process's first start
+ * skips PGlite's initdb and every migration, as its later starts do; without one (PostgreSQL) it is empty.
+ */
+export async function serviceDataDir(prefix: string, pgliteTemplate?: string): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  if (pgliteTemplate) {
+    const database = await openDatabase({ pgliteDir: path.join(dir, 'pglite'), pgliteFrom: new Blob([readFileSync(pgliteTemplate)]) });
+    await database.close();
+  }
+  return dir;
 }
 
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
