@@ -21,9 +21,9 @@ export const accessionColumns = {
 };
 
 /**
- * The stored columns rendering reads, unconverted, and the sample's profile: its title is read a batch at a time
- * (ProfileTitles), not joined, so that a batch is a walk of one index in its order (a join with profiles made
- * PostgreSQL hash the batch's rows and sort them again: the day list).
+ * The stored columns rendering reads, unconverted, and the sample's profile: its title is read as a stream meets the
+ * profile (ProfileTitles, sampleBatchFetcher), not joined, so that a batch is a walk of one index in its order (a join
+ * with profiles made PostgreSQL hash the batch's rows and sort them again: the day list).
  */
 const storedColumns = {
   id: samples.id,
@@ -244,9 +244,10 @@ class ProfileTitles {
 /**
  * A batch of rows, with their profiles' titles; when `prerender` gives a writer (asked as each batch starts), each
  * row is written as it arrives, while the database is still sending the rest. A row of a profile the stream has
- * not met yet waits for that profile's title, which is asked for (on another connection) as the first such row
- * arrives: it and the profile's rows that came meanwhile are written when the title does, usually before the batch
- * ends, and the profile's later rows as they arrive.
+ * not met yet waits for that profile's title: the titles of the profiles first met in one delivery of rows (a
+ * network read on PostgreSQL, the whole batch on PGlite) are asked for together, on another connection, once that
+ * delivery is handed over; those rows and the profiles' rows that came meanwhile are written when the titles
+ * arrive, usually before the batch ends, and the profiles' later rows as they arrive.
  */
 export const sampleBatchFetcher =
   <K>(
@@ -258,6 +259,7 @@ export const sampleBatchFetcher =
   async (req: PageRequest<K>): Promise<BatchRow[]> => {
     const rows: BatchRow[] = [];
     const waiting = new Map<string, BatchRow[]>();
+    let unread: string[] = [];
     const reads: Promise<void>[] = [];
     const write = prerender();
     const titled = (row: BatchRow, title: string | null) => {
@@ -267,10 +269,19 @@ export const sampleBatchFetcher =
       // what is sent is written: the stored fields are let go, so a batch waiting its turn holds only its answer
       row.fields = NO_FIELDS;
     };
-    const arrived = (profileId: string) => {
-      const title = titles.get(profileId) ?? null;
-      for (const row of waiting.get(profileId) ?? []) titled(row, title);
-      waiting.delete(profileId);
+    const readTitles = () => {
+      const ids = unread;
+      unread = [];
+      const read = titles.read(db, ids).then(() => {
+        for (const id of ids) {
+          const title = titles.get(id) ?? null;
+          for (const row of waiting.get(id) ?? []) titled(row, title);
+          waiting.delete(id);
+        }
+      });
+      // a batch that fails, or a client that leaves, leaves this read unawaited: its failure is nobody's concern then
+      read.catch(() => {});
+      reads.push(read);
     };
     await forEachValueRow(db, query(req), (values) => {
       const row = toBatchRow(values);
@@ -280,11 +291,11 @@ export const sampleBatchFetcher =
       const others = waiting.get(row.profileId);
       if (others) return void others.push(row);
       waiting.set(row.profileId, [row]);
-      const read = titles.read(db, [row.profileId]).then(() => arrived(row.profileId));
-      // a batch that fails, or a client that leaves, leaves this read unawaited: its failure is nobody's concern then
-      read.catch(() => {});
-      reads.push(read);
+      // the rows of one delivery are handed over in one go: the read starts once they all are
+      if (!unread.length) queueMicrotask(readTitles);
+      unread.push(row.profileId);
     });
+    if (unread.length) readTitles();
     await Promise.all(reads);
     return rows;
   };
