@@ -1,18 +1,28 @@
 /**
  * `npm run bench:http`: the built service (`node .next/api-server.mjs`) as a separate process on PostgreSQL holding
- * SAMPLES samples, each endpoint over HTTP next to the single natural SQL statement a person would write for the same
- * rows, all measured in one run (issue 17):
+ * SAMPLES samples (and, with BENCH_HTTP_ENGINE=pglite or both, on PGlite), each endpoint over HTTP next to the single
+ * natural SQL statement a person would write for the same rows, all measured in one run (issues 17 and 28):
  *
- *   1. point look-ups and lists: `/api/health`, the endpoint and the SQL interleaved in one window, RUNS rounds, medians;
+ *   1. point look-ups and lists: the endpoint, the framework's floor (`/api/manifest/current_version`, a route that
+ *      reads no database) and the SQL interleaved in one window, RUNS rounds, medians; `/api/health` beside the floor;
  *   2. throughput: autocannon, 50 connections, on `sample/svc_id/{id}`, on `/api/health` and on a bare `node:http`
- *      server answering the same record through postgres-js;
- *   3. exports: the CSV and JSON of every sample next to PostgreSQL's own `COPY`, the service's RSS while they stream,
- *      and whether a client that disconnects stops the query;
- *   4. validation end to end: a 10,000-row DTOL manifest uploaded, validated and confirmed, next to exceljs reading it.
+ *      server answering the same record through the same driver (postgres-js, or PGlite on a copy of the data);
+ *   3. exports: the portal browser's CSV (`samples/browse?return_type=csv`, with an admin's API key) and the query API's
+ *      CSV and JSON of every sample next to the engine's own `COPY`, the service's RSS while they stream, and whether a
+ *      client that disconnects stops the query;
+ *   4. validation end to end (PostgreSQL only): a 10,000-row DTOL manifest uploaded, validated and confirmed, next to
+ *      exceljs reading it;
+ *   5. a summary: each measure of issue 28's table, its figure, its goal and whether it is met.
  *
+ *   BENCH_HTTP_ENGINE   postgres (default), pglite, or both (PostgreSQL first)
  *   BENCH_DATABASE_URL  a PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the bench creates its
  *                       database `rmb_bench_http` on it and keeps it for the next run
- *   SAMPLES             samples to seed (default 1,000,000); the database is reused when it holds exactly these
+ *   SAMPLES             samples to seed on PostgreSQL (default 1,000,000); the database is reused when it holds exactly
+ *                       these
+ *   BENCH_PGLITE_SAMPLES samples to seed on PGlite (default the smaller of SAMPLES and 100,000: PGlite seeds some
+ *                       1,700 samples/s here); the seeded data dir is kept in .data/bench-http-pglite-<n> and copied
+ *                       for each run (the service's, the bench's own SQL, the bare server's), so every copy holds the
+ *                       same rows in the same engine
  *   RUNS                rounds per request of the latency table (default 20, after 2 warm-up rounds)
  *   BENCH_SECONDS       length of each autocannon run (default 10)
  *   BENCH_DB_NAME       the database's name (default rmb_bench_http), to keep a smaller one beside it
@@ -24,7 +34,7 @@
  * machine.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,7 +42,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import ExcelJS from 'exceljs';
 import postgres from 'postgres';
-import { openDatabase } from '../db/client';
+import { type Database, openDatabase } from '../db/client';
 import { TOL_PROJECTS } from '../db/schema';
 import { currentDefinition } from '../lib/manifests';
 import { createUser } from '../lib/users/users';
@@ -42,11 +52,14 @@ import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
 import { killProcesses, rssOf, startProcess } from './processes';
-import { type Exec, seedBulkSamples } from './query-seed';
+import { type Exec, execFor, seedBulkSamples } from './query-seed';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SAMPLES = Number(process.env.SAMPLES ?? 1_000_000);
+/** PGlite seeds some 1,700 samples/s here (20,000 in 12 s): 100,000 take a couple of minutes, 1,000,000 some 10-15 */
+const PGLITE_SAMPLES = Number(process.env.BENCH_PGLITE_SAMPLES ?? Math.min(SAMPLES, 100_000));
+const ENGINE_CHOICE = process.env.BENCH_HTTP_ENGINE ?? 'postgres';
 const RUNS = Number(process.env.RUNS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -62,6 +75,19 @@ const VALIDATION_ROWS = 10_000;
 const ALL_FROM = '1970-01-01T00:00:00+00:00';
 const ALL_TO = '2100-01-01T00:00:00+00:00';
 const MiB = 1024 * 1024;
+/** the framework's floor: a route that reads no database */
+const FLOOR_PATH = '/api/manifest/current_version';
+/** issue 28's goals */
+const GOAL = {
+  lookup: 1.2,
+  pointLists: 1.5,
+  lists: 1.2,
+  throughputShare: 0.6,
+  p99Ms: 50,
+  exportRate: 0.7,
+  exportRssMb: 100,
+  healthP50Ms: 2,
+} as const;
 
 const out = (line = '') => console.log(line);
 const progress = (line: string) => console.error(`  … ${line}`);
@@ -104,12 +130,19 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function request(
   base: string,
   p: string,
-  opts: { onChunk?: (chunk: Buffer) => void; signal?: AbortSignal; keep?: boolean } = {},
+  opts: { onChunk?: (chunk: Buffer) => void; signal?: AbortSignal; keep?: boolean; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: Buffer; bytes: number }> {
   const u = new URL(p, base);
   return new Promise((resolve, reject) => {
     const req = http.get(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, agent: opts.signal ? undefined : agent, signal: opts.signal },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        agent: opts.signal ? undefined : agent,
+        signal: opts.signal,
+        headers: opts.headers,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let bytes = 0;
@@ -236,54 +269,102 @@ async function prepareDatabase(): Promise<Prepared> {
 
   const database = await openDatabase({ url, max: 2 });
   try {
-    const sql = database.sql as postgres.Sql;
-    const exec: Exec = async (q, p = []) => (await sql.unsafe(q, p as never[])) as Record<string, unknown>[];
-    // secondary indexes are dropped for the bulk load and built after it, as one would for a migration
-    const defs = await sql<{ indexname: string; indexdef: string }[]>`
-      select indexname, indexdef from pg_indexes
-      where tablename in ('samples', 'sample_updates') and indexname not like '%_pkey'`;
-    for (const d of defs) await sql.unsafe(`drop index if exists "${d.indexname}"`);
-    progress(`seeding ${int(SAMPLES)} samples into ${DB_NAME}`);
-    const seedStart = performance.now();
-    await seedBulkSamples(exec, { samples: SAMPLES, log: progress });
-    const seedMs = performance.now() - seedStart;
-    const indexStart = performance.now();
-    for (const d of defs) await sql.unsafe(d.indexdef);
-    const indexMs = performance.now() - indexStart;
-    const vacuumStart = performance.now();
-    await sql.unsafe('vacuum analyze');
-    const vacuumMs = performance.now() - vacuumStart;
-    await sql`create table bench_http_seed (samples int not null, seeded_at timestamptz not null default now(),
-      seed_ms int not null, index_ms int not null, vacuum_ms int not null, index_bytes bigint not null)`;
-    await sql`insert into bench_http_seed (samples, seed_ms, index_ms, vacuum_ms, index_bytes)
-      values (${SAMPLES}, ${Math.round(seedMs)}, ${Math.round(indexMs)}, ${Math.round(vacuumMs)},
-              pg_indexes_size('samples') + pg_indexes_size('sample_updates'))`;
-    const [seed] = await sql`select seeded_at::text as t from bench_http_seed`;
-    return { url, reused: false, seededAt: String(seed?.t), seedMs, indexMs, vacuumMs, note: '' };
+    const seeded = await seedWith(execFor(database), SAMPLES, DB_NAME);
+    return { url, reused: false, note: '', ...seeded };
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Seeds `samples` samples through `exec` (PostgreSQL or PGlite): secondary indexes dropped for the bulk load and built
+ * after it, as one would for a migration, then VACUUM ANALYZE and the marker table a later run reuses the data by.
+ */
+async function seedWith(
+  exec: Exec,
+  samples: number,
+  name: string,
+): Promise<{ seededAt: string; seedMs: number; indexMs: number; vacuumMs: number }> {
+  const defs = (await exec(`
+    select indexname, indexdef from pg_indexes
+    where tablename in ('samples', 'sample_updates') and indexname not like '%_pkey'`)) as { indexname: string; indexdef: string }[];
+  for (const d of defs) await exec(`drop index if exists "${d.indexname}"`);
+  progress(`seeding ${int(samples)} samples into ${name}`);
+  const seedStart = performance.now();
+  await seedBulkSamples(exec, { samples, log: progress });
+  const seedMs = performance.now() - seedStart;
+  const indexStart = performance.now();
+  for (const d of defs) await exec(d.indexdef);
+  const indexMs = performance.now() - indexStart;
+  const vacuumStart = performance.now();
+  await exec('vacuum analyze');
+  const vacuumMs = performance.now() - vacuumStart;
+  await exec(`create table bench_http_seed (samples int not null, seeded_at timestamptz not null default now(),
+    seed_ms int not null, index_ms int not null, vacuum_ms int not null, index_bytes bigint not null)`);
+  await exec(
+    `insert into bench_http_seed (samples, seed_ms, index_ms, vacuum_ms, index_bytes)
+     values ($1, $2, $3, $4, pg_indexes_size('samples') + pg_indexes_size('sample_updates'))`,
+    [samples, Math.round(seedMs), Math.round(indexMs), Math.round(vacuumMs)],
+  );
+  const [seed] = await exec('select seeded_at::text as t from bench_http_seed');
+  return { seededAt: String(seed?.t), seedMs, indexMs, vacuumMs };
+}
+
+/**
+ * PGlite's data dir, seeded once with PGLITE_SAMPLES samples (and the admin) and kept in .data for the next run; each
+ * run works on copies of it.
+ */
+async function preparePglite(): Promise<Omit<Prepared, 'url' | 'note'> & { dir: string }> {
+  const dir = path.join(root, '.data', `bench-http-pglite-${PGLITE_SAMPLES}`);
+  if (existsSync(dir)) {
+    const database = await openDatabase({ pgliteDir: dir });
+    try {
+      const exec = execFor(database);
+      const [marker] = await exec(`select to_regclass('bench_http_seed') is not null as present`);
+      if (marker?.present) {
+        const [seed] = await exec('select samples, seeded_at::text as seeded_at, seed_ms, index_ms, vacuum_ms from bench_http_seed');
+        const [count] = await exec('select count(*)::int as n from samples');
+        if (seed && Number(seed.samples) === PGLITE_SAMPLES && Number(count?.n) === PGLITE_SAMPLES) {
+          await ensureAdmin(database);
+          return {
+            dir,
+            reused: true,
+            seededAt: String(seed.seeded_at),
+            seedMs: Number(seed.seed_ms),
+            indexMs: Number(seed.index_ms),
+            vacuumMs: Number(seed.vacuum_ms),
+          };
+        }
+      }
+    } finally {
+      await database.close();
+    }
+    progress(`${dir} is not a complete seed of ${int(PGLITE_SAMPLES)} samples: seeding it again`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const database = await openDatabase({ pgliteDir: dir });
+  try {
+    const seeded = await seedWith(execFor(database), PGLITE_SAMPLES, path.relative(root, dir));
+    await ensureAdmin(database);
+    return { dir, reused: false, ...seeded };
   } finally {
     await database.close();
   }
 }
 
 /** The admin the API key is asked for: the seeded owner is the first user, so the service creates none itself. */
-async function ensureAdmin(url: string): Promise<void> {
-  const database = await openDatabase({ url, max: 1 });
-  try {
-    const sql = database.sql as postgres.Sql;
-    const [found] = await sql`select 1 as one from users where username = ${ADMIN.username}`;
-    if (!found) {
-      await createUser(database.db, { ...ADMIN, isAdmin: true, memberOf: [...TOL_PROJECTS], managerOf: [...TOL_PROJECTS] });
-    }
-  } finally {
-    await database.close();
+async function ensureAdmin(database: Database): Promise<void> {
+  const [found] = await execFor(database)('select 1 as one from users where username = $1', [ADMIN.username]);
+  if (!found) {
+    await createUser(database.db, { ...ADMIN, isAdmin: true, memberOf: [...TOL_PROJECTS], managerOf: [...TOL_PROJECTS] });
   }
 }
 
 /** The values looked up, as seeded: the first sample's id, accession, taxon, manifest and name. */
-async function probeOf(sql: postgres.Sql): Promise<Probe> {
-  const [p] = await sql`
+async function probeOf(query: Query): Promise<Probe> {
+  const [p] = (await query(`
     select id, biosample_accession, taxon_id, manifest_id::text as manifest_id, scientific_name
-    from samples where id = substr(md5('1'), 1, 24)`;
+    from samples where id = substr(md5('1'), 1, 24)`)) as Record<string, unknown>[];
   if (!p) throw new Error('the seeded probe sample is missing');
   return {
     svcId: String(p.id),
@@ -297,86 +378,124 @@ async function probeOf(sql: postgres.Sql): Promise<Probe> {
 // ---------------------------------------------------------------------------------------------------------------
 // 3. Point look-ups and lists: health, endpoint and natural SQL interleaved
 
+/** One natural SQL statement with positional parameters, on the engine under test: its rows. */
+type Query = (text: string, params?: unknown[]) => Promise<readonly unknown[]>;
+
+/** Which line of issue 28's table a request belongs to. */
+type Group = 'lookup' | 'point-list' | 'list';
+
 interface Case {
   name: string;
+  /** the name in the summary */
+  short: string;
+  group: Group;
   path: string;
-  sql: () => PromiseLike<readonly unknown[]>;
+  text: string;
+  params: unknown[];
 }
 
-function casesOf(sql: postgres.Sql, p: Probe): Case[] {
+const GROUP_GOAL: Record<Group, number> = { lookup: GOAL.lookup, 'point-list': GOAL.pointLists, list: GOAL.lists };
+
+function casesOf(p: Probe): Case[] {
   const day = ['2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'] as const;
   const enc = encodeURIComponent;
   return [
     {
       name: '`sample/svc_id/{id}`',
+      short: 'svc_id',
+      group: 'lookup',
       path: `/api/sample/svc_id/${p.svcId}`,
-      sql: () => sql`select * from samples where id = ${p.svcId}`,
+      text: 'select * from samples where id = $1',
+      params: [p.svcId],
     },
     {
       name: '`sample/biosampleAccessions/{acc}`',
+      short: 'biosampleAccessions',
+      group: 'lookup',
       path: `/api/sample/biosampleAccessions/${p.biosampleAccession}`,
-      sql: () => sql`select * from samples where biosample_accession = ${p.biosampleAccession}`,
+      text: 'select * from samples where biosample_accession = $1',
+      params: [p.biosampleAccession],
     },
     {
       name: '`manifest/{id}/sample_status`',
+      short: 'sample_status',
+      group: 'point-list',
       path: `/api/manifest/${p.manifestId}/sample_status`,
-      sql: () =>
-        sql`select id, manifest_id, status, time_created, time_updated from samples where manifest_id = ${p.manifestId} order by id`,
+      text: 'select id, manifest_id, status, time_created, time_updated from samples where manifest_id = $1 order by id',
+      params: [p.manifestId],
     },
     {
       name: '`audit/sample/manifest_id/{id}`',
+      short: 'audit manifest_id',
+      group: 'point-list',
       path: `/api/audit/sample/manifest_id/${p.manifestId}`,
       // each change with the sample's current identifiers and its profile's title, newest first
-      sql: () => sql`
+      text: `
         select u.field, u.old_value, u.new_value, u.update_type, u.time_updated, u.manifest_id, u.project, u.sample_id,
                s.rack_or_plate_id, s.specimen_id, s.tube_or_well_id, s.biosample_accession, s.public_name, s.sra_accession,
                p.title
         from sample_updates u
         left join samples s on s.id = u.sample_id
         left join profiles p on p.id = s.profile_id
-        where u.manifest_id = ${p.manifestId}
+        where u.manifest_id = $1
         order by u.time_updated desc, u.id desc`,
+      params: [p.manifestId],
     },
     {
       name: '`sample/taxon_id/{id}`',
+      short: 'taxon_id',
+      group: 'list',
       path: `/api/sample/taxon_id/${p.taxonId}`,
-      sql: () => sql`select * from samples where taxon_id = ${p.taxonId} order by id`,
+      text: 'select * from samples where taxon_id = $1 order by id',
+      params: [p.taxonId],
     },
     {
       name: '`manifest/{id}`',
+      short: 'manifest',
+      group: 'list',
       path: `/api/manifest/${p.manifestId}`,
-      sql: () => sql`select * from samples where manifest_id = ${p.manifestId} order by id`,
+      text: 'select * from samples where manifest_id = $1 order by id',
+      params: [p.manifestId],
     },
     {
       name: '`sample/{from}/{to}` (one day)',
+      short: 'day list',
+      group: 'list',
       path: `/api/sample/${day[0]}/${day[1]}`,
-      sql: () => sql`
-        select * from samples where time_created >= ${day[0]}::timestamptz and time_created < ${day[1]}::timestamptz
+      text: `
+        select * from samples where time_created >= $1::timestamptz and time_created < $2::timestamptz
         order by time_created desc, id desc`,
+      params: [...day],
     },
     {
       name: '`sample/sample_field/SCIENTIFIC_NAME/{v}`',
+      short: 'sample_field',
+      group: 'list',
       path: `/api/sample/sample_field/SCIENTIFIC_NAME/${enc(p.scientificName)}`,
-      sql: () => sql`select * from samples where scientific_name ilike ${`%${p.scientificName}%`} order by id`,
+      text: 'select * from samples where scientific_name ilike $1 order by id',
+      params: [`%${p.scientificName}%`],
     },
   ];
 }
 
 interface CaseResult {
-  name: string;
+  case: Case;
   rows: number;
   sqlRows: number;
-  healthMs: number;
+  floorMs: number;
   httpMs: number;
   sqlMs: number;
+  /** (HTTP − floor) / SQL */
+  ratio: number;
 }
 
-async function measureCase(base: string, c: Case): Promise<CaseResult> {
+/** The endpoint, the floor and the SQL, interleaved, RUNS rounds after 2 warm-up rounds: medians. */
+async function measureCase(base: string, c: Case, query: Query): Promise<CaseResult> {
   const first = await request(base, c.path);
   if (first.status !== 200) throw new Error(`${c.path}: ${first.status} ${first.body.toString('utf8').slice(0, 300)}`);
   const rows = rowsOf(first.body);
-  const sqlRows = (await c.sql()).length;
-  const health: number[] = [];
+  const sqlRows = (await query(c.text, c.params)).length;
+  const floor: number[] = [];
   const api: number[] = [];
   const direct: number[] = [];
   const time = async (fn: () => PromiseLike<unknown>) => {
@@ -389,32 +508,34 @@ async function measureCase(base: string, c: Case): Promise<CaseResult> {
     if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
   };
   for (let i = -2; i < RUNS; i++) {
-    const h = await time(() => get('/api/health'));
+    const f = await time(() => get(FLOOR_PATH));
     const a = await time(() => get(c.path));
-    const s = await time(() => c.sql());
+    const s = await time(() => query(c.text, c.params));
     if (i < 0) continue;
-    health.push(h);
+    floor.push(f);
     api.push(a);
     direct.push(s);
   }
-  return { name: c.name, rows, sqlRows, healthMs: median(health), httpMs: median(api), sqlMs: median(direct) };
+  const [floorMs, httpMs, sqlMs] = [median(floor), median(api), median(direct)];
+  return { case: c, rows, sqlRows, floorMs, httpMs, sqlMs, ratio: (httpMs - floorMs) / sqlMs };
 }
 
 /**
- * `/api/health` is no bare framework floor: it runs `select 1`, the job queue's counts and a storage check. Beside
- * it, in one window, an endpoint that touches nothing (`manifest/current_version`, constants) shows the floor itself.
+ * `/api/health` beside the floor (`manifest/current_version`, constants), in one window: health's own cost, which
+ * issue 28 wants at most 2 ms at p50.
  */
-async function measureFloor(base: string): Promise<{ healthMs: number; floorMs: number }> {
+async function measureHealth(base: string): Promise<{ healthMs: number; floorMs: number }> {
   const health: number[] = [];
   const floor: number[] = [];
   for (let i = -2; i < RUNS; i++) {
     let t = performance.now();
-    await request(base, '/api/health');
+    const h0 = await request(base, '/api/health');
     const h = performance.now() - t;
+    if (h0.status !== 200) throw new Error(`/api/health: ${h0.status}`);
     t = performance.now();
-    const res = await request(base, '/api/manifest/current_version');
+    const res = await request(base, FLOOR_PATH);
     const f = performance.now() - t;
-    if (res.status !== 200) throw new Error(`/api/manifest/current_version: ${res.status}`);
+    if (res.status !== 200) throw new Error(`${FLOOR_PATH}: ${res.status}`);
     if (i < 0) continue;
     health.push(h);
     floor.push(f);
@@ -435,9 +556,24 @@ async function throughput(url: string, p: string): Promise<autocannon.Result> {
   return cannon({ url: url + p, connections: CONNECTIONS, duration: SECONDS });
 }
 
-/** The bare server: node:http and postgres-js, the same record as JSON, nothing else (run as a child process). */
-function bareServer(): void {
-  const sql = postgres(process.env.BARE_DATABASE_URL as string, { max: 10, onnotice: () => {} });
+/**
+ * The bare server: node:http and the service's driver (postgres-js on BARE_DATABASE_URL, or PGlite on BARE_PGLITE_DIR,
+ * opened as the service opens it), the same record as JSON, nothing else (run as a child process).
+ */
+async function bareServer(): Promise<void> {
+  let lookUp: (id: string) => Promise<readonly unknown[]>;
+  let end: () => Promise<void>;
+  if (process.env.BARE_PGLITE_DIR) {
+    const database = await openDatabase({ pgliteDir: process.env.BARE_PGLITE_DIR });
+    const pglite = database.pglite;
+    if (!pglite) throw new Error('no PGlite');
+    lookUp = async (id) => (await pglite.query('select * from samples where id = $1', [id])).rows;
+    end = () => database.close();
+  } else {
+    const sql = postgres(process.env.BARE_DATABASE_URL as string, { max: 10, onnotice: () => {} });
+    lookUp = async (id) => await sql`select * from samples where id = ${id}`;
+    end = () => sql.end();
+  }
   const server = http.createServer((req, res) => {
     const m = /^\/api\/sample\/svc_id\/([^/?]+)/.exec(req.url ?? '');
     if (req.url === '/api/health') {
@@ -448,7 +584,7 @@ function bareServer(): void {
       res.writeHead(404).end();
       return;
     }
-    sql`select * from samples where id = ${decodeURIComponent(m[1] as string)}`.then(
+    lookUp(decodeURIComponent(m[1] as string)).then(
       (rows) => {
         res
           .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
@@ -462,7 +598,7 @@ function bareServer(): void {
   server.listen(Number(process.env.PORT), '127.0.0.1');
   process.on('SIGTERM', () => {
     server.close();
-    void sql.end().finally(() => process.exit(0));
+    void end().finally(() => process.exit(0));
   });
 }
 
@@ -478,7 +614,13 @@ interface ExportResult {
 }
 
 /** Reads a whole export, counting; the service's RSS sampled every 100 ms meanwhile. */
-async function readExport(base: string, p: string, pid: number, count: 'csv' | 'json'): Promise<ExportResult> {
+async function readExport(
+  base: string,
+  p: string,
+  pid: number,
+  count: 'csv' | 'json',
+  headers?: Record<string, string>,
+): Promise<ExportResult> {
   const rssBase = rssOf(pid);
   let rssPeak = rssBase;
   const timer = setInterval(() => {
@@ -490,6 +632,7 @@ async function readExport(base: string, p: string, pid: number, count: 'csv' | '
   try {
     const res = await request(base, p, {
       keep: false,
+      headers,
       onChunk: (chunk) => {
         if (count === 'csv') newlines += countNewlines(chunk);
         else if (head.length < 200) head += chunk.toString('utf8', 0, Math.min(chunk.length, 200));
@@ -505,48 +648,59 @@ async function readExport(base: string, p: string, pid: number, count: 'csv' | '
   }
 }
 
+interface CopyResult {
+  rows: number;
+  bytes: number;
+  ms: number;
+}
+
+/** What the export reads: the columns the service selects for a sample, its profile's title, newest first. */
+const COPY_SELECT = `
+  select s.id, s.manifest_id, s.project, s.manifest_version, s.status, s.fields, s.public_name, s.biosample_accession,
+         s.sra_accession, s.submission_accession, s.sample_derived_from, s.sample_same_as, s.sample_symbiont_of,
+         s.associated_tol_projects, s.last_bioimage_submitted, s.time_created, s.time_updated, p.title
+  from samples s left join profiles p on p.id = s.profile_id
+  where s.time_created >= '${ALL_FROM}' and s.time_created < '${ALL_TO}'
+  order by s.time_created desc, s.id desc`;
+
 /**
- * What the export reads (the columns the service selects for a sample, its profile's title), by COPY. On a client of
- * its own, ended afterwards: postgres-js can leave a connection's socket paused after a COPY stream, and the next
- * query on it then hangs (porsager/postgres#499, PR #1016).
+ * COPY on PostgreSQL, on a client of its own, ended afterwards: postgres-js can leave a connection's socket paused
+ * after a COPY stream, and the next query on it then hangs (porsager/postgres#499, PR #1016).
  */
-async function copyAll(url: string): Promise<{ rows: number; bytes: number; ms: number }> {
+async function copyAll(url: string): Promise<CopyResult> {
   const sql = pg(url);
   try {
-    return await copyWith(sql);
+    const started = performance.now();
+    const stream = await sql.unsafe(`copy (${COPY_SELECT}) to stdout (format csv, header)`).readable();
+    let newlines = 0;
+    let bytes = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      newlines += countNewlines(chunk);
+    }
+    return { rows: newlines - 1, bytes, ms: performance.now() - started };
   } finally {
     await sql.end({ timeout: 1 });
   }
 }
 
-async function copyWith(sql: postgres.Sql): Promise<{ rows: number; bytes: number; ms: number }> {
+/** COPY in PGlite: the engine writes the whole CSV to its `/dev/blob` (PGlite has no COPY stream to a client). */
+async function copyPglite(pglite: NonNullable<Database['pglite']>): Promise<CopyResult> {
   const started = performance.now();
-  const stream = await sql
-    .unsafe(
-      `copy (
-         select s.id, s.manifest_id, s.project, s.manifest_version, s.status, s.fields, s.public_name, s.biosample_accession,
-                s.sra_accession, s.submission_accession, s.sample_derived_from, s.sample_same_as, s.sample_symbiont_of,
-                s.associated_tol_projects, s.last_bioimage_submitted, s.time_created, s.time_updated, p.title
-         from samples s left join profiles p on p.id = s.profile_id
-         where s.time_created >= '${ALL_FROM}' and s.time_created < '${ALL_TO}'
-         order by s.time_created desc, s.id desc
-       ) to stdout (format csv, header)`,
-    )
-    .readable();
-  let newlines = 0;
-  let bytes = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    newlines += countNewlines(chunk);
-  }
-  return { rows: newlines - 1, bytes, ms: performance.now() - started };
+  const result = await pglite.query(`copy (${COPY_SELECT}) to '/dev/blob' with (format csv, header)`);
+  if (!result.blob) throw new Error('PGlite returned no blob for COPY TO /dev/blob');
+  const body = Buffer.from(await result.blob.arrayBuffer());
+  const rows = countNewlines(body) - 1;
+  return { rows, bytes: body.length, ms: performance.now() - started };
 }
 
 /**
  * Starts the CSV export, drops the connection after ~1 s, then watches pg_stat_activity on the bench database for
  * 2 s: the service's sessions that are not idle, and the service's CPU meanwhile.
  */
-async function disconnectCheck(base: string, pid: number, sql: postgres.Sql): Promise<string[]> {
+type Session = { pid: number; state: string; query: string };
+
+async function disconnectCheck(base: string, pid: number, busy: (() => Promise<Session[]>) | null): Promise<string[]> {
   const controller = new AbortController();
   let received = 0;
   const reading = request(base, `/api/sample/${ALL_FROM}/${ALL_TO}?return_type=csv`, {
@@ -561,16 +715,14 @@ async function disconnectCheck(base: string, pid: number, sql: postgres.Sql): Pr
   const finished = (await reading) !== undefined;
   const abortedAt = performance.now();
   const cpuStart = cpuOf(pid);
-  type Session = { pid: number; state: string; query: string };
-  const busy = () => sql<Session[]>`
-    select pid, coalesce(state, '') as state, left(regexp_replace(query, '\\s+', ' ', 'g'), 120) as query
-    from pg_stat_activity
-    where datname = ${DB_NAME} and backend_type = 'client backend' and application_name <> ${APP_NAME}
-      and coalesce(state, '') not in ('idle')`;
   let lastSeen: { at: number; sessions: Session[] } | null = null;
   let snapshots = 0;
   let withQuery = 0;
   while (performance.now() - abortedAt < 2000) {
+    if (!busy) {
+      await sleep(50);
+      continue;
+    }
     const sessions = (await busy()).filter((s) => /samples/i.test(s.query));
     snapshots++;
     if (sessions.length) {
@@ -580,17 +732,23 @@ async function disconnectCheck(base: string, pid: number, sql: postgres.Sql): Pr
     await sleep(50);
   }
   const cpu = ((cpuOf(pid) - cpuStart) / ((performance.now() - abortedAt) / 1000)) * 100;
-  const final = await busy();
+  const final = busy ? await busy() : [];
   const lines = [
     finished
       ? `- the CSV export finished within 1 s (${mbOf(received)}): too few samples for this check to mean anything`
       : `- client aborted the CSV export after 1.0 s (${mbOf(received)} received)`,
-    `- pg_stat_activity every 50 ms for 2 s after: a non-idle service session on samples in ${withQuery} of ${snapshots} snapshots` +
-      (lastSeen ? `, last at +${lastSeen.at.toFixed(0)} ms (${lastSeen.sessions.map((s) => `${s.state}: ${s.query}`).join('; ')})` : ''),
+    busy
+      ? `- pg_stat_activity every 50 ms for 2 s after: a non-idle service session on samples in ${withQuery} of ${snapshots} snapshots` +
+        (lastSeen ? `, last at +${lastSeen.at.toFixed(0)} ms (${lastSeen.sessions.map((s) => `${s.state}: ${s.query}`).join('; ')})` : '')
+      : '- pg_stat_activity: does not apply (PGlite runs inside the service process); the service CPU below is the sign',
     `- service CPU over those 2 s: ${cpu.toFixed(0)}% of one core`,
-    `- at +2 s, the service's sessions that are not idle: ${
-      final.length ? final.map((s) => `pid ${s.pid} ${s.state}: ${s.query}`).join('; ') : 'none'
-    }`,
+    ...(busy
+      ? [
+          `- at +2 s, the service's sessions that are not idle: ${
+            final.length ? final.map((s) => `pid ${s.pid} ${s.state}: ${s.query}`).join('; ') : 'none'
+          }`,
+        ]
+      : []),
     `- **result: ${
       !final.some((s) => /samples/i.test(s.query)) && (lastSeen?.at ?? 0) < 1000 && cpu < 25
         ? 'the query stopped with the client'
@@ -603,14 +761,18 @@ async function disconnectCheck(base: string, pid: number, sql: postgres.Sql): Pr
 // ---------------------------------------------------------------------------------------------------------------
 // 6. Validation end to end
 
-async function validationEndToEnd(base: string, sql: postgres.Sql): Promise<string[]> {
+/** An API key for the seeded admin (POST /api/apiKey), for the routes that need a signed-in user. */
+async function apiKeyOf(base: string): Promise<string> {
   const signIn = await fetch(`${base}/api/apiKey`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(ADMIN),
   });
   if (!signIn.ok) throw new Error(`POST /api/apiKey: ${signIn.status} ${await signIn.text()}`);
-  const key = ((await signIn.json()) as { token: string }).token;
+  return ((await signIn.json()) as { token: string }).token;
+}
+
+async function validationEndToEnd(base: string, key: string, sql: postgres.Sql): Promise<string[]> {
   const api = async <T>(p: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     headers.set('authorization', `token ${key}`);
@@ -685,45 +847,137 @@ async function validationEndToEnd(base: string, sql: postgres.Sql): Promise<stri
 
 // ---------------------------------------------------------------------------------------------------------------
 
-async function main() {
-  const started = new Date();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-bench-http-'));
-  const repositories = await startRepositoryServer({ taxa: buildTaxonRecords().records });
-  const stops: (() => Promise<void>)[] = [async () => repositories.close(), async () => rmSync(dataDir, { recursive: true, force: true })];
-  try {
-    progress('preparing the database');
-    const db = await prepareDatabase();
-    await ensureAdmin(db.url);
-    const sql = pg(db.url, 2);
-    stops.unshift(() => sql.end());
-    const [engine] = await sql`select version() as v`;
-    const [size] = await sql`select pg_table_size('samples') as t, pg_indexes_size('samples') as i`;
-    const probe = await probeOf(sql);
+/** The engine the service runs on, as the bench reaches it: natural SQL, COPY, and what the service needs. */
+interface Engine {
+  kind: 'postgres' | 'pglite';
+  title: string;
+  samples: number;
+  query: Query;
+  copy: () => Promise<CopyResult>;
+  /** the service's database settings (DATABASE_URL, DATA_DIR) */
+  serviceEnv: Record<string, string>;
+  /** the bare server's: BARE_DATABASE_URL or BARE_PGLITE_DIR */
+  bareEnv: Record<string, string>;
+  /** the service's sessions that are not idle (PostgreSQL only: PGlite runs inside the service) */
+  busy: (() => Promise<Session[]>) | null;
+  /** PostgreSQL's client, for the validation run (which only PostgreSQL runs) */
+  sql: postgres.Sql | null;
+  /** lines for the section's header: engine, settings, database */
+  lines: string[];
+  close(): Promise<void>;
+}
 
-    out(`# bench:http — ${started.toISOString()}`);
-    out();
-    out(`- engine: ${String(engine?.v)}`);
-    out(`- machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
-    out(
+async function postgresEngine(work: string): Promise<Engine> {
+  progress('preparing the PostgreSQL database');
+  const db = await prepareDatabase();
+  const adminDb = await openDatabase({ url: db.url, max: 1 });
+  try {
+    await ensureAdmin(adminDb);
+  } finally {
+    await adminDb.close();
+  }
+  const sql = pg(db.url, 2);
+  const [engine] = await sql`select version() as v`;
+  const [size] = await sql`select pg_table_size('samples') as t, pg_indexes_size('samples') as i`;
+  return {
+    kind: 'postgres',
+    title: 'PostgreSQL',
+    samples: SAMPLES,
+    // prepared, as postgres-js's tagged templates are by default
+    query: async (text, params = []) => await sql.unsafe(text, params as never[], { prepare: true }),
+    copy: () => copyAll(db.url),
+    serviceEnv: { DATABASE_URL: db.url, DATA_DIR: work },
+    bareEnv: { BARE_DATABASE_URL: db.url },
+    busy: () => sql<Session[]>`
+      select pid, coalesce(state, '') as state, left(regexp_replace(query, '\\s+', ' ', 'g'), 120) as query
+      from pg_stat_activity
+      where datname = ${DB_NAME} and backend_type = 'client backend' and application_name <> ${APP_NAME}
+        and coalesce(state, '') not in ('idle')`,
+    sql,
+    lines: [
+      `- engine: ${String(engine?.v)}`,
       `- settings: BENCH_DATABASE_URL=${redact(SERVER_URL)} (database \`${DB_NAME}\`), SAMPLES=${int(SAMPLES)}, RUNS=${RUNS}, BENCH_SECONDS=${SECONDS}`,
-    );
-    out(
       db.reused
         ? `- database: reused (seeded ${db.seededAt}, when seeding took ${secs(db.seedMs)} + index build ${secs(db.indexMs)} + VACUUM ANALYZE ${secs(db.vacuumMs)})${db.note}`
         : `- database: created and seeded now: ${secs(db.seedMs)} seeding, ${secs(db.indexMs)} index build, ${secs(db.vacuumMs)} VACUUM ANALYZE`,
-    );
-    out(`- samples table ${mbOf(Number(size?.t))}, its indexes ${mbOf(Number(size?.i))}`);
+      `- samples table ${mbOf(Number(size?.t))}, its indexes ${mbOf(Number(size?.i))}`,
+      `- natural SQL and COPY: postgres-js from the bench process, on the same database`,
+    ],
+    close: () => sql.end(),
+  };
+}
 
-    progress('building the service (scripts/build-server.mjs)');
-    const buildStart = performance.now();
-    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-    const buildMs = performance.now() - buildStart;
+async function pgliteEngine(work: string): Promise<Engine> {
+  progress('preparing the PGlite data dir');
+  const seed = await preparePglite();
+  const copyStart = performance.now();
+  const serviceDir = path.join(work, 'service');
+  const sqlDir = path.join(work, 'sql');
+  const bareDir = path.join(work, 'bare');
+  // the service opens DATA_DIR/pglite (lib/server/runtime.ts)
+  for (const to of [path.join(serviceDir, 'pglite'), sqlDir, bareDir]) cpSync(seed.dir, to, { recursive: true });
+  const copyMs = performance.now() - copyStart;
+  const database = await openDatabase({ pgliteDir: sqlDir });
+  const pglite = database.pglite;
+  if (!pglite) throw new Error('no PGlite');
+  const query: Query = async (text, params = []) => (await pglite.query(text, params)).rows;
+  const [engine] = (await query('select version() as v')) as { v: string }[];
+  const [size] = (await query(`select pg_table_size('samples') as t, pg_indexes_size('samples') as i`)) as { t: number; i: number }[];
+  return {
+    kind: 'pglite',
+    title: 'PGlite',
+    samples: PGLITE_SAMPLES,
+    query,
+    copy: () => copyPglite(pglite),
+    // an empty DATABASE_URL is none (lib/config.ts), whatever the bench's own environment holds
+    serviceEnv: { DATABASE_URL: '', DATA_DIR: serviceDir },
+    bareEnv: { BARE_PGLITE_DIR: bareDir },
+    busy: null,
+    sql: null,
+    lines: [
+      `- engine: PGlite (${String(engine?.v)})`,
+      `- settings: BENCH_HTTP_ENGINE=${ENGINE_CHOICE}, BENCH_PGLITE_SAMPLES=${int(PGLITE_SAMPLES)} (default the smaller of SAMPLES and 100,000: PGlite seeds some 1,700 samples/s here, so 1,000,000 would take 10-15 minutes), RUNS=${RUNS}, BENCH_SECONDS=${SECONDS}`,
+      seed.reused
+        ? `- data dir: ${path.relative(root, seed.dir)} reused (seeded ${seed.seededAt}, when seeding took ${secs(seed.seedMs)} + index build ${secs(seed.indexMs)} + VACUUM ANALYZE ${secs(seed.vacuumMs)}); copied three times in ${secs(copyMs)}`
+        : `- data dir: ${path.relative(root, seed.dir)} seeded now: ${secs(seed.seedMs)} seeding, ${secs(seed.indexMs)} index build, ${secs(seed.vacuumMs)} VACUUM ANALYZE; copied three times in ${secs(copyMs)}`,
+      `- samples table ${mbOf(Number(size?.t))}, its indexes ${mbOf(Number(size?.i))}`,
+      '- natural SQL and COPY: a PGlite of the same version in the bench process, on its own copy of the same data dir ' +
+        '(one PGlite cannot be opened by two processes); the bare server opens a third copy',
+    ],
+    close: () => database.close(),
+  };
+}
+
+interface Verdict {
+  measure: string;
+  now: string;
+  goal: string;
+  met: boolean;
+}
+
+const verdictOf = (met: boolean) => (met ? 'met' : '**NOT met**');
+const ratio = (x: number) => x.toFixed(2);
+
+/** One engine's run: the service on it, every measure, and the summary rows. */
+async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<Verdict[]> {
+  const work = mkdtempSync(path.join(tmpdir(), `rmb-bench-http-${kind}-`));
+  const stops: (() => Promise<void>)[] = [async () => rmSync(work, { recursive: true, force: true })];
+  try {
+    const engine = kind === 'postgres' ? await postgresEngine(work) : await pgliteEngine(work);
+    stops.unshift(() => engine.close());
+    const probe = await probeOf(engine.query);
+    const repositories = await startRepositoryServer({ taxa: buildTaxonRecords().records });
+    stops.unshift(async () => repositories.close());
+
+    out();
+    out(`## ${engine.title}, ${int(engine.samples)} samples`);
+    out();
+    for (const line of engine.lines) out(line);
     const svc = await startProcess(
       [...SERVICE_NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), '.next/api-server.mjs'],
       {
         NODE_ENV: 'production',
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
+        ...engine.serviceEnv,
         NEXTAUTH_SECRET: 'bench-http-secret',
         ADMIN_USERNAME: ADMIN.username,
         ADMIN_PASSWORD: ADMIN.password,
@@ -740,47 +994,67 @@ async function main() {
     );
     stops.unshift(() => svc.stop());
     out(
-      `- service: \`node ${SERVICE_NODE_FLAGS.join(' ')} .next/api-server.mjs\` (built in ${secs(buildMs)}), pid ${svc.pid}, NODE_ENV=production, LOG_LEVEL=warn, RSS ${mbOf(rssOf(svc.pid))} at start`,
+      `- service: \`node ${SERVICE_NODE_FLAGS.join(' ')} .next/api-server.mjs\` (built in ${secs(build.ms)}), pid ${svc.pid}, NODE_ENV=production, LOG_LEVEL=warn, RSS ${mbOf(rssOf(svc.pid))} at start`,
     );
     out(
       `- probe values: svc_id ${probe.svcId}, accession ${probe.biosampleAccession}, taxon ${probe.taxonId}, manifest ${probe.manifestId}, name "${probe.scientificName}", day 2020-01-02`,
     );
+    const key = await apiKeyOf(svc.url);
+    const verdicts: Verdict[] = [];
 
-    // 3. ------------------------------------------------------------------------------------------------------
-    progress(`point look-ups and lists: ${RUNS} rounds each`);
+    // 1. ------------------------------------------------------------------------------------------------------
+    progress(`${engine.title}: point look-ups and lists, ${RUNS} rounds each`);
     const results: CaseResult[] = [];
-    for (const c of casesOf(sql, probe)) {
-      const r = await measureCase(svc.url, c);
-      progress(`${c.name}: ${r.rows} rows, health ${ms(r.healthMs)}, HTTP ${ms(r.httpMs)}, SQL ${ms(r.sqlMs)} ms`);
+    for (const c of casesOf(probe)) {
+      const r = await measureCase(svc.url, c, engine.query);
+      progress(`${c.name}: ${r.rows} rows, floor ${ms(r.floorMs)}, HTTP ${ms(r.httpMs)}, SQL ${ms(r.sqlMs)} ms`);
       results.push(r);
     }
     out();
-    out(`## Point look-ups and lists (medians of ${RUNS}, health / endpoint / SQL interleaved, keep-alive)`);
+    out(`### Point look-ups and lists (medians of ${RUNS}; the floor \`${FLOOR_PATH}\`, the endpoint and the SQL interleaved, keep-alive)`);
     out();
-    out('| request | rows | health ms | HTTP ms | natural SQL ms | (HTTP − health) / SQL |');
-    out('|---|---|---|---|---|---|');
+    out('| request | rows | floor ms | HTTP ms | natural SQL ms | (HTTP − floor) / SQL | goal | verdict |');
+    out('|---|---|---|---|---|---|---|---|');
     for (const r of results) {
       const rows = r.rows === r.sqlRows ? String(r.rows) : `${r.rows} (SQL ${r.sqlRows})`;
+      const goal = GROUP_GOAL[r.case.group];
       out(
-        `| ${r.name} | ${rows} | ${ms(r.healthMs)} | ${ms(r.httpMs)} | ${ms(r.sqlMs)} | ${((r.httpMs - r.healthMs) / r.sqlMs).toFixed(1)} |`,
+        `| ${r.case.name} | ${rows} | ${ms(r.floorMs)} | ${ms(r.httpMs)} | ${ms(r.sqlMs)} | ${ratio(r.ratio)} | ≤ ${goal} | ${verdictOf(r.ratio <= goal)} |`,
       );
     }
-    const floor = await measureFloor(svc.url);
-    out();
-    out(
-      `Floor check (medians of ${RUNS}, interleaved): \`/api/health\` ${ms(floor.healthMs)} ms (select 1 + job-queue counts + storage check) ` +
-        `vs \`/api/manifest/current_version\` ${ms(floor.floorMs)} ms (no database: the HTTP + Hono floor itself).`,
+    const groupVerdict = (group: Group, measure: string) => {
+      const rs = results.filter((r) => r.case.group === group);
+      verdicts.push({
+        measure,
+        now: rs.map((r) => `${r.case.short} ${ratio(r.ratio)}`).join(', '),
+        goal: `≤ ${GROUP_GOAL[group]}`,
+        met: rs.every((r) => r.ratio <= GROUP_GOAL[group]),
+      });
+    };
+    groupVerdict('lookup', 'one-record look-ups (`sample/svc_id`, `sample/biosampleAccessions`): (HTTP − floor) / SQL');
+    groupVerdict('point-list', '`manifest/{id}/sample_status`, `audit/sample/manifest_id`: same measure');
+    groupVerdict(
+      'list',
+      'lists of ~500 (`sample/taxon_id`, `manifest/{id}`, one day of `sample/{from}/{to}`, `sample_field`): same measure',
     );
 
-    // 4. ------------------------------------------------------------------------------------------------------
-    progress('starting the bare node:http server');
+    progress(`${engine.title}: /api/health beside the floor`);
+    const health = await measureHealth(svc.url);
+    out();
+    out(
+      `\`/api/health\`: **${ms(health.healthMs)} ms** at p50 (median of ${RUNS}, one keep-alive client, interleaved with the floor ` +
+        `\`${FLOOR_PATH}\` at ${ms(health.floorMs)} ms); goal ≤ ${GOAL.healthP50Ms} ms: ${verdictOf(health.healthMs <= GOAL.healthP50Ms)}`,
+    );
+
+    // 2. ------------------------------------------------------------------------------------------------------
+    progress(`${engine.title}: starting the bare node:http server`);
+    const svcPath = `/api/sample/svc_id/${probe.svcId}`;
     const bare = await startProcess(
       ['--import', 'tsx', 'bench/http.ts', '--bare-server'],
-      { BARE_DATABASE_URL: db.url, NODE_ENV: 'production' },
-      `/api/sample/svc_id/${probe.svcId}`,
+      { ...engine.bareEnv, NODE_ENV: 'production' },
+      svcPath,
     );
     stops.unshift(() => bare.stop());
-    const svcPath = `/api/sample/svc_id/${probe.svcId}`;
     progress(`autocannon ${CONNECTIONS} connections × ${SECONDS} s: service svc_id`);
     const tSvc = await throughput(svc.url, svcPath);
     progress(`autocannon ${CONNECTIONS} connections × ${SECONDS} s: service health`);
@@ -788,8 +1062,9 @@ async function main() {
     progress(`autocannon ${CONNECTIONS} connections × ${SECONDS} s: bare server svc_id`);
     const tBare = await throughput(bare.url, svcPath);
     await bare.stop();
+    const driver = engine.kind === 'postgres' ? 'postgres-js' : 'PGlite';
     out();
-    out(`## Throughput (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each, after a ${Math.min(2, SECONDS)} s warm-up)`);
+    out(`### Throughput (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each, after a ${Math.min(2, SECONDS)} s warm-up)`);
     out();
     out('| target | req/s | p50 ms | p99 ms | max ms | non-2xx | errors |');
     out('|---|---|---|---|---|---|---|');
@@ -799,72 +1074,156 @@ async function main() {
       );
     row('service `sample/svc_id/{id}`', tSvc);
     row('service `/api/health`', tHealth);
-    row('bare node:http + postgres-js, same record', tBare);
+    row(`bare node:http + ${driver}, same record`, tBare);
+    const share = tSvc.requests.average / tBare.requests.average;
+    const throughputMet = share >= GOAL.throughputShare && tSvc.latency.p99 <= GOAL.p99Ms && tSvc.non2xx + tSvc.errors === 0;
     out();
     out(
-      `svc_id / health throughput: **${((tSvc.requests.average / tHealth.requests.average) * 100).toFixed(0)}%**; ` +
-        `svc_id / bare server: ${((tSvc.requests.average / tBare.requests.average) * 100).toFixed(0)}%`,
+      `svc_id / bare server: **${(share * 100).toFixed(0)}%**, p99 ${tSvc.latency.p99} ms (goal ≥ ${GOAL.throughputShare * 100}%, p99 ≤ ${GOAL.p99Ms} ms): ${verdictOf(throughputMet)}; ` +
+        `svc_id / health: ${((tSvc.requests.average / tHealth.requests.average) * 100).toFixed(0)}%`,
     );
+    verdicts.push({
+      measure: `\`sample/svc_id\` at ${CONNECTIONS} connections / a bare \`node:http\` server answering the same row with the same driver (${driver})`,
+      now: `${int(tSvc.requests.average)} vs ${int(tBare.requests.average)} req/s = ${(share * 100).toFixed(0)}%, p99 ${tSvc.latency.p99} ms${
+        tSvc.non2xx + tSvc.errors ? `, ${tSvc.non2xx} non-2xx, ${tSvc.errors} errors` : ''
+      }`,
+      goal: `≥ ${GOAL.throughputShare * 100}%, p99 ≤ ${GOAL.p99Ms} ms`,
+      met: throughputMet,
+    });
 
-    // 5. ------------------------------------------------------------------------------------------------------
-    progress('CSV export of every sample');
+    // 3. ------------------------------------------------------------------------------------------------------
+    const auth = { authorization: `token ${key}` };
+    progress(`${engine.title}: the portal browser's CSV of every sample`);
+    const browse = await readExport(svc.url, '/api/samples/browse?return_type=csv', svc.pid, 'csv', auth);
+    progress(`${engine.title}: the query API's CSV of every sample`);
     const csv = await readExport(svc.url, `/api/sample/${ALL_FROM}/${ALL_TO}?return_type=csv`, svc.pid, 'csv');
-    progress('COPY of the same rows');
-    const copy = await copyAll(db.url);
-    progress('JSON export of every sample');
+    progress(`${engine.title}: COPY of the same rows`);
+    const copy = await engine.copy();
+    progress(`${engine.title}: the query API's JSON of every sample`);
     const json = await readExport(svc.url, `/api/sample/${ALL_FROM}/${ALL_TO}`, svc.pid, 'json');
     const rate = (r: { rows: number; ms: number }) => r.rows / (r.ms / 1000);
+    const growth = (r: ExportResult) => (r.rssPeak - r.rssBase) / MiB;
     const mem = (r: ExportResult) => `${mbOf(r.rssBase)} → ${mbOf(r.rssPeak)} (+${mbOf(r.rssPeak - r.rssBase)})`;
+    const exportMet = (r: ExportResult) => rate(r) / rate(copy) >= GOAL.exportRate && growth(r) <= GOAL.exportRssMb && r.rows === copy.rows;
     out();
-    out(`## Exports of every sample (\`sample/${ALL_FROM}/${ALL_TO}\`, body read to the end)`);
+    out('### Exports of every sample (body read to the end)');
     out();
-    out('| export | rows | size | time | rows/s | × COPY rate | service RSS (peak) |');
-    out('|---|---|---|---|---|---|---|');
+    out('| export | rows | size | time | rows/s | × COPY rate | service RSS (peak) | goal | verdict |');
+    out('|---|---|---|---|---|---|---|---|---|');
+    const exportRow = (name: string, r: ExportResult) =>
+      out(
+        `| ${name} | ${int(r.rows)} | ${mbOf(r.bytes)} | ${secs(r.ms)} | ${int(rate(r))} | ${ratio(rate(r) / rate(copy))} | ${mem(r)} | ≥ ${GOAL.exportRate}, RSS ≤ +${GOAL.exportRssMb} MB | ${verdictOf(exportMet(r))} |`,
+      );
+    exportRow('portal browser CSV (`samples/browse?return_type=csv`, admin API key)', browse);
+    exportRow(`query API CSV (\`sample/${ALL_FROM}/${ALL_TO}?return_type=csv\`)`, csv);
+    exportRow(`query API JSON (\`sample/${ALL_FROM}/${ALL_TO}\`)`, json);
     out(
-      `| CSV (\`?return_type=csv\`) | ${int(csv.rows)} | ${mbOf(csv.bytes)} | ${secs(csv.ms)} | ${int(rate(csv))} | ${(rate(csv) / rate(copy)).toFixed(2)} | ${mem(csv)} |`,
-    );
-    out(
-      `| JSON (default) | ${int(json.rows)} | ${mbOf(json.bytes)} | ${secs(json.ms)} | ${int(rate(json))} | ${(rate(json) / rate(copy)).toFixed(2)} | ${mem(json)} |`,
-    );
-    out(
-      `| PostgreSQL \`COPY (…) TO STDOUT (FORMAT csv)\` via postgres-js | ${int(copy.rows)} | ${mbOf(copy.bytes)} | ${secs(copy.ms)} | ${int(rate(copy))} | 1.00 | — |`,
+      `| ${engine.kind === 'postgres' ? 'PostgreSQL `COPY (…) TO STDOUT (FORMAT csv)` via postgres-js' : "PGlite `COPY (…) TO '/dev/blob' (FORMAT csv)`, in the bench's PGlite"} | ${int(copy.rows)} | ${mbOf(copy.bytes)} | ${secs(copy.ms)} | ${int(rate(copy))} | 1.00 | — | | |`,
     );
     out();
     out(
       'COPY selects the columns the service reads for each sample (fields as one JSON cell, the profile title joined), ' +
-        'in the same order (time_created desc, id desc); the API expands the fields into columns. JSON rows are its number_found.',
+        'in the same order (time_created desc, id desc); the API expands the fields into columns. JSON rows are its ' +
+        'number_found. An export whose rows differ from COPY’s is NOT met whatever its rate.' +
+        (engine.kind === 'pglite'
+          ? ' PGlite has no COPY stream to a client: its COPY writes the whole CSV into memory (/dev/blob), and the time includes reading that blob.'
+          : ''),
     );
-    out();
-    out('### A client that disconnects');
-    out();
-    progress('disconnect check');
-    for (const line of await disconnectCheck(svc.url, svc.pid, sql)) out(line);
+    verdicts.push({
+      measure: 'CSV of every sample from the portal’s sample browser (`/api/samples/browse?return_type=csv`) / `COPY` of the same rows',
+      now: `${ratio(rate(browse) / rate(copy))} (${int(rate(browse))} vs ${int(rate(copy))} rows/s${browse.rows === copy.rows ? '' : `; ${int(browse.rows)} rows vs COPY's ${int(copy.rows)}`}), RSS +${mbOf(browse.rssPeak - browse.rssBase)}`,
+      goal: `≥ ${GOAL.exportRate}, RSS growth ≤ ${GOAL.exportRssMb} MB`,
+      met: exportMet(browse),
+    });
+    verdicts.push({
+      measure: 'CSV and JSON of every sample through the query API (`sample/{from}/{to}`) / `COPY`',
+      now: `CSV ${ratio(rate(csv) / rate(copy))}, JSON ${ratio(rate(json) / rate(copy))} (${int(rate(csv))}, ${int(rate(json))} vs ${int(rate(copy))} rows/s), RSS +${mbOf(csv.rssPeak - csv.rssBase)}, +${mbOf(json.rssPeak - json.rssBase)}`,
+      goal: `≥ ${GOAL.exportRate}, RSS growth ≤ ${GOAL.exportRssMb} MB`,
+      met: exportMet(csv) && exportMet(json),
+    });
+    verdicts.push({
+      measure: '`/api/health`',
+      now: `${ms(health.healthMs)} ms at p50 (floor ${ms(health.floorMs)} ms)`,
+      goal: `≤ ${GOAL.healthP50Ms} ms at p50`,
+      met: health.healthMs <= GOAL.healthP50Ms,
+    });
 
-    // 6. ------------------------------------------------------------------------------------------------------
     out();
-    out(`## Validation end to end (${int(VALIDATION_ROWS)}-row DTOL manifest, taxonomy from the local stand-in)`);
+    out('#### A client that disconnects');
     out();
-    progress('validation end to end');
-    try {
-      for (const line of await validationEndToEnd(svc.url, sql)) out(line);
-    } catch (err) {
-      out(`validation end to end failed: ${err instanceof Error ? err.message : String(err)}`);
+    progress(`${engine.title}: disconnect check`);
+    for (const line of await disconnectCheck(svc.url, svc.pid, engine.busy)) out(line);
+
+    // 4. ------------------------------------------------------------------------------------------------------
+    out();
+    out(`### Validation end to end (${int(VALIDATION_ROWS)}-row DTOL manifest, taxonomy from the local stand-in)`);
+    out();
+    if (engine.sql) {
+      progress(`${engine.title}: validation end to end`);
+      try {
+        for (const line of await validationEndToEnd(svc.url, key, engine.sql)) out(line);
+      } catch (err) {
+        out(`validation end to end failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    } else {
+      out('Not run on PGlite: it is no row of issue 28, and `npm run bench` measures validation on the embedded database.');
     }
 
     const warnings = svc.lines.filter((l) => /"level":(40|50|60)/.test(l));
     out();
     out(`- service log: ${warnings.length} warning/error lines${warnings.length ? `; last: ${warnings.at(-1)?.slice(0, 300)}` : ''}`);
     out(
-      `- database \`${DB_NAME}\` kept for the next run; drop it with: psql '${redact(SERVER_URL)}' -c 'drop database ${DB_NAME} with (force)'`,
+      engine.kind === 'postgres'
+        ? `- database \`${DB_NAME}\` kept for the next run; drop it with: psql '${redact(SERVER_URL)}' -c 'drop database ${DB_NAME} with (force)'`
+        : `- PGlite data dir .data/bench-http-pglite-${PGLITE_SAMPLES} kept for the next run (the copies are removed)`,
     );
+    return verdicts;
   } finally {
     for (const stop of stops) await stop().catch((err: unknown) => console.error('cleanup:', err));
+  }
+}
+
+async function main() {
+  const started = new Date();
+  const kinds: Engine['kind'][] =
+    ENGINE_CHOICE === 'both' ? ['postgres', 'pglite'] : ENGINE_CHOICE === 'pglite' ? ['pglite'] : ['postgres'];
+  if (!['postgres', 'pglite', 'both'].includes(ENGINE_CHOICE))
+    throw new Error(`BENCH_HTTP_ENGINE=${ENGINE_CHOICE}: postgres, pglite or both`);
+  try {
+    out(`# bench:http — ${started.toISOString()}`);
+    out();
+    out(`- machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
+    out(`- engines: ${kinds.join(', ')} (BENCH_HTTP_ENGINE=${ENGINE_CHOICE})`);
+    out(
+      `- ratios: (HTTP − floor) / natural SQL, the floor being \`${FLOOR_PATH}\` (a route that reads no database: the cost of Next.js's build and Hono alone), medians of ${RUNS} interleaved rounds`,
+    );
+    progress('building the service (scripts/build-server.mjs)');
+    const buildStart = performance.now();
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    const build = { ms: performance.now() - buildStart };
+    const summaries: { kind: Engine['kind']; verdicts: Verdict[] }[] = [];
+    for (const kind of kinds) summaries.push({ kind, verdicts: await runEngine(kind, build) });
+
+    out();
+    out("## Summary: issue 28's table");
+    for (const { kind, verdicts } of summaries) {
+      out();
+      out(kind === 'postgres' ? `### PostgreSQL, ${int(SAMPLES)} samples` : `### PGlite, ${int(PGLITE_SAMPLES)} samples`);
+      out();
+      out('| measure | now | goal | verdict |');
+      out('|---|---|---|---|');
+      for (const v of verdicts) out(`| ${v.measure} | ${v.now} | ${v.goal} | ${verdictOf(v.met)} |`);
+      out('| the README’s `npm test` on a fresh clone | not measured by bench:http | ≤ 300 s | — |');
+      out();
+      out(`${verdicts.filter((v) => v.met).length} of ${verdicts.length} goals met.`);
+    }
+  } finally {
     agent.destroy();
   }
 }
 
 if (process.argv.includes('--bare-server')) {
-  bareServer();
+  await bareServer();
 } else {
   const killChildren = () => {
     killProcesses();
