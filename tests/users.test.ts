@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '@/db/client';
 import { keyFromAuthorization } from '@/lib/api/auth';
 import { parseConfig } from '@/lib/config';
@@ -149,9 +149,20 @@ describe('passwords', () => {
   });
 });
 
+/**
+ * A database with no users: a copy of the suite's migrated, seeded template (tests/support/global-setup.ts) rather
+ * than PGlite's initdb and every migration again (the command-line test below and tests/http-server.test.ts start
+ * from an empty directory); on the PostgreSQL pass, which has no PGlite template, an embedded one made afresh.
+ */
+const templateBlob = () => {
+  const template = inject('pgliteTemplate');
+  return template ? new Blob([readFileSync(template)]) : undefined;
+};
+const emptyDatabase = () => openDatabase({ pgliteFrom: templateBlob() });
+
 describe('first admin', () => {
   it('is created once on an empty users table, with a random password when none is configured', async () => {
-    const database = await openDatabase({});
+    const database = await emptyDatabase();
     try {
       const first = await ensureFirstAdmin(database.db, {});
       expect(first?.username).toBe('admin');
@@ -165,7 +176,7 @@ describe('first admin', () => {
   });
 
   it('takes ADMIN_USERNAME and ADMIN_PASSWORD when set', async () => {
-    const database = await openDatabase({});
+    const database = await emptyDatabase();
     try {
       const first = await ensureFirstAdmin(database.db, { username: 'boss', password: 'boss-password' });
       expect(first).toEqual({ username: 'boss', generatedPassword: undefined });
@@ -180,7 +191,7 @@ describe('embedded database', () => {
   it('keeps data across a restart', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rmb-persist-'));
     try {
-      const first = await openDatabase({ pgliteDir: dir });
+      const first = await openDatabase({ pgliteDir: dir, pgliteFrom: templateBlob() });
       await createUser(first.db, { username: 'survivor', password: 'survivor-pw' });
       await first.close();
       const second = await openDatabase({ pgliteDir: dir });
@@ -289,5 +300,6 @@ describe('npm run user:create', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // two processes, the first of which makes its embedded database from nothing (initdb, every migration)
+  }, 90_000);
 });
