@@ -16,6 +16,11 @@ export function accountAndQueryCases(): Record<string, Case[]> {
   ];
   return {
     'GET /api/health': [{ name: 'up', path: '/api/health', key: 'none', status: 200 }],
+    'GET /api/metrics': [
+      { name: 'an admin', path: '/api/metrics', key: 'admin', status: 200 },
+      { name: 'no credentials', path: '/api/metrics', key: 'none', status: 401 },
+      { name: 'not admin', path: '/api/metrics', key: 'owner', status: 404 },
+    ],
     'POST /api/apiKey': [
       { name: 'wrong password', path: '/api/apiKey', key: 'none', json: { username: 'nobody', password: 'wrong' }, status: 401 },
       { name: 'no fields', path: '/api/apiKey', key: 'none', json: {}, status: 400 },

@@ -40,7 +40,10 @@ const route = createRoute({
   responses: {
     200: {
       description: 'The metrics',
-      content: { [METRICS_CONTENT_TYPE]: { schema: z.string().openapi({ description: 'Prometheus text exposition format 0.0.4' }) } },
+      // the media type without its parameters (`version=0.0.4; charset=utf-8`), as the document names every other
+      content: {
+        'text/plain': { schema: z.string().openapi({ description: `Prometheus text exposition format (${METRICS_CONTENT_TYPE})` }) },
+      },
     },
     ...pick(401, 404),
   },
