@@ -1,5 +1,7 @@
-import type { SQL } from 'drizzle-orm';
+import { inArray, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleUpdates } from '@/db/schema';
+import { auditBatchQuery } from '@/lib/audit/audit';
 import { manifestCondition } from '@/lib/query/manifests';
 import { fieldCondition } from '@/lib/query/sample-field';
 import { type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
@@ -164,5 +166,52 @@ describe('query plans', () => {
         shape,
       ).toBe(true);
     }
+  });
+
+  it('finds a manifest’s changes by its index in the audit’s order under a prepared statement’s generic plan', async () => {
+    // postgres-js prepares every statement; after five runs PostgreSQL may keep one plan for any values, LIMIT
+    // unknown. On (manifest_id) alone that plan walked the time index backwards through every change.
+    const { sql, params } = auditBatchQuery(h.deps.db, inArray(sampleUpdates.manifestId, [info.probe.manifestId]), {
+      after: null,
+      limit: 1000,
+      offset: 0,
+    }).toSQL();
+    const values = params.map((p) => (typeof p === 'number' ? String(p) : `'${String(p)}'`)).join(', ');
+    const steps = [
+      'set plan_cache_mode = force_generic_plan',
+      `prepare audit_of_manifest as ${sql}`,
+      `explain (format json) execute audit_of_manifest(${values})`,
+    ];
+    const undo = ['deallocate audit_of_manifest', 'reset plan_cache_mode'];
+    const pg = h.database.sql;
+    const row = pg
+      ? ((await pg.reserve().then(async (c) => {
+          try {
+            for (const step of steps.slice(0, 2)) await c.unsafe(step);
+            return (await c.unsafe(steps[2]!))[0];
+          } finally {
+            for (const step of undo) await c.unsafe(step);
+            c.release();
+          }
+        })) as Record<string, unknown>)
+      : await (async () => {
+          try {
+            for (const step of steps.slice(0, 2)) await exec(step);
+            return (await exec(steps[2]!))[0];
+          } finally {
+            for (const step of undo) await exec(step);
+          }
+        })();
+    const plan = planNodes(row);
+    const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
+    const ofChanges = plan.filter((n) => n['Relation Name'] === 'sample_updates');
+    expect(
+      ofChanges.map((n) => n['Index Name']),
+      shape,
+    ).toEqual(['sample_updates_manifest_idx']);
+    expect(
+      plan.filter((n) => n['Node Type'] === 'Sort'),
+      shape,
+    ).toEqual([]);
   });
 });

@@ -133,7 +133,10 @@ export const sampleUpdates = pgTable(
   (t) => [
     check('sample_updates_type', sql`${t.updateType} in ('system', 'user')`),
     index('sample_updates_sample_idx').on(t.sampleId, t.timeUpdated),
-    index('sample_updates_manifest_idx').on(t.manifestId),
+    // (manifest, time, id): a manifest's changes in the audit's keyset order, newest first, found and ordered by the
+    // index alone. On (manifest) only, a prepared statement's generic plan (LIMIT unknown) walked the time index
+    // backwards through every change to find a manifest's 25
+    index('sample_updates_manifest_idx').on(t.manifestId, t.timeUpdated, t.id),
     // (time, id): the keyset order of the audit queries, newest first
     index('sample_updates_time_idx').on(t.timeUpdated, t.id),
     index('sample_updates_type_idx').on(t.updateType, t.project, t.timeUpdated),

@@ -6,7 +6,7 @@ import { Invalid } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import { type Page, parseProjects, parseSvcIds } from '@/lib/query/params';
 import { fromUtcText, utcText } from '@/lib/query/sql';
-import { flatRows, mapRows, type RowStream, rowStream, summarisedRows } from '@/lib/query/stream';
+import { flatRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from '@/lib/query/stream';
 import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
 import { formatUtc, parseDateRange } from '@/lib/values/dates';
 import { humanList, type Raw, single, splitList } from '@/lib/values/lists';
@@ -96,31 +96,36 @@ const exportedOnly = () => {
   return exportedOnlySql;
 };
 
+type AuditKey = { id: number; time: string };
+
+/** One keyset batch of the audit rows matching `where`, newest change first: exported so that a test can EXPLAIN it. */
+export const auditBatchQuery = (db: Db, where: SQL | undefined, { after, limit, offset }: PageRequest<AuditKey>) =>
+  db
+    .select(auditColumns)
+    .from(sampleUpdates)
+    .leftJoin(samples, eq(samples.id, sampleUpdates.sampleId))
+    .leftJoin(profiles, eq(profiles.id, samples.profileId))
+    .where(
+      and(
+        exportedOnly(),
+        where,
+        after ? sql`(${sampleUpdates.timeUpdated}, ${sampleUpdates.id}) < (${fromUtcText(after.time)}, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(sql`${sampleUpdates.timeUpdated} desc`, sql`${sampleUpdates.id} desc`)
+    .limit(limit)
+    .offset(offset);
+
 /** Audit rows matching `where`, newest change first, streamed in keyset batches on (time_updated, id). */
 export async function auditStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<AuditRecord>> {
-  const condition = and(exportedOnly(), where);
-  type Key = { id: number; time: string };
-  const { summary, batches } = await summarisedRows<AuditRow, Key, number>(
-    async ({ after, limit, offset }) =>
-      (await db
-        .select(auditColumns)
-        .from(sampleUpdates)
-        .leftJoin(samples, eq(samples.id, sampleUpdates.sampleId))
-        .leftJoin(profiles, eq(profiles.id, samples.profileId))
-        .where(
-          and(
-            condition,
-            after ? sql`(${sampleUpdates.timeUpdated}, ${sampleUpdates.id}) < (${fromUtcText(after.time)}, ${after.id})` : undefined,
-          ),
-        )
-        .orderBy(sql`${sampleUpdates.timeUpdated} desc`, sql`${sampleUpdates.id} desc`)
-        .limit(limit)
-        .offset(offset)) as AuditRow[],
+  const { summary, batches } = await summarisedRows<AuditRow, AuditKey, number>(
+    async (req) => (await auditBatchQuery(db, where, req)) as AuditRow[],
     (r) => ({ id: Number(r.id), time: r.time }),
     page,
     {
       of: (all) => all.length,
-      query: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(sampleUpdates).where(condition))[0]?.n ?? 0),
+      query: async () =>
+        Number((await db.select({ n: sql<number>`count(*)::int` }).from(sampleUpdates).where(and(exportedOnly(), where)))[0]?.n ?? 0),
     },
   );
   return rowStream(summary, [...AUDIT_COLUMNS], mapRows(flatRows(batches), toRecord));
