@@ -368,11 +368,16 @@ export async function benchMemory(): Promise<string> {
   for (const r of results) {
     if (r.upload)
       lines.push(
-        row(`${r.engine} · ${FILLED_ROWS} filled + ${EMPTY_ROWS.toLocaleString('en')} empty rows, upload → report`, r.upload, UPLOAD_GOAL_MB),
+        row(
+          `${r.engine} · ${FILLED_ROWS} filled + ${EMPTY_ROWS.toLocaleString('en')} empty rows, upload → report`,
+          r.upload,
+          UPLOAD_GOAL_MB,
+        ),
       );
     if (r.reads) lines.push(row(`${r.engine} · ${CONNECTIONS} connections × ${READ_SECONDS} s, 11 public reads`, r.reads, READS_GOAL_MB));
   }
-  if (!results.some((r) => r.engine === 'PostgreSQL')) lines.push('', `PostgreSQL: not measured (none at ${PG_SERVER}; set BENCH_MEMORY_PG)`);
+  if (!results.some((r) => r.engine === 'PostgreSQL'))
+    lines.push('', `PostgreSQL: not measured (none at ${PG_SERVER}; set BENCH_MEMORY_PG)`);
   for (const r of results) {
     if (r.problems.length)
       lines.push('', `${r.engine} service log: ${r.problems.length} error lines; last: ${r.problems.at(-1)?.slice(0, 300)}`);
