@@ -10,12 +10,6 @@ export default defineConfig({
     // a file per core: vitest's default (cores − 1) ran this suite one file at a time on a two-core machine; more
     // files than cores made the password-hashing tests (scrypt at OWASP's cost) slow enough to reach their timeouts
     maxWorkers: Math.max(2, availableParallelism()),
-    // a worker keeps the modules it imported from one file to the next: importing the service (the API app, its
-    // routes and schemas, drizzle, pg-boss, exceljs, …) afresh took 3–7 s a file, over 80 files. Each file still
-    // makes its own database, app and servers (tests/support/harness.ts) and closes them in afterAll; module-level
-    // caches are of immutable things (definitions, compiled patterns) or keyed by database, and the metrics test
-    // reads differences, so a file does not see what one before it did.
-    isolate: false,
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
