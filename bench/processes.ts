@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../tests/support/service-process';
+import { forEachLine, freePort } from '../tests/support/service-process';
 
 /** The processes a benchmark measures (the built service, a bare server): started, watched, stopped. */
 
@@ -35,16 +35,7 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   });
   children.add(child);
   const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      buffered += chunk;
-      const parts = buffered.split('\n');
-      buffered = parts.pop() ?? '';
-      lines.push(...parts);
-    });
-  }
+  forEachLine(child, (line) => lines.push(line));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {

@@ -24,6 +24,21 @@ export interface ServiceProcess {
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
+/** Each whole line a child process writes, stdout and stderr alike, as it arrives. */
+export function forEachLine(child: ChildProcess, onLine: (line: string) => void): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      parts.forEach(onLine);
+    });
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -67,16 +82,7 @@ export async function startService(env: Record<string, string>): Promise<Service
       }
     }
   };
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let buffered = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      buffered += chunk;
-      const parts = buffered.split('\n');
-      buffered = parts.pop() ?? '';
-      parts.forEach(onLine);
-    });
-  }
+  forEachLine(child, onLine);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const waitForLine = (pattern: RegExp, timeoutMs = 60_000) => {
     const seen = lines.find((l) => pattern.test(l));
