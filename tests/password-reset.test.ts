@@ -157,7 +157,12 @@ describe('forgot password', { timeout: 120_000 }, () => {
     expect(mail.subject).toBe('Set a new password for the Research Metadata Broker');
     expect(mail.text).toContain('https://broker.example.org/reset-password?token=');
     expect(mail.text).toContain('forgetful');
-    const [recorded] = await h.database.db.select().from(emails).where(eq(emails.kind, 'password_reset'));
+    // the SMTP server has the message before the email job records it as sent: wait for the record to settle
+    const [recorded] = await waitFor(
+      () => h.database.db.select().from(emails).where(eq(emails.kind, 'password_reset')),
+      (rows) => rows[0]?.status !== 'queued',
+      'the reset email recorded as settled',
+    );
     expect(recorded).toMatchObject({ status: 'sent', userIds: [user.id] });
     // once sent, the record keeps the message but not the link: it is a credential until it is used
     expect(recorded!.body).toContain('forgetful');
