@@ -4,7 +4,7 @@ import { sampleUpdates } from '@/db/schema';
 import { auditBatchQuery } from '@/lib/audit/audit';
 import { manifestCondition } from '@/lib/query/manifests';
 import { fieldCondition } from '@/lib/query/sample-field';
-import { type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
+import { lookupBatchQuery, type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
 import { accessionCondition, createdCondition, sequencingCentreCondition, svcIdCondition, taxonCondition } from '@/lib/query/samples';
 import { type BulkInfo, type Exec, execFor, seedBulkSamples } from '../bench/query-seed';
 import { queryClient } from './query-support';
@@ -60,6 +60,20 @@ describe('streaming in keyset batches', () => {
     expect(first.done).toBe(false);
     await reader.cancel();
     expect((await wrapper(`${ALL}?limit=5`)).data).toHaveLength(5);
+  });
+
+  it('answers a look-up (titles in its statement) as it answers a long list (titles read per batch)', async () => {
+    const all = await wrapper(`${ALL}?limit=150`);
+    const ids = all.data.map((r) => r.svc_id as string);
+    const long = await wrapper(`/api/sample/svc_id/${ids.join(',')}`);
+    expect(long.data.map((r) => r.svc_id)).toEqual(ids);
+    const few = [ids[3]!, ids[140]!, ids[0]!];
+    const lookup = await wrapper(`/api/sample/svc_id/${few.join(',')}`);
+    expect(lookup.number_found).toBe(3);
+    expect(lookup.data).toEqual(few.map((id) => long.data.find((r) => r.svc_id === id)));
+    expect(lookup.data.every((r) => typeof r.svc_profile_title === 'string' && r.svc_profile_title.length > 0)).toBe(true);
+    const byAccession = await wrapper(`/api/sample/biosampleAccessions/${info.probe.biosampleAccession.toLowerCase()}`);
+    expect(byAccession.data).toEqual((await wrapper(`/api/sample/svc_id/${byAccession.data[0]!.svc_id}`)).data);
   });
 
   it('streams svc_id lists and CSV of thousands of rows', async () => {
@@ -142,6 +156,22 @@ describe('query plans', () => {
       expect(seqScansOfSamples(plan), JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]))).toEqual([]);
     }
     expect(first.some((n) => typeof n['Index Name'] === 'string' && String(n['Index Name']).startsWith('samples'))).toBe(true);
+  });
+
+  it('finds a look-up’s samples by svc_id and accession from their indexes, titles in the same statement', async () => {
+    const lookups = [
+      { column: 'id', values: [info.probe.svcId] },
+      { column: 'biosampleAccession', values: [info.probe.biosampleAccession, 'SAMEA0'] },
+    ] as const;
+    for (const { column, values } of lookups) {
+      const plan = await planOf(lookupBatchQuery({ column, values: [...values] }, { after: null, limit: 1000, offset: 0 }));
+      const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
+      expect(seqScansOfSamples(plan), shape).toEqual([]);
+      expect(
+        plan.some((n) => n['Relation Name'] === 'profiles'),
+        shape,
+      ).toBe(true);
+    }
   });
 
   it('walks the day list’s index in its order: no sort, no join (profile titles are read per batch)', async () => {

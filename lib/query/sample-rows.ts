@@ -1,8 +1,8 @@
-import { and, asc, desc, gt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
-import { samples } from '@/db/schema';
+import { profiles, samples } from '@/db/schema';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
@@ -140,7 +140,14 @@ export interface BatchText {
 }
 
 export function sampleBatchText(order: { inner: SQL; outer: SQL }, key?: { inner: SQL | AnyPgColumn; outer: SQL }): BatchText {
-  const outerColumns: (SQL | AnyPgColumn)[] = [...Object.values(rowColumnsOf(chosenColumns)), ...(key ? [key.outer] : [])];
+  return batchText(order, key ? [key.outer] : [], key);
+}
+
+// a look-up's profile title, read per row in the statement itself: for a few rows, cheaper than a second round trip
+const TITLE_OF_CHOSEN = sql`(select ${profiles.title} from ${profiles} where ${profiles.id} = ${chosenSample.profileId})`;
+
+function batchText(order: { inner: SQL; outer: SQL }, extra: SQL[], key?: { inner: SQL | AnyPgColumn }): BatchText {
+  const outerColumns: (SQL | AnyPgColumn)[] = [...Object.values(rowColumnsOf(chosenColumns)), ...extra];
   const innerColumns: (SQL | AnyPgColumn)[] = [...Object.values(storedColumns), ...(key ? [sql`${key.inner} as "sort_value"`] : [])];
   return {
     head: textOf(sql`select ${sql.join(outerColumns, sql`, `)} from (select ${sql.join(innerColumns, sql`, `)} from ${samples} where `),
@@ -158,8 +165,10 @@ export function batchQuery(text: BatchText, where: SQL | undefined, limit: numbe
   return { toSQL: () => dialect.sqlToQuery(query) };
 }
 
+const BY_ID = { inner: asc(samples.id), outer: asc(chosenSample.id) };
+
 const ORDERS: Record<SampleOrder, { time: AnyPgColumn | null; text: BatchText }> = {
-  id: { time: null, text: sampleBatchText({ inner: asc(samples.id), outer: asc(chosenSample.id) }) },
+  id: { time: null, text: sampleBatchText(BY_ID) },
   newest: {
     time: samples.timeCreated,
     text: sampleBatchText({
@@ -195,6 +204,44 @@ export function sampleBatchQuery(where: SQL | undefined, order: SampleOrder, { a
         : undefined;
   return batchQuery(text, and(where, position), limit, offset);
 }
+
+/**
+ * A look-up's statement: the rows of `where` by svc_id, each with its profile's title as the row's last value. For the
+ * few samples a look-up names this is one round trip where reading titles apart is two (a third of a one-sample
+ * look-up's time); for a long list or an export the titles are read per batch (ProfileTitles), as a subquery per row
+ * would cost more than the rows.
+ */
+const LOOKUP_TEXT = batchText(BY_ID, [TITLE_OF_CHOSEN]);
+
+/** What a look-up names: svc_ids or BioSamples accessions. */
+export interface Lookup {
+  column: 'id' | 'biosampleAccession';
+  values: string[];
+}
+
+// the statement of each kind of look-up, whole: its values are one array parameter, so one text serves any number of
+// them and Drizzle builds nothing per request (building the condition took longer than PostgreSQL's answer)
+const lookupTexts = (column: Lookup['column']) => {
+  const name = textOf(sql`${samples[column]}`);
+  const id = textOf(sql`${samples.id}`);
+  const tail = (n: number) => ` order by ${LOOKUP_TEXT.inner} limit $${n} offset $${n + 1}) "chosen" order by ${LOOKUP_TEXT.outer}`;
+  return {
+    first: `${LOOKUP_TEXT.head}${name} = any($1::text[])${tail(2)}`,
+    next: `${LOOKUP_TEXT.head}${name} = any($1::text[]) and ${id} > $2${tail(3)}`,
+  };
+};
+const LOOKUP_TEXTS = { id: lookupTexts('id'), biosampleAccession: lookupTexts('biosampleAccession') };
+
+export const lookupBatchQuery = ({ column, values }: Lookup, { after, limit, offset }: PageRequest<Key>): BatchQuery => {
+  const texts = LOOKUP_TEXTS[column];
+  const query = after
+    ? { sql: texts.next, params: [values, after.id, limit, offset] }
+    : { sql: texts.first, params: [values, limit, offset] };
+  return { toSQL: () => query };
+};
+
+/** The condition a look-up stands for, for what else its rows need (the count of a long result). */
+const lookupCondition = ({ column, values }: Lookup): SQL => inArray(samples[column], values);
 
 const SAMPLE_ROW_KEYS = Object.keys(sampleRowColumns) as (keyof typeof sampleRowColumns)[];
 const FIELDS_AT = SAMPLE_ROW_KEYS.indexOf('fields');
@@ -254,9 +301,10 @@ export const sampleBatchFetcher =
     db: Db,
     query: (req: PageRequest<K>) => BatchQuery,
     prerender: () => ((row: SampleRow) => string) | undefined = () => undefined,
-    titles = new ProfileTitles(),
+    titles: ProfileTitles | 'in-query' = new ProfileTitles(),
   ) =>
   async (req: PageRequest<K>): Promise<BatchRow[]> => {
+    if (titles === 'in-query') return titledBatch(db, query(req), prerender());
     const rows: BatchRow[] = [];
     const waiting = new Map<string, BatchRow[]>();
     let unread: string[] = [];
@@ -300,8 +348,29 @@ export const sampleBatchFetcher =
     return rows;
   };
 
-const fetchBatch = (db: Db, where: SQL | undefined, order: SampleOrder, prerender?: () => ((row: SampleRow) => string) | undefined) =>
-  sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(where, order, req), prerender);
+/** A batch whose statement gives each row's profile title as its last value (lookupBatchQuery). */
+async function titledBatch(db: Db, query: BatchQuery, write: ((row: SampleRow) => string) | undefined): Promise<BatchRow[]> {
+  const rows: BatchRow[] = [];
+  await forEachValueRow(db, query, (values) => {
+    const title = values.pop() as string | null;
+    const row = toBatchRow(values);
+    row.profileTitle = title ?? null;
+    if (write) {
+      row.written = write(row);
+      row.fields = NO_FIELDS;
+    }
+    rows.push(row);
+  });
+  return rows;
+}
+
+/** Where a stream's rows come from: a condition in an order, or a look-up (lookupBatchQuery, by svc_id). */
+type RowSource = { where: SQL | undefined; order: SampleOrder } | { lookup: Lookup };
+
+const fetchBatch = (db: Db, source: RowSource, prerender?: () => ((row: SampleRow) => string) | undefined) =>
+  'lookup' in source
+    ? sampleBatchFetcher(db, (req: PageRequest<Key>) => lookupBatchQuery(source.lookup, req), prerender, 'in-query')
+    : sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(source.where, source.order, req), prerender);
 
 const keyOf =
   (order: SampleOrder) =>
@@ -326,7 +395,12 @@ export async function countShapes(db: Db, where: SQL | undefined): Promise<{ tot
 
 /** Stored rows matching `where`, in batches (no rendering). */
 export function sampleRows(db: Db, where: SQL | undefined, order: SampleOrder, page: Page): AsyncGenerator<SampleRow> {
-  return keysetRows(fetchBatch(db, where, order), keyOf(order), page);
+  return keysetRows(fetchBatch(db, { where, order }), keyOf(order), page);
+}
+
+/** The rows a look-up names (a few samples), by svc_id, titles read in the same statement (lookupBatchQuery). */
+export function lookupRows(db: Db, lookup: Lookup, page: Page): AsyncGenerator<SampleRow> {
+  return keysetRows(fetchBatch(db, { lookup }), keyOf('id'), page);
 }
 
 /** The (project, version) pairs of rows read, in the order the count query gives them. */
@@ -338,20 +412,33 @@ export function shapesOf(rows: readonly SampleRow[]): RecordShape[] {
   );
 }
 
+type StreamOptions = { standard: Standard; page: Page; order?: SampleOrder; returnType?: ReturnType };
+
 /**
  * The samples matching `where`, rendered in `standard`, streamed. A look-up of one sample, or of a list shorter than
  * a batch, is one query: its count and CSV columns come from the rows themselves.
  */
-export async function sampleStream(
-  db: Db,
-  where: SQL | undefined,
-  opts: { standard: Standard; page: Page; order?: SampleOrder; returnType?: ReturnType },
-): Promise<RowStream<SampleRecord>> {
+export function sampleStream(db: Db, where: SQL | undefined, opts: StreamOptions): Promise<RowStream<SampleRecord>> {
   const order = opts.order ?? 'id';
+  return streamOf(db, { where, order }, where, order, opts);
+}
+
+/** The samples a look-up names (a few svc_ids or accessions), as sampleStream, in svc_id order: one statement. */
+export function lookupStream(db: Db, lookup: Lookup, opts: Omit<StreamOptions, 'order'>): Promise<RowStream<SampleRecord>> {
+  return streamOf(db, { lookup }, lookupCondition(lookup), 'id', opts);
+}
+
+async function streamOf(
+  db: Db,
+  source: RowSource,
+  where: SQL | undefined,
+  order: SampleOrder,
+  opts: StreamOptions,
+): Promise<RowStream<SampleRecord>> {
   // a JSON answer's rows are written as they arrive; CSV lines need the result's columns first
   let prerender = opts.returnType === 'json' ? sampleJsonWriter(opts.standard) : undefined;
   const { summary, batches } = await summarisedRows(
-    fetchBatch(db, where, order, () => prerender),
+    fetchBatch(db, source, () => prerender),
     keyOf(order),
     opts.page,
     {

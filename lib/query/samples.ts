@@ -7,7 +7,7 @@ import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards
 import { recordColumns } from '@/lib/standards/writers';
 import { parseDateRange } from '@/lib/values/dates';
 import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type ReturnType, type Standard, splitList } from './params';
-import { countShapes, sampleRows, sampleStream, shapesOf } from './sample-rows';
+import { countShapes, lookupRows, lookupStream, sampleRows, sampleStream, shapesOf } from './sample-rows';
 import { fromArray, keysetRows, type RowStream, rowStream } from './stream';
 
 export interface SampleQuery {
@@ -70,7 +70,9 @@ export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw })
   const where = svcIdCondition(ids);
   // every match is read, so the CSV columns come from the rows: one query for a look-up
   const found: SampleRow[] = [];
-  for await (const row of sampleRows(db, where, 'id', { offset: 0 })) found.push(row);
+  const rows =
+    ids.length <= LOOKUP_MAX ? lookupRows(db, { column: 'id', values: ids }, { offset: 0 }) : sampleRows(db, where, 'id', { offset: 0 });
+  for await (const row of rows) found.push(row);
   const position = new Map(ids.map((id, i) => [id, i]));
   found.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   const { offset, limit } = input.page;
@@ -84,15 +86,26 @@ export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw })
 
 export const svcIdCondition = (ids: string[]): SQL => inArray(samples.id, ids);
 
-/** Accessions are upper case (SAMEA…): any case is accepted. */
-export function accessionCondition(raw: Raw): SQL {
+/**
+ * A list of at most this many svc_ids or accessions is a look-up: the profiles' titles are read in the same statement
+ * (lib/query/sample-rows.ts, lookupRows), one round trip; a longer list reads them per batch.
+ */
+const LOOKUP_MAX = 100;
+
+const accessionsOf = (raw: Raw): string[] => {
   const accessions = splitList(raw, { upper: true });
   if (!accessions.length) throw Invalid("'biosampleAccessions' is required but not provided.");
-  return inArray(samples.biosampleAccession, accessions);
-}
+  return accessions;
+};
+
+/** Accessions are upper case (SAMEA…): any case is accepted. */
+export const accessionCondition = (raw: Raw): SQL => inArray(samples.biosampleAccession, accessionsOf(raw));
 
 export function samplesByBiosampleAccessions(db: Db, input: SampleQuery & { accessions: Raw }): Promise<RowStream<SampleRecord>> {
-  return sampleStream(db, accessionCondition(input.accessions), input);
+  const accessions = accessionsOf(input.accessions);
+  return accessions.length <= LOOKUP_MAX
+    ? lookupStream(db, { column: 'biosampleAccession', values: accessions }, input)
+    : sampleStream(db, inArray(samples.biosampleAccession, accessions), input);
 }
 
 /** NCBI taxon ids, matched exactly. */
