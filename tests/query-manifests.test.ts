@@ -161,8 +161,13 @@ describe('GET manifest/{manifest_id}/sample_status', () => {
     expect(Object.keys(res.data[0]!)).toEqual(['svc_id', 'manifest_id', 'status', 'time_created', 'time_updated']);
     expect(res.data[0]).toMatchObject({ manifest_id: seed.manifests.asg, status: 'accepted', time_created: '2024-11-01T12:00:00+00:00' });
     expect(await text('/api/manifest/00000000-0000-4000-8000-000000000000/sample_status')).toBe(EMPTY);
-    const { header } = await csv(`/api/manifest/${seed.manifests.asg}/sample_status?return_type=csv`);
+    const { header, rows } = await csv(`/api/manifest/${seed.manifests.asg}/sample_status?return_type=csv`);
     expect(header).toEqual(['svc_id', 'manifest_id', 'status', 'time_created', 'time_updated']);
+    // rows are written straight from what was read: the same text the records print, in JSON and in CSV
+    expect(rows).toEqual(res.data.map((r) => Object.fromEntries(header.map((c) => [c, String(r[c])]))));
+    expect(await text(`/api/manifest/${seed.manifests.asg}/sample_status`)).toBe(
+      JSON.stringify({ status: 'OK', number_found: 2, data: res.data }),
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { CONNECT_TIMEOUT_SECONDS, type Database, type Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { Conflict } from '@/lib/errors';
 import { type AnyJobData, type JobDescription, type JobName, type QueueHealth, SWEEP_JOB } from './contract';
+import { DUE_JOB, QUEUED_JOB, UNRETRIED_DEAD_LETTER } from './counts';
 import { recordDeadLetter } from './dead-letters';
 import { startLiveness } from './liveness';
 import { beginRun, HEARTBEAT_SECONDS } from './runs';
@@ -260,11 +261,11 @@ async function queueHealth(db: Db): Promise<QueueHealth> {
   const [row] = rowsOf<{ waiting: number; oldest: number; active: number; dead: number }>(
     await db.execute(sql`
       select
-        (select count(*)::int from pgboss.job where state in ('created', 'retry') and start_after <= now()) as waiting,
+        (select count(*)::int from pgboss.job where ${QUEUED_JOB} and ${DUE_JOB}) as waiting,
         (select coalesce(extract(epoch from now() - min(start_after)), 0)::int from pgboss.job
-          where state in ('created', 'retry') and start_after <= now()) as oldest,
+          where ${QUEUED_JOB} and ${DUE_JOB}) as oldest,
         (select count(*)::int from pgboss.job where state = 'active') as active,
-        (select count(*)::int from dead_letters where retried_at is null) as dead`),
+        (select count(*)::int from dead_letters where ${UNRETRIED_DEAD_LETTER}) as dead`),
   );
   return {
     waiting: Number(row?.waiting ?? 0),

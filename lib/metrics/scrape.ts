@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
+import { DUE_JOB, QUEUED_JOB, UNRETRIED_DEAD_LETTER } from '@/lib/jobs/counts';
 import { metrics } from './registry';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -19,8 +20,8 @@ export async function scrapeMetrics(db: Db, queues: readonly string[]): Promise<
       select name, state, count(*)::int as n, coalesce(extract(epoch from now() - min(start_after)), 0)::float8 as oldest
       from (
         select name, start_after,
-          case when state in ('created', 'retry') and start_after > now() then 'delayed'
-               when state in ('created', 'retry') then 'waiting'
+          case when ${QUEUED_JOB} and not ${DUE_JOB} then 'delayed'
+               when ${QUEUED_JOB} then 'waiting'
                else state::text end as state
         from pgboss.job where state in ('created', 'retry', 'active', 'failed')
       ) j
@@ -29,7 +30,7 @@ export async function scrapeMetrics(db: Db, queues: readonly string[]): Promise<
       select
         (select count(*)::int from emails where status = 'queued') as waiting,
         (select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 from emails where status = 'queued') as oldest,
-        (select count(*)::int from dead_letters where retried_at is null) as dead`),
+        (select count(*)::int from dead_letters where ${UNRETRIED_DEAD_LETTER}) as dead`),
   ]);
   m.jobs.reset();
   m.jobOldestWait.reset();

@@ -1,18 +1,20 @@
-import { and, arrayContains, asc, eq, gt, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, arrayContains, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
-import { preparedOnce } from '@/db/prepared';
+import { forEachValueRow } from '@/db/rows';
 import { manifests, profiles, samples } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { isEmbargoed, renderSample, type SampleRecord } from '@/lib/standards/render';
 import { buildRoCrate } from '@/lib/standards/rocrate';
+import { csvCell } from '@/lib/standards/writers';
 import { formatUtc, parseDateRange } from '@/lib/values/dates';
 import type { CurrentVersions, RoCrate, SampleStatusItem } from './contract';
 import { humanList, type Page, parseManifestId, parseProjects, type Raw, single } from './params';
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
 import { parseSequencingCentre, type SampleQuery } from './samples';
 import { fromUtcText, utcText } from './sql';
-import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows } from './stream';
+import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
 
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
 const hasSamples = sql`exists (select 1 from ${samples} where ${samples.manifestId} = ${manifests.id})`;
@@ -85,33 +87,47 @@ export function manifestSamples(db: Db, input: SampleQuery & { manifestId: strin
   return sampleStream(db, manifestCondition(input.manifestId), input);
 }
 
-const statusColumns = {
-  svc_id: samples.id,
-  manifest_id: samples.manifestId,
-  status: samples.status,
-  time_created: utcText(samples.timeCreated),
-  time_updated: utcText(samples.timeUpdated),
-};
-// a manifest's first batch, and the batches after a key: each built by Drizzle once per database (db/prepared.ts)
-const firstStatusBatch = preparedOnce((db) =>
-  db
-    .select(statusColumns)
-    .from(samples)
-    .where(eq(samples.manifestId, sql.placeholder('manifestId')))
-    .orderBy(asc(samples.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('manifest_sample_status'),
-);
-const nextStatusBatch = preparedOnce((db) =>
-  db
-    .select(statusColumns)
-    .from(samples)
-    .where(and(eq(samples.manifestId, sql.placeholder('manifestId')), gt(samples.id, sql.placeholder('after'))))
-    .orderBy(asc(samples.id))
-    .limit(sql.placeholder('limit'))
-    .prepare('manifest_sample_status_after'),
-);
+const STATUS_COLUMNS = ['svc_id', 'manifest_id', 'status', 'time_created', 'time_updated'] as const;
+type StatusRow = [svcId: string, manifestId: string, status: string, timeCreated: string, timeUpdated: string];
+
+// a manifest's first batch, and the batches after a key: whole texts, built once (no Drizzle per request), their rows
+// read as arrays (db/rows.ts, forEachValueRow) and written straight to JSON or CSV
+const statusText = (() => {
+  const head = sql`select ${samples.id}, ${samples.manifestId}, ${samples.status}, ${utcText(samples.timeCreated)}, ${utcText(samples.timeUpdated)} from ${samples} where ${samples.manifestId} = `;
+  const text = (q: SQL) => new PgDialect().sqlToQuery(q).sql;
+  return {
+    first: text(sql`${head}$1 order by ${samples.id} limit $2 offset $3`),
+    next: text(sql`${head}$1 and ${samples.id} > $2 order by ${samples.id} limit $3`),
+  };
+})();
+
+const statusBatch =
+  (db: Db, manifestId: string) =>
+  async ({ after, limit, offset }: PageRequest<string>): Promise<StatusRow[]> => {
+    const query =
+      after === null
+        ? { sql: statusText.first, params: [manifestId, limit, offset] }
+        : { sql: statusText.next, params: [manifestId, after, limit] };
+    const rows: StatusRow[] = [];
+    await forEachValueRow(db, { toSQL: () => query }, (values) => {
+      const row = values as StatusRow;
+      row[3] = formatUtc(row[3]);
+      row[4] = formatUtc(row[4]);
+      rows.push(row);
+    });
+    return rows;
+  };
+
+const statusItem = (r: StatusRow): SampleStatusItem => ({
+  svc_id: r[0],
+  manifest_id: r[1],
+  status: r[2] as SampleStatusItem['status'],
+  time_created: r[3],
+  time_updated: r[4],
+});
+const statusJson = (r: StatusRow): string =>
+  `{"svc_id":${JSON.stringify(r[0])},"manifest_id":${JSON.stringify(r[1])},"status":${JSON.stringify(r[2])},"time_created":${JSON.stringify(r[3])},"time_updated":${JSON.stringify(r[4])}}`;
+const statusCsv = (r: StatusRow): string => `${r.map(csvCell).join(',')}\n`;
 
 /**
  * GET manifest/{manifest_id}/sample_status: the minimal status of each sample (docs/api-behaviour.md §3.4.7). Only the five columns it
@@ -119,21 +135,14 @@ const nextStatusBatch = preparedOnce((db) =>
  */
 export async function manifestSampleStatus(db: Db, input: { manifestId: string; page: Page }): Promise<RowStream<SampleStatusItem>> {
   const manifestId = parseManifestId(input.manifestId);
-  const { summary, batches } = await summarisedRows(
-    ({ after, limit, offset }: PageRequest<string>) =>
-      after === null
-        ? firstStatusBatch(db).execute({ manifestId, limit, offset })
-        : nextStatusBatch(db).execute({ manifestId, after, limit }),
-    (r) => r.svc_id,
-    input.page,
-    { of: (all) => all.length, query: async () => (await countShapes(db, eq(samples.manifestId, manifestId))).total },
-  );
-  const items = mapRows(flatRows(batches), (r) => ({
-    ...r,
-    time_created: formatUtc(r.time_created),
-    time_updated: formatUtc(r.time_updated),
-  }));
-  return rowStream(summary, ['svc_id', 'manifest_id', 'status', 'time_created', 'time_updated'], items);
+  const { summary, batches } = await summarisedRows(statusBatch(db, manifestId), (r) => r[0], input.page, {
+    of: (all) => all.length,
+    query: async () => (await countShapes(db, eq(samples.manifestId, manifestId))).total,
+  });
+  return {
+    ...rowStream(summary, [...STATUS_COLUMNS], mapRows(flatRows(batches), statusItem)),
+    written: { json: writeBatches(batches, statusJson, ','), csv: writeBatches(batches, statusCsv, '') },
+  };
 }
 
 /**

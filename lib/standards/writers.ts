@@ -28,7 +28,7 @@ export function recordColumns(shapes: readonly RecordShape[], standard: Standard
 }
 
 /** A CSV cell as csv-stringify writes it: quoted when it holds a comma, a quote or a line break. */
-const csvCell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+export const csvCell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /**
  * `JSON.stringify(renderSample(row))`, written without building the record: each field's value is written as the
