@@ -31,8 +31,9 @@ async function timed<T>(what: string, run: () => Promise<T>): Promise<{ check: C
 }
 
 /**
- * How long the queue's figures and the storage's answer are kept: a load balancer or a monitor polling every second
- * then costs one query, not a write to the storage and four counts each time (`deep` checks them now).
+ * How long the queue's figures, the storage's answer and the last Local Contexts Hub check are kept: a load balancer or
+ * a monitor polling every second then costs one query, not a write to the storage and five reads each time (`deep`
+ * checks them now).
  */
 export const HEALTH_CHECKS_KEPT_SECONDS = 5;
 
@@ -45,25 +46,26 @@ interface HealthDeps {
 }
 
 const checkQueueAndStorage = async (deps: HealthDeps) => {
-  const [queue, storage] = await Promise.all([
+  const [queue, storage, hub] = await Promise.all([
     timed('the job queue', () => deps.jobs.health()),
     timed('the storage', () => deps.files.check()),
+    // written by the hourly rights check, so a few seconds old is as good as now
+    timed('the last Local Contexts Hub check', () => hubCheck(deps.db)),
   ]);
-  return { queue, storage, checkedAt: new Date() };
+  return { queue, storage, hub, checkedAt: new Date() };
 };
 // keyed by the queue, which lives as long as the service; a failed check is kept too (it is an answer, not an error)
 const recentQueueAndStorage = briefly(HEALTH_CHECKS_KEPT_SECONDS * 1000, (_jobs: JobQueue, deps: HealthDeps) => checkQueueAndStorage(deps));
 
 /**
- * The database (asked every time: it decides between 200 and 503), the queue (oldest waiting job) and the storage,
- * each answered within three seconds; the queue and storage as checked at most HEALTH_CHECKS_KEPT_SECONDS ago, or
- * now when `deep`.
+ * The database (asked every time: it decides between 200 and 503), the queue (oldest waiting job), the storage and
+ * the hub's last check, each answered within three seconds; all but the database as checked at most
+ * HEALTH_CHECKS_KEPT_SECONDS ago, or now when `deep`.
  */
 export async function checkHealth(deps: HealthDeps, opts: { deep?: boolean } = {}): Promise<Health> {
-  const [database, { queue, storage, checkedAt }, hub] = await Promise.all([
+  const [database, { queue, storage, hub, checkedAt }] = await Promise.all([
     timed('the database', () => deps.db.execute(sql`select 1`)),
     opts.deep ? checkQueueAndStorage(deps) : recentQueueAndStorage(deps.jobs, deps),
-    timed('the last Local Contexts Hub check', () => hubCheck(deps.db)),
   ]);
   return {
     checked_at: checkedAt.toISOString(),
