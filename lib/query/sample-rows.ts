@@ -206,7 +206,7 @@ export function sampleBatchQuery(where: SQL | undefined, order: SampleOrder, { a
 }
 
 /**
- * A look-up's statement: the rows of `where` by svc_id, each with its profile's title as the row's last value. For the
+ * A look-up's statement: the samples it names, by svc_id, each with its profile's title as the row's last value. For the
  * few samples a look-up names this is one round trip where reading titles apart is two (a third of a one-sample
  * look-up's time); for a long list or an export the titles are read per batch (ProfileTitles), as a subquery per row
  * would cost more than the rows.
