@@ -435,6 +435,13 @@ describe('XML properties', () => {
     );
   });
 
+  it('leaves out a field whose written value is blank: a cell of underscores, which become spaces', () => {
+    // found by the property above: IDENTIFIER_AFFILIATION "_" was sent as a blank VALUE
+    const { IDENTIFIER_AFFILIATION: _i, GAL: _g, DATE_OF_COLLECTION: _d, ...others } = dtolRow();
+    const attrs = tolSampleAttributes({ ...others, IDENTIFIER_AFFILIATION: '_', GAL: '__', DATE_OF_COLLECTION: ' _ ' }, DTOL_ENA_MAPPING);
+    expect(attrs).toEqual(tolSampleAttributes(others, DTOL_ENA_MAPPING));
+  });
+
   it('coordinates round to at most 8 decimals without exponent', () => {
     fc.assert(
       fc.property(fc.double({ min: -180, max: 180, noNaN: true }), (x) => {

@@ -141,7 +141,13 @@ function fieldAttributes(field: string, raw: string, mapping: EnaMapping, fields
 /** The SAMPLE_ATTRIBUTES of a ToL sample's manifest fields, in the fields' order. */
 export function tolSampleAttributes(fields: Record<string, string>, mapping: EnaMapping): Attribute[] {
   return Object.entries(fields).flatMap(([field, value]) =>
-    typeof value === 'string' ? fieldAttributes(field, value, mapping, fields) : [],
+    typeof value === 'string'
+      ? // judged again once written: underscores become spaces, so a cell of "_" would be a blank VALUE, which ENA refuses
+        fieldAttributes(field, value, mapping, fields).flatMap((a) => {
+          const written = a.value.trim();
+          return written ? [{ ...a, value: written }] : [];
+        })
+      : [],
   );
 }
 
