@@ -13,9 +13,18 @@ import { parseConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { manifestCondition } from '../lib/query/manifests';
 import { fieldCondition } from '../lib/query/sample-field';
-import { type SampleKey, type SampleOrder, sampleBatchQuery, sampleRowColumns, shapeQuery } from '../lib/query/sample-rows';
-import { accessionCondition, createdCondition, svcIdCondition, taxonCondition } from '../lib/query/samples';
-import { BATCH_SIZE } from '../lib/query/stream';
+import {
+  type BatchQuery,
+  type Lookup,
+  lookupBatchQuery,
+  type SampleKey,
+  type SampleOrder,
+  sampleBatchQuery,
+  sampleRowColumns,
+  shapeQuery,
+} from '../lib/query/sample-rows';
+import { createdCondition, taxonCondition } from '../lib/query/samples';
+import { BATCH_SIZE, type PageRequest } from '../lib/query/stream';
 import { type BulkInfo, type Exec, execArraysFor, execFor, seedBulkSamples } from './query-seed';
 
 type ExecArrays = ReturnType<typeof execArraysFor>;
@@ -38,13 +47,28 @@ export interface QueryBenchOptions {
   log?: (line: string) => void;
 }
 
+/** The statements a sample query runs: its batches, and the count of a result longer than its first batch. */
+interface Statements {
+  batch: (req: PageRequest<SampleKey>) => BatchQuery;
+  /** absent for a look-up, whose few rows are always whole */
+  count?: SQL;
+  order: SampleOrder;
+}
+
 interface Case {
   name: string;
   path: string;
   /** the statements the endpoint runs, for the direct-SQL timing and the plan */
-  where?: SQL;
-  order?: SampleOrder;
+  statements?: Statements;
 }
+
+const listed = (where: SQL, order: SampleOrder = 'id'): Statements => ({
+  batch: (req) => sampleBatchQuery(where, order, req),
+  count: where,
+  order,
+});
+// one statement for a look-up of a few samples, profile titles in it, as the API runs it (lib/query/sample-rows.ts)
+const lookedUp = (lookup: Lookup): Statements => ({ batch: (req) => lookupBatchQuery(lookup, req), order: 'id' });
 
 export interface CaseResult {
   name: string;
@@ -87,24 +111,29 @@ async function timeIt(fn: () => Promise<unknown>, runs: number): Promise<number>
 const ID = Object.keys(sampleRowColumns).indexOf('id');
 const TIME_CREATED = Object.keys(sampleRowColumns).indexOf('timeCreated');
 
-/** What the API runs for a sample query: the grouped count, then keyset batches until one comes back short. */
-async function directSql(exec: ExecArrays, db: ApiDeps['db'], where: SQL, order: SampleOrder): Promise<number> {
-  const count = shapeQuery(db, where).toSQL();
-  await exec(count.sql, count.params);
+/**
+ * What the API runs for a sample query: keyset batches until one comes back short, and the grouped count when the
+ * first batch is full (a shorter result is counted from its rows: lib/query/stream.ts, summarisedRows).
+ */
+async function directSql(exec: ExecArrays, db: ApiDeps['db'], { batch, count, order }: Statements): Promise<number> {
   let after: SampleKey | null = null;
   let n = 0;
   for (;;) {
-    const q = sampleBatchQuery(where, order, { after, limit: BATCH_SIZE, offset: 0 }).toSQL();
+    const q = batch({ after, limit: BATCH_SIZE, offset: 0 }).toSQL();
     const rows = await exec(q.sql, q.params);
     n += rows.length;
     const last = rows[rows.length - 1];
+    if (after === null && rows.length === BATCH_SIZE && count) {
+      const c = shapeQuery(db, count).toSQL();
+      await exec(c.sql, c.params);
+    }
     if (rows.length < BATCH_SIZE || !last) return n;
     after = { id: String(last[ID]), t: order === 'newest' ? String(last[TIME_CREATED]) : null };
   }
 }
 
-async function indexesUsed(exec: Exec, where: SQL, order: SampleOrder): Promise<string> {
-  const q = sampleBatchQuery(where, order, { after: null, limit: BATCH_SIZE, offset: 0 }).toSQL();
+async function indexesUsed(exec: Exec, { batch }: Statements): Promise<string> {
+  const q = batch({ after: null, limit: BATCH_SIZE, offset: 0 }).toSQL();
   const [row] = await exec(`explain (format json) ${q.sql}`, q.params);
   const value = Object.values(row ?? {})[0];
   const plan = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: Record<string, unknown> }[];
@@ -237,21 +266,27 @@ export async function benchQuery(opts: QueryBenchOptions = {}): Promise<QueryBen
     // 576 samples a day (one every 150 s from 2020-01-01)
     const day = ['2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'] as const;
     const cases: Case[] = [
-      { name: 'sample by svc_id', path: `/api/sample/svc_id/${probe.svcId}`, where: svcIdCondition([probe.svcId]), order: 'id' },
+      {
+        name: 'sample by svc_id',
+        path: `/api/sample/svc_id/${probe.svcId}`,
+        statements: lookedUp({ column: 'id', values: [probe.svcId] }),
+      },
       {
         name: 'sample by biosampleAccession',
         path: `/api/sample/biosampleAccessions/${probe.biosampleAccession}`,
-        where: accessionCondition(probe.biosampleAccession),
-        order: 'id',
+        statements: lookedUp({ column: 'biosampleAccession', values: [probe.biosampleAccession] }),
       },
-      { name: 'samples by taxon_id', path: `/api/sample/taxon_id/${probe.taxonId}`, where: taxonCondition(probe.taxonId), order: 'id' },
-      { name: 'samples of a manifest', path: `/api/manifest/${probe.manifestId}`, where: manifestCondition(probe.manifestId), order: 'id' },
-      { name: 'samples of one day', path: `/api/sample/${day[0]}/${day[1]}`, where: createdCondition(day[0], day[1]), order: 'newest' },
+      { name: 'samples by taxon_id', path: `/api/sample/taxon_id/${probe.taxonId}`, statements: listed(taxonCondition(probe.taxonId)) },
+      { name: 'samples of a manifest', path: `/api/manifest/${probe.manifestId}`, statements: listed(manifestCondition(probe.manifestId)) },
+      {
+        name: 'samples of one day',
+        path: `/api/sample/${day[0]}/${day[1]}`,
+        statements: listed(createdCondition(day[0], day[1]), 'newest'),
+      },
       {
         name: 'sample_field substring',
         path: `/api/sample/sample_field/SCIENTIFIC_NAME/${encodeURIComponent(probe.scientificName)}`,
-        where: fieldCondition('SCIENTIFIC_NAME', probe.scientificName),
-        order: 'id',
+        statements: listed(fieldCondition('SCIENTIFIC_NAME', probe.scientificName)),
       },
       { name: 'manifest sample_status', path: `/api/manifest/${probe.manifestId}/sample_status` },
       { name: 'audit of a manifest', path: `/api/audit/sample/manifest_id/${probe.manifestId}` },
@@ -263,8 +298,9 @@ export async function benchQuery(opts: QueryBenchOptions = {}): Promise<QueryBen
     for (const c of cases) {
       const { rows } = await readAll(api, c.path);
       const apiMs = await timeIt(() => readAll(api, c.path), runs);
-      const sqlMs = c.where ? await timeIt(() => directSql(execArrays, db, c.where as SQL, c.order ?? 'id'), runs) : null;
-      const indexes = c.where ? await indexesUsed(exec, c.where, c.order ?? 'id') : '';
+      const { statements } = c;
+      const sqlMs = statements ? await timeIt(() => directSql(execArrays, db, statements), runs) : null;
+      const indexes = statements ? await indexesUsed(exec, statements) : '';
       results.push({ name: c.name, path: c.path, rows, apiMs, sqlMs, indexes });
       log(`  ${c.name}: ${rows} rows, API ${apiMs.toFixed(1)} ms${sqlMs === null ? '' : `, SQL ${sqlMs.toFixed(1)} ms`}`);
     }

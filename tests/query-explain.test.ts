@@ -4,8 +4,8 @@ import { sampleUpdates } from '@/db/schema';
 import { auditBatchQuery } from '@/lib/audit/audit';
 import { manifestCondition } from '@/lib/query/manifests';
 import { fieldCondition } from '@/lib/query/sample-field';
-import { lookupBatchQuery, type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
-import { accessionCondition, createdCondition, sequencingCentreCondition, svcIdCondition, taxonCondition } from '@/lib/query/samples';
+import { lookupBatchQuery, lookupCondition, type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
+import { createdCondition, sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { type BulkInfo, type Exec, execFor, seedBulkSamples } from '../bench/query-seed';
 import { queryClient } from './query-support';
 import { createHarness, type Harness } from './support/harness';
@@ -135,8 +135,9 @@ const seqScansOfSamples = (plan: Record<string, unknown>[]) =>
 
 describe('query plans', () => {
   const cases: [string, () => SQL, SampleOrder][] = [
-    ['svc_id', () => svcIdCondition([info.probe.svcId]), 'id'],
-    ['biosampleAccession', () => accessionCondition(info.probe.biosampleAccession), 'id'],
+    // a list of more svc_ids or accessions than a look-up reads in one statement (lookupBatchQuery) reads this way
+    ['svc_id', () => lookupCondition({ column: 'id', values: [info.probe.svcId] }), 'id'],
+    ['biosampleAccession', () => lookupCondition({ column: 'biosampleAccession', values: [info.probe.biosampleAccession] }), 'id'],
     ['taxon_id', () => taxonCondition(info.probe.taxonId), 'id'],
     ['manifest_id', () => manifestCondition(info.probe.manifestId), 'id'],
     ['time_created range', () => createdCondition('2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'), 'newest'],

@@ -45,7 +45,8 @@ interface HealthDeps {
   config: Config;
 }
 
-const checkQueueAndStorage = async (deps: HealthDeps) => {
+/** The parts of the health answer that may be a few seconds old: the queue, the storage and the hub's last check. */
+const checkKeptParts = async (deps: HealthDeps) => {
   const [queue, storage, hub] = await Promise.all([
     timed('the job queue', () => deps.jobs.health()),
     timed('the storage', () => deps.files.check()),
@@ -55,7 +56,7 @@ const checkQueueAndStorage = async (deps: HealthDeps) => {
   return { queue, storage, hub, checkedAt: new Date() };
 };
 // keyed by the queue, which lives as long as the service; a failed check is kept too (it is an answer, not an error)
-const recentQueueAndStorage = briefly(HEALTH_CHECKS_KEPT_SECONDS * 1000, (_jobs: JobQueue, deps: HealthDeps) => checkQueueAndStorage(deps));
+const recentKeptParts = briefly(HEALTH_CHECKS_KEPT_SECONDS * 1000, (_jobs: JobQueue, deps: HealthDeps) => checkKeptParts(deps));
 
 /**
  * The database (asked every time: it decides between 200 and 503), the queue (oldest waiting job), the storage and
@@ -65,7 +66,7 @@ const recentQueueAndStorage = briefly(HEALTH_CHECKS_KEPT_SECONDS * 1000, (_jobs:
 export async function checkHealth(deps: HealthDeps, opts: { deep?: boolean } = {}): Promise<Health> {
   const [database, { queue, storage, hub, checkedAt }] = await Promise.all([
     timed('the database', () => deps.db.execute(sql`select 1`)),
-    opts.deep ? checkQueueAndStorage(deps) : recentQueueAndStorage(deps.jobs, deps),
+    opts.deep ? checkKeptParts(deps) : recentKeptParts(deps.jobs, deps),
   ]);
   return {
     checked_at: checkedAt.toISOString(),

@@ -1,5 +1,4 @@
 import { and, arrayContains, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
 import { manifests, profiles, samples } from '@/db/schema';
@@ -13,7 +12,7 @@ import type { CurrentVersions, RoCrate, SampleStatusItem } from './contract';
 import { humanList, type Page, parseManifestId, parseProjects, type Raw, single } from './params';
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
 import { parseSequencingCentre, type SampleQuery } from './samples';
-import { fromUtcText, utcText } from './sql';
+import { fromUtcText, textOf, utcText } from './sql';
 import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
 
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
@@ -94,10 +93,9 @@ type StatusRow = [svcId: string, manifestId: string, status: string, timeCreated
 // read as arrays (db/rows.ts, forEachValueRow) and written straight to JSON or CSV
 const statusText = (() => {
   const head = sql`select ${samples.id}, ${samples.manifestId}, ${samples.status}, ${utcText(samples.timeCreated)}, ${utcText(samples.timeUpdated)} from ${samples} where ${samples.manifestId} = `;
-  const text = (q: SQL) => new PgDialect().sqlToQuery(q).sql;
   return {
-    first: text(sql`${head}$1 order by ${samples.id} limit $2 offset $3`),
-    next: text(sql`${head}$1 and ${samples.id} > $2 order by ${samples.id} limit $3`),
+    first: textOf(sql`${head}$1 order by ${samples.id} limit $2 offset $3`),
+    next: textOf(sql`${head}$1 and ${samples.id} > $2 order by ${samples.id} limit $3`),
   };
 })();
 

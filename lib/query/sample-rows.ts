@@ -1,5 +1,5 @@
 import { and, asc, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
-import { type AnyPgColumn, alias, PgDialect } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
@@ -7,7 +7,7 @@ import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
 import type { Page, ReturnType, Standard } from './params';
-import { fromUtcText, utcText } from './sql';
+import { fromUtcText, queryOf, textOf, utcText } from './sql';
 import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
 
 /** The accession and relation columns, under the names the API's records and field search give them. */
@@ -91,14 +91,6 @@ const TIME_OF: Record<Exclude<SampleOrder, 'id'>, (r: SampleRow) => string | nul
   newestImage: (r) => r.lastBioimageSubmitted,
 };
 
-const dialect = new PgDialect();
-/** `q` as SQL text; only for parts without parameters, which are rendered once. */
-const textOf = (q: SQL): string => {
-  const { sql: text, params } = dialect.sqlToQuery(q);
-  if (params.length) throw new Error('a constant part of a query has parameters');
-  return text;
-};
-
 // the batch's chosen rows, as the outer query names them: a subquery "chosen" selecting storedColumns
 const chosenSample = alias(samples, 'chosen');
 const chosenColumns: { [K in keyof typeof storedColumns]: AnyPgColumn } = {
@@ -162,7 +154,7 @@ export type BatchQuery = { toSQL(): { sql: string; params: unknown[] } };
 /** A batch: the rows of `where`, in the text's order, `limit` of them after the first `offset`. */
 export function batchQuery(text: BatchText, where: SQL | undefined, limit: number, offset: number): BatchQuery {
   const query = sql`${sql.raw(text.head)}${where ?? sql`true`} order by ${sql.raw(text.inner)} limit ${limit} offset ${offset}) "chosen" order by ${sql.raw(text.outer)}`;
-  return { toSQL: () => dialect.sqlToQuery(query) };
+  return { toSQL: () => queryOf(query) };
 }
 
 const BY_ID = { inner: asc(samples.id), outer: asc(chosenSample.id) };
@@ -213,6 +205,12 @@ export function sampleBatchQuery(where: SQL | undefined, order: SampleOrder, { a
  */
 const LOOKUP_TEXT = batchText(BY_ID, [TITLE_OF_CHOSEN]);
 
+/**
+ * A look-up of at most this many svc_ids or accessions reads the profiles' titles in its statement (lookupBatchQuery),
+ * one round trip; a longer list is read like any other list, its titles per batch.
+ */
+const LOOKUP_MAX = 100;
+
 /** What a look-up names: svc_ids or BioSamples accessions. */
 export interface Lookup {
   column: 'id' | 'biosampleAccession';
@@ -240,8 +238,8 @@ export const lookupBatchQuery = ({ column, values }: Lookup, { after, limit, off
   return { toSQL: () => query };
 };
 
-/** The condition a look-up stands for, for what else its rows need (the count of a long result). */
-const lookupCondition = ({ column, values }: Lookup): SQL => inArray(samples[column], values);
+/** The condition a look-up stands for: a long list's statements, and the count of a long result. */
+export const lookupCondition = ({ column, values }: Lookup): SQL => inArray(samples[column], values);
 
 const SAMPLE_ROW_KEYS = Object.keys(sampleRowColumns) as (keyof typeof sampleRowColumns)[];
 const FIELDS_AT = SAMPLE_ROW_KEYS.indexOf('fields');
@@ -364,13 +362,23 @@ async function titledBatch(db: Db, query: BatchQuery, write: ((row: SampleRow) =
   return rows;
 }
 
-/** Where a stream's rows come from: a condition in an order, or a look-up (lookupBatchQuery, by svc_id). */
+/**
+ * Where a stream's rows come from: a condition in an order, or a look-up (by svc_id; lookupBatchQuery when it names
+ * a few samples, its condition otherwise).
+ */
 type RowSource = { where: SQL | undefined; order: SampleOrder } | { lookup: Lookup };
 
-const fetchBatch = (db: Db, source: RowSource, prerender?: () => ((row: SampleRow) => string) | undefined) =>
-  'lookup' in source
-    ? sampleBatchFetcher(db, (req: PageRequest<Key>) => lookupBatchQuery(source.lookup, req), prerender, 'in-query')
-    : sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(source.where, source.order, req), prerender);
+const fetchBatch = (db: Db, source: RowSource, prerender?: () => ((row: SampleRow) => string) | undefined) => {
+  if (!('lookup' in source)) {
+    return sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(source.where, source.order, req), prerender);
+  }
+  const { lookup } = source;
+  if (lookup.values.length <= LOOKUP_MAX) {
+    return sampleBatchFetcher(db, (req: PageRequest<Key>) => lookupBatchQuery(lookup, req), prerender, 'in-query');
+  }
+  const where = lookupCondition(lookup);
+  return sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(where, 'id', req), prerender);
+};
 
 const keyOf =
   (order: SampleOrder) =>
@@ -398,7 +406,7 @@ export function sampleRows(db: Db, where: SQL | undefined, order: SampleOrder, p
   return keysetRows(fetchBatch(db, { where, order }), keyOf(order), page);
 }
 
-/** The rows a look-up names (a few samples), by svc_id, titles read in the same statement (lookupBatchQuery). */
+/** The rows a look-up names, by svc_id (for a few samples one statement: lookupBatchQuery). */
 export function lookupRows(db: Db, lookup: Lookup, page: Page): AsyncGenerator<SampleRow> {
   return keysetRows(fetchBatch(db, { lookup }), keyOf('id'), page);
 }
@@ -423,7 +431,7 @@ export function sampleStream(db: Db, where: SQL | undefined, opts: StreamOptions
   return streamOf(db, { where, order }, where, order, opts);
 }
 
-/** The samples a look-up names (a few svc_ids or accessions), as sampleStream, in svc_id order: one statement. */
+/** The samples a look-up names, as sampleStream, in svc_id order (for a few samples one statement: lookupBatchQuery). */
 export function lookupStream(db: Db, lookup: Lookup, opts: Omit<StreamOptions, 'order'>): Promise<RowStream<SampleRecord>> {
   return streamOf(db, { lookup }, lookupCondition(lookup), 'id', opts);
 }

@@ -7,8 +7,8 @@ import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards
 import { recordColumns } from '@/lib/standards/writers';
 import { parseDateRange } from '@/lib/values/dates';
 import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type ReturnType, type Standard, splitList } from './params';
-import { countShapes, lookupRows, lookupStream, sampleRows, sampleStream, shapesOf } from './sample-rows';
-import { fromArray, keysetRows, type RowStream, rowStream } from './stream';
+import { countShapes, lookupRows, lookupStream, sampleRowStream, sampleRows, sampleStream, shapesOf } from './sample-rows';
+import { keysetRows, type RowStream, rowStream } from './stream';
 
 export interface SampleQuery {
   standard: Standard;
@@ -67,30 +67,20 @@ export function samplesCreatedBetween(db: Db, input: SampleQuery & { from: strin
 /** Samples by svc_id, in the order asked (the list is bounded by the URL, so it is read at once). */
 export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw }): Promise<RowStream<SampleRecord>> {
   const ids = parseSvcIds(input.ids, (bad) => `Invalid 'svc_id' value(s): ${humanList(bad.length ? bad : [''])}`);
-  const where = svcIdCondition(ids);
   // every match is read, so the CSV columns come from the rows: one query for a look-up
   const found: SampleRow[] = [];
-  const rows =
-    ids.length <= LOOKUP_MAX ? lookupRows(db, { column: 'id', values: ids }, { offset: 0 }) : sampleRows(db, where, 'id', { offset: 0 });
-  for await (const row of rows) found.push(row);
+  for await (const row of lookupRows(db, { column: 'id', values: ids }, { offset: 0 })) found.push(row);
   const position = new Map(ids.map((id, i) => [id, i]));
   found.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   const { offset, limit } = input.page;
   const page = found.slice(offset, limit === undefined ? undefined : offset + limit);
-  return fromArray(
-    page.map((r) => renderSample(r, input.standard)),
-    recordColumns(shapesOf(found), input.standard),
-    found.length,
-  );
+  // written straight from the rows, as any other sample list (no record built per row)
+  return sampleRowStream(batchOf(page), found.length, recordColumns(shapesOf(found), input.standard), input.standard);
 }
 
-export const svcIdCondition = (ids: string[]): SQL => inArray(samples.id, ids);
-
-/**
- * A list of at most this many svc_ids or accessions is a look-up: the profiles' titles are read in the same statement
- * (lib/query/sample-rows.ts, lookupRows), one round trip; a longer list reads them per batch.
- */
-const LOOKUP_MAX = 100;
+async function* batchOf<R>(rows: R[]): AsyncGenerator<R[]> {
+  if (rows.length) yield rows;
+}
 
 const accessionsOf = (raw: Raw): string[] => {
   const accessions = splitList(raw, { upper: true });
@@ -99,13 +89,8 @@ const accessionsOf = (raw: Raw): string[] => {
 };
 
 /** Accessions are upper case (SAMEA…): any case is accepted. */
-export const accessionCondition = (raw: Raw): SQL => inArray(samples.biosampleAccession, accessionsOf(raw));
-
 export function samplesByBiosampleAccessions(db: Db, input: SampleQuery & { accessions: Raw }): Promise<RowStream<SampleRecord>> {
-  const accessions = accessionsOf(input.accessions);
-  return accessions.length <= LOOKUP_MAX
-    ? lookupStream(db, { column: 'biosampleAccession', values: accessions }, input)
-    : sampleStream(db, inArray(samples.biosampleAccession, accessions), input);
+  return lookupStream(db, { column: 'biosampleAccession', values: accessionsOf(input.accessions) }, input);
 }
 
 /** NCBI taxon ids, matched exactly. */

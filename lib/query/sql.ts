@@ -1,5 +1,20 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
+
+const dialect = new PgDialect();
+
+/** `q` as SQL text and its parameters, as Drizzle would send it. */
+export const queryOf = (q: SQL): { sql: string; params: unknown[] } => dialect.sqlToQuery(q);
+
+/**
+ * `q` as SQL text, for a constant part of a statement rendered once (no Drizzle per request): the whole text, or a
+ * head and tail around hand-numbered `$n` placeholders. A part with parameters is refused, as its values would be lost.
+ */
+export const textOf = (q: SQL): string => {
+  const { sql: text, params } = dialect.sqlToQuery(q);
+  if (params.length) throw new Error('a constant part of a query has parameters');
+  return text;
+};
 
 /**
  * A timestamp as UTC text with microseconds. Queries select timestamps this way so that keyset positions and printed
