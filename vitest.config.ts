@@ -2,10 +2,16 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that need a worker of their own: the hostile-uploads test bounds the growth of the process's memory while a
+ * workbook is read, which another file's garbage in the same heap would blur (+578 MB against its +256 MB when it
+ * shared a worker).
+ */
+const OWN_HEAP = ['tests/hostile-uploads.test.ts'];
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['tests/**/*.test.ts', 'lib/**/*.test.ts'],
     pool: 'forks',
     // a file per core: vitest's default (cores − 1) ran this suite one file at a time on a two-core machine; more
     // files than cores made the password-hashing tests (scrypt at OWASP's cost) slow enough to reach their timeouts
@@ -14,5 +20,22 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NEXT_TELEMETRY_DISABLED: '1' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['tests/**/*.test.ts', 'lib/**/*.test.ts'],
+          exclude: OWN_HEAP,
+          // a worker keeps the modules it imported from one file to the next: importing the service (the API app, its
+          // routes and schemas, drizzle, pg-boss, exceljs, …) afresh took about 3 s a file, over 80 files. Each file
+          // still makes its own database, app and servers (tests/support/harness.ts) and closes them in afterAll;
+          // module-level caches are of immutable things (definitions, compiled patterns) or keyed by database, and
+          // the metrics test reads differences, so a file does not see what one before it did.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'own heap', include: OWN_HEAP, isolate: true } },
+    ],
   },
 });
