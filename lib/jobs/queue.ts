@@ -114,7 +114,8 @@ export async function startJobQueue(
     expireInSeconds: 30 * 60,
     retryLimit: RETRY_LIMIT,
     retryDelay: opts.retryDelaySeconds ?? 5,
-    retryBackoff: true,
+    // pg-boss floors a doubling delay at 1 s: a delay of 0 (a test's queue) is asked for plainly, so it stays 0
+    retryBackoff: (opts.retryDelaySeconds ?? 5) > 0,
     // maintenance and cron are for long-lived servers; a worker-less instance skips them
     supervise: workers,
     schedule: workers,
