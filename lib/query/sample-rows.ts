@@ -468,7 +468,7 @@ async function streamOf(
 export function sampleRowStream(
   batches: AsyncGenerator<SampleRow[]>,
   total: number,
-  columns: string[],
+  columns: readonly string[],
   standard: Standard,
   write: { json: (row: SampleRow) => string; csv: (row: SampleRow) => string } = sampleWriters(columns, standard),
 ): RowStream<SampleRecord> {

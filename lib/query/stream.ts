@@ -9,7 +9,7 @@ export interface RowStream<T> {
   /** every match, whatever limit and offset say */
   total: number;
   /** CSV header; for a list of plain strings, its one column's name */
-  columns: string[];
+  columns: readonly string[];
   rows: AsyncIterable<T>;
   /**
    * The same rows already written, for a producer that can write them straight from what it read (the sample
@@ -22,9 +22,9 @@ export interface RowStream<T> {
 /** Rows per database round trip: large enough to amortise the round trip, small enough to keep memory flat. */
 export const BATCH_SIZE = 1000;
 
-export const rowStream = <T>(total: number, columns: string[], rows: AsyncIterable<T>): RowStream<T> => ({ total, columns, rows });
+export const rowStream = <T>(total: number, columns: readonly string[], rows: AsyncIterable<T>): RowStream<T> => ({ total, columns, rows });
 
-export const fromArray = <T>(rows: T[], columns: string[], total = rows.length): RowStream<T> => ({
+export const fromArray = <T>(rows: T[], columns: readonly string[], total = rows.length): RowStream<T> => ({
   total,
   columns,
   rows: (async function* () {

@@ -18,13 +18,27 @@ export interface RecordShape {
 // an empty result still gets a header: the columns of every project's current version
 const CURRENT_SHAPES: RecordShape[] = TOL_PROJECTS.map((project) => ({ project, version: currentDefinition(project).version }));
 
-/** CSV columns for a result: the keys of each shape's records, merged in the order first met. */
-export function recordColumns(shapes: readonly RecordShape[], standard: Standard): string[] {
-  const keys = new Set<string>();
-  for (const s of shapes.length ? shapes : CURRENT_SHAPES) for (const key of layoutFor(s.project, s.version, standard).keys) keys.add(key);
-  // an embargoed ERGA record has only `status`
-  if (shapes.some((s) => s.project === 'erga')) keys.add('status');
-  return [...keys];
+// the columns of each set of shapes met, kept: a look-up's answer asked for them every time (about 1% of a one-record
+// look-up's CPU). Results have few shapes, of a few projects' versions; the bound only guards against a flood of them.
+const columnsOfShapes = new Map<string, readonly string[]>();
+const COLUMN_SETS_KEPT = 1_000;
+
+/** CSV columns for a result: the keys of each shape's records, merged in the order first met (shared: not to change). */
+export function recordColumns(shapes: readonly RecordShape[], standard: Standard): readonly string[] {
+  let k: string = standard;
+  for (const s of shapes) k += `\u0000${s.project}|${s.version}`;
+  let columns = columnsOfShapes.get(k);
+  if (!columns) {
+    const keys = new Set<string>();
+    for (const s of shapes.length ? shapes : CURRENT_SHAPES)
+      for (const key of layoutFor(s.project, s.version, standard).keys) keys.add(key);
+    // an embargoed ERGA record has only `status`
+    if (shapes.some((s) => s.project === 'erga')) keys.add('status');
+    columns = Object.freeze([...keys]);
+    if (columnsOfShapes.size >= COLUMN_SETS_KEPT) columnsOfShapes.clear();
+    columnsOfShapes.set(k, columns);
+  }
+  return columns;
 }
 
 /** A CSV cell as csv-stringify writes it: quoted when it holds a comma, a quote or a line break. */
@@ -66,7 +80,10 @@ function compileCsv(layout: Layout, columns: readonly string[], embargoed: strin
   };
 }
 
-/** A writer that compiles, once per (project, version) met, what it writes for rows of that pair. */
+/**
+ * A writer that compiles, once per (project, version) met, what it writes for rows of that pair. Kept per result:
+ * a CSV line's writer depends on the result's columns.
+ */
 function perLayout(standard: Standard, compile: (layout: Layout) => (row: SampleRow) => string): (row: SampleRow) => string {
   const cache = new Map<string, (row: SampleRow) => string>();
   return (row) => {
@@ -81,20 +98,38 @@ function perLayout(standard: Standard, compile: (layout: Layout) => (row: Sample
 }
 
 const EMBARGOED_JSON = JSON.stringify(EMBARGOED);
+// a JSON record does not depend on the result it is in: one writer per standard for the life of the process (compiling
+// it for every answer took about 4% of a one-record look-up's CPU)
+const jsonWriters = new Map<Standard, (row: SampleRow) => string>();
 
 /**
  * What `JSON.stringify(renderSample(row))` would be, written straight from the stored row by a function compiled
  * once per (project, version): a list or an export builds no record objects and decodes no fields it does not have
  * to.
  */
-export const sampleJsonWriter = (standard: Standard): ((row: SampleRow) => string) =>
-  perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON));
+export const sampleJsonWriter = (standard: Standard): ((row: SampleRow) => string) => {
+  let write = jsonWriters.get(standard);
+  if (!write) {
+    write = perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON));
+    jsonWriters.set(standard, write);
+  }
+  return write;
+};
 
-/** The JSON writer, and a CSV line of the rendered record in the result's `columns`, written the same way. */
+/**
+ * The JSON writer, and a CSV line of the rendered record in the result's `columns`, written the same way; the CSV
+ * writer is made when first asked for (a JSON answer never is).
+ */
 export function sampleWriters(columns: readonly string[], standard: Standard) {
-  const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
+  let csv: ((row: SampleRow) => string) | undefined;
   return {
     json: sampleJsonWriter(standard),
-    csv: perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv)),
+    get csv(): (row: SampleRow) => string {
+      if (!csv) {
+        const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
+        csv = perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv));
+      }
+      return csv;
+    },
   };
 }
