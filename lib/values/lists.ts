@@ -7,13 +7,17 @@ export type Raw = string | string[] | undefined;
  */
 export function splitList(raw: Raw, opts: { lower?: boolean; upper?: boolean } = {}): string[] {
   const out = new Set<string>();
-  for (const part of [raw ?? []].flat().flatMap((s) => s.split(','))) {
-    let v = part.trim();
-    if (!v) continue;
-    if (opts.lower) v = v.toLowerCase();
-    if (opts.upper) v = v.toUpperCase();
-    out.add(v);
-  }
+  const add = (text: string) => {
+    for (const part of text.split(',')) {
+      let v = part.trim();
+      if (!v) continue;
+      if (opts.lower) v = v.toLowerCase();
+      if (opts.upper) v = v.toUpperCase();
+      out.add(v);
+    }
+  };
+  if (typeof raw === 'string') add(raw);
+  else for (const text of raw ?? []) add(text);
   return [...out];
 }
 
