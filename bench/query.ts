@@ -14,7 +14,6 @@ import { createLogger } from '../lib/logger';
 import { manifestCondition } from '../lib/query/manifests';
 import { fieldCondition } from '../lib/query/sample-field';
 import {
-  type BatchQuery,
   type Lookup,
   lookupBatchQuery,
   type SampleKey,
@@ -24,6 +23,7 @@ import {
   shapeQuery,
 } from '../lib/query/sample-rows';
 import { createdCondition, taxonCondition } from '../lib/query/samples';
+import type { BatchQuery } from '../lib/query/sql';
 import { BATCH_SIZE, type PageRequest } from '../lib/query/stream';
 import { type BulkInfo, type Exec, execArraysFor, execFor, seedBulkSamples } from './query-seed';
 

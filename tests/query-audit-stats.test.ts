@@ -1,4 +1,6 @@
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleUpdates } from '@/db/schema';
 import { AUDIT_COLUMNS } from '@/lib/audit/audit';
 import { type QuerySeed, seedQueryData } from './query-seed';
 import { EMPTY, expectNoPrivateData, queryClient } from './query-support';
@@ -102,6 +104,40 @@ describe('audit', () => {
     expect(rows).toHaveLength(3);
     const empty = await csv('/api/audit/sample/2020-01-01/2021-01-01?return_type=csv');
     expect(empty.header).toEqual([...AUDIT_COLUMNS]);
+  });
+
+  it('pages through more changes than a batch holds, newest first, each once, ties on time ordered by id', async () => {
+    const first = seed.samples[0]!;
+    // 2,500 changes over 50 instants: batches of 1,000 end inside a run of equal times
+    const added = await h.deps.db
+      .insert(sampleUpdates)
+      .values(
+        Array.from({ length: 2_500 }, (_, i) => ({
+          sampleId: first.id,
+          manifestId: first.manifestId,
+          project: 'dtol' as const,
+          updateType: 'user' as const,
+          field: 'SEX',
+          oldValue: `old ${i}`,
+          newValue: `new ${i}`,
+          timeUpdated: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)),
+        })),
+      )
+      .returning({ id: sampleUpdates.id, time: sampleUpdates.timeUpdated });
+    try {
+      const res = await wrapper(`/api/audit/samples?svc_id=${first.id}`);
+      expect(res.number_found).toBe(2_502);
+      const expected = [...added].sort((a, b) => b.time.getTime() - a.time.getTime() || b.id - a.id).map((a) => `new ${added.indexOf(a)}`);
+      expect(res.data.slice(0, 2_500).map((r) => r.updated_value)).toEqual(expected);
+      expect(res.data.slice(2_500).map((r) => r.field)).toEqual(['SEX', 'biosampleAccession']);
+    } finally {
+      await h.deps.db.delete(sampleUpdates).where(
+        inArray(
+          sampleUpdates.id,
+          added.map((a) => a.id),
+        ),
+      );
+    }
   });
 });
 

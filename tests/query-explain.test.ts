@@ -202,7 +202,7 @@ describe('query plans', () => {
   it('finds a manifest’s changes by its index in the audit’s order under a prepared statement’s generic plan', async () => {
     // postgres-js prepares every statement; after five runs PostgreSQL may keep one plan for any values, LIMIT
     // unknown. On (manifest_id) alone that plan walked the time index backwards through every change.
-    const { sql, params } = auditBatchQuery(h.deps.db, inArray(sampleUpdates.manifestId, [info.probe.manifestId]), {
+    const { sql, params } = auditBatchQuery(inArray(sampleUpdates.manifestId, [info.probe.manifestId]), {
       after: null,
       limit: 1000,
       offset: 0,

@@ -5,7 +5,6 @@ import { samples } from '@/db/schema';
 import { AppError, Invalid } from '@/lib/errors';
 import { fieldCondition } from '@/lib/query/sample-field';
 import {
-  type BatchQuery,
   type BatchRow,
   type BatchText,
   batchQuery,
@@ -17,7 +16,7 @@ import {
   sampleRowStream,
 } from '@/lib/query/sample-rows';
 import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
-import { containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
+import { type BatchQuery, containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
 import { keysetBatches, type PageRequest, type RowStream } from '@/lib/query/stream';
 import { sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord, SampleRow } from '@/lib/standards/render';

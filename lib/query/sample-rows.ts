@@ -7,7 +7,7 @@ import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
 import type { Page, ReturnType, Standard } from './params';
-import { fromUtcText, queryOf, textOf, utcText } from './sql';
+import { type BatchQuery, fromUtcText, queryOf, textOf, utcText } from './sql';
 import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
 
 /** The accession and relation columns, under the names the API's records and field search give them. */
@@ -149,7 +149,6 @@ function batchText(order: { inner: SQL; outer: SQL }, extra: SQL[], key?: { inne
 }
 
 /** What a batch query is to forEachValueRow and to an EXPLAIN. */
-export type BatchQuery = { toSQL(): { sql: string; params: unknown[] } };
 
 /** A batch: the rows of `where`, in the text's order, `limit` of them after the first `offset`. */
 export function batchQuery(text: BatchText, where: SQL | undefined, limit: number, offset: number): BatchQuery {

@@ -3,6 +3,9 @@ import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
 
 const dialect = new PgDialect();
 
+/** A statement as the driver is sent it (db/rows.ts, forEachValueRow): its text and its parameters. */
+export type BatchQuery = { toSQL(): { sql: string; params: unknown[] } };
+
 /** `q` as SQL text and its parameters, as Drizzle would send it. */
 export const queryOf = (q: SQL): { sql: string; params: unknown[] } => dialect.sqlToQuery(q);
 
