@@ -77,25 +77,25 @@ type AuditRow = [
   id: number | string,
 ];
 
-const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const toRecord = (r: AuditRow): AuditRecord => ({
-  field: s(r[0]),
-  outdated_value: s(r[1]),
-  updated_value: s(r[2]),
+  field: text(r[0]),
+  outdated_value: text(r[1]),
+  updated_value: text(r[2]),
   update_type: r[3],
   time_updated: formatUtc(r[4]),
-  RACK_OR_PLATE_ID: s(r[8]),
-  SPECIMEN_ID: s(r[9]),
-  TUBE_OR_WELL_ID: s(r[10]),
-  biosampleAccession: s(r[11]),
-  manifest_id: s(r[5]),
-  public_name: s(r[12]),
-  sraAccession: s(r[13]),
+  RACK_OR_PLATE_ID: text(r[8]),
+  SPECIMEN_ID: text(r[9]),
+  TUBE_OR_WELL_ID: text(r[10]),
+  biosampleAccession: text(r[11]),
+  manifest_id: text(r[5]),
+  public_name: text(r[12]),
+  sraAccession: text(r[13]),
   // rows are field updates; the reference's removal and truncation logs have no counterpart here
   svc_audit_type: 'update_log',
-  svc_id: s(r[7]),
-  svc_profile_title: s(r[14]),
-  tol_project: s(r[6]).toUpperCase(),
+  svc_id: text(r[7]),
+  svc_profile_title: text(r[14]),
+  tol_project: text(r[6]).toUpperCase(),
 });
 
 /**

@@ -148,8 +148,6 @@ function batchText(order: { inner: SQL; outer: SQL }, extra: SQL[], key?: { inne
   };
 }
 
-/** What a batch query is to forEachValueRow and to an EXPLAIN. */
-
 /** A batch: the rows of `where`, in the text's order, `limit` of them after the first `offset`. */
 export function batchQuery(text: BatchText, where: SQL | undefined, limit: number, offset: number): BatchQuery {
   const query = sql`${sql.raw(text.head)}${where ?? sql`true`} order by ${sql.raw(text.inner)} limit ${limit} offset ${offset}) "chosen" order by ${sql.raw(text.outer)}`;

@@ -81,8 +81,8 @@ function compileCsv(layout: Layout, columns: readonly string[], embargoed: strin
 }
 
 /**
- * A writer that compiles, once per (project, version) met, what it writes for rows of that pair. Kept per result:
- * a CSV line's writer depends on the result's columns.
+ * A writer that compiles, once per (project, version) met, what it writes for rows of that pair: a JSON writer is kept
+ * for the life of the process (sampleJsonWriter), a CSV writer for one result, as its lines depend on the columns.
  */
 function perLayout(standard: Standard, compile: (layout: Layout) => (row: SampleRow) => string): (row: SampleRow) => string {
   const cache = new Map<string, (row: SampleRow) => string>();
