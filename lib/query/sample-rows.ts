@@ -365,16 +365,17 @@ async function titledBatch(db: Db, query: BatchQuery, write: ((row: SampleRow) =
  */
 type RowSource = { where: SQL | undefined; order: SampleOrder } | { lookup: Lookup };
 
+const orderOf = (source: RowSource): SampleOrder => ('lookup' in source ? 'id' : source.order);
+const conditionOf = (source: RowSource): SQL | undefined => ('lookup' in source ? lookupCondition(source.lookup) : source.where);
+
 const fetchBatch = (db: Db, source: RowSource, prerender?: () => ((row: SampleRow) => string) | undefined) => {
-  if (!('lookup' in source)) {
-    return sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(source.where, source.order, req), prerender);
-  }
-  const { lookup } = source;
-  if (lookup.values.length <= LOOKUP_MAX) {
+  if ('lookup' in source && source.lookup.values.length <= LOOKUP_MAX) {
+    const { lookup } = source;
     return sampleBatchFetcher(db, (req: PageRequest<Key>) => lookupBatchQuery(lookup, req), prerender, 'in-query');
   }
-  const where = lookupCondition(lookup);
-  return sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(where, 'id', req), prerender);
+  const where = conditionOf(source);
+  const order = orderOf(source);
+  return sampleBatchFetcher(db, (req: PageRequest<Key>) => sampleBatchQuery(where, order, req), prerender);
 };
 
 const keyOf =
@@ -424,31 +425,25 @@ type StreamOptions = { standard: Standard; page: Page; order?: SampleOrder; retu
  * a batch, is one query: its count and CSV columns come from the rows themselves.
  */
 export function sampleStream(db: Db, where: SQL | undefined, opts: StreamOptions): Promise<RowStream<SampleRecord>> {
-  const order = opts.order ?? 'id';
-  return streamOf(db, { where, order }, where, order, opts);
+  return streamOf(db, { where, order: opts.order ?? 'id' }, opts);
 }
 
 /** The samples a look-up names, as sampleStream, in svc_id order (for a few samples one statement: lookupBatchQuery). */
 export function lookupStream(db: Db, lookup: Lookup, opts: Omit<StreamOptions, 'order'>): Promise<RowStream<SampleRecord>> {
-  return streamOf(db, { lookup }, lookupCondition(lookup), 'id', opts);
+  return streamOf(db, { lookup }, opts);
 }
 
-async function streamOf(
-  db: Db,
-  source: RowSource,
-  where: SQL | undefined,
-  order: SampleOrder,
-  opts: StreamOptions,
-): Promise<RowStream<SampleRecord>> {
+async function streamOf(db: Db, source: RowSource, opts: StreamOptions): Promise<RowStream<SampleRecord>> {
   // a JSON answer's rows are written as they arrive; CSV lines need the result's columns first
   let prerender = opts.returnType === 'json' ? sampleJsonWriter(opts.standard) : undefined;
   const { summary, batches } = await summarisedRows(
     fetchBatch(db, source, () => prerender),
-    keyOf(order),
+    keyOf(orderOf(source)),
     opts.page,
     {
       of: (all) => ({ total: all.length, shapes: shapesOf(all) }),
-      query: () => countShapes(db, where),
+      // only for a result longer than its first batch: a look-up's condition is not built otherwise
+      query: () => countShapes(db, conditionOf(source)),
     },
   );
   const columns = recordColumns(summary.shapes, opts.standard);
