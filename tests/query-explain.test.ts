@@ -130,6 +130,27 @@ async function planOf(
   }
 }
 
+/** `steps`, then `last`'s first row, on one connection (a pool's statements would not share one); `undo` afterwards. */
+async function onOneConnection(steps: string[], last: string, undo: string[]): Promise<Record<string, unknown> | undefined> {
+  const pg = h.database.sql;
+  if (pg) {
+    const c = await pg.reserve();
+    try {
+      for (const step of steps) await c.unsafe(step);
+      return (await c.unsafe(last))[0] as Record<string, unknown> | undefined;
+    } finally {
+      for (const step of undo) await c.unsafe(step);
+      c.release();
+    }
+  }
+  try {
+    for (const step of steps) await exec(step);
+    return (await exec(last))[0];
+  } finally {
+    for (const step of undo) await exec(step);
+  }
+}
+
 const seqScansOfSamples = (plan: Record<string, unknown>[]) =>
   plan.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'samples');
 
@@ -175,6 +196,20 @@ describe('query plans', () => {
     }
   });
 
+  it('plans a one-value look-up once for every value: PostgreSQL keeps its generic plan after the fifth run', async () => {
+    // with the values as an array of unknown length the generic plan looked dearer than one made for the values, and
+    // PostgreSQL planned the look-up anew on every run, which took longer than running it (lib/query/sample-rows.ts)
+    const { sql, params } = lookupBatchQuery({ column: 'id', values: [info.probe.svcId] }, { after: null, limit: 1000, offset: 0 }).toSQL();
+    expect(params).toEqual([info.probe.svcId, 1000, 0]);
+    const literal = (p: unknown) => (typeof p === 'number' ? String(p) : `'${String(p)}'`);
+    const plans = await onOneConnection(
+      [`prepare one_lookup as ${sql}`, ...Array.from({ length: 8 }, () => `execute one_lookup(${params.map(literal).join(', ')})`)],
+      `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = 'one_lookup'`,
+      ['deallocate one_lookup'],
+    );
+    expect(plans).toEqual({ generic: 3, custom: 5 });
+  });
+
   it('walks the day list’s index in its order: no sort, no join (profile titles are read per batch)', async () => {
     const day = createdCondition('2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00');
     for (const after of [null, { id: info.probe.svcId, t: '2020-01-02T12:00:00.000000' }]) {
@@ -213,26 +248,7 @@ describe('query plans', () => {
       `prepare audit_of_manifest as ${sql}`,
       `explain (format json) execute audit_of_manifest(${values})`,
     ];
-    const undo = ['deallocate audit_of_manifest', 'reset plan_cache_mode'];
-    const pg = h.database.sql;
-    const row = pg
-      ? ((await pg.reserve().then(async (c) => {
-          try {
-            for (const step of steps.slice(0, 2)) await c.unsafe(step);
-            return (await c.unsafe(steps[2]!))[0];
-          } finally {
-            for (const step of undo) await c.unsafe(step);
-            c.release();
-          }
-        })) as Record<string, unknown>)
-      : await (async () => {
-          try {
-            for (const step of steps.slice(0, 2)) await exec(step);
-            return (await exec(steps[2]!))[0];
-          } finally {
-            for (const step of undo) await exec(step);
-          }
-        })();
+    const row = await onOneConnection(steps.slice(0, 2), steps[2]!, ['deallocate audit_of_manifest', 'reset plan_cache_mode']);
     const plan = planNodes(row);
     const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
     const ofChanges = plan.filter((n) => n['Relation Name'] === 'sample_updates');
