@@ -189,9 +189,18 @@ export function createApiApp(deps: ApiDeps): ApiApp {
  */
 function routeOf(c: Context<AppEnv>): string {
   const operation = matchedRoutes(c).findLast((r) => r.method !== 'ALL');
-  // a parameter's pattern (`:svc_ids{[^\/]+}`) is said by its name alone
-  return operation ? operation.path.replace(/(:\w+)\{.*?\}(?=\/|$)/g, '$1') : 'unmatched';
+  if (!operation) return 'unmatched';
+  let label = ROUTE_LABELS.get(operation.path);
+  if (label === undefined) {
+    // a parameter's pattern (`:svc_ids{[^\/]+}`) is said by its name alone
+    label = operation.path.replace(/(:\w+)\{.*?\}(?=\/|$)/g, '$1');
+    ROUTE_LABELS.set(operation.path, label);
+  }
+  return label;
 }
+
+/** Each registered route's label, made once: its regular expression ran on every request. One per route: bounded. */
+const ROUTE_LABELS = new Map<string, string>();
 
 // bodies of everything but file uploads: 10,000 svc_ids or 1,000 file names fit with room to spare
 const BODY_MAX_BYTES = 2 * 1024 * 1024;
