@@ -130,6 +130,9 @@ async function planOf(
   }
 }
 
+/** A parameter written into a statement's text, for PREPARE … EXECUTE: numbers as they are, the rest quoted. */
+const literal = (p: unknown) => (typeof p === 'number' ? String(p) : `'${String(p)}'`);
+
 /** `steps`, then `last`'s first row, on one connection (a pool's statements would not share one); `undo` afterwards. */
 async function onOneConnection(steps: string[], last: string, undo: string[]): Promise<Record<string, unknown> | undefined> {
   const pg = h.database.sql;
@@ -201,7 +204,6 @@ describe('query plans', () => {
     // PostgreSQL planned the look-up anew on every run, which took longer than running it (lib/query/sample-rows.ts)
     const { sql, params } = lookupBatchQuery({ column: 'id', values: [info.probe.svcId] }, { after: null, limit: 1000, offset: 0 }).toSQL();
     expect(params).toEqual([info.probe.svcId, 1000, 0]);
-    const literal = (p: unknown) => (typeof p === 'number' ? String(p) : `'${String(p)}'`);
     const plans = await onOneConnection(
       [`prepare one_lookup as ${sql}`, ...Array.from({ length: 8 }, () => `execute one_lookup(${params.map(literal).join(', ')})`)],
       `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = 'one_lookup'`,
@@ -242,7 +244,7 @@ describe('query plans', () => {
       limit: 1000,
       offset: 0,
     }).toSQL();
-    const values = params.map((p) => (typeof p === 'number' ? String(p) : `'${String(p)}'`)).join(', ');
+    const values = params.map(literal).join(', ');
     const steps = [
       'set plan_cache_mode = force_generic_plan',
       `prepare audit_of_manifest as ${sql}`,

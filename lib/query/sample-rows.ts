@@ -218,9 +218,9 @@ export interface Lookup {
 // took longer than PostgreSQL's answer). Several values are one array parameter, so one text serves any number of
 // them; one value, the commonest look-up, is compared with `=`. Why both: PostgreSQL plans a prepared statement anew on
 // every run while it judges the plan made without the parameters' values ("generic") dearer than one made with them,
-// and with an array of unknown length it always does; planning the look-up took twice as long as running it (78 µs
-// against 40), on the database's CPU, for every look-up. With `=` on a unique key the two plans are the same and the
-// generic one is kept after the fifth run (tests/query-plans.test.ts).
+// and with an array of unknown length it may (on one connection it did for 50 runs of 50); planning the look-up took
+// twice as long as running it (78 µs against 40), on the database's CPU. With `=` on a unique key the two plans are the
+// same and the generic one is kept after the fifth run (tests/query-explain.test.ts).
 const lookupTexts = (column: Lookup['column']) => {
   const name = textOf(sql`${samples[column]}`);
   const id = textOf(sql`${samples.id}`);
