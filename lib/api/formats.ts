@@ -107,6 +107,39 @@ async function* csvParts(result: RowStream<Row>): AsyncGenerator<string> {
 const logError = (c: Context<AppEnv>) => (err: unknown) =>
   c.get('deps').logger.error({ err, request_id: c.get('requestId') }, 'response stream failed');
 
+// a whole answer up to this many characters is sent as one string; a longer one as bytes (wholeBody)
+const STRING_BODY_CHARS = 16 * 1024;
+
+/**
+ * A whole answer's parts as the body: a short one as a string, a longer one written into one buffer part by part.
+ * Why: a long string made by concatenating parts is a tree of them, which @hono/node-server measures with
+ * Buffer.byteLength (V8 copies the tree into one flat string, up to megabytes in the large-object space, then counts
+ * its UTF-8 bytes) and Node then encodes again to write; a 500-sample list spent a sixth of its CPU there
+ * (bench/http.ts). Each part is measured and encoded once, into a buffer that is the body.
+ */
+async function wholeBody(parts: AsyncIterable<string>): Promise<string | Uint8Array> {
+  const pieces: string[] = [];
+  let chars = 0;
+  for await (const part of parts) {
+    pieces.push(part);
+    chars += part.length;
+  }
+  if (chars <= STRING_BODY_CHARS) return pieces.join('');
+  let bytes = 0;
+  const lengths = pieces.map((piece) => {
+    const n = Buffer.byteLength(piece);
+    bytes += n;
+    return n;
+  });
+  const body = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    body.write(pieces[i] as string, at);
+    at += lengths[i] as number;
+  }
+  return body;
+}
+
 /**
  * A list result as JSON (the W wrapper, or AW with `arrayWrapped`) or CSV. The CSV is the data only, with a header
  * row even when empty, named `<standard>_export.csv` as the reference names it (docs/api-behaviour.md §1.5).
@@ -129,11 +162,7 @@ export async function sendRows(
       }
     : { 'content-type': 'application/json; charset=utf-8' };
   const parts = csv ? csvParts(result) : jsonParts(result, opts.arrayWrapped ?? false);
-  if (result.total <= BATCH_SIZE) {
-    let body = '';
-    for await (const part of parts) body += part;
-    return c.body(body, 200, headers);
-  }
+  if (result.total <= BATCH_SIZE) return c.body(await wholeBody(parts), 200, headers);
   return c.body(textStream(parts, logError(c)), 200, headers);
 }
 
