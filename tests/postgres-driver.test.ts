@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import postgres from 'postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The patched postgres.js (patches/postgres+3.4.9.patch) joins a message that spans several socket reads on its own
+ * and reads the rest of the last read where it lies. Rows of every length, in any order, must come back whole
+ * whatever read boundary they cross: the read sizes are the kernel's, so the lengths are random and many, from a few
+ * bytes to several reads (64 kB each), with characters of one to four UTF-8 bytes. PostgreSQL only: PGlite has no
+ * socket.
+ */
+const url = process.env.TEST_DATABASE_URL;
+const sql = url ? postgres(url, { max: 1, onnotice: () => {} }) : null;
+afterAll(() => sql?.end());
+
+const CHARS = ['a', 'é', '漢', '🦋'] as const;
+
+describe.skipIf(!sql)('postgres.js reading rows across socket reads', () => {
+  it('gives back each row whole, whatever its length and wherever a read ends', async () => {
+    const db = sql as postgres.Sql;
+    await fc.assert(
+      fc.asyncProperty(
+        // mostly short rows, so that many reads end inside one (and some a byte short of its end), and a few long ones
+        fc.array(
+          fc.record({
+            n: fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 0, max: 3_000 }) }, fc.integer({ min: 3_000, max: 150_000 })),
+            c: fc.constantFrom(...CHARS),
+          }),
+          { minLength: 1, maxLength: 800, size: 'max' },
+        ),
+        async (rows) => {
+          const got = await db.unsafe<{ i: number; v: string }[]>(
+            'select i, repeat(c, n) as v from unnest($1::int[], $2::text[]) with ordinality as t(n, c, i) order by i',
+            [rows.map((r) => r.n), rows.map((r) => r.c)],
+          );
+          expect(got.map((r) => r.v.length)).toEqual(rows.map((r) => r.n * r.c.length));
+          got.forEach((r, k) => {
+            const { n, c } = rows[k] as { n: number; c: string };
+            expect(r.v === c.repeat(n)).toBe(true);
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
