@@ -117,7 +117,7 @@ const STRING_BODY_CHARS = 16 * 1024;
  * its UTF-8 bytes) and Node then encodes again to write; a 500-sample list spent a sixth of its CPU there
  * (bench/http.ts). Each part is measured and encoded once, into a buffer that is the body.
  */
-async function wholeBody(parts: AsyncIterable<string>): Promise<string | Uint8Array> {
+async function wholeBody(parts: AsyncIterable<string>): Promise<string | Uint8Array<ArrayBuffer>> {
   const pieces: string[] = [];
   let chars = 0;
   for await (const part of parts) {
