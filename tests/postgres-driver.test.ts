@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * The patched postgres.js (patches/postgres+3.4.9.patch) joins a message that spans several socket reads on its own
+ * The patched postgres.js (patches/postgres+3.4.9.patch) hands a query the connection that went idle last, and joins a message that spans several socket reads on its own
  * and reads the rest of the last read where it lies. Rows of every length, in any order, must come back whole
  * whatever read boundary they cross: the read sizes are the kernel's, so the lengths are random and many, from a few
  * bytes to several reads (64 kB each), with characters of one to four UTF-8 bytes. PostgreSQL only: PGlite has no
@@ -42,5 +42,21 @@ describe.skipIf(!sql)('postgres.js reading rows across socket reads', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe.skipIf(!url)('postgres.js pool', () => {
+  it('gives one query after another the connection that was idle last, not each open connection in turn', async () => {
+    const pool = postgres(url as string, { max: 4, onnotice: () => {} });
+    try {
+      // four at once open every connection
+      const opened = await Promise.all([0, 1, 2, 3].map(() => pool`select pg_backend_pid() as pid, pg_sleep(0.05)`));
+      expect(new Set(opened.map(([r]) => r?.pid)).size).toBe(4);
+      const pids = new Set<number>();
+      for (let i = 0; i < 12; i++) pids.add(((await pool`select pg_backend_pid() as pid`)[0] as { pid: number }).pid);
+      expect(pids.size).toBe(1);
+    } finally {
+      await pool.end();
+    }
   });
 });
