@@ -4,7 +4,7 @@ import type { FieldDefinition } from '@/lib/checklists/contract';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import { matchesPattern } from '@/lib/checklists/patterns';
 import { readChecklists } from '@/lib/seed/checklists';
-import { numberText } from '@/lib/spreadsheets/cells';
+import { numberText, PANDAS_NA_VALUES } from '@/lib/spreadsheets/cells';
 import { FIRST_DATA_ROW } from '@/lib/studies/layout';
 import { readStudyWorkbook } from '@/lib/studies/read';
 import { type StudyComponents, validateStudy } from '@/lib/studies/validate';
@@ -59,18 +59,18 @@ const DEF: ChecklistDefinition = {
   ],
 };
 
-const NA = new Set(['NA', 'na', 'N/A', 'n/a', 'NULL', 'null', 'NaN', 'nan', 'NAN', 'Nan', 'NaT', 'NIL', 'nil', '#NA', '<NA>']);
-// what a cell can hold and still read back as itself: trimmed, printable, not an NA token
+// what a cell can hold and still read back as itself: trimmed, printable, not one of the texts read as blank (an id
+// of `NA` or `NaN` is one: blanking another cell then gave two errors)
 const cellValue = fc
   .string({ minLength: 1, maxLength: 40, unit: fc.constantFrom(...'ab Z09_-.:/µé,;"\'|()'.split('')) })
   .map((s) => s.trim())
-  .filter((s) => s.length > 0 && !NA.has(s) && !s.toUpperCase().startsWith('FILL OUT'));
+  .filter((s) => s.length > 0 && !PANDAS_NA_VALUES.has(s) && !s.toUpperCase().startsWith('FILL OUT'));
 
 const studyArb = fc
   .record({
     title: cellValue,
     items: fc.uniqueArray(
-      fc.record({ id: fc.stringMatching(/^[A-Z][A-Za-z0-9]{0,8}$/), note: fc.option(cellValue, { nil: undefined }), amount: cellValue }),
+      fc.record({ id: fc.stringMatching(/^[A-Z][A-Za-z0-9]{0,8}$/).filter((id) => !PANDAS_NA_VALUES.has(id)), note: fc.option(cellValue, { nil: undefined }), amount: cellValue }),
       { minLength: 0, maxLength: 6, selector: (r) => r.id },
     ),
   })
