@@ -70,7 +70,11 @@ const studyArb = fc
   .record({
     title: cellValue,
     items: fc.uniqueArray(
-      fc.record({ id: fc.stringMatching(/^[A-Z][A-Za-z0-9]{0,8}$/).filter((id) => !PANDAS_NA_VALUES.has(id)), note: fc.option(cellValue, { nil: undefined }), amount: cellValue }),
+      fc.record({
+        id: fc.stringMatching(/^[A-Z][A-Za-z0-9]{0,8}$/).filter((id) => !PANDAS_NA_VALUES.has(id)),
+        note: fc.option(cellValue, { nil: undefined }),
+        amount: cellValue,
+      }),
       { minLength: 0, maxLength: 6, selector: (r) => r.id },
     ),
   })
