@@ -24,10 +24,11 @@
  *                       for each run (the service's, the bench's own SQL, the bare server's), so every copy holds the
  *                       same rows in the same engine
  *   RUNS                rounds per request of the latency table (default 20), after WARMUP rounds
- *   WARMUP              rounds of each request before the measured ones (default 60): the service's pool holds 10
- *                       connections, used in turn, and PostgreSQL plans a prepared statement afresh on each of its first
- *                       five runs on every connection (the bench's own SQL runs on one), so the measured rounds are the
- *                       steady state; the first RUNS of the warm-up are reported beside them as the cold figure
+ *   WARMUP              rounds of each request before the measured ones (default 60): PostgreSQL plans a prepared
+ *                       statement afresh on each of its first five runs on every connection the service's pool has
+ *                       used for it (the bench's own SQL runs on one), and V8 compiles a request's code only after it
+ *                       has run a while, so the measured rounds are the steady state; the first RUNS of the warm-up
+ *                       are reported beside them as the cold figure
  *   BENCH_SECONDS       length of each autocannon run (default 10)
  *   BENCH_DB_NAME       the database's name (default rmb_bench_http), to keep a smaller one beside it
  *   BENCH_CPU_PROF      a directory: the service is profiled (`node --cpu-prof`) and its .cpuprofile written there
