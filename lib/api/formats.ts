@@ -126,17 +126,11 @@ async function wholeBody(parts: AsyncIterable<string>): Promise<string | Uint8Ar
   }
   if (chars <= STRING_BODY_CHARS) return pieces.join('');
   let bytes = 0;
-  const lengths = pieces.map((piece) => {
-    const n = Buffer.byteLength(piece);
-    bytes += n;
-    return n;
-  });
+  for (const piece of pieces) bytes += Buffer.byteLength(piece);
+  // sized exactly, so each write returns the whole piece's byte length
   const body = Buffer.allocUnsafe(bytes);
   let at = 0;
-  for (let i = 0; i < pieces.length; i++) {
-    body.write(pieces[i] as string, at);
-    at += lengths[i] as number;
-  }
+  for (const piece of pieces) at += body.write(piece, at);
   return body;
 }
 
