@@ -215,6 +215,13 @@ describe('thousands of samples of many profiles', () => {
     const records = ((await all.json()) as { data: Record<string, string>[] }).data.filter((r) => r.svc_id);
     expect(records.length).toBeGreaterThan(info.samples);
     for (const r of records) expect(r.svc_profile_title, r.svc_id).toBe(joined.get(r.svc_id!));
+    // and in the list's order, newest first: a row that waited for its profile's title did not change places with the
+    // rows after it
+    const sent = new Set(records.map((r) => r.svc_id));
+    const ordered = (await execFor(h.database)('select id from samples order by time_created desc, id desc'))
+      .map((r) => String(r.id))
+      .filter((id) => sent.has(id));
+    expect(records.map((r) => r.svc_id)).toEqual(ordered);
   });
 
   it('stops the export’s query when the client disconnects', async () => {

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import type { WrittenPart } from '@/lib/query/byte-chunks';
 import { arrayWrapped, type DateQuery, type OutputQuery, type RoCrate, wrapped } from '@/lib/query/contract';
 import { type Page, parsePage, parseReturnType, parseStandard, type ReturnType, type Standard } from '@/lib/query/params';
 import { BATCH_SIZE, type RowStream } from '@/lib/query/stream';
@@ -30,29 +31,41 @@ export function outputOptions(q: OutputQuery, allowed: readonly ReturnType[] = [
 }
 
 const encoder = new TextEncoder();
-// Enqueue roughly this much at a time: fewer, larger chunks are cheaper than one per row.
-const CHUNK_BYTES = 64 * 1024;
+// Enqueue roughly this much text at a time: fewer, larger chunks are cheaper than one per row.
+const CHUNK_CHARS = 64 * 1024;
 
-/** A byte stream pulled from an async sequence of strings, with backpressure and cleanup when the client leaves. */
-function textStream(parts: AsyncIterable<string>, onError: (err: unknown) => void): ReadableStream<Uint8Array> {
+/**
+ * A byte stream pulled from an async sequence of parts (text, or bytes already encoded), with backpressure and
+ * cleanup when the client leaves.
+ */
+function textStream(parts: AsyncIterable<WrittenPart>, onError: (err: unknown) => void): ReadableStream<Uint8Array> {
   const it = parts[Symbol.asyncIterator]();
   // the client left while a batch was being read: what was read has nowhere to go, and that is no error
   let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let buffer = '';
+      let text = '';
       try {
-        while (buffer.length < CHUNK_BYTES) {
+        for (;;) {
           const next = await it.next();
           if (cancelled) return;
           if (next.done) {
-            if (buffer) controller.enqueue(encoder.encode(buffer));
+            if (text) controller.enqueue(encoder.encode(text));
             controller.close();
             return;
           }
-          buffer += next.value;
+          const part = next.value;
+          if (typeof part !== 'string') {
+            if (text) controller.enqueue(encoder.encode(text));
+            controller.enqueue(part);
+            return;
+          }
+          text += part;
+          if (text.length >= CHUNK_CHARS) {
+            controller.enqueue(encoder.encode(text));
+            return;
+          }
         }
-        controller.enqueue(encoder.encode(buffer));
       } catch (err) {
         if (cancelled) return;
         // the status line is already sent: all that can be done is to cut the body short and log why
@@ -67,15 +80,12 @@ function textStream(parts: AsyncIterable<string>, onError: (err: unknown) => voi
   });
 }
 
-async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<string> {
+async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<WrittenPart> {
   yield `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${result.total},"data":[`;
-  let first = true;
   if (result.written) {
-    for await (const json of result.written.json) {
-      yield first ? json : `,${json}`;
-      first = false;
-    }
+    yield* result.written.json;
   } else {
+    let first = true;
     for await (const row of result.rows) {
       yield (first ? '' : ',') + JSON.stringify(row);
       first = false;
@@ -86,7 +96,7 @@ async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncG
 
 const cell = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(' ') : String(v));
 
-async function* csvParts(result: RowStream<Row>): AsyncGenerator<string> {
+async function* csvParts(result: RowStream<Row>): AsyncGenerator<WrittenPart> {
   const columns = result.columns;
   yield stringify([columns]);
   if (result.written) {
@@ -107,30 +117,39 @@ async function* csvParts(result: RowStream<Row>): AsyncGenerator<string> {
 const logError = (c: Context<AppEnv>) => (err: unknown) =>
   c.get('deps').logger.error({ err, request_id: c.get('requestId') }, 'response stream failed');
 
-// a whole answer up to this many characters is sent as one string; a longer one as bytes (wholeBody)
+// a whole answer of text only, up to this many characters, is sent as one string; any other as bytes (wholeBody)
 const STRING_BODY_CHARS = 16 * 1024;
 
 /**
- * A whole answer's parts as the body: a short one as a string, a longer one written into one buffer part by part.
+ * A whole answer's parts as the body: a short text as a string, anything else copied into one buffer part by part.
  * Why: a long string made by concatenating parts is a tree of them, which @hono/node-server measures with
  * Buffer.byteLength (V8 copies the tree into one flat string, up to megabytes in the large-object space, then counts
  * its UTF-8 bytes) and Node then encodes again to write; a 500-sample list spent a sixth of its CPU there
- * (bench/http.ts). Each part is measured and encoded once, into a buffer that is the body.
+ * (bench/http.ts). Each part is encoded once (rows as they were written: ByteChunks), into a buffer that is the body.
  */
-async function wholeBody(parts: AsyncIterable<string>): Promise<string | Uint8Array<ArrayBuffer>> {
-  const pieces: string[] = [];
+async function wholeBody(parts: AsyncIterable<WrittenPart>): Promise<string | Uint8Array<ArrayBuffer>> {
+  const pieces: WrittenPart[] = [];
   let chars = 0;
+  let encoded = false;
   for await (const part of parts) {
     pieces.push(part);
-    chars += part.length;
+    if (typeof part === 'string') chars += part.length;
+    else encoded = true;
   }
-  if (chars <= STRING_BODY_CHARS) return pieces.join('');
+  if (!encoded && chars <= STRING_BODY_CHARS) return pieces.join('');
   let bytes = 0;
-  for (const piece of pieces) bytes += Buffer.byteLength(piece);
+  for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
   // sized exactly, so each write returns the whole piece's byte length
   const body = Buffer.allocUnsafe(bytes);
   let at = 0;
-  for (const piece of pieces) at += body.write(piece, at);
+  for (const piece of pieces) {
+    if (typeof piece === 'string') {
+      at += body.write(piece, at);
+    } else {
+      body.set(piece, at);
+      at += piece.length;
+    }
+  }
   return body;
 }
 

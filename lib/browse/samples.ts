@@ -10,6 +10,7 @@ import {
   batchQuery,
   CHOSEN_ID,
   CHOSEN_SORT_VALUE,
+  CSV_SEPARATOR,
   countShapes,
   sampleBatchFetcher,
   sampleBatchText,
@@ -17,7 +18,7 @@ import {
 } from '@/lib/query/sample-rows';
 import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { type BatchQuery, containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
-import { keysetBatches, type PageRequest, type RowStream } from '@/lib/query/stream';
+import { type Batch, keysetBatches, type PageRequest, type RowStream, type RowWriter } from '@/lib/query/stream';
 import { sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord, SampleRow } from '@/lib/standards/render';
 import { recordColumns, sampleWriters } from '@/lib/standards/writers';
@@ -138,12 +139,12 @@ export const sampleBrowseFetcher = (
   where: SQL | undefined,
   sort: SampleSort,
   descending: boolean,
-  write?: (row: SampleRow) => string,
-): ((req: PageRequest<Key>) => Promise<BatchRow[]>) =>
+  writer?: RowWriter<SampleRow>,
+): ((req: PageRequest<Key>) => Promise<Batch<BatchRow>>) =>
   sampleBatchFetcher(
     db,
     (req: PageRequest<Key>) => sampleBrowseBatchQuery(where, sort, descending, req),
-    () => write,
+    () => writer,
   );
 
 /**
@@ -158,7 +159,13 @@ export async function browseSamples(db: Db, p: SampleBrowseQuery): Promise<Sampl
   const page = { limit: p.limit ?? (csv ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };
   const columns = recordColumns(shapes, p.standard);
   const write = sampleWriters(columns, p.standard);
-  const fetch = sampleBrowseFetcher(db, where, p.sort, p.order === 'desc', csv ? write.csv : undefined);
+  const fetch = sampleBrowseFetcher(
+    db,
+    where,
+    p.sort,
+    p.order === 'desc',
+    csv ? { write: write.csv, separator: CSV_SEPARATOR } : undefined,
+  );
   const batches = keysetBatches(async (req: PageRequest<Key>) => (total ? fetch(req) : []), sampleBrowseKeyOf, page);
   return { ...sampleRowStream(batches, total, columns, p.standard, write), display: displayColumns(shapes, p.standard) };
 }

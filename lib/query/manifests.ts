@@ -139,7 +139,10 @@ export async function manifestSampleStatus(db: Db, input: { manifestId: string; 
   });
   return {
     ...rowStream(summary, [...STATUS_COLUMNS], mapRows(flatRows(batches), statusItem)),
-    written: { json: writeBatches(batches, statusJson, ','), csv: writeBatches(batches, statusCsv, '') },
+    written: {
+      json: writeBatches(batches, { write: statusJson, separator: ',' }),
+      csv: writeBatches(batches, { write: statusCsv, separator: '' }),
+    },
   };
 }
 

@@ -6,9 +6,21 @@ import { profiles, samples } from '@/db/schema';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
+import { ByteChunks } from './byte-chunks';
 import type { Page, ReturnType, Standard } from './params';
 import { type BatchQuery, fromUtcText, queryOf, textOf, utcText } from './sql';
-import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
+import {
+  type Batch,
+  flatRows,
+  keysetRows,
+  mapRows,
+  type PageRequest,
+  type RowStream,
+  type RowWriter,
+  rowStream,
+  summarisedRows,
+  writeBatches,
+} from './stream';
 
 /** The accession and relation columns, under the names the API's records and field search give them. */
 export const accessionColumns = {
@@ -290,79 +302,98 @@ class ProfileTitles {
 }
 
 /**
+ * A batch being read: its rows, and with a writer, the same rows written into bytes as they arrive, in order. A
+ * row written lets go of its stored fields, so a batch waiting its turn holds only its answer, outside the heap.
+ */
+class BatchOfRows {
+  readonly rows: Batch<BatchRow> = [];
+  private readonly chunks: ByteChunks | undefined;
+
+  constructor(private readonly writer: RowWriter<SampleRow> | undefined) {
+    this.chunks = writer && new ByteChunks(writer.separator);
+  }
+
+  /** Adds a row whose title is known, and writes it. */
+  add(row: BatchRow, title: string | null): void {
+    row.profileTitle = title;
+    this.rows.push(row);
+    if (!this.chunks) return;
+    this.chunks.write((this.writer as RowWriter<SampleRow>).write(row));
+    row.fields = NO_FIELDS;
+  }
+
+  done(): Batch<BatchRow> {
+    if (this.chunks) this.rows.written = this.chunks.parts();
+    return this.rows;
+  }
+}
+
+/**
  * A batch of rows, with their profiles' titles; when `prerender` gives a writer (asked as each batch starts), each
  * row is written as it arrives, while the database is still sending the rest. A row of a profile the stream has
- * not met yet waits for that profile's title: the titles of the profiles first met in one delivery of rows (a
- * network read on PostgreSQL, the whole batch on PGlite) are asked for together, on another connection, once that
- * delivery is handed over; those rows and the profiles' rows that came meanwhile are written when the titles
- * arrive, usually before the batch ends, and the profiles' later rows as they arrive.
+ * not met yet waits for that profile's title, and the rows after it wait their turn: the titles of the profiles
+ * first met in one delivery of rows (a network read on PostgreSQL, the whole batch on PGlite) are asked for
+ * together, on another connection, once that delivery is handed over; the waiting rows are taken, in order, when
+ * the titles arrive, usually before the batch ends.
  */
 export const sampleBatchFetcher =
   <K>(
     db: Db,
     query: (req: PageRequest<K>) => BatchQuery,
-    prerender: () => ((row: SampleRow) => string) | undefined = () => undefined,
+    prerender: () => RowWriter<SampleRow> | undefined = () => undefined,
     titles: ProfileTitles | 'in-query' = new ProfileTitles(),
   ) =>
-  async (req: PageRequest<K>): Promise<BatchRow[]> => {
+  async (req: PageRequest<K>): Promise<Batch<BatchRow>> => {
     if (titles === 'in-query') return titledBatch(db, query(req), prerender());
-    const rows: BatchRow[] = [];
-    const waiting = new Map<string, BatchRow[]>();
+    const batch = new BatchOfRows(prerender());
+    // rows read but not taken yet, in order: from the first whose profile's title is still being read
+    let waiting: BatchRow[] = [];
+    const asked = new Set<string>();
     let unread: string[] = [];
     const reads: Promise<void>[] = [];
-    const write = prerender();
-    const titled = (row: BatchRow, title: string | null) => {
-      row.profileTitle = title;
-      if (!write) return;
-      row.written = write(row);
-      // what is sent is written: the stored fields are let go, so a batch waiting its turn holds only its answer
-      row.fields = NO_FIELDS;
+    const takeWaiting = () => {
+      let taken = 0;
+      for (const row of waiting) {
+        const title = titles.get(row.profileId);
+        if (title === undefined) break;
+        batch.add(row, title);
+        taken++;
+      }
+      waiting = taken === waiting.length ? [] : waiting.slice(taken);
     };
     const readTitles = () => {
       const ids = unread;
       unread = [];
-      const read = titles.read(db, ids).then(() => {
-        for (const id of ids) {
-          const title = titles.get(id) ?? null;
-          for (const row of waiting.get(id) ?? []) titled(row, title);
-          waiting.delete(id);
-        }
-      });
+      const read = titles.read(db, ids).then(takeWaiting);
       // a batch that fails, or a client that leaves, leaves this read unawaited: its failure is nobody's concern then
       read.catch(() => {});
       reads.push(read);
     };
     await forEachValueRow(db, query(req), (values) => {
       const row = toBatchRow(values);
-      rows.push(row);
       const title = titles.get(row.profileId);
-      if (title !== undefined) return titled(row, title);
-      const others = waiting.get(row.profileId);
-      if (others) return void others.push(row);
-      waiting.set(row.profileId, [row]);
+      if (title !== undefined && !waiting.length) return batch.add(row, title);
+      waiting.push(row);
+      if (title !== undefined || asked.has(row.profileId)) return;
+      asked.add(row.profileId);
       // the rows of one delivery are handed over in one go: the read starts once they all are
       if (!unread.length) queueMicrotask(readTitles);
       unread.push(row.profileId);
     });
     if (unread.length) readTitles();
     await Promise.all(reads);
-    return rows;
+    takeWaiting();
+    return batch.done();
   };
 
 /** A batch whose statement gives each row's profile title as its last value (lookupBatchQuery). */
-async function titledBatch(db: Db, query: BatchQuery, write: ((row: SampleRow) => string) | undefined): Promise<BatchRow[]> {
-  const rows: BatchRow[] = [];
+async function titledBatch(db: Db, query: BatchQuery, writer: RowWriter<SampleRow> | undefined): Promise<Batch<BatchRow>> {
+  const batch = new BatchOfRows(writer);
   await forEachValueRow(db, query, (values) => {
     const title = values.pop() as string | null;
-    const row = toBatchRow(values);
-    row.profileTitle = title ?? null;
-    if (write) {
-      row.written = write(row);
-      row.fields = NO_FIELDS;
-    }
-    rows.push(row);
+    batch.add(toBatchRow(values), title ?? null);
   });
-  return rows;
+  return batch.done();
 }
 
 /**
@@ -374,7 +405,7 @@ type RowSource = { where: SQL | undefined; order: SampleOrder } | { lookup: Look
 const orderOf = (source: RowSource): SampleOrder => ('lookup' in source ? 'id' : source.order);
 const conditionOf = (source: RowSource): SQL | undefined => ('lookup' in source ? lookupCondition(source.lookup) : source.where);
 
-const fetchBatch = (db: Db, source: RowSource, prerender?: () => ((row: SampleRow) => string) | undefined) => {
+const fetchBatch = (db: Db, source: RowSource, prerender?: () => RowWriter<SampleRow> | undefined) => {
   if ('lookup' in source && source.lookup.values.length <= LOOKUP_MAX) {
     const { lookup } = source;
     return sampleBatchFetcher(db, (req: PageRequest<Key>) => lookupBatchQuery(lookup, req), prerender, 'in-query');
@@ -441,7 +472,8 @@ export function lookupStream(db: Db, lookup: Lookup, opts: Omit<StreamOptions, '
 
 async function streamOf(db: Db, source: RowSource, opts: StreamOptions): Promise<RowStream<SampleRecord>> {
   // a JSON answer's rows are written as they arrive; CSV lines need the result's columns first
-  let prerender = opts.returnType === 'json' ? sampleJsonWriter(opts.standard) : undefined;
+  let prerender: RowWriter<SampleRow> | undefined =
+    opts.returnType === 'json' ? { write: sampleJsonWriter(opts.standard), separator: JSON_SEPARATOR } : undefined;
   const { summary, batches } = await summarisedRows(
     fetchBatch(db, source, () => prerender),
     keyOf(orderOf(source)),
@@ -455,16 +487,20 @@ async function streamOf(db: Db, source: RowSource, opts: StreamOptions): Promise
   const columns = recordColumns(summary.shapes, opts.standard);
   const write = sampleWriters(columns, opts.standard);
   // the columns are known now: the batches still to come are written as they arrive, in CSV too
-  if (opts.returnType === 'csv') prerender = write.csv;
+  if (opts.returnType === 'csv') prerender = { write: write.csv, separator: CSV_SEPARATOR };
   return sampleRowStream(batches, summary.total, columns, opts.standard, write);
 }
 
+/** What goes between two written rows: a comma between JSON values, nothing between CSV lines (each ends its line). */
+export const JSON_SEPARATOR = ',';
+export const CSV_SEPARATOR = '';
+
 /**
  * A result's batches as a RowStream: its records in `standard`, or the same rows written as JSON objects or CSV lines
- * in `columns` by `write` (a row already written as it arrived is sent as it is). Only one of the three is read.
+ * in `columns` by `write` (a batch already written as it arrived is sent as it is). Only one of the three is read.
  */
 export function sampleRowStream(
-  batches: AsyncGenerator<SampleRow[]>,
+  batches: AsyncGenerator<Batch<SampleRow>>,
   total: number,
   columns: readonly string[],
   standard: Standard,
@@ -477,8 +513,8 @@ export function sampleRowStream(
       mapRows(flatRows(batches), (r) => renderSample(r, standard)),
     ),
     written: {
-      json: writeBatches(batches, (r) => r.written ?? write.json(r), ','),
-      csv: writeBatches(batches, (r) => r.written ?? write.csv(r), ''),
+      json: writeBatches(batches, { write: (r) => write.json(r), separator: JSON_SEPARATOR }),
+      csv: writeBatches(batches, { write: (r) => write.csv(r), separator: CSV_SEPARATOR }),
     },
   };
 }

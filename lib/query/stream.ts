@@ -1,3 +1,4 @@
+import { ByteChunks, type WrittenPart } from './byte-chunks';
 import type { Page } from './params';
 
 /**
@@ -13,10 +14,22 @@ export interface RowStream<T> {
   rows: AsyncIterable<T>;
   /**
    * The same rows already written, for a producer that can write them straight from what it read (the sample
-   * exports) instead of building each record first: each string is a batch of rows, as JSON values joined by commas
-   * or as CSV lines. Only one of rows, json and csv is read.
+   * exports) instead of building each record first: the parts, in order, are the rows as JSON values joined by
+   * commas, or as CSV lines. Only one of rows, json and csv is read.
    */
-  written?: { json: AsyncIterable<string>; csv: AsyncIterable<string> };
+  written?: { json: AsyncIterable<WrittenPart>; csv: AsyncIterable<WrittenPart> };
+}
+
+/**
+ * A batch of rows, with the same rows already written (JSON values joined by commas, or CSV lines) when its producer
+ * wrote each as it arrived (lib/query/sample-rows.ts, sampleBatchFetcher).
+ */
+export type Batch<R> = R[] & { written?: WrittenPart[] };
+
+/** How rows are written: each row's text, and what goes between two rows. */
+export interface RowWriter<R> {
+  write: (row: R) => string;
+  separator: string;
 }
 
 /** Rows per database round trip: large enough to amortise the round trip, small enough to keep memory flat. */
@@ -46,11 +59,11 @@ export interface PageRequest<K> {
  * Yields the batches themselves (never an empty one), for a producer that writes a batch at a time.
  */
 export async function* keysetBatches<R, K>(
-  fetchBatch: (req: PageRequest<K>) => Promise<R[]>,
+  fetchBatch: (req: PageRequest<K>) => Promise<Batch<R>>,
   keyOf: (row: R) => K,
   page: Page,
   batchSize = BATCH_SIZE,
-): AsyncGenerator<R[]> {
+): AsyncGenerator<Batch<R>> {
   let remaining = page.limit ?? Number.POSITIVE_INFINITY;
   if (remaining <= 0) return;
   const request = (after: K | null, offset: number) => {
@@ -60,9 +73,9 @@ export async function* keysetBatches<R, K>(
     rows.catch(() => {});
     return { rows, limit };
   };
-  let next: { rows: Promise<R[]>; limit: number } | null = request(null, page.offset);
+  let next: { rows: Promise<Batch<R>>; limit: number } | null = request(null, page.offset);
   while (next) {
-    const rows: R[] = await next.rows;
+    const rows: Batch<R> = await next.rows;
     const last = rows[rows.length - 1];
     remaining -= rows.length;
     // ask for the following batch before handing these out, so the database works while they are serialised
@@ -91,16 +104,16 @@ export const keysetRows = <R, K>(
  * the stream starts with it.
  */
 export async function summarisedRows<R, K, S>(
-  fetchBatch: (req: PageRequest<K>) => Promise<R[]>,
+  fetchBatch: (req: PageRequest<K>) => Promise<Batch<R>>,
   keyOf: (row: R) => K,
   page: Page,
   summary: { of: (all: R[]) => S; query: () => Promise<S> },
-): Promise<{ summary: S; batches: AsyncGenerator<R[]> }> {
+): Promise<{ summary: S; batches: AsyncGenerator<Batch<R>> }> {
   const limit = Math.min(BATCH_SIZE, page.limit ?? Number.POSITIVE_INFINITY);
   if (limit <= 0) return { summary: await summary.query(), batches: keysetBatches(fetchBatch, keyOf, page) };
   const first = await fetchBatch({ after: null, limit, offset: page.offset });
   const whole = page.offset === 0 && first.length < limit;
-  let unread: R[] | null = first;
+  let unread: Batch<R> | null = first;
   const batches = keysetBatches(
     (req: PageRequest<K>) => {
       if (unread && req.after === null) {
@@ -121,24 +134,22 @@ export async function* mapRows<A, B>(rows: AsyncIterable<A>, fn: (a: A) => B): A
 }
 
 /**
- * Rows written as strings of about PIECE_CHARS at most, never empty: an export's rows cross the stream a few dozen at
- * a time, not one by one. Not a whole batch as one string: a thousand JSON records are some 3 MB, which V8 puts in
- * its large-object space, freed only by a full collection, so a 1,000,000-sample export piled up hundreds of them
- * between collections; pieces this size die young.
+ * Rows written in order, joined by the writer's separator: a batch its producer already wrote is passed on as it is,
+ * any other is written here, a row at a time into chunks of bytes (ByteChunks), so that no row's text outlives its
+ * encoding and no batch is one string (a thousand JSON records are some 3 MB, which V8 would put in its
+ * large-object space, freed only by a full collection).
  */
-export async function* writeBatches<R>(batches: AsyncIterable<R[]>, write: (row: R) => string, separator: string): AsyncGenerator<string> {
+export async function* writeBatches<R>(batches: AsyncIterable<Batch<R>>, writer: RowWriter<R>): AsyncGenerator<WrittenPart> {
+  let first = true;
   for await (const rows of batches) {
-    let piece = '';
-    for (const row of rows) {
-      const written = write(row);
-      piece = piece ? piece + separator + written : written;
-      if (piece.length >= PIECE_CHARS) {
-        yield piece;
-        piece = '';
-      }
+    if (!first && writer.separator) yield writer.separator;
+    first = false;
+    if (rows.written) {
+      yield* rows.written;
+      continue;
     }
-    if (piece) yield piece;
+    const chunks = new ByteChunks(writer.separator);
+    for (const row of rows) chunks.write(writer.write(row));
+    yield* chunks.parts();
   }
 }
-
-const PIECE_CHARS = 32 * 1024;

@@ -33,8 +33,6 @@ export interface SampleRow {
    * set): rights that apply no longer embargo it. Absent counts as not cleared, so a row built without it stays hidden.
    */
   rightsCleared?: boolean;
-  /** the record as the answer sends it (JSON, or a CSV line), when it was written as the row arrived (lib/query/sample-rows.ts) */
-  written?: string;
 }
 
 // what leaves the service: lib/query/contract.ts

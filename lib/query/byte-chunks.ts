@@ -1,0 +1,69 @@
+/** A piece of a written result: text, or text already encoded as UTF-8 (ByteChunks). */
+export type WrittenPart = string | Uint8Array;
+
+/** What a chunk holds before the next is started: about what a response writes to its socket at a time. */
+const CHUNK_BYTES = 64 * 1024;
+// rows are joined into text of about this length before it is encoded: one encoding call per few records, and the
+// text still dies young
+const TEXT_CHARS = 16 * 1024;
+const ROW_CHARS = 1024;
+
+/**
+ * Rows' text encoded into chunks of bytes as the rows are written, in order, with `separator` between two rows: what
+ * the response sends, outside V8's heap.
+ *
+ * Why: a row's text held until its batch was complete (a thousand of them, some 3 MB of JSON) outlived the young
+ * generation's collections and was copied by each of them, then joined with its neighbours into a string that was
+ * copied flat again to be encoded. Encoded here a few rows at a time, the text dies young and the chunks wait for the
+ * socket instead (docs/architecture.md, Decision 8). Rows that add up to less than TEXT_CHARS stay text: a look-up's
+ * one record is not worth a buffer; past that, a long row is encoded on its own, short ones a few together.
+ */
+export class ByteChunks {
+  private readonly done: Uint8Array[] = [];
+  private chunk: Buffer | null = null;
+  private at = 0;
+  private text = '';
+  private rows = 0;
+
+  constructor(private readonly separator: string) {}
+
+  /** Appends one row (after the separator when it is not the first). */
+  write(row: string): void {
+    if (this.rows++ > 0) this.text += this.separator;
+    if (row.length < ROW_CHARS || !this.chunk) {
+      this.text += row;
+      if (this.text.length >= TEXT_CHARS) this.encode();
+      return;
+    }
+    // once the rows are past a short answer, a long one (a sample's record) is encoded as it is, not copied into a
+    // longer text first
+    this.encode();
+    this.text = row;
+    this.encode();
+  }
+
+  /** The rows written, as chunks of bytes, or as one text when they were short; nothing is written afterwards. */
+  parts(): WrittenPart[] {
+    if (!this.done.length && !this.chunk) return this.text ? [this.text] : [];
+    this.encode();
+    if (this.chunk && this.at > 0) this.done.push(this.chunk.subarray(0, this.at));
+    this.chunk = null;
+    return this.done;
+  }
+
+  private encode(): void {
+    const text = this.text;
+    this.text = '';
+    if (!text) return;
+    // UTF-8 takes at most 3 bytes for each UTF-16 unit: only a text that may not fit is measured
+    if (!this.chunk || this.at + text.length * 3 > this.chunk.length) {
+      const bytes = Buffer.byteLength(text);
+      if (!this.chunk || this.at + bytes > this.chunk.length) {
+        if (this.chunk && this.at > 0) this.done.push(this.chunk.subarray(0, this.at));
+        this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes));
+        this.at = 0;
+      }
+    }
+    this.at += this.chunk.write(text, this.at);
+  }
+}
