@@ -12,6 +12,7 @@ import { type BatchQuery, fromUtcText, queryOf, textOf, utcText } from './sql';
 import {
   type Batch,
   flatRows,
+  keysetBatches,
   keysetRows,
   mapRows,
   type PageRequest,
@@ -441,9 +442,9 @@ export function sampleRows(db: Db, where: SQL | undefined, order: SampleOrder, p
   return keysetRows(fetchBatch(db, { where, order }), keyOf(order), page);
 }
 
-/** The rows a look-up names, by svc_id (for a few samples one statement: lookupBatchQuery). */
-export function lookupRows(db: Db, lookup: Lookup, page: Page): AsyncGenerator<SampleRow> {
-  return keysetRows(fetchBatch(db, { lookup }), keyOf('id'), page);
+/** The rows a look-up names, by svc_id, in batches (for a few samples one statement: lookupBatchQuery). */
+export function lookupBatches(db: Db, lookup: Lookup, page: Page): AsyncGenerator<Batch<SampleRow>> {
+  return keysetBatches(fetchBatch(db, { lookup }), keyOf('id'), page);
 }
 
 /** The (project, version) pairs of rows read, in the order the count query gives them. */

@@ -7,7 +7,7 @@ import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards
 import { recordColumns } from '@/lib/standards/writers';
 import { parseDateRange } from '@/lib/values/dates';
 import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type ReturnType, type Standard, splitList } from './params';
-import { countShapes, lookupRows, lookupStream, sampleRowStream, sampleRows, sampleStream, shapesOf } from './sample-rows';
+import { countShapes, lookupBatches, lookupStream, sampleRowStream, sampleRows, sampleStream, shapesOf } from './sample-rows';
 import { keysetRows, type RowStream, rowStream } from './stream';
 
 export interface SampleQuery {
@@ -69,7 +69,7 @@ export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw })
   const ids = parseSvcIds(input.ids, (bad) => `Invalid 'svc_id' value(s): ${humanList(bad.length ? bad : [''])}`);
   // every match is read, so the CSV columns come from the rows: one query for a look-up
   const found: SampleRow[] = [];
-  for await (const row of lookupRows(db, { column: 'id', values: ids }, { offset: 0 })) found.push(row);
+  for await (const batch of lookupBatches(db, { column: 'id', values: ids }, { offset: 0 })) found.push(...batch);
   const position = new Map(ids.map((id, i) => [id, i]));
   found.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   const { offset, limit } = input.page;
