@@ -303,8 +303,9 @@ class ProfileTitles {
 }
 
 /**
- * A batch being read: its rows, and with a writer, the same rows written into bytes as they arrive, in order. A
- * row written lets go of its stored fields, so a batch waiting its turn holds only its answer, outside the heap.
+ * A batch being read: its rows, and with a writer, the same rows written as they are added, in order (ByteChunks:
+ * as bytes once past a short answer). A row written lets go of its stored fields, so a batch waiting its turn holds
+ * only its answer.
  */
 class BatchOfRows {
   readonly rows: Batch<BatchRow> = [];
