@@ -10,7 +10,6 @@ import {
   batchQuery,
   CHOSEN_ID,
   CHOSEN_SORT_VALUE,
-  CSV_SEPARATOR,
   countShapes,
   sampleBatchFetcher,
   sampleBatchText,
@@ -18,7 +17,7 @@ import {
 } from '@/lib/query/sample-rows';
 import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { type BatchQuery, containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
-import { type Batch, keysetBatches, type PageRequest, type RowStream, type RowWriter } from '@/lib/query/stream';
+import { type Batch, CSV_SEPARATOR, keysetBatches, type PageRequest, type RowStream, type RowWriter } from '@/lib/query/stream';
 import { sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord, SampleRow } from '@/lib/standards/render';
 import { recordColumns, sampleWriters } from '@/lib/standards/writers';

@@ -13,7 +13,18 @@ import { humanList, type Page, parseManifestId, parseProjects, type Raw, single 
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
 import { parseSequencingCentre, type SampleQuery } from './samples';
 import { fromUtcText, textOf, utcText } from './sql';
-import { flatRows, keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writeBatches } from './stream';
+import {
+  CSV_SEPARATOR,
+  flatRows,
+  JSON_SEPARATOR,
+  keysetRows,
+  mapRows,
+  type PageRequest,
+  type RowStream,
+  rowStream,
+  summarisedRows,
+  writeBatches,
+} from './stream';
 
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
 const hasSamples = sql`exists (select 1 from ${samples} where ${samples.manifestId} = ${manifests.id})`;
@@ -140,8 +151,8 @@ export async function manifestSampleStatus(db: Db, input: { manifestId: string; 
   return {
     ...rowStream(summary, [...STATUS_COLUMNS], mapRows(flatRows(batches), statusItem)),
     written: {
-      json: writeBatches(batches, { write: statusJson, separator: ',' }),
-      csv: writeBatches(batches, { write: statusCsv, separator: '' }),
+      json: writeBatches(batches, { write: statusJson, separator: JSON_SEPARATOR }),
+      csv: writeBatches(batches, { write: statusCsv, separator: CSV_SEPARATOR }),
     },
   };
 }

@@ -11,7 +11,9 @@ import type { Page, ReturnType, Standard } from './params';
 import { type BatchQuery, fromUtcText, queryOf, textOf, utcText } from './sql';
 import {
   type Batch,
+  CSV_SEPARATOR,
   flatRows,
+  JSON_SEPARATOR,
   keysetBatches,
   keysetRows,
   mapRows,
@@ -492,10 +494,6 @@ async function streamOf(db: Db, source: RowSource, opts: StreamOptions): Promise
   if (opts.returnType === 'csv') prerender = { write: write.csv, separator: CSV_SEPARATOR };
   return sampleRowStream(batches, summary.total, columns, opts.standard, write);
 }
-
-/** What goes between two written rows: a comma between JSON values, nothing between CSV lines (each ends its line). */
-export const JSON_SEPARATOR = ',';
-export const CSV_SEPARATOR = '';
 
 /**
  * A result's batches as a RowStream: its records in `standard`, or the same rows written as JSON objects or CSV lines

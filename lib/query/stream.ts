@@ -26,7 +26,11 @@ export interface RowStream<T> {
  */
 export type Batch<R> = R[] & { written?: WrittenPart[] };
 
-/** How rows are written: each row's text, and what goes between two rows. */
+/** What goes between two written rows: a comma between JSON values, nothing between CSV lines (each ends its line). */
+export const JSON_SEPARATOR = ',';
+export const CSV_SEPARATOR = '';
+
+/** How rows are written: each row's text, and what goes between two rows (JSON_SEPARATOR or CSV_SEPARATOR). */
 export interface RowWriter<R> {
   write: (row: R) => string;
   separator: string;
