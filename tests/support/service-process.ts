@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { openDatabase } from '@/db/client';
 
 /**
@@ -66,7 +67,8 @@ export async function serviceDataDir(prefix: string, pgliteTemplate?: string): P
 
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/api.ts'], {
+  // the suite's bundle of server/api.ts (tests/support/global-setup.ts), as `npm run start:api` runs it
+  const child: ChildProcess = spawn(process.execPath, [inject('serviceBundle')], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
