@@ -15,14 +15,14 @@
  *   the 50-connection read mix peaked at +66 MB (+74 MB with 25%; goal +100 MB), the 1,000,000-empty-row workbook
  *   at +152 MB (goal +256 MB). 50% went over the read mix's goal once (+112 MB).
  * - The old generation's limit never falls below 128 MB (`--initial-old-space-size`, which V8 keeps as the floor of
- *   the limit it computes after each full collection). V8 starts marking the old generation once the room left under
- *   its limit is less than the young generation's, and with a 32 MiB young generation and some 45 MB live at rest
- *   (the service's code and modules) the room left after a full collection was always less: it marked again from
- *   the next scavenge on, a full collection every 5-8 one-at-a-time 500-sample lists (72 in 600), each 20-30 ms of
- *   marking on the request's thread and ~100 ms on the other core. With the floor, 16 in 600 (a higher floor, 256 MB,
- *   left 14: V8 then marked for the buffers the sockets read and write, its "external memory pressure"), the lists' p90 32-39 → 17-20 ms, their
- *   median 14.3-15.2 → 12.6-14.4 ms. What it costs (bench/memory.ts, PostgreSQL): the idle service holds ~30 MB
- *   more (223 → 254 MB); the read mix peaked at +50 MB (+71 MB without), serving 4% more requests; the
+ *   the limit it computes after each full collection). With a 32 MiB young generation and some 45 MB live at rest
+ *   (the service's code and modules), V8 started marking the old generation again with 47-50 MB of room left under
+ *   a limit of 93 MB, right after the collection before (`--trace-incremental-marking`): a full collection every 5-8
+ *   one-at-a-time 500-sample lists (72 in 600), each 20-30 ms of marking on the request's thread and ~100 ms on the
+ *   other core. With the floor, 16 in 600 (a floor of 256 MB left 14: V8 then marked for the buffers the sockets
+ *   read and write, its "external memory pressure"), the lists' p90 32-39 → 17-20 ms, their median 14.3-15.2 →
+ *   12.6-14.4 ms. What it costs (bench/memory.ts, PostgreSQL, one run each): the idle service holds ~30 MB more
+ *   (223 → 254 MB); the read mix peaked at +50 MB (+71 MB without), serving 4% more requests; the
  *   1,000,000-empty-row workbook at +192 MB (+61 MB without; goal +256 MB), its garbage left for longer.
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=40', '--initial-old-space-size=128'];

@@ -14,7 +14,7 @@ declare module 'vitest' {
     pgliteTemplate: string;
     /** the name of a migrated, seeded database on the TEST_DATABASE_URL server that each test database copies */
     postgresTemplate: string;
-    /** server/api.ts bundled as `npm run build` bundles it: the process the crash tests kill (tests/support/service-process.ts) */
+    /** server/api.ts bundled as `npm run build` bundles it: what tests/support/service-process.ts starts and kills */
     serviceBundle: string;
   }
 }
