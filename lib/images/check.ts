@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { fileNameProblem } from '@/lib/files/names';
 import type { ImageFormat } from './contract';
 
@@ -37,6 +36,9 @@ export function imageNameProblem(fileName: string, size: number): string | null 
 export async function checkImage(fileName: string, bytes: Uint8Array): Promise<CheckedImage | string> {
   const named = EXTENSIONS[extensionOf(fileName)];
   const words = named ? FORMAT_WORDS[named] : 'an';
+  // loaded when first needed: libvips takes ~30 MB of the process's memory, which a service that is never sent an
+  // image need not hold (and each start of the service was ~80 ms longer for it)
+  const { default: sharp } = await import('sharp');
   try {
     const meta = await sharp(bytes, { failOn: 'error' }).metadata();
     const format = meta.format;
