@@ -37,14 +37,19 @@ function bundleService(): { file: string; remove: () => void } {
   return { file: path.join(dir, 'api-server.mjs'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** What the suite's set-up made, for every project's tests, and how to remove it. */
+interface SuiteResources {
+  provided: { pgliteTemplate: string; postgresTemplate: string; serviceBundle: string };
+  remove: () => Promise<void>;
+}
+
 /**
  * Makes the suite's database once: migrated and seeded, as every test's fresh database starts. Each test file then
  * copies it (PGlite: loads the dump; PostgreSQL: CREATE DATABASE … TEMPLATE) instead of running PGlite's initdb and
  * every migration again, which was most of the cost of a file's set-up (tests/support/harness.ts).
  */
-export default async function setup(project: TestProject) {
+async function makeResources(): Promise<SuiteResources> {
   const service = bundleService();
-  project.provide('serviceBundle', service.file);
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const name = `rmb_test_template_${randomBytes(6).toString('hex')}`;
@@ -55,12 +60,13 @@ export default async function setup(project: TestProject) {
     const database = await openDatabase({ url: u.toString(), max: 1 });
     await seedReferenceData(database.db);
     await database.close();
-    project.provide('postgresTemplate', name);
-    project.provide('pgliteTemplate', '');
-    return async () => {
-      service.remove();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+    return {
+      provided: { pgliteTemplate: '', postgresTemplate: name, serviceBundle: service.file },
+      async remove() {
+        service.remove();
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
     };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'rmb-template-'));
@@ -70,10 +76,33 @@ export default async function setup(project: TestProject) {
   await database.close();
   const file = path.join(dir, 'pglite.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide('pgliteTemplate', file);
-  project.provide('postgresTemplate', '');
-  return () => {
-    service.remove();
-    rmSync(dir, { recursive: true, force: true });
+  return {
+    provided: { pgliteTemplate: file, postgresTemplate: '', serviceBundle: service.file },
+    async remove() {
+      service.remove();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// vitest calls this set-up for the root config and again for each project that inherits it (vitest.config.ts), each
+// time with a fresh copy of this module: the resources are made by the first call and shared through the process's
+// global object, and removed by the last teardown (made three times, they cost a run of the whole suite some 10 s)
+const SHARED = Symbol.for('rmb.tests.suite-resources');
+type Shared = { resources: Promise<SuiteResources>; users: number };
+
+export default async function setup(project: TestProject) {
+  const holder = globalThis as { [SHARED]?: Shared };
+  holder[SHARED] ??= { resources: makeResources(), users: 0 };
+  const shared = holder[SHARED];
+  shared.users++;
+  const { provided, remove } = await shared.resources;
+  project.provide('pgliteTemplate', provided.pgliteTemplate);
+  project.provide('postgresTemplate', provided.postgresTemplate);
+  project.provide('serviceBundle', provided.serviceBundle);
+  return async () => {
+    if (--shared.users > 0) return;
+    delete holder[SHARED];
+    await remove();
   };
 }
