@@ -22,7 +22,9 @@ export interface RowStream<T> {
 
 /**
  * A batch of rows, with the same rows already written (JSON values joined by commas, or CSV lines) when its producer
- * wrote each as it arrived (lib/query/sample-rows.ts, sampleBatchFetcher).
+ * wrote each as it arrived (lib/query/sample-rows.ts, sampleBatchFetcher). A batch written so is read for its length
+ * and its last row (keysetBatches) and for what its producer says it keeps of the others; its rows are not rendered
+ * again (unwrittenRows).
  */
 export type Batch<R> = R[] & { written?: WrittenPart[] };
 
@@ -91,6 +93,14 @@ export async function* keysetBatches<R, K>(
 /** The rows of batches, one at a time. */
 export async function* flatRows<R>(batches: AsyncIterable<R[]>): AsyncGenerator<R> {
   for await (const rows of batches) yield* rows;
+}
+
+/** The rows of batches not written as they arrived, one at a time: a written batch keeps only its answer. */
+export async function* unwrittenRows<R>(batches: AsyncIterable<Batch<R>>): AsyncGenerator<R> {
+  for await (const rows of batches) {
+    if (rows.written) throw new Error('a batch written as it arrived was read for its rows');
+    yield* rows;
+  }
 }
 
 /** Keyset pagination (keysetBatches), a row at a time. */
