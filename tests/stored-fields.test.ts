@@ -37,10 +37,7 @@ const tricky = fc.constantFrom(
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), tricky).filter(storable);
 // keys that are prefixes of one another, end in backslashes and quotes, or differ only inside (same length, first and
 // last character), as rows of differing keys follow each other
-const key = fc.oneof(
-  fc.constantFrom('SPECIMEN_ID', 'GAL', 'A', 'AB', 'BA', 'Z', 'AXB', 'AYB', 'A\\', 'A\\\\', 'A"', 'A\\"'),
-  text,
-);
+const key = fc.oneof(fc.constantFrom('SPECIMEN_ID', 'GAL', 'A', 'AB', 'BA', 'Z', 'AXB', 'AYB', 'A\\', 'A\\\\', 'A"', 'A\\"'), text);
 const fields = fc.dictionary(key, text, { maxKeys: 12 });
 
 describe('reading stored fields', () => {
