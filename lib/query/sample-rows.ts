@@ -304,6 +304,9 @@ class ProfileTitles {
   }
 }
 
+/** A row's (project, manifest version), as one key: what a batch keeps a stand-in for, and a result's shapes. */
+const shapeKey = (row: Pick<SampleRow, 'project' | 'manifestVersion'>): string => `${row.project}\u0000${row.manifestVersion}`;
+
 /**
  * A batch being read: its rows, and with a writer, the same rows written as they are added, in order (ByteChunks:
  * as bytes once past a short answer). A batch written so holds its answer, not its rows: in place of each row but
@@ -334,7 +337,7 @@ class BatchOfRows {
     // what is written no longer needs the stored fields
     row.fields = NO_FIELDS;
     this.last = row;
-    const shape = `${row.project}\u0000${row.manifestVersion}`;
+    const shape = shapeKey(row);
     let standIn = this.standIns.get(shape);
     if (!standIn) {
       standIn = row;
@@ -473,7 +476,7 @@ export function lookupBatches(db: Db, lookup: Lookup, page: Page): AsyncGenerato
 /** The (project, version) pairs of rows read, in the order the count query gives them. */
 export function shapesOf(rows: readonly SampleRow[]): RecordShape[] {
   const seen = new Map<string, RecordShape>();
-  for (const r of rows) seen.set(`${r.project}\u0000${r.manifestVersion}`, { project: r.project, version: r.manifestVersion });
+  for (const r of rows) seen.set(shapeKey(r), { project: r.project, version: r.manifestVersion });
   return [...seen.values()].sort((a, b) =>
     a.project === b.project ? (a.version < b.version ? -1 : a.version > b.version ? 1 : 0) : a.project < b.project ? -1 : 1,
   );
