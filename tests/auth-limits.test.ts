@@ -23,10 +23,11 @@ const withKey = (key: string, client: string) =>
   h.request('/api/account/keys', { headers: { authorization: `token ${key}`, [CLIENT_ADDRESS_HEADER]: client } });
 
 /**
- * `n` wrong passwords for `username` from `client`, sent at once, each answered 401: each costs a full scrypt hash
- * (OWASP's cost, lib/users/passwords.ts), which node computes on its thread pool, four at a time, so sent together
- * they take the time of a quarter as many; and the counts they add up to are then also counts of requests that
- * arrived together, as guesses do.
+ * `n` wrong passwords for `username` from `client`, sent at once, each answered 401: each costs a scrypt hash (at
+ * the cost stored with the account's: low for the harness's accounts, tests/support/harness.ts; OWASP's for an
+ * unknown name or a password set through the API, lib/users/passwords.ts), which node computes on its thread pool,
+ * four at a time; and the counts they add up to are then also counts of requests that arrived together, as guesses
+ * do.
  */
 async function failures(n: number, username: string | ((i: number) => string), client: string | ((i: number) => string), app = h.api) {
   const answers = await Promise.all(
@@ -37,7 +38,8 @@ async function failures(n: number, username: string | ((i: number) => string), c
   expect(answers.map((a) => a.status)).toEqual(answers.map(() => 401));
 }
 
-// dozens of hashes per test: 32 of them took 120 s on two cores shared with other work (3.7 s a hash), hence five minutes
+// dozens of hashes per test, some at OWASP's cost: 32 of those took 120 s on two cores shared with other work (3.7 s a
+// hash), hence five minutes
 describe('guessing passwords', { timeout: 300_000 }, () => {
   it('locks the account for a client after 10 of its failures, with a clear message and Retry-After; the person elsewhere still signs in', async () => {
     const { user, password } = await h.user({ username: 'locked-out' });

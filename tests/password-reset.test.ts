@@ -118,7 +118,8 @@ describe('user search', () => {
   });
 });
 
-// each wrong or right password costs a full scrypt hash (OWASP's cost, lib/users/passwords.ts), dozens per test
+// each wrong or right password costs a scrypt hash: at OWASP's cost (lib/users/passwords.ts) once a password was set
+// through the API, at the low cost of the harness's accounts before (tests/support/harness.ts)
 describe('unlocking an account', { timeout: 120_000 }, () => {
   it('shows a locked account as locked, and Unlock lifts every lock without changing the password', async () => {
     const { user, password } = await h.user({ username: 'unlock-me' });
@@ -143,7 +144,8 @@ describe('unlocking an account', { timeout: 120_000 }, () => {
   });
 });
 
-// each wrong or right password costs a full scrypt hash (OWASP's cost, lib/users/passwords.ts), dozens per test
+// each wrong or right password costs a scrypt hash: at OWASP's cost (lib/users/passwords.ts) once a password was set
+// through the API, at the low cost of the harness's accounts before (tests/support/harness.ts)
 describe('forgot password', { timeout: 120_000 }, () => {
   it('emails a one-time link that sets a new password and lifts the locks; the old password stops working', async () => {
     const { user, password } = await h.user({ username: 'forgetful', email: 'forgetful@example.org' });

@@ -1,7 +1,15 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
+/** scrypt's cost parameters; stored with each hash, so that a hash is checked at the cost it was made with */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
 // OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB); the parameters are stored with each hash so they can grow later.
-const PARAMS = { N: 2 ** 17, r: 8, p: 1, keylen: 64 };
+const OWASP_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+const KEYLEN = 64;
 const MAXMEM = 256 * 1024 * 1024;
 
 function scryptAsync(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
@@ -10,11 +18,11 @@ function scryptAsync(password: string, salt: Buffer, keylen: number, opts: Scryp
   );
 }
 
-/** `scrypt$N$r$p$salt$hash` with base64url parts */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash` with base64url parts, at OWASP's cost unless the caller names another */
+export async function hashPassword(password: string, cost: ScryptCost = OWASP_COST): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p, keylen } = PARAMS;
-  const key = await scryptAsync(password, salt, keylen, { N, r, p, maxmem: MAXMEM });
+  const { N, r, p } = cost;
+  const key = await scryptAsync(password, salt, KEYLEN, { N, r, p, maxmem: MAXMEM });
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 

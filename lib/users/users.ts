@@ -5,7 +5,7 @@ import type { Db } from '@/db/client';
 import { TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
 import { Conflict, fieldInvalid, Invalid, NotFound } from '@/lib/errors';
 import { type NewUser, NewUserSchema, type User, type UserUpdate, UserUpdateSchema } from './contract';
-import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords';
+import { DUMMY_HASH, hashPassword, type ScryptCost, verifyPassword } from './passwords';
 
 export interface UserRecord {
   id: number;
@@ -28,9 +28,14 @@ export interface UserRecord {
 
 export type { NewUser } from './contract';
 
-export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
+/**
+ * `hashCost` is the cost of the stored password hash, OWASP's floor unless given (lib/users/passwords.ts); sign-in
+ * checks a password at the cost stored with its hash. The service always takes the default; tests/support/harness.ts
+ * makes its fixture accounts at a low cost, as at OWASP's each took 0.45 s of CPU and most are never signed in with.
+ */
+export async function createUser(db: Db, input: NewUser, hashCost?: ScryptCost): Promise<UserRecord> {
   const u = NewUserSchema.parse(input);
-  const passwordHash = await hashPassword(u.password);
+  const passwordHash = await hashPassword(u.password, hashCost);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(users)

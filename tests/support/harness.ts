@@ -48,6 +48,14 @@ export interface HarnessOptions {
   retryDelaySeconds?: number;
 }
 
+/**
+ * The cost of the password hash of the accounts `user()` makes (lib/users/passwords.ts stores it with the hash and
+ * sign-in reads it from there): at OWASP's, each of the suite's ~280 such accounts took 0.45 s of CPU (a quarter of
+ * the suite's), most of them never signed in with. Accounts made through the API, and the service's own admin, are
+ * hashed at OWASP's cost, as tests/users.test.ts checks.
+ */
+const FIXTURE_HASH_COST = { N: 2 ** 10, r: 8, p: 1 };
+
 const NO_TAXONOMY: TaxonomyLookup = {
   byTaxId: () => Promise.reject(new Error('no taxonomy service in this test')),
   byScientificName: () => Promise.reject(new Error('no taxonomy service in this test')),
@@ -146,7 +154,11 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     async user(input = {}) {
       n += 1;
       const password = input.password ?? `password-${n}-${randomBytes(4).toString('hex')}`;
-      const user = await createUser(database.db, { username: `user${n}_${randomBytes(3).toString('hex')}`, ...input, password });
+      const user = await createUser(
+        database.db,
+        { username: `user${n}_${randomBytes(3).toString('hex')}`, ...input, password },
+        FIXTURE_HASH_COST,
+      );
       const { key } = await createApiKey(database.db, user.id);
       return { user, key, password };
     },
