@@ -11,6 +11,7 @@ import { startJobQueue } from '@/lib/jobs/queue';
 import { createLogger } from '@/lib/logger';
 import { seedReferenceData } from '@/lib/seed';
 import { jobDefinitions } from '@/lib/server/jobs';
+import { NO_TAXONOMY } from './no-taxonomy';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -52,11 +53,14 @@ async function prepareTemplate(database: Database): Promise<void> {
   try {
     const logger = createLogger('error');
     const config = parseConfig({ DATA_DIR: dataDir, NEXTAUTH_SECRET: `template-${randomBytes(8).toString('hex')}` });
-    const noTaxonomy = () => Promise.reject(new Error('no taxonomy service while the template is made'));
-    const taxonomy = { byTaxId: noTaxonomy, byScientificName: noTaxonomy };
-    const queue = await startJobQueue(database, logger, (jobs) => jobDefinitions({ db: database.db, config, logger, taxonomy, jobs }), {
-      workers: false,
-    });
+    const queue = await startJobQueue(
+      database,
+      logger,
+      (jobs) => jobDefinitions({ db: database.db, config, logger, taxonomy: NO_TAXONOMY, jobs }),
+      {
+        workers: false,
+      },
+    );
     await queue.stop();
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

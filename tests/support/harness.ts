@@ -16,6 +16,7 @@ import type { TaxonomyLookup } from '@/lib/manifests';
 import { seedReferenceData } from '@/lib/seed';
 import { type JobDeps, jobDefinitions, jobGiveUps, jobHandlers } from '@/lib/server/jobs';
 import { createUser, type NewUser, type UserRecord } from '@/lib/users/users';
+import { NO_TAXONOMY } from './no-taxonomy';
 
 export interface Harness {
   api: ApiApp;
@@ -55,11 +56,6 @@ export interface HarnessOptions {
  * hashed at OWASP's cost, as tests/users.test.ts checks.
  */
 const FIXTURE_HASH_COST = { N: 2 ** 10, r: 8, p: 1 };
-
-const NO_TAXONOMY: TaxonomyLookup = {
-  byTaxId: () => Promise.reject(new Error('no taxonomy service in this test')),
-  byScientificName: () => Promise.reject(new Error('no taxonomy service in this test')),
-};
 
 /**
  * Every external service at a closed local port unless a test points it at a stand-in: no test reaches the
