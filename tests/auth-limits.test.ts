@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys } from '@/db/schema';
+import { apiKeys, rateLimits } from '@/db/schema';
 import { createApiApp } from '@/lib/api/app';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { LIMITS } from '@/lib/auth/limits';
@@ -127,5 +127,27 @@ describe('guessing API keys', () => {
     expect(first).not.toBeNull();
     for (let i = 0; i < 5; i++) expect((await withKey(key, '10.4.0.1')).status).toBe(200);
     expect((await lastUsed())!.getTime()).toBe(first!.getTime());
+  });
+});
+
+describe('counts that have ended', () => {
+  it('are deleted an hour after they end, when the next failure is counted', async () => {
+    // a database handle of its own: the clean-up runs at most every few minutes per handle
+    const fresh = await createHarness();
+    try {
+      const now = Date.now();
+      await fresh.database.db.insert(rateLimits).values([
+        { key: 'key_client:long-gone', points: 3, expire: new Date(now - 2 * 60 * 60_000) },
+        { key: 'key_client:just-ended', points: 3, expire: new Date(now - 10 * 60_000) },
+      ]);
+      const res = await fresh.request('/api/account/keys', {
+        headers: { authorization: 'token not-a-key', [CLIENT_ADDRESS_HEADER]: '10.9.9.9' },
+      });
+      expect(res.status).toBe(401);
+      const keys = (await fresh.database.db.select({ key: rateLimits.key }).from(rateLimits)).map((r) => r.key).sort();
+      expect(keys).toEqual(['key_client:10.9.9.9', 'key_client:just-ended']);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { and, gt, gte, or, sql } from 'drizzle-orm';
+import { and, gt, gte, lt, or, sql } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '@/db/client';
 import { rateLimits } from '@/db/schema';
@@ -74,12 +74,27 @@ const ACCOUNT_PREFIX = 'pw_account';
 
 const limiters = new WeakMap<Db, GuessLimits>();
 
-/** One set of limiters per database handle (the rate-limiter keeps a clean-up timer per instance). */
+// rows whose count ended more than this long ago are deleted, at most once per CLEAN_EVERY_MS per database handle
+// (rate-limiter-flexible's own clean-up, with its numbers, which it runs on a timer per limiter)
+const EXPIRED_KEPT_MS = 60 * 60 * 1000;
+const CLEAN_EVERY_MS = 5 * 60 * 1000;
+
+/**
+ * One set of limiters per database handle. Expired rows are cleaned as failures are counted, not on the library's
+ * timers: those were six per handle, outlived the database they were made for (a closed one then logged "Failed to
+ * clear expired records"), and only failures add rows, so the writes are when there can be something to clean.
+ */
 export function guessLimits(db: Db): GuessLimits {
   let limits = limiters.get(db);
   if (limits) return limits;
   const store = (keyPrefix: string, opts: { points: number; duration: number; blockDuration: number }) =>
-    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, ...opts });
+    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, clearExpiredByTimeout: false, ...opts });
+  let cleaned = 0;
+  const cleanExpired = async () => {
+    if (Date.now() - cleaned < CLEAN_EVERY_MS) return;
+    cleaned = Date.now();
+    await db.delete(rateLimits).where(lt(rateLimits.expire, new Date(Date.now() - EXPIRED_KEPT_MS)));
+  };
   const accounts = store(ACCOUNT_PREFIX, LIMITS.accountFailures);
   const clientPasswords = store('pw_client', LIMITS.clientPasswordFailures);
   const clientKeys = store('key_client', LIMITS.clientKeyFailures);
@@ -94,6 +109,7 @@ export function guessLimits(db: Db): GuessLimits {
   };
   // consume throws the RateLimiterRes when the point that was just used is over the limit
   const consume = async (limiter: RateLimiterDrizzle, key: string): Promise<number> => {
+    await cleanExpired();
     try {
       await limiter.consume(key);
       return 0;
