@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -17,6 +17,7 @@ import { seedReferenceData } from '@/lib/seed';
 import { type JobDeps, jobDefinitions, jobGiveUps, jobHandlers } from '@/lib/server/jobs';
 import { createUser, type NewUser, type UserRecord } from '@/lib/users/users';
 import { NO_TAXONOMY } from './no-taxonomy';
+import { pooledPglite } from './pglite-pool';
 
 export interface Harness {
   api: ApiApp;
@@ -108,7 +109,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
 
   const { url, drop: dropDatabase } = await freshTestDatabase();
   const template = url ? '' : inject('pgliteTemplate');
-  const database = await openDatabase({ url, max: 4, pgliteFrom: template ? new Blob([readFileSync(template)]) : undefined });
+  const database = url || !template ? await openDatabase({ url, max: 4 }) : await pooledPglite(template);
   await seedReferenceData(database.db);
   const jobDeps: JobDeps = { db: database.db, config, logger, taxonomy: opts.taxonomy ?? NO_TAXONOMY, ...opts.jobDeps };
   let handlers: ReturnType<typeof jobHandlers> | undefined;
