@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
-import { TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
+import { type ProjectRole, TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
 import { Conflict, fieldInvalid, Invalid, NotFound } from '@/lib/errors';
 import { type NewUser, NewUserSchema, type User, type UserUpdate, UserUpdateSchema } from './contract';
 import { DUMMY_HASH, hashPassword, type ScryptCost, verifyPassword } from './passwords';
@@ -121,11 +121,21 @@ async function rolesOf(db: Db, ids: number[]) {
   return out;
 }
 
+// one user's projects in a role, and the associated types they approve, as rolesOf and approverTypesOf order them
+const projectsAs = (role: ProjectRole) =>
+  sql<TolProject[]>`coalesce((select array_agg(${userProjectRoles.project} order by ${userProjectRoles.project}) from ${userProjectRoles}
+    where ${userProjectRoles.userId} = ${users.id} and ${userProjectRoles.role} = ${role}), '{}')::text[]`;
+const approverTypesOfUser = sql<string[]>`coalesce((select array_agg(${userApproverTypes.associatedType}
+    order by ${userApproverTypes.associatedType}) from ${userApproverTypes} where ${userApproverTypes.userId} = ${users.id}), '{}')::text[]`;
+
+/** A user with their roles, in one statement: every request with an API key or a session reads one (lib/api/auth.ts). */
 export async function getUser(db: Db, id: number): Promise<UserRecord> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
+  const [row] = await db
+    .select({ user: users, memberOf: projectsAs('member'), managerOf: projectsAs('sample_manager'), approverOf: approverTypesOfUser })
+    .from(users)
+    .where(eq(users.id, id));
   if (!row) throw NotFound('No such user');
-  const [roles, approverTypes] = await Promise.all([rolesOf(db, [id]), approverTypesOf(db, [id])]);
-  return toRecord(row, roles.get(id), approverTypes.get(id));
+  return toRecord(row.user, { memberOf: row.memberOf, managerOf: row.managerOf }, row.approverOf);
 }
 
 /** An active user by name, or a 400 naming the field (`path`) that named them: whom to add is the caller's input. */
