@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { LIMITS } from '@/lib/auth/limits';
 import { freshTestDatabase } from './support/harness';
-import { type ServiceProcess, startService } from './support/service-process';
+import { type ServiceProcess, serviceDataDir, startService } from './support/service-process';
 
 /**
  * What reaches the service's own HTTP server (server/http.ts) before any route: malformed percent-encoding, NUL
@@ -21,8 +19,9 @@ let dataDir: string;
 let dropDatabase: () => Promise<void>;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-http-'));
   const db = await freshTestDatabase();
+  // on PGlite a copy of the suite's migrated database, as the crash tests start from: not initdb and every migration
+  dataDir = await serviceDataDir('rmb-http-', db.url ? undefined : inject('pgliteTemplate'));
   dropDatabase = db.drop;
   svc = await startService({
     DATA_DIR: dataDir,
