@@ -34,7 +34,7 @@ interface Pooled {
 }
 
 const idle: Pooled[] = [];
-// harnesses a file opens at once are few; a database kept idle holds some 100 MB
+// harnesses a file opens at once are few, and a database kept idle keeps its memory
 const IDLE_KEPT = 2;
 
 // the temporary tables holding the template's rows
