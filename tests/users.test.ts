@@ -74,6 +74,14 @@ describe('admin users API', () => {
     const u = await getUser(h.database.db, plain.user.id);
     expect(u.memberOf).toEqual(['asg', 'erga']);
     expect(u.managerOf).toEqual(['asg']);
+    // one list changed, the other kept as it was
+    const membersOnly = await h.request(`/api/admin/users/${plain.user.id}`, {
+      method: 'PATCH',
+      key: admin.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ member_of: ['dtol'] }),
+    });
+    expect(await membersOnly.json()).toMatchObject({ member_of: ['dtol'], manager_of: ['asg'] });
 
     await h.request(`/api/admin/users/${plain.user.id}`, {
       method: 'PATCH',

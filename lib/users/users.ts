@@ -50,11 +50,26 @@ export async function createUser(db: Db, input: NewUser, hashCost?: ScryptCost):
   return getUser(db, id);
 }
 
+// a user's projects in a role and the associated types they approve, each sorted, read in the statement that reads
+// the user (a subquery per user: a user is read on every authenticated request, one statement instead of three)
+const projectsAs = (role: ProjectRole) =>
+  sql<TolProject[]>`coalesce((select array_agg(${userProjectRoles.project} order by ${userProjectRoles.project}) from ${userProjectRoles}
+    where ${userProjectRoles.userId} = ${users.id} and ${userProjectRoles.role} = ${role}), '{}')::text[]`;
+const approverTypesOfUser = sql<string[]>`coalesce((select array_agg(${userApproverTypes.associatedType}
+    order by ${userApproverTypes.associatedType}) from ${userApproverTypes} where ${userApproverTypes.userId} = ${users.id}), '{}')::text[]`;
+
+/** What a UserRecord is read from: the user's row and their roles. */
+const withRoles = { user: users, memberOf: projectsAs('member'), managerOf: projectsAs('sample_manager'), approverOf: approverTypesOfUser };
+
 export async function updateUser(db: Db, id: number, input: UserUpdate): Promise<UserRecord> {
   const u = UserUpdateSchema.parse(input);
   const passwordHash = u.password ? await hashPassword(u.password) : undefined;
   await db.transaction(async (tx) => {
-    const [current] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+    const [current] = await tx
+      .select({ memberOf: withRoles.memberOf, managerOf: withRoles.managerOf })
+      .from(users)
+      .where(eq(users.id, id))
+      .for('update');
     if (!current) throw NotFound('No such user');
     const set = {
       ...(u.email !== undefined && { email: u.email }),
@@ -66,10 +81,8 @@ export async function updateUser(db: Db, id: number, input: UserUpdate): Promise
     };
     if (Object.keys(set).length) await tx.update(users).set(set).where(eq(users.id, id));
     if (u.memberOf || u.managerOf) {
-      const roles = await rolesOf(tx, [id]);
-      const now = roles.get(id) ?? { memberOf: [], managerOf: [] };
       await tx.delete(userProjectRoles).where(eq(userProjectRoles.userId, id));
-      await writeRoles(tx, id, u.memberOf ?? now.memberOf, u.managerOf ?? now.managerOf);
+      await writeRoles(tx, id, u.memberOf ?? current.memberOf, u.managerOf ?? current.managerOf);
     }
     if (u.approverOf) {
       await tx.delete(userApproverTypes).where(eq(userApproverTypes.userId, id));
@@ -92,50 +105,10 @@ async function writeApproverTypes(db: Db, userId: number, types: string[]) {
   if (rows.length) await db.insert(userApproverTypes).values(rows);
 }
 
-/** The associated types each of these users approves, by name. */
-async function approverTypesOf(db: Db, ids: number[]): Promise<Map<number, string[]>> {
-  const out = new Map<number, string[]>();
-  if (!ids.length) return out;
-  const rows = await db
-    .select()
-    .from(userApproverTypes)
-    .where(sql`${userApproverTypes.userId} = any(${sql.param(ids)}::int[])`)
-    .orderBy(asc(userApproverTypes.associatedType));
-  for (const r of rows) out.set(r.userId, [...(out.get(r.userId) ?? []), r.associatedType]);
-  return out;
-}
-
-async function rolesOf(db: Db, ids: number[]) {
-  const out = new Map<number, { memberOf: TolProject[]; managerOf: TolProject[] }>();
-  if (!ids.length) return out;
-  const rows = await db
-    .select()
-    .from(userProjectRoles)
-    .where(sql`${userProjectRoles.userId} = any(${sql.param(ids)}::int[])`)
-    .orderBy(asc(userProjectRoles.project));
-  for (const r of rows) {
-    const entry = out.get(r.userId) ?? { memberOf: [], managerOf: [] };
-    (r.role === 'member' ? entry.memberOf : entry.managerOf).push(r.project);
-    out.set(r.userId, entry);
-  }
-  return out;
-}
-
-// one user's projects in a role, and the associated types they approve, as rolesOf and approverTypesOf order them
-const projectsAs = (role: ProjectRole) =>
-  sql<TolProject[]>`coalesce((select array_agg(${userProjectRoles.project} order by ${userProjectRoles.project}) from ${userProjectRoles}
-    where ${userProjectRoles.userId} = ${users.id} and ${userProjectRoles.role} = ${role}), '{}')::text[]`;
-const approverTypesOfUser = sql<string[]>`coalesce((select array_agg(${userApproverTypes.associatedType}
-    order by ${userApproverTypes.associatedType}) from ${userApproverTypes} where ${userApproverTypes.userId} = ${users.id}), '{}')::text[]`;
-
-/** A user with their roles, in one statement: every request with an API key or a session reads one (lib/api/auth.ts). */
 export async function getUser(db: Db, id: number): Promise<UserRecord> {
-  const [row] = await db
-    .select({ user: users, memberOf: projectsAs('member'), managerOf: projectsAs('sample_manager'), approverOf: approverTypesOfUser })
-    .from(users)
-    .where(eq(users.id, id));
+  const [row] = await db.select(withRoles).from(users).where(eq(users.id, id));
   if (!row) throw NotFound('No such user');
-  return toRecord(row.user, { memberOf: row.memberOf, managerOf: row.managerOf }, row.approverOf);
+  return toRecord(row);
 }
 
 /** An active user by name, or a 400 naming the field (`path`) that named them: whom to add is the caller's input. */
@@ -168,13 +141,10 @@ export async function listUsers(
       )
     : undefined;
   const [rows, [counted]] = await Promise.all([
-    db.select().from(users).where(where).orderBy(asc(users.username), asc(users.id)).limit(page.limit).offset(page.offset),
+    db.select(withRoles).from(users).where(where).orderBy(asc(users.username), asc(users.id)).limit(page.limit).offset(page.offset),
     db.select({ n: sql<number>`count(*)::int` }).from(users).where(where),
   ]);
-  const total = counted?.n ?? 0;
-  const ids = rows.map((r) => r.id);
-  const [roles, approverTypes] = await Promise.all([rolesOf(db, ids), approverTypesOf(db, ids)]);
-  return { rows: rows.map((r) => toRecord(r, roles.get(r.id), approverTypes.get(r.id))), total };
+  return { rows: rows.map(toRecord), total: counted?.n ?? 0 };
 }
 
 export async function countUsers(db: Db): Promise<number> {
@@ -219,13 +189,15 @@ export async function ensureFirstAdmin(
   return { username, generatedPassword };
 }
 
-function toRecord(
-  row: typeof users.$inferSelect,
-  roles: { memberOf: TolProject[]; managerOf: TolProject[] } = { memberOf: [], managerOf: [] },
-  approverOf: string[] = [],
-): UserRecord {
-  const { id, username, email, isAdmin, isActive, createdAt, orcidId, fullName } = row;
-  return { id, username, email, isAdmin, isActive, createdAt, ...roles, approverOf, orcidId, fullName };
+/** A user as the service passes them around, from their row and roles (withRoles). */
+function toRecord({
+  user,
+  memberOf,
+  managerOf,
+  approverOf,
+}: { user: typeof users.$inferSelect } & Pick<UserRecord, 'memberOf' | 'managerOf' | 'approverOf'>): UserRecord {
+  const { id, username, email, isAdmin, isActive, createdAt, orcidId, fullName } = user;
+  return { id, username, email, isAdmin, isActive, createdAt, memberOf, managerOf, approverOf, orcidId, fullName };
 }
 
 /** A user as the API shows them. */
