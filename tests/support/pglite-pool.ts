@@ -18,7 +18,7 @@ import * as schema from '@/db/schema';
  */
 
 interface Snapshot {
-  /** every table and partition the template has, as `"schema"."name"` */
+  /** every table and partition the template has, as `schema.name` quoted where it must be */
   tables: Set<string>;
   /** the tables that are not partitions, which TRUNCATE empties with their partitions */
   roots: string[];
@@ -40,19 +40,18 @@ const IDLE_KEPT = 2;
 // the temporary tables holding the template's rows
 const COPY_PREFIX = 'rmb_template_rows_';
 
-const quoted = (schemaName: string, name: string) => `"${schemaName.replace(/"/g, '""')}"."${name.replace(/"/g, '""')}"`;
-
+// names as SQL takes them, quoted by PostgreSQL (format's %I)
 const TABLES = `
-  select n.nspname as schema, c.relname as name, c.relispartition as partition
+  select format('%I.%I', n.nspname, c.relname) as name, c.relispartition as partition
   from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema')
     and n.nspname not like 'pg\\_toast%' and n.nspname not like 'pg\\_temp%'`;
 
-type TableRow = { schema: string; name: string; partition: boolean };
+type TableRow = { name: string; partition: boolean };
 
 async function snapshotOf(pglite: PGlite): Promise<Snapshot> {
   const { rows } = await pglite.query<TableRow>(TABLES);
-  const roots = rows.filter((r) => !r.partition).map((r) => quoted(r.schema, r.name));
+  const roots = rows.filter((r) => !r.partition).map((r) => r.name);
   const copies: Snapshot['copies'] = [];
   for (const table of roots) {
     const copy = `${COPY_PREFIX}${copies.length}`;
@@ -61,15 +60,15 @@ async function snapshotOf(pglite: PGlite): Promise<Snapshot> {
     await pglite.exec(`create temporary table ${copy} as select * from ${table}`);
     copies.push({ table, copy });
   }
-  const { rows: sequences } = await pglite.query<{ schema: string; name: string; value: string; called: boolean }>(`
-    select schemaname as schema, sequencename as name, coalesce(last_value, start_value)::text as value,
+  const { rows: sequences } = await pglite.query<Snapshot['sequences'][number]>(`
+    select format('%I.%I', schemaname, sequencename) as name, coalesce(last_value, start_value)::text as value,
            last_value is not null as called
     from pg_sequences`);
   return {
-    tables: new Set(rows.map((r) => quoted(r.schema, r.name))),
+    tables: new Set(rows.map((r) => r.name)),
     roots,
     copies,
-    sequences: sequences.map((s) => ({ name: quoted(s.schema, s.name), value: s.value, called: s.called })),
+    sequences,
   };
 }
 
@@ -79,14 +78,14 @@ async function reset({ pglite, snapshot }: Pooled): Promise<void> {
   await pglite.exec('rollback');
   await pglite.exec('reset all; deallocate all; unlisten *; select pg_advisory_unlock_all()');
   const { rows } = await pglite.query<TableRow>(TABLES);
-  const added = rows.map((r) => quoted(r.schema, r.name)).filter((t) => !snapshot.tables.has(t));
+  const added = rows.map((r) => r.name).filter((t) => !snapshot.tables.has(t));
   // temporary tables live as long as the session, which a reused database's is: those of a test go (a seed's fixtures)
   const { rows: temporary } = await pglite.query<{ name: string }>(`
-    select c.relname as name from pg_class c
+    select format('pg_temp.%I', c.relname) as name from pg_class c
     where c.relnamespace = pg_my_temp_schema() and c.relkind = 'r' and not starts_with(c.relname, '${COPY_PREFIX}')`);
   const statements = [
     ...added.map((t) => `drop table if exists ${t} cascade`),
-    ...temporary.map((t) => `drop table if exists pg_temp."${t.name.replace(/"/g, '""')}" cascade`),
+    ...temporary.map((t) => `drop table if exists ${t.name} cascade`),
     `truncate ${snapshot.roots.join(', ')} restart identity cascade`,
     // rows go back whatever the order of their foreign keys: the triggers that check them are off meanwhile
     'set session_replication_role = replica',
@@ -97,19 +96,19 @@ async function reset({ pglite, snapshot }: Pooled): Promise<void> {
   await pglite.exec(`begin; ${statements.join(';\n')}; commit`);
 }
 
+async function openPooled(template: string): Promise<Pooled> {
+  const opened = await openDatabase({ pgliteFrom: new Blob([readFileSync(template)]) });
+  const pglite = opened.pglite as PGlite;
+  return { pglite, snapshot: await snapshotOf(pglite) };
+}
+
 /**
  * An in-memory database as the template left it: one a file before this gave back, or a new one from the template.
  * Its close() gives it back (or closes it when the pool is full or it cannot be put back).
  */
 export async function pooledPglite(template: string): Promise<Database> {
-  let pooled = idle.pop();
-  if (!pooled) {
-    const opened = await openDatabase({ pgliteFrom: new Blob([readFileSync(template)]) });
-    const pglite = opened.pglite as PGlite;
-    pooled = { pglite, snapshot: await snapshotOf(pglite) };
-  }
+  const pooled = idle.pop() ?? (await openPooled(template));
   const { pglite } = pooled;
-  const taken = pooled;
   let given = false;
   return {
     // a Drizzle client of its own, so nothing the service keys by its database handle outlives the file
@@ -122,8 +121,8 @@ export async function pooledPglite(template: string): Promise<Database> {
       if (pglite.closed) return;
       if (idle.length >= IDLE_KEPT) return pglite.close();
       try {
-        await reset(taken);
-        idle.push(taken);
+        await reset(pooled);
+        idle.push(pooled);
       } catch {
         await pglite.close();
       }
