@@ -36,6 +36,8 @@ async function stateOf(pglite: PGlite): Promise<Record<string, string>> {
   return state;
 }
 
+// the pool is the embedded database's: on PostgreSQL (TEST_DATABASE_URL) the harness copies a template database on the
+// server instead, and the suite makes no PGlite template, so there is nothing here to test
 describe.skipIf(!template)('the harness’s pool of embedded databases', () => {
   it('gives back a used database as a fresh copy of the template is', async () => {
     const fresh = await openDatabase({ pgliteFrom: new Blob([readFileSync(template)]) });
