@@ -253,7 +253,6 @@ export async function benchQuery(opts: QueryBenchOptions = {}): Promise<QueryBen
       logger: createLogger('silent'),
       jobs: {
         send: async () => {},
-        wake: () => {},
         health: async () => ({ waiting: 0, oldest_waiting_seconds: 0, active: 0, dead_letters: 0 }),
         described: () => [],
         label: (name) => name,

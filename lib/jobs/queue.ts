@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { CONNECT_TIMEOUT_SECONDS, type Database, type Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { Conflict } from '@/lib/errors';
+import { announceJob, listenForJobs } from './announce';
 import { type AnyJobData, type JobDescription, type JobName, type QueueHealth, SWEEP_JOB } from './contract';
 import { DUE_JOB, QUEUED_JOB, UNRETRIED_DEAD_LETTER } from './counts';
 import { recordDeadLetter } from './dead-letters';
@@ -143,15 +144,13 @@ export async function startJobQueue(
   const expiry = (name: JobName) => specs.get(name)?.expireSeconds ?? DEFAULT_EXPIRE_SECONDS;
   const queue: JobQueue = {
     async send(name, data, sendOpts = {}) {
+      const startAfter = sendOpts.startAfterSeconds === undefined ? 0 : Math.max(0, Math.round(sendOpts.startAfterSeconds));
       await boss.send(name, data as object, {
         expireInSeconds: expiry(name),
         ...(sendOpts.tx && { db: transactionAdapter(sendOpts.tx) }),
-        ...(sendOpts.startAfterSeconds !== undefined && { startAfter: Math.max(0, Math.round(sendOpts.startAfterSeconds)) }),
+        ...(startAfter > 0 && { startAfter }),
       });
-    },
-    wake(name) {
-      const worker = workerIds.get(name);
-      if (worker) boss.notifyWorker(worker);
+      if (startAfter === 0) await announceJob(sendOpts.tx ?? db, name);
     },
     health: () => queueHealth(db),
     described: () => described,
@@ -168,6 +167,10 @@ export async function startJobQueue(
   for (const { name } of described) if (!existing.has(name)) await boss.createQueue(name);
   const liveness = await startLiveness(database, logger);
   const instance = liveness.instance;
+  const wake = (name: string) => {
+    const worker = workerIds.get(name as JobName);
+    if (worker) boss.notifyWorker(worker);
+  };
 
   /** Ends the work of a job that will not run again, and puts it on the dead-letter list. */
   const giveUp = async (name: JobName, jobId: string | null, data: unknown, reason: string, attempts: number) => {
@@ -203,6 +206,9 @@ export async function startJobQueue(
         { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1, includeMetadata: true },
         async ([pgJob]) => {
           if (!pgJob) return;
+          // pg-boss waits out its polling interval after a job as after an empty look: where one job was, the next
+          // may be waiting (a queue of emails, a backlog after a restart), so the worker looks again at once
+          wake(name);
           const run: JobRun = { jobId: pgJob.id, attempt: pgJob.retryCount + 1, last: pgJob.retryCount >= pgJob.retryLimit };
           const started = performance.now();
           const heartbeat = await beginRun(db, logger, { jobId: pgJob.id, name, instance });
@@ -232,6 +238,7 @@ export async function startJobQueue(
     // those that say so once now, not at their next schedule: a restart picks up what the last process left
     for (const job of running) if (job.runAtStart) await boss.send(job.name, {}, { expireInSeconds: job.expireSeconds });
   }
+  const unlisten = workers ? await listenForJobs(database, wake) : async () => {};
   // where other processes share the database, the jobs of one that died are taken over within seconds
   let watching: Promise<unknown> | null = null;
   const watch =
@@ -251,6 +258,7 @@ export async function startJobQueue(
     sweep,
     stop: async () => {
       if (watch) clearInterval(watch);
+      await unlisten().catch((err: unknown) => logger.warn({ err }, 'could not stop listening for sent jobs'));
       await watching;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await liveness.stop();

@@ -117,12 +117,11 @@ export interface SendOptions {
 }
 
 export interface JobQueue {
-  send<N extends JobName>(name: N, data: JobData[N], opts?: SendOptions): Promise<void>;
   /**
-   * A job of `name` has just been committed: this instance's worker for it looks now instead of at its next poll
-   * (up to a second away), for work someone is waiting on. Nothing happens where this instance runs no workers.
+   * Queues a job, in `opts.tx` when given. A job due now is announced as its transaction commits, and the workers of
+   * every instance look for it at once (lib/jobs/queue.ts, JOB_DUE_CHANNEL).
    */
-  wake(name: JobName): void;
+  send<N extends JobName>(name: N, data: JobData[N], opts?: SendOptions): Promise<void>;
   /** what /api/health reports of the queue */
   health(): Promise<QueueHealth>;
   /** every job this queue runs, its own included, as the contract knows them (the admin API's failed jobs) */

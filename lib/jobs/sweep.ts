@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
+import { announceJob } from './announce';
 import type { JobName } from './contract';
 import type { Liveness } from './liveness';
 import { DEAD_AFTER_SECONDS, HEARTBEAT_SECONDS, SILENT_FOR_GOOD_SECONDS } from './runs';
@@ -119,6 +120,7 @@ async function handBackDeadRuns(deps: SweepDeps, ctx: SweepContext, result: Swee
       // its process is gone, not held up by something that may pass: the next run need not wait out the retry delay
       await tx.execute(sql`update pgboss.job set start_after = now() where id = ${job.id}::uuid and state = 'retry'`);
       await tx.execute(sql`delete from job_runs where job_id = ${job.id}::uuid`);
+      if (job.retry_count < job.retry_limit) await announceJob(tx, job.name);
       return true;
     });
     if (!handedBack) continue;
@@ -126,8 +128,6 @@ async function handBackDeadRuns(deps: SweepDeps, ctx: SweepContext, result: Swee
     if (job.retry_count >= job.retry_limit) {
       await deps.giveUp(job.name, job.id, job.data, `${reason} It had run ${job.retry_count + 1} times.`, job.retry_count + 1);
       result.givenUp += 1;
-    } else {
-      deps.queue.wake(job.name);
     }
   }
 }

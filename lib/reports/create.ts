@@ -57,7 +57,5 @@ export async function createValidationReport(
     await jobs.send('manifest.validate', { reportId: row.id }, { tx });
     return row;
   });
-  // the uploader waits on the report: its job is fetched now, not at the worker's next poll
-  jobs.wake('manifest.validate');
   return report;
 }

@@ -48,6 +48,8 @@ export interface HarnessOptions {
   jobDeps?: Partial<JobDeps>;
   /** seconds before a failed job runs again (the queue's default: 5, doubling) */
   retryDelaySeconds?: number;
+  /** seconds between a worker's looks for jobs nobody announced (default 0.5) */
+  pollingIntervalSeconds?: number;
 }
 
 /**
@@ -124,7 +126,11 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       giveUps = jobGiveUps(definitions);
       return definitions;
     },
-    { workers: opts.workers ?? false, pollingIntervalSeconds: 0.5, retryDelaySeconds: opts.retryDelaySeconds },
+    {
+      workers: opts.workers ?? false,
+      pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5,
+      retryDelaySeconds: opts.retryDelaySeconds,
+    },
   );
   const deps: ApiDeps = { db: database.db, config, logger, jobs: queue.queue, databaseKind: database.kind };
   const api = createApiApp(deps);
