@@ -11,6 +11,7 @@ import { parseConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { authenticate, createUser, ensureFirstAdmin, getUser, listUsers } from '@/lib/users/users';
 import { createHarness, type Harness } from './support/harness';
+import { serviceDataDir } from './support/service-process';
 
 let h: Harness;
 let admin: Awaited<ReturnType<Harness['user']>>;
@@ -271,7 +272,9 @@ describe('Authorization header parsing', () => {
 
 describe('npm run user:create', () => {
   it('creates a user with roles in the configured database', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rmb-cli-'));
+    // a copy of the suite's migrated database, as the crash tests' processes start on (PGlite's initdb and every
+    // migration are the global set-up's, tests/support/global-setup.ts); on a PostgreSQL run, an empty folder
+    const dir = await serviceDataDir('rmb-cli-', inject('pgliteTemplate') || undefined);
     try {
       const run = promisify(execFile);
       const { stdout } = await run(
