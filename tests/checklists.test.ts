@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checklists } from '@/db/schema';
+import { checklists, schemaWorkbookSheets } from '@/db/schema';
 import { seedReferenceData } from '@/lib/seed';
-import { readChecklists, readSchemas, schemasDir } from '@/lib/seed/checklists';
+import { readChecklists, readSchemas, readWorkbookSheets, SCHEMA_WORKBOOKS, SHEETS_FORMAT, schemasDir } from '@/lib/seed/checklists';
 import { createHarness, type Harness } from './support/harness';
 import { expectProblem } from './support/http';
 
@@ -112,5 +114,60 @@ describe('checklist seeding', () => {
     expect(await readChecklists()).toHaveLength(8);
     // parsed once per process and folder: later calls share the first parse
     expect(readSchemas()).toBe(readSchemas());
+  });
+});
+
+/**
+ * What each workbook of the repository reads as (SHA-256 of its sheets' JSON), under each version of SHEETS_FORMAT.
+ * A change to the reading (lib/seed/checklists.ts readSheets, lib/spreadsheets/cells.ts) that changes these must come
+ * with a new version, recorded here beside the old: databases keep sheets under the version they were read with, and
+ * would otherwise go on serving the old reading.
+ */
+const READINGS: Record<string, Record<string, string>> = {
+  '1:data,allowed_values,checklists,components,term_mapping': {
+    'singlecell_schema_main_v0.4.xlsx': '415a6cf9323256804c785f07246195a6353062dcdafc4b2a376f93ee4d656c61',
+    'rembi_image_schema_main_v0.1.xlsx': '4a57cc298c3271dcf07d37d7807ecd630bda7c6991a11557c943b1c0e7db638d',
+    'stx_fish_image_schema_main_v0.1.xlsx': '76cd26d62ea0cdac24bb7a6d186a18e95090fd53038003b73cbc931148129649',
+  },
+};
+
+describe('the sheets kept of each schema workbook', () => {
+  it('are what the workbook reads as under the current SHEETS_FORMAT: a new reading needs a new version', async () => {
+    const files = Object.values(SCHEMA_WORKBOOKS).map((w) => w.file);
+    const digests = Object.fromEntries(
+      await Promise.all(
+        files.map(async (file) => {
+          const sheets = await readWorkbookSheets(path.join(schemasDir(), file));
+          return [file, createHash('sha256').update(JSON.stringify(sheets)).digest('hex')] as const;
+        }),
+      ),
+    );
+    expect(digests).toEqual(READINGS[SHEETS_FORMAT]);
+  });
+
+  it('are read from the database at a start whose workbook has not changed, and read again from one that has', async () => {
+    const db = h.database.db;
+    // the suite's template was seeded as a first start is: one reading per workbook
+    const kept = await db.select().from(schemaWorkbookSheets);
+    expect(kept.map((k) => k.file).sort()).toEqual(
+      Object.values(SCHEMA_WORKBOOKS)
+        .map((w) => w.file)
+        .sort(),
+    );
+    const rembi = kept.find((k) => k.file === 'rembi_image_schema_main_v0.1.xlsx')!;
+    // a kept reading that says something else: what is read is what is kept, not the workbook
+    const checklistsSheet = rembi.sheets.checklists!.map((row) => row.map((cell) => (cell === 'REMBI images' ? 'Kept images' : cell)));
+    await db
+      .update(schemaWorkbookSheets)
+      .set({ sheets: { ...rembi.sheets, checklists: checklistsSheet } })
+      .where(eq(schemaWorkbookSheets.key, rembi.key));
+    // another spelling of the folder: not the parse this process already holds
+    const name = async (dir: string) => (await readChecklists(dir, db)).find((c) => c.checklistId === 'version_rembi')?.name;
+    expect(await name(`${schemasDir()}${path.sep}.`)).toBe('Kept images');
+    // kept under another key (another workbook, or another reading): read from the workbook again, and kept
+    await db.update(schemaWorkbookSheets).set({ key: 'an-older-reading' }).where(eq(schemaWorkbookSheets.key, rembi.key));
+    expect(await name(`${schemasDir()}${path.sep}.${path.sep}.`)).toBe('REMBI images');
+    const after = await db.select().from(schemaWorkbookSheets).where(eq(schemaWorkbookSheets.file, rembi.file));
+    expect(after.map((k) => k.key)).toEqual([rembi.key]);
   });
 });

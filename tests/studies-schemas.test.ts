@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checklists } from '@/db/schema';
-import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/contract';
-import { parseSchemaWorkbook, SchemaWorkbookError, type WorkbookSheets } from '@/lib/checklists/schema-workbook';
+import type { ComponentDefinition, FieldDefinition, WorkbookSheets } from '@/lib/checklists/contract';
+import { parseSchemaWorkbook, SchemaWorkbookError } from '@/lib/checklists/schema-workbook';
 import { seedReferenceData } from '@/lib/seed';
 import { readChecklists } from '@/lib/seed/checklists';
 import { createHarness, type Harness } from './support/harness';

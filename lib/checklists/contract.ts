@@ -147,3 +147,6 @@ export const ComponentPageSchema = z
   })
   .meta({ id: 'ComponentPage', description: 'a component (sheet) of a schema' });
 export type ComponentPage = z.infer<typeof ComponentPageSchema>;
+
+/** The sheets of a schema workbook as trimmed text rows (header first); see docs/studies-and-checklists.md §2. */
+export type WorkbookSheets = Record<string, string[][]>;

@@ -1,10 +1,7 @@
 import { REPOSITORIES, type Repository } from '@/lib/submissions/contract';
-import { type ComponentDefinition, type FieldDefinition, TERM_TYPES, type TermType } from './contract';
+import { type ComponentDefinition, type FieldDefinition, TERM_TYPES, type TermType, type WorkbookSheets } from './contract';
 import { correctedExample, DROPPED_PATTERNS, MAPPING_KEY_FIXES } from './corrections';
 import { compilePattern } from './patterns';
-
-/** The sheets of a schema workbook as trimmed text rows (header first); see docs/studies-and-checklists.md §2. */
-export type WorkbookSheets = Record<string, string[][]>;
 
 export interface SchemaChecklist {
   checklistId: string;

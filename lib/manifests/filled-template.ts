@@ -47,7 +47,7 @@ export function cellFor(field: Pick<FieldDefinition, 'kind'>, text: string): Cel
 
 /** The template of `definition` with `rows` (values by field name) from row 2; fields outside it are left out. */
 export async function buildFilledTemplate(definition: ManifestDefinition, rows: Record<string, string>[]): Promise<Buffer> {
-  const workbook = templateWorkbook(definition);
+  const workbook = await templateWorkbook(definition);
   const sheet = workbook.getWorksheet(METADATA_SHEET);
   if (!sheet) throw new Error(`the template has no ${METADATA_SHEET} sheet`);
   rows.forEach((values, i) => {

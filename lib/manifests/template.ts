@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from '@/lib/spreadsheets/exceljs';
 import { columnLetter } from './columns';
 import { METADATA_SHEET } from './parse/xlsx';
 import type { FieldDefinition, ManifestDefinition } from './types';
@@ -35,12 +36,12 @@ function headerNote(f: FieldDefinition): string {
  * parseManifest as a manifest with no rows.
  */
 export async function buildTemplate(definition: ManifestDefinition): Promise<Buffer> {
-  return Buffer.from(await templateWorkbook(definition).xlsx.writeBuffer());
+  return Buffer.from(await (await templateWorkbook(definition)).xlsx.writeBuffer());
 }
 
 /** The blank template as a workbook, for a writer that fills its data rows (lib/manifests/filled-template.ts). */
-export function templateWorkbook(definition: ManifestDefinition): ExcelJS.Workbook {
-  const workbook = new ExcelJS.Workbook();
+export async function templateWorkbook(definition: ManifestDefinition): Promise<ExcelJS.Workbook> {
+  const workbook = new (await loadExcelJS()).Workbook();
   workbook.creator = 'Research Metadata Broker';
   const sheet = workbook.addWorksheet(METADATA_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
   const lists = workbook.addWorksheet(LISTS_SHEET, { state: 'hidden' });

@@ -1,11 +1,14 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type ExcelJS from 'exceljs';
 import type { Db } from '@/db/client';
-import { checklists, SCHEMA_NAMES, type SchemaName } from '@/db/schema';
-import type { ChecklistFields } from '@/lib/checklists/contract';
-import { parseSchemaWorkbook, type SchemaChecklist, type SchemaDefinition, type WorkbookSheets } from '@/lib/checklists/schema-workbook';
+import { checklists, SCHEMA_NAMES, type SchemaName, schemaWorkbookSheets } from '@/db/schema';
+import type { ChecklistFields, WorkbookSheets } from '@/lib/checklists/contract';
+import { parseSchemaWorkbook, type SchemaChecklist, type SchemaDefinition } from '@/lib/checklists/schema-workbook';
 import { cellText } from '@/lib/spreadsheets/cells';
+import { loadExcelJS } from '@/lib/spreadsheets/exceljs';
 
 /** The workbook that configures each schema, as published in COPO-schemas (MIT; see NOTICE). */
 export const SCHEMA_WORKBOOKS: Record<SchemaName, { file: string; version: string }> = {
@@ -34,9 +37,17 @@ type NamedSheet = ExcelJS.stream.xlsx.WorksheetReader & { name?: string };
 /** The sheets a schema workbook is read for; the others (ontology_lookup, regex_to_formula, …) are skipped. */
 const SHEETS = ['data', 'allowed_values', 'checklists', 'components', 'term_mapping'];
 
+/**
+ * How the sheets kept in schema_workbook_sheets were read: the sheets named, and the version of the reading (readSheets
+ * and lib/spreadsheets/cells.ts). Raise the version whenever a change there changes what a workbook reads as, so that
+ * sheets kept by an earlier version are read again: tests/checklists.test.ts records what each workbook of the
+ * repository reads as under each version, and fails when the reading changes under the same one.
+ */
+export const SHEETS_FORMAT = `1:${SHEETS.join(',')}`;
+
 /** Trimmed text rows of the named sheets, streamed in one pass over the file. */
 async function readSheets(file: string, names: readonly string[]): Promise<WorkbookSheets> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+  const reader = new (await loadExcelJS()).stream.xlsx.WorkbookReader(file, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
@@ -62,6 +73,32 @@ async function readSheets(file: string, names: readonly string[]): Promise<Workb
   return out;
 }
 
+/** A schema workbook's sheets as read with exceljs, nothing kept: what schema_workbook_sheets holds of it. */
+export const readWorkbookSheets = (file: string): Promise<WorkbookSheets> => readSheets(file, SHEETS);
+
+/**
+ * A workbook's sheets: as kept in the database when it holds this workbook's reading, else read with exceljs (and
+ * kept). Without a database, always read.
+ */
+async function sheetsOf(file: string, db: Db | undefined): Promise<WorkbookSheets> {
+  if (!db) return readWorkbookSheets(file);
+  const key = createHash('sha256')
+    .update(`${SHEETS_FORMAT}\u0000`)
+    .update(await readFile(file))
+    .digest('hex');
+  const [kept] = await db
+    .select({ sheets: schemaWorkbookSheets.sheets })
+    .from(schemaWorkbookSheets)
+    .where(eq(schemaWorkbookSheets.key, key));
+  if (kept) return kept.sheets;
+  const sheets = await readWorkbookSheets(file);
+  const name = path.basename(file);
+  // instances starting together may both read it: one row per reading, the other's insert does nothing
+  await db.delete(schemaWorkbookSheets).where(and(eq(schemaWorkbookSheets.file, name), ne(schemaWorkbookSheets.key, key)));
+  await db.insert(schemaWorkbookSheets).values({ key, file: name, sheets }).onConflictDoNothing();
+  return sheets;
+}
+
 export interface SchemaSeed {
   schemaName: SchemaName;
   version: string;
@@ -70,26 +107,29 @@ export interface SchemaSeed {
 
 const cache = new Map<string, Promise<SchemaSeed[]>>();
 
-/** Every schema workbook of the folder, parsed and checked once per process and folder. */
-export function readSchemas(dir: string = schemasDir()): Promise<SchemaSeed[]> {
+/**
+ * Every schema workbook of the folder, parsed and checked once per process and folder; given the database, its sheets
+ * are read as kept there (sheetsOf).
+ */
+export function readSchemas(dir: string = schemasDir(), db?: Db): Promise<SchemaSeed[]> {
   let all = cache.get(dir);
   if (!all) {
-    all = Promise.all(SCHEMA_NAMES.map((schema) => readSchema(dir, schema)));
+    all = Promise.all(SCHEMA_NAMES.map((schema) => readSchema(dir, schema, db)));
     all.catch(() => cache.delete(dir));
     cache.set(dir, all);
   }
   return all;
 }
 
-async function readSchema(dir: string, schemaName: SchemaName): Promise<SchemaSeed> {
+async function readSchema(dir: string, schemaName: SchemaName, db: Db | undefined): Promise<SchemaSeed> {
   const { file, version } = SCHEMA_WORKBOOKS[schemaName];
-  const sheets = await readSheets(path.join(dir, file), SHEETS);
+  const sheets = await sheetsOf(path.join(dir, file), db);
   return { schemaName, version, definition: parseSchemaWorkbook(file, sheets) };
 }
 
 /** One row per checklist of every schema workbook, with its field definitions. */
-export async function readChecklists(dir: string = schemasDir()): Promise<ChecklistSeed[]> {
-  return (await readSchemas(dir)).flatMap(({ schemaName, version, definition }) =>
+export async function readChecklists(dir: string = schemasDir(), db?: Db): Promise<ChecklistSeed[]> {
+  return (await readSchemas(dir, db)).flatMap(({ schemaName, version, definition }) =>
     definition.checklists.map((c) => ({
       schemaName,
       checklistId: c.checklistId,
@@ -110,7 +150,7 @@ export async function readChecklists(dir: string = schemasDir()): Promise<Checkl
  * stored: a correction reaches existing databases at their next start.
  */
 export async function seedChecklists(db: Db, dir: string = schemasDir()): Promise<number> {
-  const rows = await readChecklists(dir);
+  const rows = await readChecklists(dir, db);
   if (!rows.length) return 0;
   await db
     .insert(checklists)

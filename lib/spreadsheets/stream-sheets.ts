@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from './exceljs';
 import { guardZip, UnsafeZipError, WORKBOOK_LIMITS, type ZipLimits } from './zip-guard';
 
 /**
@@ -180,7 +181,8 @@ export async function* streamSheets(
     throw err;
   }
   const input = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+  const ExcelJSModule = await loadExcelJS();
+  const reader = new ExcelJSModule.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',

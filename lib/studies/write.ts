@@ -1,7 +1,8 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/contract';
 import { isDateTerm } from '@/lib/checklists/corrections';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
+import { loadExcelJS } from '@/lib/spreadsheets/exceljs';
 import { columnLetter, DATA_VALUES_SHEET, FIRST_DATA_ROW, headerOf, SEPARATOR_TEXT, TEMPLATE_ROWS } from './layout';
 import type { StudyComponents } from './validate';
 
@@ -31,7 +32,7 @@ const INLINE_LIST_MAX = 255;
  * to the same study.
  */
 export async function writeStudyWorkbook(def: ChecklistDefinition, components?: StudyComponents): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcelJS()).Workbook();
   wb.creator = 'Research Metadata Broker';
   const template = components === undefined;
   const lastRow = (key: string) => FIRST_DATA_ROW - 1 + (components?.[key]?.length ?? 0) + TEMPLATE_ROWS;
