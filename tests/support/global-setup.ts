@@ -1,17 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { type Database, openDatabase } from '@/db/client';
-import { parseConfig } from '@/lib/config';
-import { startJobQueue } from '@/lib/jobs/queue';
-import { createLogger } from '@/lib/logger';
-import { seedReferenceData } from '@/lib/seed';
-import { jobDefinitions } from '@/lib/server/jobs';
-import { NO_TAXONOMY } from './no-taxonomy';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,39 +27,36 @@ const root = path.resolve(import.meta.dirname, '..', '..');
  * start the service as a process start this: under tsx each start compiled the service's TypeScript again (2.4-3.1 s
  * to a first answer against 1.3 s), some twenty starts a suite.
  */
-function bundleService(): { file: string; remove: () => void } {
-  mkdirSync(path.join(root, '.next'), { recursive: true });
-  const dir = mkdtempSync(path.join(root, '.next', 'test-service-'));
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-server.mjs'), dir], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
+async function bundleService(dir: string): Promise<string> {
+  await run([path.join(root, 'scripts', 'build-server.mjs'), dir]);
+  return path.join(dir, 'api-server.mjs');
+}
+
+/** `node <args>` in the project's folder, its errors shown; rejects when it fails. */
+async function run(args: string[]): Promise<void> {
+  await promisify(execFile)(process.execPath, args, { cwd: root }).catch((err: Error & { stderr?: string }) => {
+    throw new Error(`node ${args.join(' ')} failed: ${err.stderr || err.message}`);
   });
-  return { file: path.join(dir, 'api-server.mjs'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
- * The database every test database copies, as the service leaves it after its first start: migrated, seeded, and with
- * the job queue's tables and queues, which pg-boss makes on its first start (0.2-0.3 s of each PGlite harness's
- * set-up when every test database made them again).
+ * Makes the template database (tests/support/make-template.ts, bundled as the service is, beside it), on PostgreSQL
+ * at `url` or as a PGlite dump written to `file`.
  */
-async function prepareTemplate(database: Database): Promise<void> {
-  await seedReferenceData(database.db);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-template-queue-'));
-  try {
-    const logger = createLogger('error');
-    const config = parseConfig({ DATA_DIR: dataDir, NEXTAUTH_SECRET: `template-${randomBytes(8).toString('hex')}` });
-    const queue = await startJobQueue(
-      database,
-      logger,
-      (jobs) => jobDefinitions({ db: database.db, config, logger, taxonomy: NO_TAXONOMY, jobs }),
-      {
-        workers: false,
-      },
-    );
-    await queue.stop();
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+async function makeTemplate(dir: string, target: { url: string } | { file: string }): Promise<void> {
+  await build({
+    entryPoints: { 'make-template': path.join(root, 'tests', 'support', 'make-template.ts') },
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+  await run([path.join(dir, 'make-template.mjs'), ...('url' in target ? ['postgres', target.url] : ['pglite', target.file])]);
 }
 
 /** What the suite's set-up made, for every project's tests, and how to remove it. */
@@ -79,7 +71,9 @@ interface SuiteResources {
  * every migration again, which was most of the cost of a file's set-up (tests/support/harness.ts).
  */
 async function makeResources(): Promise<SuiteResources> {
-  const service = bundleService();
+  mkdirSync(path.join(root, '.next'), { recursive: true });
+  const bundles = mkdtempSync(path.join(root, '.next', 'test-service-'));
+  const removeBundles = () => rmSync(bundles, { recursive: true, force: true });
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const name = `rmb_test_template_${randomBytes(6).toString('hex')}`;
@@ -87,35 +81,23 @@ async function makeResources(): Promise<SuiteResources> {
     await admin.unsafe(`create database ${name}`);
     const u = new URL(serverUrl);
     u.pathname = `/${name}`;
-    const database = await openDatabase({ url: u.toString(), max: 2 });
-    await prepareTemplate(database);
-    await database.close();
+    const [serviceBundle] = await Promise.all([bundleService(bundles), makeTemplate(bundles, { url: u.toString() })]);
     return {
-      provided: { pgliteTemplate: '', postgresTemplate: name, serviceBundle: service.file },
+      provided: { pgliteTemplate: '', postgresTemplate: name, serviceBundle },
       async remove() {
-        service.remove();
+        removeBundles();
         await admin.unsafe(`drop database if exists ${name} with (force)`);
         await admin.end();
       },
     };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'rmb-template-'));
-  const database = await openDatabase({});
-  await prepareTemplate(database);
-  // no test database is made from PGlite's template databases, and their files were a third of each copy's (12 of 40
-  // MB, 600 of 1,200 files): a copy starts in 1.0 s of CPU without them, 1.4 s with them
-  for (const name of ['template0', 'template1']) {
-    await database.pglite!.query(`alter database ${name} is_template false`);
-    await database.pglite!.query(`drop database ${name}`);
-  }
-  const dump = await database.pglite!.dumpDataDir('none');
-  await database.close();
   const file = path.join(dir, 'pglite.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  const [serviceBundle] = await Promise.all([bundleService(bundles), makeTemplate(bundles, { file })]);
   return {
-    provided: { pgliteTemplate: file, postgresTemplate: '', serviceBundle: service.file },
+    provided: { pgliteTemplate: file, postgresTemplate: '', serviceBundle },
     async remove() {
-      service.remove();
+      removeBundles();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -123,7 +105,7 @@ async function makeResources(): Promise<SuiteResources> {
 
 // vitest calls this set-up for the root config and again for each project that inherits it (vitest.config.ts), each
 // time with a fresh copy of this module: the resources are made by the first call and shared through the process's
-// global object, and removed by the last teardown (made three times, they cost a run of the whole suite some 10 s)
+// global object, and removed by the last teardown (made three times, they cost a run of the whole suite some 10 s).
 const SHARED = Symbol.for('rmb.tests.suite-resources');
 type Shared = { resources: Promise<SuiteResources>; users: number };
 
