@@ -4,7 +4,6 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 
@@ -25,11 +24,13 @@ const root = path.resolve(import.meta.dirname, '..', '..');
  * The API server bundled once for the suite (scripts/build-server.mjs), into a directory of its own under .next so
  * that its packages resolve from node_modules and a build running beside the suite is not overwritten. The tests that
  * start the service as a process start this: under tsx each start compiled the service's TypeScript again (2.4-3.1 s
- * to a first answer against 1.3 s), some twenty starts a suite.
+ * to a first answer against 1.3 s), some twenty starts a suite. Beside it, tests/support/make-template.ts, which makes
+ * the template database: bundled and run by node, the service's modules load in about a second, where imported by
+ * this set-up through vitest (and again by each project's copy of it) they took some 6 s before the first test file.
  */
-async function bundleService(dir: string): Promise<string> {
-  await run([path.join(root, 'scripts', 'build-server.mjs'), dir]);
-  return path.join(dir, 'api-server.mjs');
+async function bundle(dir: string): Promise<{ service: string; makeTemplate: string }> {
+  await run([path.join(root, 'scripts', 'build-server.mjs'), dir, path.join('tests', 'support', 'make-template.ts')]);
+  return { service: path.join(dir, 'api-server.mjs'), makeTemplate: path.join(dir, 'make-template.mjs') };
 }
 
 /** `node <args>` in the project's folder, its errors shown; rejects when it fails. */
@@ -37,26 +38,6 @@ async function run(args: string[]): Promise<void> {
   await promisify(execFile)(process.execPath, args, { cwd: root }).catch((err: Error & { stderr?: string }) => {
     throw new Error(`node ${args.join(' ')} failed: ${err.stderr || err.message}`);
   });
-}
-
-/**
- * Makes the template database (tests/support/make-template.ts, bundled as the service is, beside it), on PostgreSQL
- * at `url` or as a PGlite dump written to `file`.
- */
-async function makeTemplate(dir: string, target: { url: string } | { file: string }): Promise<void> {
-  await build({
-    entryPoints: { 'make-template': path.join(root, 'tests', 'support', 'make-template.ts') },
-    outdir: dir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: path.join(root, 'tsconfig.json'),
-    logLevel: 'warning',
-  });
-  await run([path.join(dir, 'make-template.mjs'), ...('url' in target ? ['postgres', target.url] : ['pglite', target.file])]);
 }
 
 /** What the suite's set-up made, for every project's tests, and how to remove it. */
@@ -74,6 +55,7 @@ async function makeResources(): Promise<SuiteResources> {
   mkdirSync(path.join(root, '.next'), { recursive: true });
   const bundles = mkdtempSync(path.join(root, '.next', 'test-service-'));
   const removeBundles = () => rmSync(bundles, { recursive: true, force: true });
+  const built = await bundle(bundles);
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const name = `rmb_test_template_${randomBytes(6).toString('hex')}`;
@@ -81,9 +63,9 @@ async function makeResources(): Promise<SuiteResources> {
     await admin.unsafe(`create database ${name}`);
     const u = new URL(serverUrl);
     u.pathname = `/${name}`;
-    const [serviceBundle] = await Promise.all([bundleService(bundles), makeTemplate(bundles, { url: u.toString() })]);
+    await run([built.makeTemplate, 'postgres', u.toString()]);
     return {
-      provided: { pgliteTemplate: '', postgresTemplate: name, serviceBundle },
+      provided: { pgliteTemplate: '', postgresTemplate: name, serviceBundle: built.service },
       async remove() {
         removeBundles();
         await admin.unsafe(`drop database if exists ${name} with (force)`);
@@ -93,9 +75,9 @@ async function makeResources(): Promise<SuiteResources> {
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'rmb-template-'));
   const file = path.join(dir, 'pglite.tar');
-  const [serviceBundle] = await Promise.all([bundleService(bundles), makeTemplate(bundles, { file })]);
+  await run([built.makeTemplate, 'pglite', file]);
   return {
-    provided: { pgliteTemplate: file, postgresTemplate: '', serviceBundle },
+    provided: { pgliteTemplate: file, postgresTemplate: '', serviceBundle: built.service },
     async remove() {
       removeBundles();
       rmSync(dir, { recursive: true, force: true });

@@ -13,8 +13,7 @@ import { NO_TAXONOMY } from './no-taxonomy';
 /**
  * Makes the database every test database copies (tests/support/global-setup.ts runs this, bundled, as a process):
  * `postgres <url>` migrates and seeds the empty database at <url>; `pglite <file>` does the same to a new embedded
- * database and writes its dump to <file>. Bundled and run by node, the service's modules load in about a second;
- * imported by the global set-up through vitest, they took some 6 s before the first test file could start.
+ * database and writes its dump to <file>.
  */
 
 /**
