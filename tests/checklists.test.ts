@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checklists, schemaWorkbookSheets } from '@/db/schema';
+import { checklists, manifestDefinitions, schemaWorkbookSheets } from '@/db/schema';
 import { seedReferenceData } from '@/lib/seed';
 import { readChecklists, readSchemas, readWorkbookSheets, SCHEMA_WORKBOOKS, SHEETS_FORMAT, schemasDir } from '@/lib/seed/checklists';
 import { createHarness, type Harness } from './support/harness';
@@ -106,6 +106,23 @@ describe('checklist seeding', () => {
     expect(rembi).toMatchObject({ name: 'REMBI images', version: '0.1' });
     expect(rembi.fields).toEqual((await readChecklists()).find((c) => c.checklistId === 'version_rembi')!.fields);
     expect(rows.find((r) => r.checklistId === 'version_tol_sc_rnaseq')?.version).toBe('0.4');
+  });
+
+  it('rewrites a manifest definition that differs from the one the code loads, and leaves the others as they are', async () => {
+    const db = h.database.db;
+    const stored = () => db.select().from(manifestDefinitions);
+    const before = await stored();
+    const [changed, kept] = before as [(typeof before)[0], (typeof before)[0]];
+    await db
+      .update(manifestDefinitions)
+      .set({ definition: { ...changed.definition, fields: [] }, isCurrent: !changed.isCurrent })
+      .where(and(eq(manifestDefinitions.project, changed.project), eq(manifestDefinitions.version, changed.version)));
+    await seedReferenceData(db);
+    const after = await stored();
+    const find = (r: typeof changed) => after.find((a) => a.project === r.project && a.version === r.version)!;
+    expect(find(changed)).toMatchObject({ definition: changed.definition, isCurrent: changed.isCurrent });
+    expect(find(changed).loadedAt.getTime()).toBeGreaterThan(changed.loadedAt.getTime());
+    expect(find(kept).loadedAt).toEqual(kept.loadedAt);
   });
 
   it('reads the workbooks kept in the repository unless REFERENCE_DIR says otherwise', async () => {

@@ -29,6 +29,7 @@ export const manifestDefinitions = pgTable(
     version: text('version').notNull(),
     isCurrent: boolean('is_current').notNull().default(false),
     definition: jsonb('definition').$type<ManifestDefinition>().notNull(),
+    /** when the stored definition last changed (a start that loads the same definition leaves it) */
     loadedAt: timestamp('loaded_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.project, t.version] })],
