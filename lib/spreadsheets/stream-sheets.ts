@@ -181,8 +181,7 @@ export async function* streamSheets(
     throw err;
   }
   const input = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
-  const ExcelJSModule = await loadExcelJS();
-  const reader = new ExcelJSModule.stream.xlsx.WorkbookReader(input, {
+  const reader = new (await loadExcelJS()).stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',
