@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { TEST_NODE_FLAGS } from './tests/support/node-flags';
 
 /**
  * Files that need a worker of their own: the hostile-uploads test bounds the growth of the process's memory while a
@@ -17,6 +18,7 @@ export default defineConfig({
     // files than cores made the password-hashing tests (scrypt at OWASP's cost) slow enough to reach their timeouts
     maxWorkers: Math.max(2, availableParallelism()),
     globalSetup: ['tests/support/global-setup.ts'],
+    execArgv: [...TEST_NODE_FLAGS],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NEXT_TELEMETRY_DISABLED: '1' },

@@ -11,6 +11,7 @@ import { parseConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { authenticate, createUser, ensureFirstAdmin, getUser, listUsers } from '@/lib/users/users';
 import { createHarness, type Harness } from './support/harness';
+import { TEST_NODE_FLAGS } from './support/node-flags';
 import { serviceDataDir } from './support/service-process';
 
 let h: Harness;
@@ -270,6 +271,10 @@ describe('Authorization header parsing', () => {
   });
 });
 
+// `tsx <script>`, as `npm run user:create` runs it, in one process with the suite's flags (tsx's CLI starts a second
+// node, which does not take the first one's flags)
+const TSX = [...TEST_NODE_FLAGS, '--import', 'tsx'];
+
 describe('npm run user:create', () => {
   it('creates a user with roles in the configured database', async () => {
     // a copy of the suite's migrated database, as the crash tests' processes start on (PGlite's initdb and every
@@ -280,7 +285,7 @@ describe('npm run user:create', () => {
       const { stdout } = await run(
         process.execPath,
         [
-          path.join('node_modules', 'tsx', 'dist', 'cli.mjs'),
+          ...TSX,
           'scripts/user-create.ts',
           '--username',
           'cli-user',
@@ -310,13 +315,11 @@ describe('npm run user:create', () => {
       expect(stdout).toContain('approver of: BGE, ERGA_COMMUNITY');
       await database.close();
       await expect(
-        run(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/user-create.ts', '--username', 'x'], {
-          env: { ...process.env, DATA_DIR: dir },
-        }),
+        run(process.execPath, [...TSX, 'scripts/user-create.ts', '--username', 'x'], { env: { ...process.env, DATA_DIR: dir } }),
       ).rejects.toThrow(/usage/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    // two processes, the first of which makes its embedded database from nothing (initdb, every migration)
+    // two processes on a copy of the template: a process's start is most of it
   }, 90_000);
 });

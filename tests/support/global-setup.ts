@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
+import { TEST_NODE_FLAGS } from './node-flags';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -35,7 +36,7 @@ async function bundle(dir: string): Promise<{ service: string; makeTemplate: str
 
 /** `node <args>` in the project's folder, its errors shown; rejects when it fails. */
 async function run(args: string[]): Promise<void> {
-  await promisify(execFile)(process.execPath, args, { cwd: root }).catch((err: Error & { stderr?: string }) => {
+  await promisify(execFile)(process.execPath, [...TEST_NODE_FLAGS, ...args], { cwd: root }).catch((err: Error & { stderr?: string }) => {
     throw new Error(`node ${args.join(' ')} failed: ${err.stderr || err.message}`);
   });
 }

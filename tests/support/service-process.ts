@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { openDatabase } from '@/db/client';
+import { TEST_NODE_FLAGS } from './node-flags';
 
 /**
  * The service as a real process (server/api.ts: the API and its job workers), for the tests that kill it with
@@ -68,7 +69,7 @@ export async function serviceDataDir(prefix: string, pgliteTemplate?: string): P
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   // the suite's bundle of server/api.ts (tests/support/global-setup.ts), as `npm run start:api` runs it
-  const child: ChildProcess = spawn(process.execPath, [inject('serviceBundle')], {
+  const child: ChildProcess = spawn(process.execPath, [...TEST_NODE_FLAGS, inject('serviceBundle')], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
