@@ -49,7 +49,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     await migrateWithLock(opts.url);
     // a database that does not accept a connection within seconds (restarting) fails the request fast, as a 503
-    const sql = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_SECONDS });
+    // times printed in ISO form whatever the server's own DateStyle (lib/query/sql.ts, printedUtc)
+    const sql = postgres(opts.url, {
+      max: opts.max ?? 10,
+      onnotice: () => {},
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+      connection: { DateStyle: 'ISO, MDY' },
+    });
     return {
       db: drizzlePostgres(namedStatements(sql), { schema }) as unknown as Db,
       kind: 'postgres',

@@ -12,7 +12,7 @@ import type { CurrentVersions, RoCrate, SampleStatusItem } from './contract';
 import { humanList, type Page, parseManifestId, parseProjects, type Raw, single } from './params';
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
 import { parseSequencingCentre, type SampleQuery } from './samples';
-import { fromUtcText, textOf, utcText } from './sql';
+import { fromUtcText, printedUtc, textOf, utcOfPrinted, utcText } from './sql';
 import {
   CSV_SEPARATOR,
   flatRows,
@@ -103,7 +103,7 @@ type StatusRow = [svcId: string, manifestId: string, status: string, timeCreated
 // a manifest's first batch, and the batches after a key: whole texts, built once (no Drizzle per request), their rows
 // read as arrays (db/rows.ts, forEachValueRow) and written straight to JSON or CSV
 const statusText = (() => {
-  const head = sql`select ${samples.id}, ${samples.manifestId}, ${samples.status}, ${utcText(samples.timeCreated)}, ${utcText(samples.timeUpdated)} from ${samples} where ${samples.manifestId} = `;
+  const head = sql`select ${samples.id}, ${samples.manifestId}, ${samples.status}, ${printedUtc(samples.timeCreated)}, ${printedUtc(samples.timeUpdated)} from ${samples} where ${samples.manifestId} = `;
   return {
     first: textOf(sql`${head}$1 order by ${samples.id} limit $2 offset $3`),
     next: textOf(sql`${head}$1 and ${samples.id} > $2 order by ${samples.id} limit $3`),
@@ -120,8 +120,8 @@ const statusBatch =
     const rows: StatusRow[] = [];
     await forEachValueRow(db, { toSQL: () => query }, (values) => {
       const row = values as StatusRow;
-      row[3] = formatUtc(row[3]);
-      row[4] = formatUtc(row[4]);
+      row[3] = formatUtc(utcOfPrinted(row[3]));
+      row[4] = formatUtc(utcOfPrinted(row[4]));
       rows.push(row);
     });
     return rows;

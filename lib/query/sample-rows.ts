@@ -8,7 +8,7 @@ import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
 import { ByteChunks } from './byte-chunks';
 import type { Page, ReturnType, Standard } from './params';
-import { type BatchQuery, fromUtcText, queryOf, textOf, utcText } from './sql';
+import { type BatchQuery, fromUtcText, printedUtc, queryOf, textOf, utcOfPrinted } from './sql';
 import {
   type Batch,
   CSV_SEPARATOR,
@@ -74,9 +74,10 @@ const rowColumnsOf = (s: { [K in keyof typeof storedColumns]: AnyPgColumn }) => 
   sampleSameAs: s.sampleSameAs,
   sampleSymbiontOf: s.sampleSymbiontOf,
   associatedTolProjects: s.associatedTolProjects,
-  lastBioimageSubmitted: sql<string | null>`${utcText(s.lastBioimageSubmitted)}`,
-  timeCreated: utcText(s.timeCreated),
-  timeUpdated: utcText(s.timeUpdated),
+  // printed by the database, made utcText's form as they are read (toBatchRow)
+  lastBioimageSubmitted: sql<string | null>`${printedUtc(s.lastBioimageSubmitted)}`,
+  timeCreated: printedUtc(s.timeCreated),
+  timeUpdated: printedUtc(s.timeUpdated),
   // one boolean, not the time: all an embargo needs to know (lib/standards/render.ts)
   rightsCleared: sql<boolean>`${s.rightsClearedAt} is not null`,
   profileId: s.profileId,
@@ -262,6 +263,9 @@ export const lookupCondition = ({ column, values }: Lookup): SQL => inArray(samp
 const SAMPLE_ROW_KEYS = Object.keys(sampleRowColumns) as (keyof typeof sampleRowColumns)[];
 const FIELDS_AT = SAMPLE_ROW_KEYS.indexOf('fields');
 const SORT_KEY_AT = SAMPLE_ROW_KEYS.length;
+const LAST_BIOIMAGE_AT = SAMPLE_ROW_KEYS.indexOf('lastBioimageSubmitted');
+const TIME_CREATED_AT = SAMPLE_ROW_KEYS.indexOf('timeCreated');
+const TIME_UPDATED_AT = SAMPLE_ROW_KEYS.indexOf('timeUpdated');
 
 /**
  * A batch row as the driver gave it (forEachValueRow), in sampleRowColumns' order then the sort key if selected, as
@@ -271,6 +275,10 @@ function toBatchRow(values: unknown[]): BatchRow {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < SAMPLE_ROW_KEYS.length; i++) row[SAMPLE_ROW_KEYS[i] as string] = values[i];
   row.fields = new StoredFields(values[FIELDS_AT] as string);
+  const lastBioimage = values[LAST_BIOIMAGE_AT] as string | null;
+  row.lastBioimageSubmitted = lastBioimage === null ? null : utcOfPrinted(lastBioimage);
+  row.timeCreated = utcOfPrinted(values[TIME_CREATED_AT] as string);
+  row.timeUpdated = utcOfPrinted(values[TIME_UPDATED_AT] as string);
   row.profileTitle = null;
   if (values.length > SORT_KEY_AT) row.sortKey = values[SORT_KEY_AT];
   return row as unknown as BatchRow;
