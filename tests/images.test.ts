@@ -182,7 +182,14 @@ describe('after registration, the BioImage Archive', () => {
     expect(decided.status).toBe(200);
     const images = await waitFor(manifestImages, (r) => r.data.every((i) => i.submitted), 'the images at the BioImage Archive', 600);
     const [a] = specimenIds as [string, string];
-    const sample = (await h.database.db.select().from(samples).where(eq(samples.specimenId, a)))[0]!;
+    // the images go as soon as their specimen has its accession; the samples get theirs in the registration's next step
+    const [sample] = await waitFor(
+      () => h.database.db.select().from(samples).where(eq(samples.specimenId, a)).orderBy(samples.id),
+      (rows) => rows.length > 0 && rows.every((r) => r.biosampleAccession !== null),
+      'the accessions of the samples of the specimen',
+      600,
+    );
+    if (!sample) throw new Error('no sample of the specimen');
     const accession = sample.biosampleAccession;
     expect(accession).toMatch(/^SAMEA\d+$/);
     const ofA = images.data.filter((i) => i.specimen_id === a);
