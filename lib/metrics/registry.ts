@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
+import { HttpRequestMetrics } from './http-requests';
 
 /**
  * The service's Prometheus metrics (GET /api/metrics; the names and what to alert on are in the README). Counters
@@ -12,19 +13,7 @@ function createMetrics() {
   const registers = [registry];
   return {
     registry,
-    httpRequests: new Counter({
-      name: 'rmb_http_requests_total',
-      help: 'API requests answered, by method, route (the pattern, not the path) and status.',
-      labelNames: ['method', 'route', 'status'] as const,
-      registers,
-    }),
-    httpDuration: new Histogram({
-      name: 'rmb_http_request_duration_seconds',
-      help: 'Time from a request reaching the API to its answer starting (a streamed body may go on after), by method and route.',
-      labelNames: ['method', 'route'] as const,
-      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    }),
+    http: httpMetricsIn(registry),
     throttled: new Counter({
       name: 'rmb_throttled_attempts_total',
       help: 'Attempts refused with 429 by a guessing limit, by limit.',
@@ -71,6 +60,14 @@ function createMetrics() {
       registers,
     }),
   };
+}
+
+/** The API's request counts and durations, registered as the registry's two `rmb_http_…` metrics. */
+function httpMetricsIn(registry: Registry): HttpRequestMetrics {
+  const http = new HttpRequestMetrics();
+  // the registry asks a metric only for its name, its text (get) and reset: HttpRequestMetrics gives those
+  for (const metric of http.metrics()) registry.registerMetric(metric as unknown as Metric);
+  return http;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
