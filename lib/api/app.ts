@@ -40,6 +40,8 @@ import { registerStudyActionRoutes } from './routes/study-actions';
 import { registerSubmissionRoutes } from './routes/submissions';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+// how long a read may wait for a database that has gone away before it is answered 503
+const READ_WAIT_MS = 4_000;
 
 /** The whole HTTP API: every /api request passes through here, in Next.js and in tests alike. */
 export function createApiApp(deps: ApiDeps): ApiApp {
@@ -86,8 +88,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   });
 
   // while the database is away, answer at once (health says why); the breaker closes on the database's first answer.
-  // A read that was waiting while it was away is answered 503 too once it has waited READ_WAIT_MS (the breaker's): it
-  // changes nothing, so what it would have read can be dropped. A write is left to finish, so that its answer is true.
+  // A read that was waiting while it was away is answered 503 too once it has waited READ_WAIT_MS: it changes
+  // nothing, so what it would have read can be dropped. A write is left to finish, so that its answer is true.
   app.use('*', async (c, next) => {
     if (c.req.path === '/api/health') return next();
     const breaker = databaseBreaker(deps.db, deps.logger);
@@ -100,8 +102,18 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       return;
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const started = Date.now();
     const handled = next();
-    if ((await breaker.whileReading(handled)) === 'waited') {
+    let timer: NodeJS.Timeout | undefined;
+    const waitedOut = new Promise<'waited'>((resolve) => {
+      const check = () => {
+        if (breaker.openedSince(started)) resolve('waited');
+        else timer = setTimeout(check, 250);
+      };
+      timer = setTimeout(check, READ_WAIT_MS);
+    });
+    const first = await Promise.race([handled.then(() => 'handled' as const), waitedOut]).finally(() => clearTimeout(timer));
+    if (first === 'waited') {
       // what the read does next no longer reaches anyone; its failure is logged, not thrown at nobody
       handled.catch((err: unknown) =>
         deps.logger.warn({ err, request_id: c.get('requestId') }, 'a read dropped while the database was away failed'),
