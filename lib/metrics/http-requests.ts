@@ -65,44 +65,46 @@ export class HttpRequestMetrics {
   /** The two metrics, for a registry to scrape. */
   metrics(): RegisteredMetric[] {
     const all = () => [...this.tallies.values()].flatMap((byMethod) => [...byMethod.values()]);
-    const requests: RegisteredMetric = {
-      name: 'rmb_http_requests_total',
-      help: 'API requests answered, by method, route (the pattern, not the path) and status.',
-      type: 'counter',
-      aggregator: 'sum',
-      get: async () => ({
-        ...metaOf(requests),
-        values: all().flatMap((t) =>
-          [...t.statuses].map(([status, value]) => ({ labels: { method: t.method, route: t.route, status }, value })),
-        ),
-      }),
-      reset: () => this.tallies.clear(),
-    };
-    const duration: RegisteredMetric = {
-      name: 'rmb_http_request_duration_seconds',
-      help: 'Time from a request reaching the API to its answer starting (a streamed body may go on after), by method and route.',
-      type: 'histogram',
-      aggregator: 'sum',
-      get: async () => ({
-        ...metaOf(duration),
-        values: all().flatMap((t) => {
-          const labels = { method: t.method, route: t.route };
-          let below = 0;
-          const buckets = [...HTTP_DURATION_BUCKETS, '+Inf' as const].map((le, i) => {
-            below += t.buckets[i] as number;
-            return { labels: { le, ...labels }, value: below, metricName: `${duration.name}_bucket` };
-          });
-          return [
-            ...buckets,
-            { labels, value: t.sum, metricName: `${duration.name}_sum` },
-            { labels, value: t.count, metricName: `${duration.name}_count` },
-          ];
-        }),
-      }),
-      reset: () => this.tallies.clear(),
-    };
-    return [requests, duration];
+    const reset = () => this.tallies.clear();
+    const requests = 'rmb_http_requests_total';
+    const duration = 'rmb_http_request_duration_seconds';
+    return [
+      metric(requests, 'API requests answered, by method, route (the pattern, not the path) and status.', 'counter', reset, () =>
+        all().flatMap((t) => [...t.statuses].map(([status, value]) => ({ labels: { method: t.method, route: t.route, status }, value }))),
+      ),
+      metric(
+        duration,
+        'Time from a request reaching the API to its answer starting (a streamed body may go on after), by method and route.',
+        'histogram',
+        reset,
+        () =>
+          all().flatMap((t) => {
+            const labels = { method: t.method, route: t.route };
+            let below = 0;
+            const buckets = [...HTTP_DURATION_BUCKETS, '+Inf' as const].map((le, i) => {
+              below += t.buckets[i] as number;
+              return { labels: { le, ...labels }, value: below, metricName: `${duration}_bucket` };
+            });
+            return [
+              ...buckets,
+              { labels, value: t.sum, metricName: `${duration}_sum` },
+              { labels, value: t.count, metricName: `${duration}_count` },
+            ];
+          }),
+      ),
+    ];
   }
 }
 
-const metaOf = (m: RegisteredMetric) => ({ name: m.name, help: m.help, type: m.type, aggregator: m.aggregator });
+type MetricValue = Awaited<ReturnType<RegisteredMetric['get']>>['values'][number];
+
+/** A metric whose values are made when scraped. */
+function metric(
+  name: string,
+  help: string,
+  type: RegisteredMetric['type'],
+  reset: () => void,
+  values: () => MetricValue[],
+): RegisteredMetric {
+  return { name, help, type, aggregator: 'sum', get: async () => ({ name, help, type, aggregator: 'sum', values: values() }), reset };
+}
