@@ -24,5 +24,20 @@
  *   12.6-14.4 ms. What it costs (bench/memory.ts, PostgreSQL, one run each): the idle service holds ~30 MB more
  *   (223 → 254 MB); the read mix peaked at +50 MB (+71 MB without), serving 4% more requests; the
  *   1,000,000-empty-row workbook at +192 MB (+61 MB without; goal +256 MB), its garbage left for longer.
+ * - No allocation-site pretenuring (`--no-allocation-site-pretenuring`). V8 counts, per place in the code that makes
+ *   objects, how many of them outlive a scavenge, and once nearly all have, makes that place's objects in the old
+ *   generation from then on. A request's objects die with it, but a few live through each scavenge, those in flight,
+ *   and V8 took seven of a look-up's places for long-lived (`--trace-pretenuring`: 363-403 of 363-403 objects found
+ *   alive, three scavenges running). Their objects, dead as soon as made but in the old generation, then kept what
+ *   they pointed at in the young one alive through each scavenge, which promoted it: 1.4 MB a scavenge (~4 kB a
+ *   look-up), scavenges of 4-10 ms instead of 2-3, and a full collection every few thousand look-ups. Without it
+ *   (bench:http's machine, sample/svc_id, taking turns with the same build, three rounds): 88-127 kB promoted a
+ *   scavenge, the service's CPU a sequential look-up 365-410 -> 352-355 µs, at 50 connections 55,000-57,000 ->
+ *   60,000-63,000 requests in 10 s; a one-day list no slower (CPU 14-16 ms against 15-18 a request).
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=40', '--initial-old-space-size=128'];
+export const SERVICE_NODE_FLAGS = [
+  '--max-semi-space-size=32',
+  '--heap-growing-percent=40',
+  '--initial-old-space-size=128',
+  '--no-allocation-site-pretenuring',
+];
