@@ -57,7 +57,7 @@ export function serveService(
   runtime: Runtime,
   opts: { port: number; pages?: (req: IncomingMessage, res: ServerResponse) => Promise<void> },
 ): void {
-  const api = getRequestListener((request) => runtime.api.fetch(request), {
+  const api = getRequestListener((request, env) => runtime.api.fetch(request, env), {
     errorHandler: (err) => {
       const requestId = randomUUID();
       runtime.logger.error({ err, request_id: requestId }, 'request failed before the API answered');

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 /** Sends raw bytes and reads the whole answer (the server closes or the answer is complete). */
-function raw(request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function raw(request: string): Promise<{ status: number; head: string; headers: Record<string, string>; body: string }> {
   const { port } = new URL(svc.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1');
@@ -56,7 +56,7 @@ function raw(request: string): Promise<{ status: number; headers: Record<string,
           .replace(/^[0-9a-f]+\r\n/i, '')
           .replace(/\r\n0\r\n\r\n$/, '')
           .replace(/\r\n[0-9a-f]+\r\n/gi, '');
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+      resolve({ status: Number(statusLine.split(' ')[1]), head, headers, body });
     };
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
@@ -99,6 +99,23 @@ describe('the service’s HTTP server', () => {
   it('answers a 9,000-character URL with 414 and 70 kB of headers with 431, both in the JSON error shape', async () => {
     await expectProblem(await get(`/api/sample/svc_id/${'a'.repeat(9_000)}`), 414, /longer than 8192 characters/);
     await expectProblem(await get('/api/health', `X-Padding: ${'p'.repeat(70 * 1024)}\r\n`), 431, /larger than 65536 bytes/);
+  });
+
+  it('names every answer by its request id, the one the client sent when it is well formed, once, beside its own headers', async () => {
+    const made = await get('/api/manifest/current_version');
+    expect(made.status).toBe(200);
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(made.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(made.headers['content-length'])).toBe(Buffer.byteLength(made.body));
+    await svc.waitForLine(new RegExp(made.headers['x-request-id'] as string), 5_000);
+    const given = await get('/api/manifest/current_version', 'X-Request-Id: pipeline-run-7.batch:2\r\n');
+    expect(given.headers['x-request-id']).toBe('pipeline-run-7.batch:2');
+    expect(given.head.match(/^x-request-id:/gim)).toHaveLength(1);
+    // a problem answer too, with the id in its body
+    const refused = await get('/api/sample/svc_id/not-an-id', 'X-Request-Id: pipeline-run-7.batch:3\r\n');
+    expect(refused.status).toBe(400);
+    expect(refused.headers['x-request-id']).toBe('pipeline-run-7.batch:3');
+    expect(refused.head.match(/^x-request-id:/gim)).toHaveLength(1);
   });
 
   it('answers bytes that are not HTTP with 400, and keeps serving', async () => {

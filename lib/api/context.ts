@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
@@ -17,6 +18,11 @@ export interface ApiDeps {
 }
 
 export interface AppEnv {
+  /**
+   * What @hono/node-server hands the app beside the request when it serves the API (server/http.ts); nothing when the
+   * app is called without it (tests, `app.request`).
+   */
+  Bindings: { outgoing?: ServerResponse } | undefined;
   Variables: {
     deps: ApiDeps;
     requestId: string;
