@@ -116,6 +116,7 @@ describe('the service’s HTTP server', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers['x-request-id']).toBe('pipeline-run-7.batch:3');
     expect(refused.head.match(/^x-request-id:/gim)).toHaveLength(1);
+    expect((JSON.parse(refused.body) as { request_id: string }).request_id).toBe('pipeline-run-7.batch:3');
   });
 
   it('answers bytes that are not HTTP with 400, and keeps serving', async () => {
