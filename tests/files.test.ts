@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, pbkdf2 } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_NAME_MAX_BYTES, fileNameProblem } from '@/lib/files/names';
@@ -216,6 +217,26 @@ describe('uploads to local storage', () => {
     expect(tmpFiles()).toEqual([]);
 
     expect((await putTo(u!.url, Buffer.alloc(MAX))).status).toBe(200);
+  });
+
+  it('leaves nothing behind from a refused upload while the thread pool that opens files is busy', async () => {
+    const [u] = await presign('late.bin');
+    // the pool's threads made busy as the body starts to flow: the partial file's opening waits behind them and the
+    // body is refused before it is open (a loaded machine did this to the test above once)
+    const busy: Promise<Buffer>[] = [];
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!busy.length) for (let i = 0; i < 16; i++) busy.push(promisify(pbkdf2)('busy', 'salt', 20_000, 32, 'sha512'));
+        if (sent > MAX) return controller.close();
+        sent += 1000;
+        controller.enqueue(new Uint8Array(1000));
+      },
+    });
+    await expectProblem(await putTo(u!.url, body), 413);
+    await Promise.all(busy);
+    expect(tmpFiles()).toEqual([]);
+    expect((await listing()).map((f) => f.file_name)).not.toContain('late.bin');
   });
 
   it('takes exactly the declared size through a URL made for it: a larger body is 413, a shorter one 400, a changed size 403', async () => {

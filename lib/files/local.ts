@@ -185,9 +185,10 @@ export async function receiveUpload(deps: FileDeps, input: UploadInput): Promise
       done(null, chunk);
     },
   });
+  const sink = createWriteStream(tmp, { flags: 'wx' });
   try {
     const source = input.body ? Readable.fromWeb(input.body as WebReadableStream<Uint8Array>) : Readable.from([]);
-    await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx' }));
+    await pipeline(source, meter, sink);
     if (declared !== undefined && size !== declared) {
       throw Invalid(`The upload URL was made for ${declared} bytes; the body has ${size}.`, [
         { path: 'body', message: 'Shorter than declared' },
@@ -196,6 +197,10 @@ export async function receiveUpload(deps: FileDeps, input: UploadInput): Promise
     await mkdir(path.dirname(target), { recursive: true });
     await rename(tmp, target);
   } catch (err) {
+    // a body refused while the partial file is still being opened (libuv's threads busy) fails the pipeline before
+    // the file exists, and a removal then could run beside the opening and miss it: the suite once found a .part
+    // left so. It waits until the stream is closed, when the file either is there to remove or never will be.
+    if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
     await rm(tmp, { force: true });
     if (err instanceof AppError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
