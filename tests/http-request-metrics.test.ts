@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Counter, Histogram, type Metric, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { HTTP_DURATION_BUCKETS, HttpRequestMetrics } from '@/lib/metrics/http-requests';
 
@@ -23,8 +23,7 @@ describe('the API request metrics', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(request, { maxLength: 40 }), async (requests) => {
         const ours = new Registry();
-        const http = new HttpRequestMetrics();
-        for (const metric of http.metrics()) ours.registerMetric(metric as unknown as Metric);
+        const http = new HttpRequestMetrics().registerIn(ours);
         const theirs = new Registry();
         const counter = new Counter({
           name: NAMES.requests,

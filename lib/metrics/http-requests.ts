@@ -8,6 +8,8 @@
  * look-ups and a few additions; the text is made when the metrics are scraped, in prom-client's format.
  */
 
+import type { Metric, Registry } from 'prom-client';
+
 /** Upper bounds of the duration buckets, in seconds. */
 export const HTTP_DURATION_BUCKETS: readonly number[] = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -62,8 +64,15 @@ export class HttpRequestMetrics {
     tally.count++;
   }
 
+  /** Registers the two metrics in `registry`, which scrapes them; returns this, to record into. */
+  registerIn(registry: Registry): this {
+    // the registry asks a metric only for its name, its text (get) and reset: RegisteredMetric gives those
+    for (const metric of this.metrics()) registry.registerMetric(metric as unknown as Metric);
+    return this;
+  }
+
   /** The two metrics, for a registry to scrape. */
-  metrics(): RegisteredMetric[] {
+  private metrics(): RegisteredMetric[] {
     const all = () => [...this.tallies.values()].flatMap((byMethod) => [...byMethod.values()]);
     const reset = () => this.tallies.clear();
     const requests = 'rmb_http_requests_total';

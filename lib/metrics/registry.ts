@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { HttpRequestMetrics } from './http-requests';
 
 /**
@@ -13,7 +13,7 @@ function createMetrics() {
   const registers = [registry];
   return {
     registry,
-    http: httpMetricsIn(registry),
+    http: new HttpRequestMetrics().registerIn(registry),
     throttled: new Counter({
       name: 'rmb_throttled_attempts_total',
       help: 'Attempts refused with 429 by a guessing limit, by limit.',
@@ -60,14 +60,6 @@ function createMetrics() {
       registers,
     }),
   };
-}
-
-/** The API's request counts and durations, registered as the registry's two `rmb_http_…` metrics. */
-function httpMetricsIn(registry: Registry): HttpRequestMetrics {
-  const http = new HttpRequestMetrics();
-  // the registry asks a metric only for its name, its text (get) and reset: HttpRequestMetrics gives those
-  for (const metric of http.metrics()) registry.registerMetric(metric as unknown as Metric);
-  return http;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
