@@ -16,6 +16,7 @@ import { fieldCondition } from '../lib/query/sample-field';
 import {
   type Lookup,
   lookupBatchQuery,
+  lookupOneQuery,
   type SampleKey,
   type SampleOrder,
   sampleBatchQuery,
@@ -67,8 +68,12 @@ const listed = (where: SQL, order: SampleOrder = 'id'): Statements => ({
   count: where,
   order,
 });
-// one statement for a look-up of a few samples, profile titles in it, as the API runs it (lib/query/sample-rows.ts)
-const lookedUp = (lookup: Lookup): Statements => ({ batch: (req) => lookupBatchQuery(lookup, req), order: 'id' });
+// the statement a look-up runs, as the API runs it (lib/query/sample-rows.ts): of one value, the sample's row alone
+// (the profile's title from those the service has read); of a few, one statement with the titles in it
+const lookedUp = (lookup: Lookup): Statements => ({
+  batch: (req) => lookupOneQuery(lookup, req) ?? lookupBatchQuery(lookup, req),
+  order: 'id',
+});
 
 export interface CaseResult {
   name: string;

@@ -4,7 +4,7 @@ import { sampleUpdates } from '@/db/schema';
 import { auditBatchQuery } from '@/lib/audit/audit';
 import { manifestCondition } from '@/lib/query/manifests';
 import { fieldCondition } from '@/lib/query/sample-field';
-import { lookupBatchQuery, lookupCondition, type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
+import { lookupBatchQuery, lookupCondition, lookupOneQuery, type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
 import { createdCondition, sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { type BulkInfo, type Exec, execFor, seedBulkSamples } from '../bench/query-seed';
 import { queryClient } from './query-support';
@@ -183,27 +183,42 @@ describe('query plans', () => {
     expect(first.some((n) => typeof n['Index Name'] === 'string' && String(n['Index Name']).startsWith('samples'))).toBe(true);
   });
 
-  it('finds a look-up’s samples by svc_id and accession from their indexes, titles in the same statement', async () => {
-    const lookups = [
-      { column: 'id', values: [info.probe.svcId] },
-      { column: 'biosampleAccession', values: [info.probe.biosampleAccession, 'SAMEA0'] },
-    ] as const;
-    for (const { column, values } of lookups) {
-      const plan = await planOf(lookupBatchQuery({ column, values: [...values] }, { after: null, limit: 1000, offset: 0 }));
+  it('finds a look-up’s samples by svc_id and accession from their indexes; of several, with titles in the statement', async () => {
+    const first = { after: null, limit: 1000, offset: 0 };
+    // one value: the sample's row alone, its profile's title from those the service has read (lib/profiles/titles.ts)
+    for (const column of ['id', 'biosampleAccession'] as const) {
+      const value = column === 'id' ? info.probe.svcId : info.probe.biosampleAccession;
+      const one = lookupOneQuery({ column, values: [value] }, first);
+      expect(one).not.toBeNull();
+      const plan = await planOf(one!);
       const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
       expect(seqScansOfSamples(plan), shape).toEqual([]);
       expect(
         plan.some((n) => n['Relation Name'] === 'profiles'),
         shape,
-      ).toBe(true);
+      ).toBe(false);
     }
+    // a page further on reads as a list does
+    expect(lookupOneQuery({ column: 'id', values: [info.probe.svcId] }, { ...first, offset: 1 })).toBeNull();
+    expect(lookupOneQuery({ column: 'id', values: [info.probe.svcId] }, { ...first, after: { id: info.probe.svcId, t: null } })).toBeNull();
+    const several = await planOf(
+      lookupBatchQuery({ column: 'biosampleAccession', values: [info.probe.biosampleAccession, 'SAMEA0'] }, first),
+    );
+    const shape = JSON.stringify(several.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
+    expect(seqScansOfSamples(several), shape).toEqual([]);
+    expect(
+      several.some((n) => n['Relation Name'] === 'profiles'),
+      shape,
+    ).toBe(true);
   });
 
   it('plans a one-value look-up once for every value: PostgreSQL keeps its generic plan after the fifth run', async () => {
-    // with the values as an array of unknown length the generic plan looked dearer than one made for the values, and
-    // PostgreSQL planned the look-up anew on every run, which took longer than running it (lib/query/sample-rows.ts)
-    const { sql, params } = lookupBatchQuery({ column: 'id', values: [info.probe.svcId] }, { after: null, limit: 1000, offset: 0 }).toSQL();
-    expect(params).toEqual([info.probe.svcId, 1000, 0]);
+    // with the values as an array of unknown length, or LIMIT and OFFSET as parameters, the generic plan looked dearer
+    // than one made for the values, and PostgreSQL planned the look-up anew on every run, which took longer than
+    // running it (lib/query/sample-rows.ts)
+    const one = lookupOneQuery({ column: 'id', values: [info.probe.svcId] }, { after: null, limit: 1000, offset: 0 });
+    const { sql, params } = one!.toSQL();
+    expect(params).toEqual([info.probe.svcId]);
     const plans = await onOneConnection(
       [`prepare one_lookup as ${sql}`, ...Array.from({ length: 8 }, () => `execute one_lookup(${params.map(literal).join(', ')})`)],
       `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = 'one_lookup'`,

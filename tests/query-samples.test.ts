@@ -1,4 +1,6 @@
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samples } from '@/db/schema';
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { SYSTEM_KEYS } from '@/lib/standards/render';
 import { type QuerySeed, seedQueryData } from './query-seed';
@@ -197,6 +199,36 @@ describe('GET sample/svc_id, biosampleAccessions, taxon_id', () => {
       expect(res.data.map((r) => r.biosampleAccession).sort()).toEqual([x, y].sort());
     }
     expect(await text('/api/sample/biosampleAccessions/SAMEA0000000')).toBe(EMPTY);
+  });
+
+  it('pages a one-value look-up as any list: an accession two samples share, with limit and offset', async () => {
+    // one value is read by its own statement, the page taken as rows arrive (lib/query/sample-rows.ts, lookupOneQuery)
+    const [a, b] = seed.samples.filter((s) => s.biosampleAccession && s.id !== seed.embargoed).map((s) => s.id);
+    const shared = 'SAMEA9999001';
+    const db = h.deps.db;
+    await db
+      .update(samples)
+      .set({ biosampleAccession: shared })
+      .where(inArray(samples.id, [a!, b!]));
+    try {
+      const both = [a!, b!].sort();
+      const page = async (query: string) => {
+        const res = await wrapper(`/api/sample/biosampleAccessions/${shared}${query}`);
+        expect(res.number_found).toBe(2);
+        return ids(res.data);
+      };
+      expect(await page('')).toEqual(both);
+      expect(await page('?limit=1')).toEqual([both[0]]);
+      expect(await page('?offset=1')).toEqual([both[1]]);
+      expect(await page('?limit=1&offset=1')).toEqual([both[1]]);
+      expect(await page('?limit=0')).toEqual([]);
+      const { rows } = await csv(`/api/sample/biosampleAccessions/${shared}?return_type=csv&limit=1`);
+      expect(rows.map((r) => r.svc_id)).toEqual([both[0]]);
+    } finally {
+      for (const s of seed.samples.filter((x) => x.id === a || x.id === b)) {
+        await db.update(samples).set({ biosampleAccession: s.biosampleAccession }).where(eq(samples.id, s.id));
+      }
+    }
   });
 
   it('finds samples by taxon id exactly', async () => {

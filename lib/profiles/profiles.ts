@@ -19,6 +19,7 @@ import {
   SEQUENCING_CENTRES,
   tolProjectOf,
 } from './enums';
+import { forgetProfileTitle } from './titles';
 
 export interface ProfileRecord {
   id: string;
@@ -233,7 +234,7 @@ export async function getProfile(db: Db, user: UserRecord, id: string, need: Pro
 export async function updateProfile(db: Db, user: UserRecord, id: string, input: ProfileInput): Promise<ProfileView> {
   if (!isProfileId(id)) throw NotFound(NOT_FOUND);
   try {
-    return await db.transaction(async (tx) => {
+    const view = await db.transaction(async (tx) => {
       const [row] = await tx
         .select(viewColumns)
         .from(profiles)
@@ -274,6 +275,9 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
       );
       return { ...updated, role: current.role, ownerUsername: current.ownerUsername };
     });
+    // committed: the samples' records carry the new title from now on
+    forgetProfileTitle(db, id);
+    return view;
   } catch (err) {
     // two renames racing to the same title: the unique constraint decides
     if (!(err instanceof AppError) && isUniqueViolation(err) && input.title) throw duplicateTitle(input.title.trim());

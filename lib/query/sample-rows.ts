@@ -3,6 +3,7 @@ import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
+import { profileTitleCache } from '@/lib/profiles/titles';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
@@ -10,6 +11,7 @@ import { ByteChunks } from './byte-chunks';
 import type { Page, ReturnType, Standard } from './params';
 import { type BatchQuery, fromUtcText, printedUtc, queryOf, textOf, utcOfPrinted } from './sql';
 import {
+  BATCH_SIZE,
   type Batch,
   CSV_SEPARATOR,
   JSON_SEPARATOR,
@@ -212,9 +214,8 @@ export function sampleBatchQuery(where: SQL | undefined, order: SampleOrder, { a
 
 /**
  * A look-up's statement: the samples it names, by svc_id, each with its profile's title as the row's last value. For the
- * few samples a look-up names this is one round trip where reading titles apart is two (a third of a one-sample
- * look-up's time); for a long list or an export the titles are read per batch (ProfileTitles), as a subquery per row
- * would cost more than the rows.
+ * few samples a look-up of several values names this is one round trip where reading titles apart is two; for a long
+ * list or an export the titles are read per batch (ProfileTitles), as a subquery per row would cost more than the rows.
  */
 const LOOKUP_TEXT = batchText(BY_ID, [TITLE_OF_CHOSEN]);
 
@@ -232,28 +233,45 @@ export interface Lookup {
 
 // the statement of each kind of look-up, whole, so that Drizzle builds nothing per request (building the condition
 // took longer than PostgreSQL's answer). Several values are one array parameter, so one text serves any number of
-// them; one value, the commonest look-up, is compared with `=`. Why both: PostgreSQL plans a prepared statement anew on
-// every run while it judges the plan made without the parameters' values ("generic") dearer than one made with them,
-// and with an array of unknown length it may (on one connection it did for 50 runs of 50); planning the look-up took
-// twice as long as running it (78 µs against 40), on the database's CPU. With `=` on a unique key the two plans are the
-// same and the generic one is kept after the fifth run (tests/query-explain.test.ts).
+// them. PostgreSQL plans a prepared statement anew on every run while it judges the plan made without the parameters'
+// values ("generic") dearer than one made with them, and with an array of unknown length it may (on one connection it
+// did for 50 runs of 50); planning the look-up took twice as long as running it (78 µs against 40), on the database's
+// CPU.
 const lookupTexts = (column: Lookup['column']) => {
   const name = textOf(sql`${samples[column]}`);
   const id = textOf(sql`${samples.id}`);
   const tail = (n: number) => ` order by ${LOOKUP_TEXT.inner} limit $${n} offset $${n + 1}) "chosen" order by ${LOOKUP_TEXT.outer}`;
-  const texts = (match: string) => ({
+  const match = `${name} = any($1::text[])`;
+  return {
     first: `${LOOKUP_TEXT.head}${match}${tail(2)}`,
     next: `${LOOKUP_TEXT.head}${match} and ${id} > $2${tail(3)}`,
-  });
-  return { one: texts(`${name} = $1`), several: texts(`${name} = any($1::text[])`) };
+  };
 };
 const LOOKUP_TEXTS = { id: lookupTexts('id'), biosampleAccession: lookupTexts('biosampleAccession') };
 
 export const lookupBatchQuery = ({ column, values }: Lookup, { after, limit, offset }: PageRequest<Key>): BatchQuery => {
-  const [texts, matched] = values.length === 1 ? [LOOKUP_TEXTS[column].one, values[0]] : [LOOKUP_TEXTS[column].several, values];
+  const texts = LOOKUP_TEXTS[column];
   const query = after
-    ? { sql: texts.next, params: [matched, after.id, limit, offset] }
-    : { sql: texts.first, params: [matched, limit, offset] };
+    ? { sql: texts.next, params: [values, after.id, limit, offset] }
+    : { sql: texts.first, params: [values, limit, offset] };
+  return { toSQL: () => query };
+};
+
+// The commonest look-up, of one value, as plain as the statement a person would write: the sample's row and nothing
+// else. Its profile's title comes from those this process has read lately (ProfileTitles): read in the statement, it
+// cost PostgreSQL a second relation for one short string, a tenth of the look-up. No LIMIT or OFFSET as parameters:
+// with them PostgreSQL judged its generic plan dearer and planned every run anew (a look-up's time half as long again,
+// tests/query-explain.test.ts); a batch's worth is the most it reads, the page's limit is taken as rows arrive
+// (sampleBatchFetcher), and a page that starts further on (an offset, a next batch) reads as a list does.
+const lookupOneText = (column: Lookup['column']) =>
+  textOf(sql`select ${sql.join(Object.values(sampleRowColumns), sql`, `)} from ${samples} where ${samples[column]} = `) +
+  `$1 order by ${LOOKUP_TEXT.inner} limit ${BATCH_SIZE}`;
+const LOOKUP_ONE_TEXTS = { id: lookupOneText('id'), biosampleAccession: lookupOneText('biosampleAccession') };
+
+/** A one-value look-up's first page from its start: the statement above; null for any other page. */
+export const lookupOneQuery = ({ column, values }: Lookup, { after, offset }: PageRequest<Key>): BatchQuery | null => {
+  if (values.length !== 1 || after || offset) return null;
+  const query = { sql: LOOKUP_ONE_TEXTS[column], params: [values[0]] };
   return { toSQL: () => query };
 };
 
@@ -291,24 +309,37 @@ const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
 const TITLES_QUERY = 'select id, title from profiles where id = any($1::text[])';
 
 /**
- * The titles of the profiles a stream's rows belong to, by profile id, read as the stream meets each profile (a few
- * hundred profiles at most for a whole export) instead of joined to every row.
+ * The titles of the profiles a stream's rows belong to, by profile id: those this process has read lately
+ * (lib/profiles/titles.ts), and the others read as the stream meets each profile (a few hundred profiles at most for
+ * a whole export) instead of joined to every row. A stream keeps the title it first gave a profile to its end.
  */
 class ProfileTitles {
   private readonly known = new Map<string, string | null>();
 
+  constructor(private readonly db: Db) {}
+
   get(profileId: string): string | null | undefined {
-    return this.known.get(profileId);
+    let title = this.known.get(profileId);
+    if (title === undefined) {
+      title = profileTitleCache(this.db).get(profileId);
+      if (title !== undefined) this.known.set(profileId, title);
+    }
+    return title;
   }
 
-  async read(db: Db, profileIds: readonly string[]): Promise<void> {
-    const missing = [...new Set(profileIds)].filter((id) => !this.known.has(id));
+  async read(profileIds: readonly string[]): Promise<void> {
+    const missing = [...new Set(profileIds)].filter((id) => this.get(id) === undefined);
     if (!missing.length) return;
-    await forEachValueRow(db, { toSQL: () => ({ sql: TITLES_QUERY, params: [missing] }) }, ([id, title]) => {
-      this.known.set(id as string, (title as string | null) ?? null);
+    const cache = profileTitleCache(this.db);
+    const mark = cache.mark();
+    const found = new Map<string, string | null>();
+    await forEachValueRow(this.db, { toSQL: () => ({ sql: TITLES_QUERY, params: [missing] }) }, ([id, title]) => {
+      found.set(id as string, (title as string | null) ?? null);
     });
     // a profile that is gone has no title, as the left join gave none
-    for (const id of missing) if (!this.known.has(id)) this.known.set(id, null);
+    for (const id of missing) if (!found.has(id)) found.set(id, null);
+    for (const [id, title] of found) this.known.set(id, title);
+    cache.keep(mark, found);
   }
 }
 
@@ -376,7 +407,7 @@ export const sampleBatchFetcher =
     db: Db,
     query: (req: PageRequest<K>) => BatchQuery,
     prerender: () => RowWriter<SampleRow> | undefined = () => undefined,
-    titles: ProfileTitles | 'in-query' = new ProfileTitles(),
+    titles: ProfileTitles | 'in-query' = new ProfileTitles(db),
   ) =>
   async (req: PageRequest<K>): Promise<Batch<BatchRow>> => {
     if (titles === 'in-query') return titledBatch(db, query(req), prerender());
@@ -399,12 +430,15 @@ export const sampleBatchFetcher =
     const readTitles = () => {
       const ids = unread;
       unread = [];
-      const read = titles.read(db, ids).then(takeWaiting);
+      const read = titles.read(ids).then(takeWaiting);
       // a batch that fails, or a client that leaves, leaves this read unawaited: its failure is nobody's concern then
       read.catch(() => {});
       reads.push(read);
     };
+    // a statement may give more rows than the page asks for (lookupOneQuery): the rest are not taken
+    let wanted = req.limit;
     await forEachValueRow(db, query(req), (values) => {
+      if (wanted-- <= 0) return;
       const row = toBatchRow(values);
       const title = titles.get(row.profileId);
       if (title !== undefined && !waiting.length) return batch.add(row, title);
@@ -441,6 +475,11 @@ const orderOf = (source: RowSource): SampleOrder => ('lookup' in source ? 'id' :
 const conditionOf = (source: RowSource): SQL | undefined => ('lookup' in source ? lookupCondition(source.lookup) : source.where);
 
 const fetchBatch = (db: Db, source: RowSource, prerender?: () => RowWriter<SampleRow> | undefined) => {
+  if ('lookup' in source && source.lookup.values.length === 1) {
+    const { lookup } = source;
+    const query = (req: PageRequest<Key>) => lookupOneQuery(lookup, req) ?? sampleBatchQuery(lookupCondition(lookup), 'id', req);
+    return sampleBatchFetcher(db, query, prerender);
+  }
   if ('lookup' in source && source.lookup.values.length <= LOOKUP_MAX) {
     const { lookup } = source;
     return sampleBatchFetcher(db, (req: PageRequest<Key>) => lookupBatchQuery(lookup, req), prerender, 'in-query');
