@@ -1,7 +1,7 @@
 import { inArray, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleUpdates } from '@/db/schema';
-import { auditBatchQuery } from '@/lib/audit/audit';
+import { auditBatchQuery, oneManifestFirstBatch } from '@/lib/audit/audit';
 import { manifestCondition } from '@/lib/query/manifests';
 import { fieldCondition } from '@/lib/query/sample-field';
 import { lookupBatchQuery, lookupCondition, lookupOneQuery, type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
@@ -254,28 +254,33 @@ describe('query plans', () => {
   it('finds a manifest’s changes by its index in the audit’s order under a prepared statement’s generic plan', async () => {
     // postgres-js prepares every statement; after five runs PostgreSQL may keep one plan for any values, LIMIT
     // unknown. On (manifest_id) alone that plan walked the time index backwards through every change.
-    const { sql, params } = auditBatchQuery(inArray(sampleUpdates.manifestId, [info.probe.manifestId]), {
-      after: null,
-      limit: 1000,
-      offset: 0,
-    }).toSQL();
-    const values = params.map(literal).join(', ');
-    const steps = [
-      'set plan_cache_mode = force_generic_plan',
-      `prepare audit_of_manifest as ${sql}`,
-      `explain (format json) execute audit_of_manifest(${values})`,
+    // the statement of one manifest's first batch, made once (lib/audit/audit.ts), and the one Drizzle builds for others
+    const first = { after: null, limit: 1000, offset: 0 };
+    const statements = [
+      oneManifestFirstBatch(info.probe.manifestId)(first),
+      auditBatchQuery(inArray(sampleUpdates.manifestId, [info.probe.manifestId]), first),
     ];
-    const row = await onOneConnection(steps.slice(0, 2), steps[2]!, ['deallocate audit_of_manifest', 'reset plan_cache_mode']);
-    const plan = planNodes(row);
-    const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
-    const ofChanges = plan.filter((n) => n['Relation Name'] === 'sample_updates');
-    expect(
-      ofChanges.map((n) => n['Index Name']),
-      shape,
-    ).toEqual(['sample_updates_manifest_idx']);
-    expect(
-      plan.filter((n) => n['Node Type'] === 'Sort'),
-      shape,
-    ).toEqual([]);
+    for (const statement of statements) {
+      const { sql, params } = statement!.toSQL();
+      const values = params.map(literal).join(', ');
+      const steps = [
+        'set plan_cache_mode = force_generic_plan',
+        `prepare audit_of_manifest as ${sql}`,
+        `explain (format json) execute audit_of_manifest(${values})`,
+      ];
+      const row = await onOneConnection(steps.slice(0, 2), steps[2]!, ['deallocate audit_of_manifest', 'reset plan_cache_mode']);
+      const plan = planNodes(row);
+      const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']]));
+      const ofChanges = plan.filter((n) => n['Relation Name'] === 'sample_updates');
+      expect(
+        ofChanges.map((n) => n['Index Name']),
+        shape,
+      ).toEqual(['sample_updates_manifest_idx']);
+      expect(
+        plan.filter((n) => n['Node Type'] === 'Sort'),
+        shape,
+      ).toEqual([]);
+    }
+    expect(oneManifestFirstBatch(info.probe.manifestId)({ ...first, after: { id: 1, time: '2020-01-02T00:00:00.000000' } })).toBeNull();
   });
 });

@@ -135,12 +135,36 @@ export function auditBatchQuery(where: SQL | undefined, { after, limit, offset }
   return { toSQL: () => queryOf(query) };
 }
 
-/** Audit rows matching `where`, newest change first, streamed in keyset batches on (time_updated, id). */
-export async function auditStream(db: Db, where: SQL | undefined, page: Page): Promise<RowStream<AuditRecord>> {
+// one manifest's first batch, the commonest audit query (audit/sample/manifest_id), as a text made once: building its
+// condition and statement took Drizzle some 25 µs a request, a tenth of what PostgreSQL takes to answer it
+let oneManifestText: string | null = null;
+/** exported so that a test can EXPLAIN it */
+export const oneManifestFirstBatch =
+  (manifestId: string) =>
+  ({ after, limit, offset }: PageRequest<AuditKey>): BatchQuery | null => {
+    if (after) return null;
+    if (!oneManifestText) {
+      const { head, order } = auditBatchText();
+      oneManifestText = `${head}${textOf(sql`${sampleUpdates.manifestId}`)} = $1${order} limit $2 offset $3`;
+    }
+    const query = { sql: oneManifestText, params: [manifestId, limit, offset] };
+    return { toSQL: () => query };
+  };
+
+/**
+ * Audit rows matching `where`, newest change first, streamed in keyset batches on (time_updated, id); `first`, when it
+ * gives one, is the statement of a batch (the same rows as `where` would read).
+ */
+export async function auditStream(
+  db: Db,
+  where: SQL | undefined,
+  page: Page,
+  first?: (req: PageRequest<AuditKey>) => BatchQuery | null,
+): Promise<RowStream<AuditRecord>> {
   const { summary, batches } = await summarisedRows<AuditRow, AuditKey, number>(
     async (req) => {
       const rows: AuditRow[] = [];
-      await forEachValueRow(db, auditBatchQuery(where, req), (values) => rows.push(values as AuditRow));
+      await forEachValueRow(db, first?.(req) ?? auditBatchQuery(where, req), (values) => rows.push(values as AuditRow));
       return rows;
     },
     (r) => ({ id: Number(r[15]), time: r[4] }),
@@ -190,7 +214,13 @@ export function auditBetween(db: Db, input: { from: string; to: string; page: Pa
 export function auditOfManifests(db: Db, input: { manifestIds: Raw; page: Page }): Promise<RowStream<AuditRecord>> {
   const ids = splitList(input.manifestIds, { lower: true });
   if (!ids.length || ids.some((id) => !isUuid(id))) throw Invalid("Invalid 'manifest_id'(s) provided!");
-  return auditStream(db, inArray(sampleUpdates.manifestId, ids), input.page);
+  const [one] = ids;
+  return auditStream(
+    db,
+    inArray(sampleUpdates.manifestId, ids),
+    input.page,
+    ids.length === 1 && one ? oneManifestFirstBatch(one) : undefined,
+  );
 }
 
 /** GET audit/sample/update_type/{system|user}?project=… */
