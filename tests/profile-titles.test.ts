@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { profiles } from '@/db/schema';
-import { PROFILE_TITLE_TTL_MS, profileTitleCache } from '@/lib/profiles/titles';
+import { PROFILE_TITLE_TTL_MS, profileTitleCache } from '@/lib/query/profile-titles';
 import { type QuerySeed, seedQueryData } from './query-seed';
 import { queryClient } from './query-support';
 import { createHarness, type Harness } from './support/harness';
 
 // The profile titles the query API prints beside each sample come from those the process has read lately
-// (lib/profiles/titles.ts): a rename through the API shows at once, one made elsewhere within the cache's lifetime.
+// (lib/query/profile-titles.ts): a rename through the API shows at once, one made elsewhere within the cache's lifetime.
 
 let h: Harness;
 let seed: QuerySeed;

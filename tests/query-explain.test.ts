@@ -185,7 +185,7 @@ describe('query plans', () => {
 
   it('finds a look-up’s samples by svc_id and accession from their indexes; of several, with titles in the statement', async () => {
     const first = { after: null, limit: 1000, offset: 0 };
-    // one value: the sample's row alone, its profile's title from those the service has read (lib/profiles/titles.ts)
+    // one value: the sample's row alone, its profile's title from those the service has read (lib/query/profile-titles.ts)
     for (const column of ['id', 'biosampleAccession'] as const) {
       const value = column === 'id' ? info.probe.svcId : info.probe.biosampleAccession;
       const one = lookupOneQuery({ column, values: [value] }, first);

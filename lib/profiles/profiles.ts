@@ -6,6 +6,7 @@ import { one, pageWithTotal } from '@/db/rows';
 import { PROFILE_TYPES, type ProfileType, profiles, users } from '@/db/schema';
 import { AppError, Conflict, type FieldError, Forbidden, Invalid, NotFound } from '@/lib/errors';
 import { isProfileId } from '@/lib/identifiers/contract';
+import { forgetProfileTitle } from '@/lib/query/profile-titles';
 import { isMemberOf, type UserRecord } from '@/lib/users/users';
 import { assertRoleAllows, type ProfileNeed, roleOn, rolesOn, visibleProfiles } from './access';
 import type { ProfileInput, ProfileRole } from './contract';
@@ -19,7 +20,6 @@ import {
   SEQUENCING_CENTRES,
   tolProjectOf,
 } from './enums';
-import { forgetProfileTitle } from './titles';
 
 export interface ProfileRecord {
   id: string;

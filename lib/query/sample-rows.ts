@@ -3,12 +3,12 @@ import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
-import { profileTitleCache } from '@/lib/profiles/titles';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
 import { ByteChunks } from './byte-chunks';
 import type { Page, ReturnType, Standard } from './params';
+import { profileTitleCache } from './profile-titles';
 import { type BatchQuery, fromUtcText, printedUtc, queryOf, textOf, utcOfPrinted } from './sql';
 import {
   BATCH_SIZE,
@@ -310,7 +310,7 @@ const TITLES_QUERY = 'select id, title from profiles where id = any($1::text[])'
 
 /**
  * The titles of the profiles a stream's rows belong to, by profile id: those this process has read lately
- * (lib/profiles/titles.ts), and the others read as the stream meets each profile (a few hundred profiles at most for
+ * (lib/query/profile-titles.ts), and the others read as the stream meets each profile (a few hundred profiles at most for
  * a whole export) instead of joined to every row. A stream keeps the title it first gave a profile to its end.
  */
 class ProfileTitles {
