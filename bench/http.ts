@@ -25,11 +25,13 @@
  *                       for each run (the service's, the bench's own SQL, the bare server's), so every copy holds the
  *                       same rows in the same engine
  *   RUNS                rounds per request of the latency table (default 20), after WARMUP rounds
- *   WARMUP              rounds of each request before the measured ones (default 60): PostgreSQL plans a prepared
- *                       statement afresh on each of its first five runs on every connection the service's pool has
- *                       used for it (the bench's own SQL runs on one), and V8 compiles a request's code only after it
- *                       has run a while, so the measured rounds are the steady state; the first RUNS of the warm-up
- *                       are reported beside them as the cold figure
+ *   WARMUP              rounds of each request before the measured ones (default 60), and WARMUP_SECONDS seconds
+ *   WARMUP_SECONDS      of them at least (default 2): PostgreSQL plans a prepared statement afresh on each of its
+ *                       first five runs on every connection the service's pool has used for it (the bench's own SQL
+ *                       runs on one), and V8 compiles a request's code only after it has run a while (a one-sample
+ *                       look-up took some 2,000 requests to reach its steady state: 1.1-1.7 over its first 800, 0.6-1.1
+ *                       after), so the measured rounds are the steady state; the first RUNS of the warm-up are
+ *                       reported beside them as the cold figure
  *   BENCH_SECONDS       length of each autocannon run (default 10)
  *   BENCH_DB_NAME       the database's name (default rmb_bench_http), to keep a smaller one beside it
  *   BENCH_CPU_PROF      a directory: the service is profiled (`node --cpu-prof`) and its .cpuprofile written there
@@ -68,6 +70,7 @@ const PGLITE_SAMPLES = Number(process.env.BENCH_PGLITE_SAMPLES ?? Math.min(SAMPL
 const ENGINE_CHOICE = process.env.BENCH_HTTP_ENGINE ?? 'postgres';
 const RUNS = Number(process.env.RUNS ?? 20);
 const WARMUP = Math.max(RUNS, Number(process.env.WARMUP ?? 60));
+const WARMUP_MS = 1000 * Number(process.env.WARMUP_SECONDS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const DB_NAME = process.env.BENCH_DB_NAME ?? 'rmb_bench_http';
@@ -496,11 +499,13 @@ interface CaseResult {
   ratio: number;
   /** the same ratio over the first RUNS rounds of the warm-up: a service and a pool that have not run the request yet */
   coldRatio: number;
+  /** rounds of the warm-up: WARMUP, or more to fill WARMUP_SECONDS */
+  warmRounds: number;
 }
 
 /**
- * The endpoint, the floor and the SQL, interleaved, RUNS rounds after WARMUP rounds: medians, and the same over the
- * warm-up's first RUNS rounds.
+ * The endpoint, the floor and the SQL, interleaved, RUNS rounds after a warm-up of WARMUP rounds and WARMUP_SECONDS at
+ * least: medians, and the same over the warm-up's first RUNS rounds.
  */
 async function measureCase(base: string, c: Case, query: Query): Promise<CaseResult> {
   const first = await request(base, c.path);
@@ -520,18 +525,30 @@ async function measureCase(base: string, c: Case, query: Query): Promise<CaseRes
     const res = await request(base, p);
     if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
   };
-  for (let i = -WARMUP; i < RUNS; i++) {
-    const f = await time(() => get(FLOOR_PATH));
-    const a = await time(() => get(c.path));
-    const s = await time(() => query(c.text, c.params));
-    const into = i >= 0 ? { floor, api, direct } : i < RUNS - WARMUP ? cold : null;
-    into?.floor.push(f);
-    into?.api.push(a);
-    into?.direct.push(s);
+  const round = async () => ({
+    f: await time(() => get(FLOOR_PATH)),
+    a: await time(() => get(c.path)),
+    s: await time(() => query(c.text, c.params)),
+  });
+  const warmUntil = performance.now() + WARMUP_MS;
+  let warmRounds = 0;
+  while (warmRounds < WARMUP || performance.now() < warmUntil) {
+    const { f, a, s } = await round();
+    if (warmRounds++ < RUNS) {
+      cold.floor.push(f);
+      cold.api.push(a);
+      cold.direct.push(s);
+    }
+  }
+  for (let i = 0; i < RUNS; i++) {
+    const { f, a, s } = await round();
+    floor.push(f);
+    api.push(a);
+    direct.push(s);
   }
   const [floorMs, httpMs, sqlMs] = [median(floor), median(api), median(direct)];
   const coldRatio = (median(cold.api) - median(cold.floor)) / median(cold.direct);
-  return { case: c, rows, sqlRows, floorMs, httpMs, sqlMs, ratio: (httpMs - floorMs) / sqlMs, coldRatio };
+  return { case: c, rows, sqlRows, floorMs, httpMs, sqlMs, ratio: (httpMs - floorMs) / sqlMs, coldRatio, warmRounds };
 }
 
 /**
@@ -1019,7 +1036,7 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     const verdicts: Verdict[] = [];
 
     // 1. ------------------------------------------------------------------------------------------------------
-    progress(`${engine.title}: point look-ups and lists, ${RUNS} rounds each after ${WARMUP}`);
+    progress(`${engine.title}: point look-ups and lists, ${RUNS} rounds each after ${WARMUP} and ${WARMUP_MS / 1000} s at least`);
     const results: CaseResult[] = [];
     for (const c of casesOf(probe)) {
       const r = await measureCase(svc.url, c, engine.query);
@@ -1028,20 +1045,20 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     }
     out();
     out(
-      `### Point look-ups and lists (medians of ${RUNS} after ${WARMUP} warm-up rounds; the floor \`${FLOOR_PATH}\`, the endpoint and the SQL interleaved, keep-alive)`,
+      `### Point look-ups and lists (medians of ${RUNS} after a warm-up of ${WARMUP} rounds and ${WARMUP_MS / 1000} s at least; the floor \`${FLOOR_PATH}\`, the endpoint and the SQL interleaved, keep-alive)`,
     );
     out();
     out(
       `The cold ratio is the same measure over the first ${RUNS} rounds of the warm-up, on a service that has not run the request before: each of its pool's connections plans a prepared statement afresh on its first five runs, and V8 has not compiled the request's code yet.`,
     );
     out();
-    out('| request | rows | floor ms | HTTP ms | natural SQL ms | (HTTP − floor) / SQL | cold | goal | verdict |');
-    out('|---|---|---|---|---|---|---|---|---|');
+    out('| request | rows | warm-up rounds | floor ms | HTTP ms | natural SQL ms | (HTTP − floor) / SQL | cold | goal | verdict |');
+    out('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
       const rows = r.rows === r.sqlRows ? String(r.rows) : `${r.rows} (SQL ${r.sqlRows})`;
       const goal = GROUP_GOAL[r.case.group];
       out(
-        `| ${r.case.name} | ${rows} | ${ms(r.floorMs)} | ${ms(r.httpMs)} | ${ms(r.sqlMs)} | ${ratio(r.ratio)} | ${ratio(r.coldRatio)} | ≤ ${goal} | ${verdictOf(r.ratio <= goal)} |`,
+        `| ${r.case.name} | ${rows} | ${int(r.warmRounds)} | ${ms(r.floorMs)} | ${ms(r.httpMs)} | ${ms(r.sqlMs)} | ${ratio(r.ratio)} | ${ratio(r.coldRatio)} | ≤ ${goal} | ${verdictOf(r.ratio <= goal)} |`,
       );
     }
     const groupVerdict = (group: Group, measure: string) => {
@@ -1236,7 +1253,7 @@ async function main() {
     out(`- machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
     out(`- engines: ${kinds.join(', ')} (BENCH_HTTP_ENGINE=${ENGINE_CHOICE})`);
     out(
-      `- ratios: (HTTP − floor) / natural SQL, the floor being \`${FLOOR_PATH}\` (a route that reads no database: the cost of Next.js's build and Hono alone), medians of ${RUNS} interleaved rounds after ${WARMUP} warm-up rounds`,
+      `- ratios: (HTTP − floor) / natural SQL, the floor being \`${FLOOR_PATH}\` (a route that reads no database: the cost of Next.js's build and Hono alone), medians of ${RUNS} interleaved rounds after a warm-up of ${WARMUP} rounds and ${WARMUP_MS / 1000} s at least`,
     );
     progress('building the service (scripts/build-server.mjs)');
     const buildStart = performance.now();
