@@ -32,6 +32,12 @@
  *                       look-up took some 2,000 requests to reach its steady state: 1.1-1.7 over its first 800, 0.6-1.1
  *                       after), so the measured rounds are the steady state; the first RUNS of the warm-up are
  *                       reported beside them as the cold figure
+ *   SPREAD_SECONDS      after the measured rounds, each request goes on for this long (default 3; 0: not at all)
+ *                       and at least SPREAD_WINDOWS (default 5) more windows of RUNS rounds, to show how far the
+ *                       ratio of one window of RUNS rounds, which the verdict takes, moves from one window to the
+ *                       next on the same service: the p10 and p90 of those windows, and the ratio of the medians of
+ *                       all their rounds pooled. Neither is a verdict; they say whether a ratio just past its goal
+ *                       is the service or the window
  *   BENCH_SECONDS       length of each autocannon run (default 10)
  *   BENCH_DB_NAME       the database's name (default rmb_bench_http), to keep a smaller one beside it
  *   BENCH_CPU_PROF      a directory: the service is profiled (`node --cpu-prof`) and its .cpuprofile written there
@@ -71,6 +77,8 @@ const ENGINE_CHOICE = process.env.BENCH_HTTP_ENGINE ?? 'postgres';
 const RUNS = Number(process.env.RUNS ?? 20);
 const WARMUP = Math.max(RUNS, Number(process.env.WARMUP ?? 60));
 const WARMUP_MS = 1000 * Number(process.env.WARMUP_SECONDS ?? 2);
+const SPREAD_MS = 1000 * Number(process.env.SPREAD_SECONDS ?? 3);
+const SPREAD_WINDOWS = SPREAD_MS > 0 ? Number(process.env.SPREAD_WINDOWS ?? 5) : 0;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const DB_NAME = process.env.BENCH_DB_NAME ?? 'rmb_bench_http';
@@ -501,7 +509,23 @@ interface CaseResult {
   coldRatio: number;
   /** rounds of the warm-up: WARMUP, or more to fill WARMUP_SECONDS */
   warmRounds: number;
+  /** further windows of RUNS rounds after the measured one (SPREAD_SECONDS), or null when there were none */
+  spread: Spread | null;
 }
+
+/** How the ratio of one window of RUNS rounds moved over further windows, and the ratio of all their rounds pooled. */
+interface Spread {
+  windows: number;
+  p10: number;
+  p90: number;
+  pooled: number;
+}
+
+/** The p-th quantile (0..1) of numbers, nearest rank. */
+const quantile = (xs: number[], p: number): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+};
 
 /**
  * The endpoint, the floor and the SQL, interleaved, RUNS rounds after a warm-up of WARMUP rounds and WARMUP_SECONDS at
@@ -548,7 +572,45 @@ async function measureCase(base: string, c: Case, query: Query): Promise<CaseRes
   }
   const [floorMs, httpMs, sqlMs] = [median(floor), median(api), median(direct)];
   const coldRatio = (median(cold.api) - median(cold.floor)) / median(cold.direct);
-  return { case: c, rows, sqlRows, floorMs, httpMs, sqlMs, ratio: (httpMs - floorMs) / sqlMs, coldRatio, warmRounds };
+  return {
+    case: c,
+    rows,
+    sqlRows,
+    floorMs,
+    httpMs,
+    sqlMs,
+    ratio: (httpMs - floorMs) / sqlMs,
+    coldRatio,
+    warmRounds,
+    spread: await spreadOf(round),
+  };
+}
+
+/** Further windows of RUNS rounds, for SPREAD_SECONDS and SPREAD_WINDOWS at least: their ratios' p10 and p90, and pooled. */
+async function spreadOf(round: () => Promise<{ f: number; a: number; s: number }>): Promise<Spread | null> {
+  if (!SPREAD_WINDOWS) return null;
+  const until = performance.now() + SPREAD_MS;
+  const ratios: number[] = [];
+  const all = { f: [] as number[], a: [] as number[], s: [] as number[] };
+  while (ratios.length < SPREAD_WINDOWS || performance.now() < until) {
+    const w = { f: [] as number[], a: [] as number[], s: [] as number[] };
+    for (let i = 0; i < RUNS; i++) {
+      const { f, a, s } = await round();
+      w.f.push(f);
+      w.a.push(a);
+      w.s.push(s);
+    }
+    ratios.push((median(w.a) - median(w.f)) / median(w.s));
+    all.f.push(...w.f);
+    all.a.push(...w.a);
+    all.s.push(...w.s);
+  }
+  return {
+    windows: ratios.length,
+    p10: quantile(ratios, 0.1),
+    p90: quantile(ratios, 0.9),
+    pooled: (median(all.a) - median(all.f)) / median(all.s),
+  };
 }
 
 /**
@@ -1052,13 +1114,23 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
       `The cold ratio is the same measure over the first ${RUNS} rounds of the warm-up, on a service that has not run the request before: each of its pool's connections plans a prepared statement afresh on its first five runs, and V8 has not compiled the request's code yet.`,
     );
     out();
-    out('| request | rows | warm-up rounds | floor ms | HTTP ms | natural SQL ms | (HTTP − floor) / SQL | cold | goal | verdict |');
-    out('|---|---|---|---|---|---|---|---|---|---|');
+    if (SPREAD_WINDOWS) {
+      out(
+        `The spread is the same measure over further windows of ${RUNS} rounds on the same service (${SPREAD_MS / 1000} s of them, ${SPREAD_WINDOWS} at least): ` +
+          `the p10–p90 of their ratios, then the ratio of the medians of all their rounds pooled. The verdict is the first window's, as issue 28 sets it; the spread says how far one window moves from the next.`,
+      );
+      out();
+    }
+    out(
+      '| request | rows | warm-up rounds | floor ms | HTTP ms | natural SQL ms | (HTTP − floor) / SQL | cold | spread: windows, p10–p90, pooled | goal | verdict |',
+    );
+    out('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
       const rows = r.rows === r.sqlRows ? String(r.rows) : `${r.rows} (SQL ${r.sqlRows})`;
       const goal = GROUP_GOAL[r.case.group];
+      const spread = r.spread ? `${r.spread.windows}, ${ratio(r.spread.p10)}–${ratio(r.spread.p90)}, ${ratio(r.spread.pooled)}` : '—';
       out(
-        `| ${r.case.name} | ${rows} | ${int(r.warmRounds)} | ${ms(r.floorMs)} | ${ms(r.httpMs)} | ${ms(r.sqlMs)} | ${ratio(r.ratio)} | ${ratio(r.coldRatio)} | ≤ ${goal} | ${verdictOf(r.ratio <= goal)} |`,
+        `| ${r.case.name} | ${rows} | ${int(r.warmRounds)} | ${ms(r.floorMs)} | ${ms(r.httpMs)} | ${ms(r.sqlMs)} | ${ratio(r.ratio)} | ${ratio(r.coldRatio)} | ${spread} | ≤ ${goal} | ${verdictOf(r.ratio <= goal)} |`,
       );
     }
     const groupVerdict = (group: Group, measure: string) => {
@@ -1253,7 +1325,7 @@ async function main() {
     out(`- machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
     out(`- engines: ${kinds.join(', ')} (BENCH_HTTP_ENGINE=${ENGINE_CHOICE})`);
     out(
-      `- ratios: (HTTP − floor) / natural SQL, the floor being \`${FLOOR_PATH}\` (a route that reads no database: the cost of Next.js's build and Hono alone), medians of ${RUNS} interleaved rounds after a warm-up of ${WARMUP} rounds and ${WARMUP_MS / 1000} s at least`,
+      `- ratios: (HTTP − floor) / natural SQL, the floor being \`${FLOOR_PATH}\` (a route that reads no database: the cost of Next.js's build and Hono alone), medians of ${RUNS} interleaved rounds after a warm-up of ${WARMUP} rounds and ${WARMUP_MS / 1000} s at least${SPREAD_WINDOWS ? `, then ${SPREAD_MS / 1000} s (${SPREAD_WINDOWS} windows at least) of further windows of ${RUNS} for the spread` : ''}`,
     );
     progress('building the service (scripts/build-server.mjs)');
     const buildStart = performance.now();
