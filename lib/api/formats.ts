@@ -80,8 +80,13 @@ function textStream(parts: AsyncIterable<WrittenPart>, onError: (err: unknown) =
   });
 }
 
+// the W wrapper around a list's rows, or AW
+const jsonOpening = (result: RowStream<Row>, arrayWrapped: boolean) =>
+  `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${result.total},"data":[`;
+const jsonClosing = (arrayWrapped: boolean) => (arrayWrapped ? ']}]' : ']}');
+
 async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<WrittenPart> {
-  yield `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${result.total},"data":[`;
+  yield jsonOpening(result, arrayWrapped);
   if (result.written) {
     yield* result.written.json;
   } else {
@@ -91,7 +96,7 @@ async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncG
       first = false;
     }
   }
-  yield arrayWrapped ? ']}]' : ']}';
+  yield jsonClosing(arrayWrapped);
 }
 
 const cell = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(' ') : String(v));
@@ -129,10 +134,15 @@ const STRING_BODY_CHARS = 16 * 1024;
  */
 async function wholeBody(parts: AsyncIterable<WrittenPart>): Promise<string | Uint8Array<ArrayBuffer>> {
   const pieces: WrittenPart[] = [];
+  for await (const part of parts) pieces.push(part);
+  return bodyOf(pieces);
+}
+
+/** The body of a whole answer's parts (wholeBody). */
+function bodyOf(pieces: readonly WrittenPart[]): string | Uint8Array<ArrayBuffer> {
   let chars = 0;
   let encoded = false;
-  for await (const part of parts) {
-    pieces.push(part);
+  for (const part of pieces) {
     if (typeof part === 'string') chars += part.length;
     else encoded = true;
   }
@@ -174,7 +184,16 @@ export async function sendRows(
         'content-disposition': `attachment; filename=${(opts.standard ?? 'tol').replace(/\s/g, '_').replace(/\//g, '-')}_export.csv`,
       }
     : { 'content-type': 'application/json; charset=utf-8' };
-  const parts = csv ? csvParts(result) : jsonParts(result, opts.arrayWrapped ?? false);
+  const arrayWrapped = opts.arrayWrapped ?? false;
+  const { whole } = result;
+  if (whole) {
+    // every row in memory: the answer is made at once
+    const pieces = csv
+      ? [stringify([result.columns]), ...whole.csv()]
+      : [jsonOpening(result, arrayWrapped), ...whole.json(), jsonClosing(arrayWrapped)];
+    return c.body(bodyOf(pieces), 200, headers);
+  }
+  const parts = csv ? csvParts(result) : jsonParts(result, arrayWrapped);
   if (result.total <= BATCH_SIZE) return c.body(await wholeBody(parts), 200, headers);
   return c.body(textStream(parts, logError(c)), 200, headers);
 }

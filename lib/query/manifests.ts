@@ -23,7 +23,8 @@ import {
   type RowStream,
   rowStream,
   summarisedRows,
-  writeBatches,
+  whenRead,
+  writtenBatches,
 } from './stream';
 
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
@@ -144,16 +145,21 @@ const statusCsv = (r: StatusRow): string => `${r.map(csvCell).join(',')}\n`;
  */
 export async function manifestSampleStatus(db: Db, input: { manifestId: string; page: Page }): Promise<RowStream<SampleStatusItem>> {
   const manifestId = parseManifestId(input.manifestId);
-  const { summary, batches } = await summarisedRows(statusBatch(db, manifestId), (r) => r[0], input.page, {
+  const { summary, batches, whole } = await summarisedRows(statusBatch(db, manifestId), (r) => r[0], input.page, {
     of: (all) => all.length,
     query: async () => (await countShapes(db, eq(samples.manifestId, manifestId))).total,
   });
+  const written = writtenBatches(batches, whole, {
+    json: { write: statusJson, separator: JSON_SEPARATOR },
+    csv: { write: statusCsv, separator: CSV_SEPARATOR },
+  });
+  // one object of one shape, not others spread into it (lib/query/sample-rows.ts, sampleRowStream)
   return {
-    ...rowStream(summary, [...STATUS_COLUMNS], mapRows(flatRows(batches), statusItem)),
-    written: {
-      json: writeBatches(batches, { write: statusJson, separator: JSON_SEPARATOR }),
-      csv: writeBatches(batches, { write: statusCsv, separator: CSV_SEPARATOR }),
-    },
+    total: summary,
+    columns: STATUS_COLUMNS,
+    rows: whenRead(() => mapRows(flatRows(batches), statusItem)),
+    written: written.written,
+    whole: written.whole,
   };
 }
 

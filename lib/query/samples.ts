@@ -7,7 +7,17 @@ import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards
 import { recordColumns } from '@/lib/standards/writers';
 import { parseDateRange } from '@/lib/values/dates';
 import { humanList, isProject, type Page, parseProject, parseSvcIds, type Raw, type ReturnType, type Standard, splitList } from './params';
-import { countShapes, lookupBatches, lookupStream, sampleRowStream, sampleRows, sampleStream, shapesOf } from './sample-rows';
+import {
+  countShapes,
+  type Lookup,
+  lookupBatches,
+  lookupRows,
+  lookupStream,
+  sampleRowStream,
+  sampleRows,
+  sampleStream,
+  shapesOf,
+} from './sample-rows';
 import { keysetRows, type RowStream, rowStream } from './stream';
 
 export interface SampleQuery {
@@ -68,14 +78,25 @@ export function samplesCreatedBetween(db: Db, input: SampleQuery & { from: strin
 export async function samplesBySvcIds(db: Db, input: SampleQuery & { ids: Raw }): Promise<RowStream<SampleRecord>> {
   const ids = parseSvcIds(input.ids, (bad) => `Invalid 'svc_id' value(s): ${humanList(bad.length ? bad : [''])}`);
   // every match is read, so the CSV columns come from the rows: one query for a look-up
-  const found: SampleRow[] = [];
-  for await (const batch of lookupBatches(db, { column: 'id', values: ids }, { offset: 0 })) found.push(...batch);
+  const lookup: Lookup = { column: 'id', values: ids };
+  let found = await lookupRows(db, lookup);
+  if (!found) {
+    found = [];
+    for await (const batch of lookupBatches(db, lookup, { offset: 0 })) found.push(...batch);
+  }
   const position = new Map(ids.map((id, i) => [id, i]));
   found.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+  return pageOfRows(found, input);
+}
+
+/**
+ * A page of every match of a look-up, read whole: the count and the CSV columns from all of them, the page's rows
+ * written straight from what was read, as any other sample list (no record built per row), and at once.
+ */
+function pageOfRows(found: SampleRow[], input: SampleQuery): RowStream<SampleRecord> {
   const { offset, limit } = input.page;
   const page = found.slice(offset, limit === undefined ? undefined : offset + limit);
-  // written straight from the rows, as any other sample list (no record built per row)
-  return sampleRowStream(batchOf(page), found.length, recordColumns(shapesOf(found), input.standard), input.standard);
+  return sampleRowStream(batchOf(page), found.length, recordColumns(shapesOf(found), input.standard), input.standard, undefined, page);
 }
 
 async function* batchOf<R>(rows: R[]): AsyncGenerator<R[]> {
@@ -88,9 +109,11 @@ const accessionsOf = (raw: Raw): string[] => {
   return accessions;
 };
 
-/** Accessions are upper case (SAMEA…): any case is accepted. */
-export function samplesByBiosampleAccessions(db: Db, input: SampleQuery & { accessions: Raw }): Promise<RowStream<SampleRecord>> {
-  return lookupStream(db, { column: 'biosampleAccession', values: accessionsOf(input.accessions) }, input);
+/** Accessions are upper case (SAMEA…): any case is accepted. In svc_id order. */
+export async function samplesByBiosampleAccessions(db: Db, input: SampleQuery & { accessions: Raw }): Promise<RowStream<SampleRecord>> {
+  const lookup: Lookup = { column: 'biosampleAccession', values: accessionsOf(input.accessions) };
+  const found = await lookupRows(db, lookup);
+  return found ? pageOfRows(found, input) : lookupStream(db, lookup, input);
 }
 
 /** NCBI taxon ids, matched exactly. */

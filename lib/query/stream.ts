@@ -18,6 +18,11 @@ export interface RowStream<T> {
    * commas, or as CSV lines. Only one of rows, json and csv is read.
    */
   written?: { json: AsyncIterable<WrittenPart>; csv: AsyncIterable<WrittenPart> };
+  /**
+   * Every row is in memory already (a result of one batch, read whole): the same parts as `written`, made at once, so
+   * that the answer is built without iterating anything asynchronously (lib/api/formats.ts, sendRows).
+   */
+  whole?: { json: () => WrittenPart[]; csv: () => WrittenPart[] };
 }
 
 /**
@@ -122,9 +127,9 @@ export async function summarisedRows<R, K, S>(
   keyOf: (row: R) => K,
   page: Page,
   summary: { of: (all: R[]) => S; query: () => Promise<S> },
-): Promise<{ summary: S; batches: AsyncGenerator<Batch<R>> }> {
+): Promise<{ summary: S; batches: AsyncGenerator<Batch<R>>; whole: Batch<R> | null }> {
   const limit = Math.min(BATCH_SIZE, page.limit ?? Number.POSITIVE_INFINITY);
-  if (limit <= 0) return { summary: await summary.query(), batches: keysetBatches(fetchBatch, keyOf, page) };
+  if (limit <= 0) return { summary: await summary.query(), batches: keysetBatches(fetchBatch, keyOf, page), whole: null };
   const first = await fetchBatch({ after: null, limit, offset: page.offset });
   const whole = page.offset === 0 && first.length < limit;
   let unread: Batch<R> | null = first;
@@ -140,8 +145,23 @@ export async function summarisedRows<R, K, S>(
     keyOf,
     page,
   );
-  return { summary: whole ? summary.of(first) : await summary.query(), batches };
+  return { summary: whole ? summary.of(first) : await summary.query(), batches, whole: whole ? first : null };
 }
+
+/**
+ * An async iterable whose iterator is made when it is first asked for: a stream offers its rows several ways (records,
+ * JSON, CSV) and only one is read. A class, so that each is an object of one shape (an object literal with a computed
+ * key is built by V8's runtime, a slow path on every answer).
+ */
+class WhenRead<T> implements AsyncIterable<T> {
+  constructor(private readonly make: () => AsyncIterable<T>) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return this.make()[Symbol.asyncIterator]();
+  }
+}
+
+export const whenRead = <T>(make: () => AsyncIterable<T>): AsyncIterable<T> => new WhenRead(make);
 
 export async function* mapRows<A, B>(rows: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
   for await (const r of rows) yield fn(r);
@@ -158,12 +178,29 @@ export async function* writeBatches<R>(batches: AsyncIterable<Batch<R>>, writer:
   for await (const rows of batches) {
     if (!first && writer.separator) yield writer.separator;
     first = false;
-    if (rows.written) {
-      yield* rows.written;
-      continue;
-    }
-    const chunks = new ByteChunks(writer.separator);
-    for (const row of rows) chunks.write(writer.write(row));
-    yield* chunks.parts();
+    yield* writeBatch(rows, writer);
   }
+}
+
+/** One batch's rows written: as its producer wrote them when they arrived, or each now (writeBatches). */
+function writeBatch<R>(rows: Batch<R>, writer: RowWriter<R>): WrittenPart[] {
+  if (rows.written) return rows.written;
+  const chunks = new ByteChunks(writer.separator);
+  for (const row of rows) chunks.write(writer.write(row));
+  return chunks.parts();
+}
+
+/**
+ * A result's rows written as JSON and as CSV (RowStream.written) from its batches, and at once (RowStream.whole) when
+ * `whole` holds every row of the result (summarisedRows, or rows read before the answer is made).
+ */
+export function writtenBatches<R>(
+  batches: AsyncIterable<Batch<R>>,
+  whole: Batch<R> | null,
+  writers: { json: RowWriter<R>; csv: RowWriter<R> },
+): Required<Pick<RowStream<unknown>, 'written'>> & Pick<RowStream<unknown>, 'whole'> {
+  return {
+    written: { json: whenRead(() => writeBatches(batches, writers.json)), csv: whenRead(() => writeBatches(batches, writers.csv)) },
+    whole: whole ? { json: () => writeBatch(whole, writers.json), csv: () => writeBatch(whole, writers.csv) } : undefined,
+  };
 }

@@ -120,16 +120,26 @@ export const sampleJsonWriter = (standard: Standard): ((row: SampleRow) => strin
  * The JSON writer, and a CSV line of the rendered record in the result's `columns`, written the same way; the CSV
  * writer is made when first asked for (a JSON answer never is).
  */
-export function sampleWriters(columns: readonly string[], standard: Standard) {
-  let csv: ((row: SampleRow) => string) | undefined;
-  return {
-    json: sampleJsonWriter(standard),
-    get csv(): (row: SampleRow) => string {
-      if (!csv) {
-        const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
-        csv = perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv));
-      }
-      return csv;
-    },
-  };
+export const sampleWriters = (columns: readonly string[], standard: Standard): SampleWriters => new SampleWriters(columns, standard);
+
+// a class rather than an object literal with a getter, which V8 builds on a slow path (one per answer)
+class SampleWriters {
+  readonly json: (row: SampleRow) => string;
+  private csvWriter: ((row: SampleRow) => string) | undefined;
+
+  constructor(
+    private readonly columns: readonly string[],
+    private readonly standard: Standard,
+  ) {
+    this.json = sampleJsonWriter(standard);
+  }
+
+  get csv(): (row: SampleRow) => string {
+    if (!this.csvWriter) {
+      const { columns, standard } = this;
+      const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
+      this.csvWriter = perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv));
+    }
+    return this.csvWriter;
+  }
 }
