@@ -4,7 +4,15 @@ import { sampleUpdates } from '@/db/schema';
 import { auditBatchQuery, oneManifestFirstBatch } from '@/lib/audit/audit';
 import { manifestCondition } from '@/lib/query/manifests';
 import { fieldCondition } from '@/lib/query/sample-field';
-import { lookupBatchQuery, lookupCondition, lookupOneQuery, type SampleOrder, sampleBatchQuery, shapeQuery } from '@/lib/query/sample-rows';
+import {
+  lookupBatchQuery,
+  lookupCondition,
+  lookupOneQuery,
+  lookupRows,
+  type SampleOrder,
+  sampleBatchQuery,
+  shapeQuery,
+} from '@/lib/query/sample-rows';
 import { createdCondition, sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { type BulkInfo, type Exec, execFor, seedBulkSamples } from '../bench/query-seed';
 import { queryClient } from './query-support';
@@ -90,6 +98,39 @@ describe('streaming in keyset batches', () => {
     }
     const dtol = await wrapper('/api/sample/sample_field/tol_project/dtolenv?limit=500');
     expect(dtol.number_found).toBe(N / 4);
+  });
+
+  it('reads a look-up whole when a batch holds it, and as a list when more samples share an accession than a batch holds', async () => {
+    const shared = 'SAMEA99999999';
+    const chosen = await exec('select id, biosample_accession from samples order by id limit 1200');
+    const ids = chosen.map((r) => r.id as string);
+    expect(await lookupRows(h.database.db, { column: 'id', values: [ids[5]!, ids[2]!] })).toEqual([
+      expect.objectContaining({ id: ids[2] }),
+      expect.objectContaining({ id: ids[5] }),
+    ]);
+    // more values than one statement takes: the caller streams them (tested above with 150 svc_ids)
+    expect(await lookupRows(h.database.db, { column: 'id', values: ids.slice(0, 101) })).toBeNull();
+    // the record read whole is the record streamed, key for key in the same order
+    const streamed = await wrapper(`/api/sample/svc_id/${ids.slice(0, 101).join(',')}`);
+    const whole = await wrapper(`/api/sample/svc_id/${ids[7]}`);
+    expect(JSON.stringify(whole.data[0])).toBe(JSON.stringify(streamed.data[7]));
+    await exec('update samples set biosample_accession = $1 where id = any($2::text[])', [shared, ids]);
+    try {
+      expect(await lookupRows(h.database.db, { column: 'biosampleAccession', values: [shared] })).toBeNull();
+      const all = await wrapper(`/api/sample/biosampleAccessions/${shared}`);
+      expect(all.number_found).toBe(1200);
+      expect(all.data.map((r) => r.svc_id)).toEqual(ids);
+      const page = await wrapper(`/api/sample/biosampleAccessions/${shared}?offset=990&limit=20`);
+      expect(page.number_found).toBe(1200);
+      expect(page.data.map((r) => r.svc_id)).toEqual(ids.slice(990, 1010));
+      const { rows } = await csv(`/api/sample/biosampleAccessions/${shared}?return_type=csv&limit=1001`);
+      expect(rows.map((r) => r.svc_id)).toEqual(ids.slice(0, 1001));
+    } finally {
+      await exec(
+        'update samples set biosample_accession = c.old from (select unnest($1::text[]) as id, unnest($2::text[]) as old) c where samples.id = c.id',
+        [ids, chosen.map((r) => r.biosample_accession as string | null)],
+      );
+    }
   });
 });
 
