@@ -202,7 +202,8 @@ describe('GET sample/svc_id, biosampleAccessions, taxon_id', () => {
   });
 
   it('pages a one-value look-up as any list: an accession two samples share, with limit and offset', async () => {
-    // one value is read by its own statement, the page taken as rows arrive (lib/query/sample-rows.ts, lookupOneQuery)
+    // one value is read whole by its own statement and the page sliced from every match (lib/query/sample-rows.ts,
+    // lookupRows; lib/query/samples.ts, pageOfRows)
     const [a, b] = seed.samples.filter((s) => s.biosampleAccession && s.id !== seed.embargoed).map((s) => s.id);
     const shared = 'SAMEA9999001';
     const db = h.deps.db;

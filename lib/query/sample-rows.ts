@@ -261,8 +261,9 @@ export const lookupBatchQuery = ({ column, values }: Lookup, { after, limit, off
 // else. Its profile's title comes from those this process has read lately (ProfileTitles): read in the statement, it
 // cost PostgreSQL a second relation for one short string, a tenth of the look-up. No LIMIT or OFFSET as parameters:
 // with them PostgreSQL judged its generic plan dearer and planned every run anew (a look-up's time half as long again,
-// tests/query-explain.test.ts); a batch's worth is the most it reads, the page's limit is taken as rows arrive
-// (sampleBatchFetcher), and a page that starts further on (an offset, a next batch) reads as a list does.
+// tests/query-explain.test.ts); a batch's worth is the most it reads. A look-up read whole slices its page from every
+// match (lookupRows); in a stream the page's limit is taken as rows arrive (sampleBatchFetcher), and a page that starts
+// further on (an offset, a next batch) reads as a list does.
 const lookupOneText = (column: Lookup['column']) =>
   textOf(sql`select ${sql.join(Object.values(sampleRowColumns), sql`, `)} from ${samples} where ${samples[column]} = `) +
   `$1 order by ${LOOKUP_TEXT.inner} limit ${BATCH_SIZE}`;
