@@ -536,10 +536,8 @@ async function measureCase(base: string, c: Case, query: Query): Promise<CaseRes
   if (first.status !== 200) throw new Error(`${c.path}: ${first.status} ${first.body.toString('utf8').slice(0, 300)}`);
   const rows = rowsOf(first.body);
   const sqlRows = (await query(c.text, c.params)).length;
-  const floor: number[] = [];
-  const api: number[] = [];
-  const direct: number[] = [];
-  const cold: { floor: number[]; api: number[]; direct: number[] } = { floor: [], api: [], direct: [] };
+  const measured = new Rounds();
+  const cold = new Rounds();
   const time = async (fn: () => PromiseLike<unknown>) => {
     const t = performance.now();
     await fn();
@@ -549,7 +547,7 @@ async function measureCase(base: string, c: Case, query: Query): Promise<CaseRes
     const res = await request(base, p);
     if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
   };
-  const round = async () => ({
+  const round = async (): Promise<Round> => ({
     f: await time(() => get(FLOOR_PATH)),
     a: await time(() => get(c.path)),
     s: await time(() => query(c.text, c.params)),
@@ -557,59 +555,71 @@ async function measureCase(base: string, c: Case, query: Query): Promise<CaseRes
   const warmUntil = performance.now() + WARMUP_MS;
   let warmRounds = 0;
   while (warmRounds < WARMUP || performance.now() < warmUntil) {
-    const { f, a, s } = await round();
-    if (warmRounds++ < RUNS) {
-      cold.floor.push(f);
-      cold.api.push(a);
-      cold.direct.push(s);
-    }
+    const r = await round();
+    if (warmRounds++ < RUNS) cold.add(r);
   }
-  for (let i = 0; i < RUNS; i++) {
-    const { f, a, s } = await round();
-    floor.push(f);
-    api.push(a);
-    direct.push(s);
-  }
-  const [floorMs, httpMs, sqlMs] = [median(floor), median(api), median(direct)];
-  const coldRatio = (median(cold.api) - median(cold.floor)) / median(cold.direct);
+  for (let i = 0; i < RUNS; i++) measured.add(await round());
   return {
     case: c,
     rows,
     sqlRows,
-    floorMs,
-    httpMs,
-    sqlMs,
-    ratio: (httpMs - floorMs) / sqlMs,
-    coldRatio,
+    floorMs: median(measured.floor),
+    httpMs: median(measured.api),
+    sqlMs: median(measured.sql),
+    ratio: measured.ratio(),
+    coldRatio: cold.ratio(),
     warmRounds,
     spread: await spreadOf(round),
   };
 }
 
+/** One round's times in ms: the floor, the endpoint, the natural SQL. */
+interface Round {
+  f: number;
+  a: number;
+  s: number;
+}
+
+/** Rounds of the floor, the endpoint and the SQL, and their ratio: (HTTP − floor) / SQL of the medians. */
+class Rounds {
+  readonly floor: number[] = [];
+  readonly api: number[] = [];
+  readonly sql: number[] = [];
+
+  add({ f, a, s }: Round): void {
+    this.floor.push(f);
+    this.api.push(a);
+    this.sql.push(s);
+  }
+
+  addAll(other: Rounds): void {
+    this.floor.push(...other.floor);
+    this.api.push(...other.api);
+    this.sql.push(...other.sql);
+  }
+
+  ratio(): number {
+    return (median(this.api) - median(this.floor)) / median(this.sql);
+  }
+}
+
 /** Further windows of RUNS rounds, for SPREAD_SECONDS and SPREAD_WINDOWS at least: their ratios' p10 and p90, and pooled. */
-async function spreadOf(round: () => Promise<{ f: number; a: number; s: number }>): Promise<Spread | null> {
+async function spreadOf(round: () => Promise<Round>): Promise<Spread | null> {
   if (!SPREAD_WINDOWS) return null;
   const until = performance.now() + SPREAD_MS;
   const ratios: number[] = [];
-  const all = { f: [] as number[], a: [] as number[], s: [] as number[] };
+  const all = new Rounds();
   while (ratios.length < SPREAD_WINDOWS || performance.now() < until) {
-    const w = { f: [] as number[], a: [] as number[], s: [] as number[] };
-    for (let i = 0; i < RUNS; i++) {
-      const { f, a, s } = await round();
-      w.f.push(f);
-      w.a.push(a);
-      w.s.push(s);
-    }
-    ratios.push((median(w.a) - median(w.f)) / median(w.s));
-    all.f.push(...w.f);
-    all.a.push(...w.a);
-    all.s.push(...w.s);
+    const windowRounds = new Rounds();
+    for (let i = 0; i < RUNS; i++) windowRounds.add(await round());
+    ratios.push(windowRounds.ratio());
+    all.addAll(windowRounds);
   }
   return {
     windows: ratios.length,
     p10: quantile(ratios, 0.1),
     p90: quantile(ratios, 0.9),
-    pooled: (median(all.a) - median(all.f)) / median(all.s),
+    pooled: all.ratio(),
   };
 }
 

@@ -149,7 +149,7 @@ export async function manifestSampleStatus(db: Db, input: { manifestId: string; 
     of: (all) => all.length,
     query: async () => (await countShapes(db, eq(samples.manifestId, manifestId))).total,
   });
-  const written = writtenBatches(batches, whole, {
+  const { written, whole: allWritten } = writtenBatches(batches, whole, {
     json: { write: statusJson, separator: JSON_SEPARATOR },
     csv: { write: statusCsv, separator: CSV_SEPARATOR },
   });
@@ -158,8 +158,8 @@ export async function manifestSampleStatus(db: Db, input: { manifestId: string; 
     total: summary,
     columns: STATUS_COLUMNS,
     rows: whenRead(() => mapRows(flatRows(batches), statusItem)),
-    written: written.written,
-    whole: written.whole,
+    written,
+    whole: allWritten,
   };
 }
 

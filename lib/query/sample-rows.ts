@@ -524,7 +524,8 @@ export function lookupBatches(db: Db, lookup: Lookup, page: Page): AsyncGenerato
 /**
  * Every sample a look-up of up to LOOKUP_MAX values names, in svc_id order, with its profile's title, read in one
  * statement (lookupOneQuery, lookupBatchQuery); null when more may match than a batch holds (a longer list of values,
- * or a batch's worth of samples sharing an accession), for the caller to stream them (lookupBatches, lookupStream).
+ * or a batch's worth of samples sharing an accession, whose batch the stream then reads again), for the caller to
+ * stream them (lookupBatches, lookupStream).
  *
  * Why: nearly every look-up names a sample or a few, and its answer is made once all its rows are in; the stream's
  * batches (a keyset generator, a fetcher that writes rows while the rest arrive and waits on titles being read) are
@@ -534,23 +535,19 @@ export function lookupBatches(db: Db, lookup: Lookup, page: Page): AsyncGenerato
 export async function lookupRows(db: Db, lookup: Lookup): Promise<SampleRow[] | null> {
   if (!lookup.values.length || lookup.values.length > LOOKUP_MAX) return null;
   const first: PageRequest<Key> = { after: null, limit: BATCH_SIZE, offset: 0 };
-  const rows: BatchRow[] = [];
   const one = lookupOneQuery(lookup, first);
+  let rows: BatchRow[];
   if (one) {
+    rows = [];
     await forEachValueRow(db, one, (values) => {
       rows.push(toBatchRow(values));
     });
+    // the titles this process knows, and the others read together
     const titles = new ProfileTitles(db);
-    const unknown = rows.filter((row) => titles.get(row.profileId) === undefined).map((row) => row.profileId);
-    if (unknown.length) await titles.read(unknown);
+    await titles.read(rows.map((row) => row.profileId));
     for (const row of rows) row.profileTitle = titles.get(row.profileId) ?? null;
   } else {
-    await forEachValueRow(db, lookupBatchQuery(lookup, first), (values) => {
-      const title = values.pop() as string | null;
-      const row = toBatchRow(values);
-      row.profileTitle = title ?? null;
-      rows.push(row);
-    });
+    rows = await titledBatch(db, lookupBatchQuery(lookup, first), undefined);
   }
   return rows.length < BATCH_SIZE ? rows : null;
 }
