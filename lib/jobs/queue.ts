@@ -172,14 +172,17 @@ export async function startJobQueue(
     if (worker) boss.notifyWorker(worker);
   };
 
-  /** Ends the work of a job that will not run again, and puts it on the dead-letter list. */
+  /** Puts a job that will not run again on the dead-letter list, and ends its work. */
   const giveUp = async (name: JobName, jobId: string | null, data: unknown, reason: string, attempts: number) => {
     const end = specs.get(name)?.giveUp;
+    if (!end) return;
+    // the letter first: whoever sees the work failed (a user, a test, an admin's page) finds it listed for a retry;
+    // each is tried whether or not the other fails
     try {
-      if (end) await end(data, reason);
-    } finally {
       // pg-boss hands back what was sent under this name
-      if (end) await recordDeadLetter(db, { jobId, name, data: data as AnyJobData, reason, attempts });
+      await recordDeadLetter(db, { jobId, name, data: data as AnyJobData, reason, attempts });
+    } finally {
+      await end(data, reason);
     }
   };
 

@@ -32,8 +32,9 @@ export async function deferSubmission(
   if (outageOver(sub.createdAt)) {
     const reason = `${work.service} could not be reached for two days (last: ${err.message}); ${work.again} when it is back.`;
     deps.logger.error({ err, submission_id: sub.id, job: work.job }, 'gave up after the outage');
-    await work.giveUp(reason);
+    // listed first, as the queue's give-up does (lib/jobs/queue.ts): the submission never shows failed unlisted
     await recordDeadLetter(deps.db, { jobId: run.jobId, name: work.job, data: { submissionId: sub.id }, reason, attempts: sub.attempts });
+    await work.giveUp(reason);
     return;
   }
   metrics().repositoryOutages.inc({ service: err.service });
