@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOL_PROJECTS } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
 import { STANDARDS } from '@/lib/query/contract';
-import { renderSample, type SampleRow } from '@/lib/standards/render';
+import { jsonString, renderSample, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleWriters } from '@/lib/standards/writers';
 import { type JsonbText, jsonbText } from './support/jsonb-text';
@@ -118,6 +118,21 @@ describe('the exports’ writers', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('quote the service’s own values as JSON.stringify does, whatever they hold', () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+      // half a surrogate pair, alone or beside a whole one: escaped, and a whole pair left as it is
+      fc.constantFrom('\ud800', 'a\udfff', '\ud83e\udd8b\ud800', '"', '\\', '\u0000\u001f\u007f', '\u2028'),
+    );
+    fc.assert(
+      fc.property(anyText, (value) => {
+        expect(jsonString(value)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 2000 },
     );
   });
 

@@ -127,6 +127,17 @@ const definitionOf = (project: TolProject, version: string): ManifestDefinition 
 
 const TRADITIONAL_KNOWLEDGE = 'ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE';
 
+// what JSON.stringify escapes in a string: a quote, a backslash, a control character, half of a surrogate pair (and
+// JSON.stringify leaves a whole pair as it is, which this sends to it too)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters JSON escapes are what this finds
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * JSON.stringify of a string, without its serialiser for what needs no escape: the service's own values (ids, times,
+ * accessions) nearly never do, and a list of 500 records writes 8,500 of them (40 against 70 ns each).
+ */
+export const jsonString = (value: string): string => (ESCAPED_IN_JSON.test(value) ? JSON.stringify(value) : `"${value}"`);
+
 /** A record key's value for a row, as text and as JSON; `fields` has been pointed at the row's fields. */
 export interface Value {
   text: (row: SampleRow, fields: FieldReader) => string;
@@ -171,7 +182,7 @@ function compileLayout(project: TolProject, version: string, standard: Standard)
   const slotValue = (slot: Slot): Value => {
     if ('value' in slot) {
       const value = slot.value;
-      return { text: (row) => value(row), json: (row) => JSON.stringify(value(row)) };
+      return { text: (row) => value(row), json: (row) => jsonString(value(row)) };
     }
     const parts = slot.fields.map(field);
     if (parts.length === 1) return parts[0] as Value;
