@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteChunks } from '@/lib/query/byte-chunks';
+import { ByteChunks, releaseChunks } from '@/lib/query/byte-chunks';
 
 /**
  * Rows written as bytes (lib/query/byte-chunks.ts) are what the answers send: their chunks, put together, must be
@@ -32,5 +32,24 @@ describe('rows written as bytes', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('given back, even twice, are taken again by one writer at a time', () => {
+    const written = (text: string) => {
+      const chunks = new ByteChunks(',');
+      for (let i = 0; i < 40; i++) chunks.write(text.repeat(3_000));
+      return chunks.parts().filter((p): p is Uint8Array => typeof p !== 'string');
+    };
+    const first = written('a');
+    releaseChunks(first);
+    releaseChunks(first);
+    // a chunk not made by a writer is never taken
+    releaseChunks([new Uint8Array(64 * 1024)]);
+    const [b, c] = [written('b'), written('c')];
+    const memory = [...b, ...c].map((p) => p.buffer);
+    expect(new Set(memory).size).toBe(memory.length);
+    expect(memory.filter((m) => first.some((p) => p.buffer === m)).length).toBeGreaterThan(0);
+    expect(Buffer.concat(b).toString()).toBe(Array.from({ length: 40 }, () => 'b'.repeat(3_000)).join(','));
+    expect(Buffer.concat(c).toString()).toBe(Array.from({ length: 40 }, () => 'c'.repeat(3_000)).join(','));
   });
 });

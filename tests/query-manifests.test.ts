@@ -189,6 +189,37 @@ describe('GET manifest/{manifest_id}/sample_status of more samples than a batch'
   });
 });
 
+describe('lists answered whole', () => {
+  it('answer the same bytes when many are made at once, their chunks given back and taken again by the next', async () => {
+    const [template] = await h.deps.db.select().from(samples).where(eq(samples.manifestId, seed.manifests.dtol)).limit(1);
+    const [manifest] = await h.deps.db.select().from(manifests).where(eq(manifests.id, seed.manifests.dtol));
+    // two manifests of a few hundred samples, each answer some hundred kB: written into chunks, sent whole
+    const lists = await Promise.all(
+      [0xb00000, 0xc00000].map(async (first, n) => {
+        const manifestId = randomUUID();
+        await h.deps.db.insert(manifests).values({ ...manifest!, id: manifestId });
+        const rows = Array.from({ length: 300 }, (_, i) => ({
+          ...template!,
+          id: (first + i).toString(16).padStart(24, '0'),
+          manifestId,
+          fields: { ...template!.fields, SPECIMEN_ID: `list ${n} sample ${i} ${'é'.repeat(i % 40)}` },
+        }));
+        await h.deps.db.insert(samples).values(rows);
+        return `/api/manifest/${manifestId}`;
+      }),
+    );
+    const paths = lists.flatMap((path) => [path, `${path}?return_type=csv`]);
+    const alone = await Promise.all(paths.map(async (path) => Buffer.from(await (await h.request(path)).arrayBuffer())));
+    for (const body of alone) expect(body.length).toBeGreaterThan(64 * 1024);
+    expect((JSON.parse(alone[0]!.toString()) as { data: unknown[] }).data.length).toBe(300);
+    for (let round = 0; round < 5; round++) {
+      const order = Array.from({ length: 24 }, (_, i) => (i * 7 + round) % paths.length);
+      const bodies = await Promise.all(order.map(async (k) => Buffer.from(await (await h.request(paths[k]!)).arrayBuffer())));
+      for (const [i, k] of order.entries()) expect(bodies[i]!.equals(alone[k]!)).toBe(true);
+    }
+  });
+});
+
 describe('routes', () => {
   it('keeps the lead’s manifest routes, and answers 405 to writes here', async () => {
     expect((await h.request('/api/manifest/validations')).status).toBe(401);

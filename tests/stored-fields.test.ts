@@ -48,8 +48,9 @@ describe('reading stored fields', () => {
         fc.array(text, { maxLength: 3 }),
         fc.array(text, { minLength: 1 }),
         async (given, absent, others) => {
-          // each record followed by one of the same keys with other values: the reader finds a row's keys where the
-          // last row had them, and must not be misled by values of other lengths, quotes or backslashes
+          // each record followed by one of the same keys with other values: the first of a key sequence is walked, the
+          // second read by the expression made of the first's keys, and neither may be misled by values of other
+          // lengths, quotes or backslashes, nor by a row of other keys read by the expression of the one before
           const records = given.flatMap((r, i) => [
             r,
             Object.fromEntries(Object.keys(r).map((k, j) => [k, others[(i + j) % others.length] as string])),

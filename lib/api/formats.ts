@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { WrittenPart } from '@/lib/query/byte-chunks';
+import { releaseChunks, type WrittenPart } from '@/lib/query/byte-chunks';
 import { arrayWrapped, type DateQuery, type OutputQuery, type RoCrate, wrapped } from '@/lib/query/contract';
 import { type Page, parsePage, parseReturnType, parseStandard, type ReturnType, type Standard } from '@/lib/query/params';
 import { BATCH_SIZE, type RowStream } from '@/lib/query/stream';
@@ -138,7 +138,7 @@ async function wholeBody(parts: AsyncIterable<WrittenPart>): Promise<string | Ui
   return bodyOf(pieces);
 }
 
-/** The body of a whole answer's parts (wholeBody). */
+/** The body of a whole answer's parts (wholeBody): the parts' chunks are given back once copied into it. */
 function bodyOf(pieces: readonly WrittenPart[]): string | Uint8Array<ArrayBuffer> {
   let chars = 0;
   let encoded = false;
@@ -160,6 +160,7 @@ function bodyOf(pieces: readonly WrittenPart[]): string | Uint8Array<ArrayBuffer
       at += piece.length;
     }
   }
+  releaseChunks(pieces);
   return body;
 }
 

@@ -9,6 +9,46 @@ const TEXT_CHARS = 16 * 1024;
 const ROW_CHARS = 1024;
 
 /**
+ * Chunks of answers sent whole, given back once copied into the body (releaseChunks) and taken again by the next.
+ * Why: V8 counts the memory of every buffer made, and past some 64 MB made since its last full collection starts
+ * another ("external memory pressure"), marking the whole heap however little of it is garbage. A 500-record list
+ * made 22 chunks (1.4 MB); the service ran a full collection every 28 such lists, 23 ms of its main thread each
+ * (bench/http.ts, --trace-gc). With the chunks reused, none in 500, and 15% less CPU a list.
+ */
+const freeChunks: Buffer[] = [];
+const FREE_CHUNKS_KEPT = 64;
+/** the memory of every chunk made here (only these are taken back), and of those given back and not taken again */
+const madeHere = new WeakSet<ArrayBufferLike>();
+const free = new WeakSet<ArrayBufferLike>();
+
+function newChunk(bytes: number): Buffer {
+  if (bytes <= CHUNK_BYTES) {
+    const chunk = freeChunks.pop();
+    if (chunk) {
+      free.delete(chunk.buffer);
+      return chunk;
+    }
+  }
+  const chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
+  madeHere.add(chunk.buffer);
+  return chunk;
+}
+
+/**
+ * Gives back the chunks among `parts`, which nothing may read afterwards (an answer copied into its body). A chunk
+ * given back twice is kept once: two answers must never write into one.
+ */
+export function releaseChunks(parts: readonly WrittenPart[]): void {
+  for (const part of parts) {
+    if (typeof part === 'string' || freeChunks.length >= FREE_CHUNKS_KEPT) continue;
+    const memory = part.buffer;
+    if (!madeHere.has(memory) || free.has(memory) || memory.byteLength !== CHUNK_BYTES) continue;
+    free.add(memory);
+    freeChunks.push(Buffer.from(memory, 0, CHUNK_BYTES));
+  }
+}
+
+/**
  * Rows' text encoded into chunks of bytes as the rows are written, in order, with `separator` between two rows: what
  * the response sends, outside V8's heap.
  *
@@ -60,7 +100,7 @@ export class ByteChunks {
       const bytes = Buffer.byteLength(text);
       if (!this.chunk || this.at + bytes > this.chunk.length) {
         if (this.chunk && this.at > 0) this.done.push(this.chunk.subarray(0, this.at));
-        this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes));
+        this.chunk = newChunk(bytes);
         this.at = 0;
       }
     }
