@@ -48,12 +48,12 @@ describe('reading stored fields', () => {
         fc.array(text, { maxLength: 3 }),
         fc.array(text, { minLength: 1 }),
         async (given, absent, others) => {
-          // each record followed by one of the same keys with other values: the first of a key sequence is walked, the
-          // second read by the expression made of the first's keys, and neither may be misled by values of other
-          // lengths, quotes or backslashes, nor by a row of other keys read by the expression of the one before
+          // each record followed by two of the same keys with other values: the first two of a key sequence are
+          // walked, the third read by the expression made of their keys, and none may be misled by values of other
+          // lengths, quotes or backslashes, nor by a row of other keys tried on the expression of the one before
           const records = given.flatMap((r, i) => [
             r,
-            Object.fromEntries(Object.keys(r).map((k, j) => [k, others[(i + j) % others.length] as string])),
+            ...[1, 2].map((n) => Object.fromEntries(Object.keys(r).map((k, j) => [k, others[(i + j + n) % others.length] as string]))),
           ]);
           const printed = await db.print(records);
           // one reader for every row, as the writers use it: rows of differing keys follow each other

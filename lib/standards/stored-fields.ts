@@ -67,11 +67,9 @@ interface Shape {
 // a JSON string as PostgreSQL prints one: no quote or backslash unescaped; unrolled, so that it never backtracks
 const STRING_PATTERN = '"[^"\\\\]*(?:\\\\.[^"\\\\]*)*"';
 const escapeForPattern = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-// expressions made in this process: each layout's reader meets few key sequences, and an expression of 69 keys takes
-// some 130 kB compiled (256 of them: RSS +34 MB); past this many, rows of further sequences are walked (readers live
-// as long as the process)
-const SHAPES_KEPT = 64;
-let shapesMade = 0;
+// expressions a reader keeps, the oldest made dropped for a new one: a layout's rows mostly have one key sequence, and
+// an expression of 69 keys takes some 130 kB compiled (256 of them: RSS +34 MB); readers are one per layout met
+const SHAPES_KEPT = 4;
 // a key sequence longer than this is walked: no expression is built for it
 const SHAPE_MAX_KEYS = 2000;
 
@@ -112,6 +110,8 @@ export class FieldReader {
   /** the key sequences met, by their keys joined; the last row's, tried first on the next */
   private readonly shapes = new Map<string, Shape>();
   private shape: Shape | null = null;
+  /** the keys of the last row walked for want of a shape, joined */
+  private lastWalked = '';
   /** the last row's values as its shape's expression captured them, or null when it was walked */
   private match: RegExpExecArray | null = null;
 
@@ -137,19 +137,23 @@ export class FieldReader {
     return this;
   }
 
-  /** The shape of the row just walked: kept, or made and kept while there is room. */
+  /** The shape of the row just walked: kept, or made and kept. */
   private shapeWalked(): Shape | null {
     const { lastKeys, lastPositions } = this;
     if (lastKeys.length > SHAPE_MAX_KEYS) return null;
     // a key as printed holds no NUL (it is escaped), so NUL cannot join two sequences into one
     const signature = lastKeys.join('\u0000');
     let shape = this.shapes.get(signature);
-    if (!shape && shapesMade < SHAPES_KEPT) {
+    if (!shape) {
+      // made for a sequence two rows running have: rows of ever other keys are walked, never each compiled anew
+      const repeated = signature === this.lastWalked;
+      this.lastWalked = signature;
+      if (!repeated) return null;
+      if (this.shapes.size >= SHAPES_KEPT) this.shapes.delete(this.shapes.keys().next().value as string);
       shape = shapeOf(lastKeys, lastPositions, this.names.length);
       this.shapes.set(signature, shape);
-      shapesMade++;
     }
-    return shape ?? null;
+    return shape;
   }
 
   /** Whether the row read was read from its stored text as it stands, without decoding it (for tests). */
