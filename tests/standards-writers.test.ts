@@ -111,7 +111,9 @@ describe('the exports’ writers', () => {
           // the fields as stored text and as an object render alike
           expect(record).toEqual(renderSample(inMemory, standard));
           expect(Object.keys(record)).toEqual(Object.keys(renderSample(inMemory, standard)));
-          expect(write.json(row)).toBe(JSON.stringify(record));
+          // written three times: a row's key sequence read a third time running is cut up by its expression
+          // (lib/standards/stored-fields.ts, Shape)
+          for (let time = 0; time < 3; time++) expect(write.json(row)).toBe(JSON.stringify(record));
           expect(write.json(inMemory)).toBe(JSON.stringify(record));
           expect(write.csv(row)).toBe(stringify([columns.map((c) => cell(record[c]))]));
           expect(write.csv(inMemory)).toBe(write.csv(row));
