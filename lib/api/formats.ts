@@ -84,6 +84,8 @@ function textStream(parts: AsyncIterable<WrittenPart>, onError: (err: unknown) =
 const jsonOpening = (result: RowStream<Row>, arrayWrapped: boolean) =>
   `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${result.total},"data":[`;
 const jsonClosing = (arrayWrapped: boolean) => (arrayWrapped ? ']}]' : ']}');
+// the header row a CSV answer starts with, even when it has no rows
+const csvHeader = (result: RowStream<Row>) => stringify([result.columns]);
 
 async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<WrittenPart> {
   yield jsonOpening(result, arrayWrapped);
@@ -103,7 +105,7 @@ const cell = (v: unknown): string => (v === null || v === undefined ? '' : Array
 
 async function* csvParts(result: RowStream<Row>): AsyncGenerator<WrittenPart> {
   const columns = result.columns;
-  yield stringify([columns]);
+  yield csvHeader(result);
   if (result.written) {
     yield* result.written.csv;
     return;
@@ -190,7 +192,7 @@ export async function sendRows(
   if (whole) {
     // every row in memory: the answer is made at once
     const pieces = csv
-      ? [stringify([result.columns]), ...whole.csv()]
+      ? [csvHeader(result), ...whole.csv()]
       : [jsonOpening(result, arrayWrapped), ...whole.json(), jsonClosing(arrayWrapped)];
     return c.body(bodyOf(pieces), 200, headers);
   }

@@ -40,7 +40,8 @@ function newChunk(bytes: number): Buffer {
  */
 export function releaseChunks(parts: readonly WrittenPart[]): void {
   for (const part of parts) {
-    if (typeof part === 'string' || freeChunks.length >= FREE_CHUNKS_KEPT) continue;
+    if (freeChunks.length >= FREE_CHUNKS_KEPT) return;
+    if (typeof part === 'string') continue;
     const memory = part.buffer;
     if (!madeHere.has(memory) || free.has(memory) || memory.byteLength !== CHUNK_BYTES) continue;
     free.add(memory);
