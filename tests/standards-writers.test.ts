@@ -3,10 +3,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOL_PROJECTS } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
+import { ByteChunks, type WrittenPart } from '@/lib/query/byte-chunks';
 import { STANDARDS } from '@/lib/query/contract';
 import { jsonString, renderSample, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
-import { type RecordShape, recordColumns, sampleWriters } from '@/lib/standards/writers';
+import { type RecordShape, recordColumns, sampleJsonInto, sampleWriters } from '@/lib/standards/writers';
 import { type JsonbText, jsonbText } from './support/jsonb-text';
 
 /**
@@ -61,8 +62,9 @@ const rowArb = fc
     image: fc.option(fc.constant('2026-01-02T03:04:05.123456'), { nil: null }),
     associated: fc.array(fc.constantFrom('BGE', 'ERGA_PILOT'), { maxLength: 2 }),
     id: fc.stringMatching(/^[0-9a-f]{24}$/),
+    rightsCleared: fc.boolean(),
   })
-  .map(({ project, values, tk, publicName, biosample, image, associated, id }): SampleRow => {
+  .map(({ project, values, tk, publicName, biosample, image, associated, id, rightsCleared }): SampleRow => {
     const fields: Record<string, string> = { ...values };
     if (tk !== undefined) fields.ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE = tk;
     return {
@@ -84,8 +86,11 @@ const rowArb = fc
       timeCreated: '2026-01-02T03:04:05.000001',
       timeUpdated: '2026-01-02T03:04:05.000002',
       profileTitle: 'Moths, "mostly"',
+      rightsCleared,
     };
   });
+
+const textOf = (parts: WrittenPart[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString();
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
@@ -104,6 +109,7 @@ describe('the exports’ writers', () => {
         ];
         const columns = recordColumns(shapes, standard);
         const write = sampleWriters(columns, standard);
+        const into = sampleJsonInto(standard);
         const read = await stored(rows);
         for (const [i, row] of read.entries()) {
           const inMemory = rows[i] as SampleRow;
@@ -114,6 +120,10 @@ describe('the exports’ writers', () => {
           // written three times: a row's key sequence read a third time running is cut up by its expression
           // (lib/standards/stored-fields.ts, Shape)
           for (let time = 0; time < 3; time++) expect(write.json(row)).toBe(JSON.stringify(record));
+          // and into an answer's chunks four times: from the third, by the field copier (lib/standards/field-copier.ts)
+          const chunks = new ByteChunks(',');
+          for (let time = 0; time < 4; time++) into(row, chunks);
+          expect(textOf(chunks.parts())).toBe(Array(4).fill(JSON.stringify(record)).join(','));
           expect(write.json(inMemory)).toBe(JSON.stringify(record));
           expect(write.csv(row)).toBe(stringify([columns.map((c) => cell(record[c]))]));
           expect(write.csv(inMemory)).toBe(write.csv(row));
@@ -145,6 +155,7 @@ describe('the exports’ writers', () => {
       project,
       manifestVersion: currentDefinition(project).version,
       fields,
+      rightsCleared: false,
     });
     const rows = await stored([
       row('dtol', { SPECIMEN_ID_RISK: 'Y' }),

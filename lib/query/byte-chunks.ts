@@ -83,6 +83,19 @@ export class ByteChunks {
     this.encode();
   }
 
+  /** Appends one row already encoded as UTF-8 (after the separator when it is not the first); `bytes` is copied. */
+  writeBytes(bytes: Uint8Array): void {
+    if (this.rows++ > 0) this.text += this.separator;
+    this.encode();
+    if (!this.chunk || this.at + bytes.length > this.chunk.length) {
+      if (this.chunk && this.at > 0) this.done.push(this.chunk.subarray(0, this.at));
+      this.chunk = newChunk(bytes.length);
+      this.at = 0;
+    }
+    this.chunk.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
   /** The rows written, as chunks of bytes, or as one text when they were short; nothing is written afterwards. */
   parts(): WrittenPart[] {
     if (!this.done.length && !this.chunk) return this.text ? [this.text] : [];

@@ -5,7 +5,7 @@ import { forEachValueRow } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
-import { type RecordShape, recordColumns, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
+import { type RecordShape, recordColumns, sampleJsonInto, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
 import { ByteChunks } from './byte-chunks';
 import type { Page, ReturnType, Standard } from './params';
 import { profileTitleCache } from './profile-titles';
@@ -373,7 +373,9 @@ class BatchOfRows {
       this.rows.push(row);
       return;
     }
-    this.chunks.write((this.writer as RowWriter<SampleRow>).write(row));
+    const writer = this.writer as RowWriter<SampleRow>;
+    if (writer.writeInto) writer.writeInto(row, this.chunks);
+    else this.chunks.write(writer.write(row));
     // what is written no longer needs the stored fields
     row.fields = NO_FIELDS;
     this.last = row;
@@ -579,7 +581,9 @@ export function lookupStream(db: Db, lookup: Lookup, opts: Omit<StreamOptions, '
 async function streamOf(db: Db, source: RowSource, opts: StreamOptions): Promise<RowStream<SampleRecord>> {
   // a JSON answer's rows are written as they arrive; CSV lines need the result's columns first
   let prerender: RowWriter<SampleRow> | undefined =
-    opts.returnType === 'json' ? { write: sampleJsonWriter(opts.standard), separator: JSON_SEPARATOR } : undefined;
+    opts.returnType === 'json'
+      ? { write: sampleJsonWriter(opts.standard), separator: JSON_SEPARATOR, writeInto: sampleJsonInto(opts.standard) }
+      : undefined;
   const { summary, batches, whole } = await summarisedRows(
     fetchBatch(db, source, () => prerender),
     keyOf(orderOf(source)),

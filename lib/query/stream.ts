@@ -41,6 +41,8 @@ export const CSV_SEPARATOR = '';
 export interface RowWriter<R> {
   write: (row: R) => string;
   separator: string;
+  /** the same row written into chunks being filled, where that is cheaper than its text (a list's batch as it arrives) */
+  writeInto?: (row: R, chunks: ByteChunks) => void;
 }
 
 /** Rows per database round trip: large enough to amortise the round trip, small enough to keep memory flat. */

@@ -142,6 +142,20 @@ export const jsonString = (value: string): string => (ESCAPED_IN_JSON.test(value
 export interface Value {
   text: (row: SampleRow, fields: FieldReader) => string;
   json: (row: SampleRow, fields: FieldReader) => string;
+  /**
+   * For the value of one manifest field: its position among the fields read, its legacy name's (-1: none), and the
+   * JSON written when the row has neither (lib/standards/field-copier.ts writes such values without these functions)
+   */
+  field?: FieldSource;
+  /** the value is the service's own, read from the row's columns, never from its fields */
+  service?: true;
+}
+
+/** Where a record key's value comes from when it is one manifest field's (Value.field). */
+export interface FieldSource {
+  position: number;
+  legacy: number;
+  fallbackJson: string;
 }
 
 /**
@@ -177,12 +191,13 @@ function compileLayout(project: TolProject, version: string, standard: Standard)
     return {
       text: (_row: SampleRow, f: FieldReader): string => f.text(i) ?? (l < 0 ? undefined : f.text(l)) ?? fallback,
       json: (_row: SampleRow, f: FieldReader): string => f.json(i) ?? (l < 0 ? undefined : f.json(l)) ?? fallbackJson,
+      field: { position: i, legacy: l, fallbackJson },
     };
   };
   const slotValue = (slot: Slot): Value => {
     if ('value' in slot) {
       const value = slot.value;
-      return { text: (row) => value(row), json: (row) => jsonString(value(row)) };
+      return { text: (row) => value(row), json: (row) => jsonString(value(row)), service: true };
     }
     const parts = slot.fields.map(field);
     if (parts.length === 1) return parts[0] as Value;
@@ -212,7 +227,7 @@ export function layoutFor(project: TolProject, version: string, standard: Standa
 }
 
 /** The traditional-knowledge answer of an ERGA sample says rights apply. */
-const rightsApply = (answer: string | undefined): boolean => {
+export const rightsApply = (answer: string | undefined): boolean => {
   const v = (answer ?? '').trim().toUpperCase();
   return v !== '' && v !== 'N';
 };

@@ -59,9 +59,12 @@ function closingQuote(text: string, from: number, backslash: number): number {
  * checked and cut up by the expression in one pass of compiled code; walking it key by key (FieldReader.locate) took
  * three times as long (a 500-sample list's 69 fields: 1.6 against 0.55 ms, README, Benchmarks).
  */
-interface Shape {
+export interface Shape {
   re: RegExp;
   groups: Int32Array;
+  /** the keys as printed, in the row's order, and each one's position among the names read (-1: not read) */
+  keys: readonly string[];
+  positions: readonly number[];
 }
 
 // a JSON string as PostgreSQL prints one: no quote or backslash unescaped; unrolled, so that it never backtracks
@@ -82,7 +85,7 @@ function shapeOf(keys: readonly string[], positions: readonly number[], names: n
     if (position >= 0) groups[position] = ++group;
     return `${escapeForPattern(`"${key}"`)}: ${value}`;
   });
-  return { re: new RegExp(`^\\{${pairs.join(', ')}\\}$`), groups };
+  return { re: new RegExp(`^\\{${pairs.join(', ')}\\}$`), groups, keys: [...keys], positions: [...positions] };
 }
 
 /**
@@ -154,6 +157,14 @@ export class FieldReader {
       this.shapes.set(signature, shape);
     }
     return shape;
+  }
+
+  /**
+   * The key sequence of the row just read, when it was read from its stored text and its keys are a sequence this
+   * reader has an expression for (two rows running had them); else null.
+   */
+  get sequence(): Shape | null {
+    return this.record === null ? this.shape : null;
   }
 
   /** Whether the row read was read from its stored text as it stands, without decoding it (for tests). */

@@ -1,7 +1,9 @@
 import { TOL_PROJECTS, type TolProject } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
 import type { Standard } from '@/lib/standards/contract';
-import { EMBARGOED, type Layout, layoutFor, readRow, type SampleRow, type Value } from './render';
+import { type CopyPlan, copyPlan, fieldCopier } from './field-copier';
+import { EMBARGOED, type FieldSource, type Layout, layoutFor, readRow, rightsApply, type SampleRow, type Value } from './render';
+import { type Shape, StoredFields } from './stored-fields';
 
 /**
  * Results written as they stream (lib/query, lib/browse): the CSV columns of a result, and each row's record as a JSON
@@ -45,14 +47,34 @@ export function recordColumns(shapes: readonly RecordShape[], standard: Standard
 export const csvCell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /**
- * `JSON.stringify(renderSample(row))`, written without building the record: each field's value is written as the
- * database printed it (already JSON), the service's own values through JSON.stringify.
+ * Where a record is written as it is made: an answer's chunks (lib/query/byte-chunks.ts, ByteChunks), as text or as
+ * bytes already encoded.
  */
-function compileJson(layout: Layout, embargoed: string): (row: SampleRow) => string {
+export interface RecordSink {
+  write(text: string): void;
+  writeBytes(bytes: Uint8Array): void;
+}
+
+/** One layout's JSON record: as text, or written into a sink (as bytes when the field copier can). */
+interface JsonWriter {
+  text: (row: SampleRow) => string;
+  into: (row: SampleRow, sink: RecordSink) => void;
+}
+
+/**
+ * `JSON.stringify(renderSample(row))`, written without building the record: each field's value is written as the
+ * database printed it (already JSON), the service's own values through jsonString. Into a sink, a row of a key
+ * sequence met before is written by the field copier (lib/standards/field-copier.ts) when the layout's values are its
+ * fields' first and the service's after.
+ */
+function compileJson(layout: Layout, embargoed: string): JsonWriter {
   const prefixes = layout.keys.map((key, i) => `${i ? ',' : '{'}${JSON.stringify(key)}:`);
   const values = layout.values.map((v) => v.json);
-  if (!values.length) return (row) => (readRow(layout, row) ? '{}' : embargoed);
-  return (row) => {
+  if (!values.length) {
+    const text = (row: SampleRow) => (readRow(layout, row) ? '{}' : embargoed);
+    return { text, into: (row, sink) => sink.write(text(row)) };
+  }
+  const text = (row: SampleRow): string => {
     const fields = readRow(layout, row);
     if (!fields) return embargoed;
     const parts: string[] = new Array(values.length * 2 + 1);
@@ -63,6 +85,58 @@ function compileJson(layout: Layout, embargoed: string): (row: SampleRow) => str
     parts[values.length * 2] = '}';
     return parts.join('');
   };
+  const leading = copiedValues(layout);
+  if (!leading) return { text, into: (row, sink) => sink.write(text(row)) };
+  const sources = layout.values.slice(0, leading).map((v) => v.field as FieldSource);
+  const plans = new WeakMap<Shape, CopyPlan>();
+  // the plan of the last row's key sequence, tried first on the next
+  let plan: CopyPlan | null = null;
+  // the service's values, after the fields: they read nothing of the fields
+  const rest = (row: SampleRow): string => {
+    const parts: string[] = new Array((values.length - leading) * 2 + 1);
+    for (let i = leading; i < values.length; i++) {
+      parts[2 * (i - leading)] = prefixes[i] as string;
+      parts[2 * (i - leading) + 1] = (values[i] as Value['json'])(row, layout.fields);
+    }
+    parts[(values.length - leading) * 2] = '}';
+    return parts.join('');
+  };
+  const into = (row: SampleRow, sink: RecordSink): void => {
+    const fields = row.fields;
+    if (plan && fields instanceof StoredFields) {
+      const copier = fieldCopier();
+      const length = copier.fields(fields.text, plan);
+      if (length >= 0) {
+        if (plan.embargoKey >= 0 && !row.rightsCleared && rightsApply(copier.valueOf(plan.embargoKey))) sink.write(embargoed);
+        else sink.writeBytes(copier.record(copier.append(length, rest(row))));
+        return;
+      }
+    }
+    sink.write(text(row));
+    // the row was just read by the layout's reader: its key sequence, when the reader has one, is the next row's plan
+    const shape = layout.fields.sequence;
+    plan = null;
+    if (shape) {
+      plan = plans.get(shape) ?? copyPlan(shape, prefixes, sources, layout.embargo);
+      plans.set(shape, plan);
+    }
+  };
+  return { text, into };
+}
+
+/**
+ * How many of a layout's values, from the first, are one manifest field's each, when every value after them is the
+ * service's own (what the field copier writes: the fields part, then the rest); 0 when the layout is not so.
+ */
+function copiedValues(layout: Layout): number {
+  let leading = 0;
+  while (leading < layout.values.length && layout.values[leading]?.field) leading++;
+  for (let i = leading; i < layout.values.length; i++) {
+    const value = layout.values[i] as Value;
+    // a value of several fields (MIxS lat_lon) has no one source; one of a field after the service's is out of order
+    if (value.field || !value.service) return 0;
+  }
+  return leading;
 }
 
 function compileCsv(layout: Layout, columns: readonly string[], embargoed: string): (row: SampleRow) => string {
@@ -81,26 +155,39 @@ function compileCsv(layout: Layout, columns: readonly string[], embargoed: strin
 }
 
 /**
- * A writer that compiles, once per (project, version) met, what it writes for rows of that pair: a JSON writer is kept
- * for the life of the process (sampleJsonWriter), a CSV writer for one result, as its lines depend on the columns.
+ * What a writer compiled once per (project, version) met, for rows of that pair: a JSON writer is kept for the life of
+ * the process (sampleJsonWriter), a CSV writer for one result, as its lines depend on the columns.
  */
-function perLayout(standard: Standard, compile: (layout: Layout) => (row: SampleRow) => string): (row: SampleRow) => string {
-  const cache = new Map<string, (row: SampleRow) => string>();
+function perLayout<T>(standard: Standard, compile: (layout: Layout) => T): (row: SampleRow) => T {
+  const cache = new Map<string, Map<string, T>>();
   return (row) => {
-    const k = `${row.project}|${row.manifestVersion}`;
-    let write = cache.get(k);
-    if (!write) {
-      write = compile(layoutFor(row.project, row.manifestVersion, standard));
-      cache.set(k, write);
+    let versions = cache.get(row.project);
+    if (!versions) {
+      versions = new Map();
+      cache.set(row.project, versions);
     }
-    return write(row);
+    let compiled = versions.get(row.manifestVersion);
+    if (compiled === undefined) {
+      compiled = compile(layoutFor(row.project, row.manifestVersion, standard));
+      versions.set(row.manifestVersion, compiled);
+    }
+    return compiled;
   };
 }
 
 const EMBARGOED_JSON = JSON.stringify(EMBARGOED);
 // a JSON record does not depend on the result it is in: one writer per standard for the life of the process (compiling
 // it for every answer took about 4% of a one-record look-up's CPU)
-const jsonWriters = new Map<Standard, (row: SampleRow) => string>();
+const jsonWriters = new Map<Standard, (row: SampleRow) => JsonWriter>();
+
+const jsonWriterOf = (standard: Standard): ((row: SampleRow) => JsonWriter) => {
+  let writerOf = jsonWriters.get(standard);
+  if (!writerOf) {
+    writerOf = perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON));
+    jsonWriters.set(standard, writerOf);
+  }
+  return writerOf;
+};
 
 /**
  * What `JSON.stringify(renderSample(row))` would be, written straight from the stored row by a function compiled
@@ -108,12 +195,14 @@ const jsonWriters = new Map<Standard, (row: SampleRow) => string>();
  * to.
  */
 export const sampleJsonWriter = (standard: Standard): ((row: SampleRow) => string) => {
-  let write = jsonWriters.get(standard);
-  if (!write) {
-    write = perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON));
-    jsonWriters.set(standard, write);
-  }
-  return write;
+  const writerOf = jsonWriterOf(standard);
+  return (row) => writerOf(row).text(row);
+};
+
+/** The same record written into a sink: the rows of a list or an export, as they arrive. */
+export const sampleJsonInto = (standard: Standard): ((row: SampleRow, sink: RecordSink) => void) => {
+  const writerOf = jsonWriterOf(standard);
+  return (row, sink) => writerOf(row).into(row, sink);
 };
 
 /**
@@ -138,7 +227,8 @@ class SampleWriters {
     if (!this.csvWriter) {
       const { columns, standard } = this;
       const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
-      this.csvWriter = perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv));
+      const writerOf = perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv));
+      this.csvWriter = (row) => writerOf(row)(row);
     }
     return this.csvWriter;
   }
