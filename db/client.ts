@@ -55,6 +55,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       onnotice: () => {},
       connect_timeout: CONNECT_TIMEOUT_SECONDS,
       connection: { DateStyle: 'ISO, MDY' },
+      types: { rawText: RAW_TEXT },
     });
     return {
       db: drizzlePostgres(namedStatements(sql), { schema }) as unknown as Db,
@@ -75,6 +76,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
 }
+
+/**
+ * Values of PostgreSQL's `varchar` come from postgres.js as the bytes that arrived, undecoded (a parser marked raw:
+ * patches/postgres+3.4.9.patch). No column is a varchar (tests/postgres-driver.test.ts holds the migrations to that):
+ * a statement casts text to it (`::varchar`, no work for PostgreSQL) to take a value as bytes, as the sample queries
+ * take a sample's stored fields, which the service copies into its records without decoding them
+ * (lib/standards/field-copier.ts). PGlite gives the text as it does any other.
+ */
+export const RAW_TEXT_OID = 1043;
+const rawText = Object.assign((bytes: Uint8Array) => bytes, { raw: true });
+const RAW_TEXT = { to: RAW_TEXT_OID, from: [RAW_TEXT_OID], serialize: (x: unknown) => String(x), parse: rawText };
 
 /**
  * bytea to and from PGlite without its built-in codec, which goes through a JS array of one number and one string per

@@ -67,6 +67,8 @@ describe('the field copier', () => {
           expect(length).toBeGreaterThanOrEqual(0);
           expect(Buffer.from(copier.record(length)).toString()).toBe(expected(read, order, fallbacks));
           for (const [k, key] of Object.keys(read).entries()) expect(copier.valueOf(k)).toBe(read[key]);
+          // the same from the bytes as they arrive from PostgreSQL (db/client.ts, RAW_TEXT_OID)
+          expect(Buffer.from(copier.record(copier.fields(Buffer.from(text), plan))).toString()).toBe(expected(read, order, fallbacks));
           // the same plan refuses a row of other keys, or of the same keys in another form
           const other = (await db.print([{ ...record, EXTRA: 'x' }])) as [string];
           expect(copier.fields(other[0], plan)).toBe(-1);

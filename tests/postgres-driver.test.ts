@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER, openDatabase } from '@/db/client';
 
 /**
  * The patched postgres.js (patches/postgres+3.4.9.patch) hands a query the connection that went idle last, and joins a message that spans several socket reads on its own
@@ -57,6 +60,35 @@ describe.skipIf(!url)('postgres.js pool', () => {
       expect(pids.size).toBe(1);
     } finally {
       await pool.end();
+    }
+  });
+});
+
+describe('values taken as bytes (db/client.ts, RAW_TEXT_OID)', () => {
+  it('no column of the schema is a varchar, the type the service reserves for them', () => {
+    const migrations = readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql'));
+    expect(migrations.length).toBeGreaterThan(0);
+    for (const file of migrations)
+      expect(readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8')).not.toMatch(/varchar|character varying/i);
+  });
+
+  it.skipIf(!url)('come from the service’s client as the UTF-8 bytes PostgreSQL sent, whatever their length', async () => {
+    const database = await openDatabase({ url: url as string, max: 1 });
+    try {
+      const client = database.sql as postgres.Sql;
+      await fc.assert(
+        fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 3_000 }), async (text) => {
+          const [row] = await client.unsafe<{ raw: Uint8Array; plain: string }[]>('select $1::text::varchar as raw, $1::text as plain', [
+            text,
+          ]);
+          expect(row?.raw).toBeInstanceOf(Uint8Array);
+          expect(Buffer.from(row?.raw as Uint8Array).toString('utf8')).toBe(text);
+          expect(row?.plain).toBe(text);
+        }),
+        { numRuns: 200 },
+      );
+    } finally {
+      await database.close();
     }
   });
 });

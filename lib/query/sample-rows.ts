@@ -66,8 +66,9 @@ const rowColumnsOf = (s: { [K in keyof typeof storedColumns]: AnyPgColumn }) => 
   project: s.project,
   manifestVersion: s.manifestVersion,
   status: s.status,
-  // as text, which the driver leaves alone: the writers copy each value out of it (lib/standards/stored-fields.ts)
-  fields: sql<string>`${s.fields}::text`.mapWith((text: string) => new StoredFields(text)),
+  // as text, undecoded on PostgreSQL (db/client.ts, RAW_TEXT_OID): the writers copy each value out of it
+  // (lib/standards/stored-fields.ts, lib/standards/field-copier.ts)
+  fields: sql<string | Uint8Array>`${s.fields}::text::varchar`.mapWith((text: string | Uint8Array) => new StoredFields(text)),
   publicName: s.publicName,
   biosampleAccession: s.biosampleAccession,
   sraAccession: s.sraAccession,
@@ -293,7 +294,7 @@ const TIME_UPDATED_AT = SAMPLE_ROW_KEYS.indexOf('timeUpdated');
 function toBatchRow(values: unknown[]): BatchRow {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < SAMPLE_ROW_KEYS.length; i++) row[SAMPLE_ROW_KEYS[i] as string] = values[i];
-  row.fields = new StoredFields(values[FIELDS_AT] as string);
+  row.fields = new StoredFields(values[FIELDS_AT] as string | Uint8Array);
   const lastBioimage = values[LAST_BIOIMAGE_AT] as string | null;
   row.lastBioimageSubmitted = lastBioimage === null ? null : utcOfPrinted(lastBioimage);
   row.timeCreated = utcOfPrinted(values[TIME_CREATED_AT] as string);

@@ -167,18 +167,20 @@ class FieldCopier {
   }
 
   /**
-   * Writes the fields part of the record of `text` (a row's stored fields as printed) by `plan`: its length in bytes,
-   * or -1 when the text is not of the plan's key sequence in PostgreSQL's form (nothing was written).
+   * Writes the fields part of the record of `source` (a row's stored fields as printed: the text, or its UTF-8 bytes) by
+   * `plan`: its length in bytes, or -1 when the text is not of the plan's key sequence in PostgreSQL's form.
    */
-  fields(text: string, plan: CopyPlan): number {
+  fields(source: string | Uint8Array, plan: CopyPlan): number {
     if (plan.nkeys * 8 > SPAN_BYTES) return -1;
     this.place(plan);
     // UTF-8 takes at most three bytes for each UTF-16 unit, and the record at most the values and the plan's own
-    const room = text.length * 3;
+    const room = typeof source === 'string' ? source.length * 3 : source.length;
     this.out = SOURCE_AT + room;
     // and sixteen bytes after the text, which the scan of its last value may read
     this.reserve(this.out + room + plan.constantBytes + 16);
-    const len = this.bytes.write(text, SOURCE_AT, room, 'utf8');
+    let len = room;
+    if (typeof source === 'string') len = this.bytes.write(source, SOURCE_AT, room, 'utf8');
+    else this.bytes.set(source, SOURCE_AT);
     const end = this.render(SOURCE_AT, len, plan.keysAt, plan.nkeys, SPANS_AT, plan.opsAt, plan.nops, this.out);
     return end === 0 ? -1 : end - this.out;
   }

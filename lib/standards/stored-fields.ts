@@ -18,11 +18,33 @@ const SPACE = 32;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 
-/** The stored `fields` of one row, as PostgreSQL printed them; decoded only when asked for every field at once. */
+/**
+ * The stored `fields` of one row, as PostgreSQL printed them: the text, or its UTF-8 bytes as they arrived
+ * (db/client.ts, RAW_TEXT_OID), made text when first read as text; decoded only when asked for every field at once.
+ */
 export class StoredFields {
   private decoded: Record<string, string> | undefined;
+  private printed: string | undefined;
+  /** the bytes as they arrived, or null when the fields came as text */
+  readonly bytes: Uint8Array | null;
 
-  constructor(readonly text: string) {}
+  constructor(source: string | Uint8Array) {
+    if (typeof source === 'string') {
+      this.printed = source;
+      this.bytes = null;
+    } else {
+      this.bytes = source;
+    }
+  }
+
+  /** The text PostgreSQL printed. */
+  get text(): string {
+    if (this.printed === undefined) {
+      const bytes = this.bytes as Uint8Array;
+      this.printed = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    }
+    return this.printed;
+  }
 
   /** Every field, decoded: what postgres.js would have made of the jsonb (parsed once, then kept). */
   record(): Record<string, string> {

@@ -105,7 +105,7 @@ function compileJson(layout: Layout, embargoed: string): JsonWriter {
     const fields = row.fields;
     if (plan && fields instanceof StoredFields) {
       const copier = fieldCopier();
-      const length = copier.fields(fields.text, plan);
+      const length = copier.fields(fields.bytes ?? fields.text, plan);
       if (length >= 0) {
         if (plan.embargoKey >= 0 && !row.rightsCleared && rightsApply(copier.valueOf(plan.embargoKey))) sink.write(embargoed);
         else sink.writeBytes(copier.record(copier.append(length, rest(row))));
