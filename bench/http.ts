@@ -9,8 +9,8 @@
  *      server answering the same record through the same driver (postgres-js, or PGlite on a copy of the data);
  *   3. exports: the portal browser's CSV (`samples/browse?return_type=csv`, with an admin's API key) and the query API's
  *      CSV and JSON of every sample next to the engine's own `COPY` (run before them and after them, the faster the
- *      limit), the service's RSS while they stream, and whether a
- *      client that disconnects stops the query;
+ *      limit), the service's RSS while they stream (growth over its RSS after the export's first 64 MB read and
+ *      dropped, the growth from before that beside it), and whether a client that disconnects stops the query;
  *   4. validation end to end (PostgreSQL only): a 10,000-row DTOL manifest uploaded, validated and confirmed, next to
  *      exceljs reading it;
  *   5. a summary: each measure of issue 28's table, its figure, its goal and whether it is met.
@@ -712,11 +712,41 @@ interface ExportResult {
   rows: number;
   bytes: number;
   ms: number;
+  /** the service's RSS before the export's warm-up */
+  rssIdle: number;
+  /** after the warm-up: what the growth is measured from */
   rssBase: number;
   rssPeak: number;
 }
 
-/** Reads a whole export, counting; the service's RSS sampled every 100 ms meanwhile. */
+// An export's first bytes read before it is measured, then the request dropped. Why: an idle service gives memory
+// back (V8 shrinks its heap once it has had nothing to do for a while), and how much depended on how long the
+// bench's COPY had just kept it idle: the same export grew 123 -> 251 MB in one run and 235 -> 264 MB in another. Warmed
+// up as the latency rounds are, the growth says whether the export holds more the more rows it sends; the growth
+// from idle is printed beside it.
+const EXPORT_WARMUP_BYTES = 64 * MiB;
+
+/** Reads the first EXPORT_WARMUP_BYTES of an export, then leaves (the service stops its query: section 3). */
+async function warmExport(base: string, p: string, headers?: Record<string, string>): Promise<void> {
+  const leave = new AbortController();
+  let bytes = 0;
+  await request(base, p, {
+    keep: false,
+    headers,
+    signal: leave.signal,
+    onChunk: (chunk) => {
+      bytes += chunk.length;
+      if (bytes >= EXPORT_WARMUP_BYTES) leave.abort();
+    },
+  }).catch((err: unknown) => {
+    if (!leave.signal.aborted) throw err;
+  });
+  await sleep(500);
+}
+
+/**
+ * Reads a whole export after its warm-up (warmExport), counting; the service's RSS sampled every 100 ms meanwhile.
+ */
 async function readExport(
   base: string,
   p: string,
@@ -724,6 +754,8 @@ async function readExport(
   count: 'csv' | 'json',
   headers?: Record<string, string>,
 ): Promise<ExportResult> {
+  const rssIdle = rssOf(pid);
+  await warmExport(base, p, headers);
   const rssBase = rssOf(pid);
   let rssPeak = rssBase;
   const timer = setInterval(() => {
@@ -745,7 +777,7 @@ async function readExport(
     rssPeak = Math.max(rssPeak, rssOf(pid));
     if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
     const rows = count === 'csv' ? newlines - 1 : Number(/"number_found":(\d+)/.exec(head)?.[1] ?? Number.NaN);
-    return { rows, bytes: res.bytes, ms, rssBase, rssPeak };
+    return { rows, bytes: res.bytes, ms, rssIdle, rssBase, rssPeak };
   } finally {
     clearInterval(timer);
   }
@@ -1231,10 +1263,11 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     const rate = (r: { rows: number; ms: number }) => r.rows / (r.ms / 1000);
     const copy = rate(copyAfter) > rate(copyBefore) ? copyAfter : copyBefore;
     const growth = (r: ExportResult) => (r.rssPeak - r.rssBase) / MiB;
-    const mem = (r: ExportResult) => `${mbOf(r.rssBase)} → ${mbOf(r.rssPeak)} (+${mbOf(r.rssPeak - r.rssBase)})`;
+    const mem = (r: ExportResult) =>
+      `${mbOf(r.rssBase)} → ${mbOf(r.rssPeak)} (+${mbOf(r.rssPeak - r.rssBase)}; from ${mbOf(r.rssIdle)} before its warm-up, +${mbOf(Math.max(0, r.rssPeak - r.rssIdle))})`;
     const exportMet = (r: ExportResult) => rate(r) / rate(copy) >= GOAL.exportRate && growth(r) <= GOAL.exportRssMb && r.rows === copy.rows;
     out();
-    out('### Exports of every sample (body read to the end)');
+    out(`### Exports of every sample (body read to the end, after its first ${mbOf(EXPORT_WARMUP_BYTES)} read and dropped)`);
     out();
     out('| export | rows | size | time | rows/s | × COPY rate | service RSS (peak) | goal | verdict |');
     out('|---|---|---|---|---|---|---|---|---|');
@@ -1269,13 +1302,13 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     );
     verdicts.push({
       measure: 'CSV of every sample from the portal’s sample browser (`/api/samples/browse?return_type=csv`) / `COPY` of the same rows',
-      now: `${ratio(rate(browse) / rate(copy))} (${int(rate(browse))} vs ${int(rate(copy))} rows/s${browse.rows === copy.rows ? '' : `; ${int(browse.rows)} rows vs COPY's ${int(copy.rows)}`}), RSS +${mbOf(browse.rssPeak - browse.rssBase)}`,
+      now: `${ratio(rate(browse) / rate(copy))} (${int(rate(browse))} vs ${int(rate(copy))} rows/s${browse.rows === copy.rows ? '' : `; ${int(browse.rows)} rows vs COPY's ${int(copy.rows)}`}), RSS +${mbOf(browse.rssPeak - browse.rssBase)} (from idle +${mbOf(Math.max(0, browse.rssPeak - browse.rssIdle))})`,
       goal: `≥ ${GOAL.exportRate}, RSS growth ≤ ${GOAL.exportRssMb} MB`,
       met: exportMet(browse),
     });
     verdicts.push({
       measure: 'CSV and JSON of every sample through the query API (`sample/{from}/{to}`) / `COPY`',
-      now: `CSV ${ratio(rate(csv) / rate(copy))}, JSON ${ratio(rate(json) / rate(copy))} (${int(rate(csv))}, ${int(rate(json))} vs ${int(rate(copy))} rows/s), RSS +${mbOf(csv.rssPeak - csv.rssBase)}, +${mbOf(json.rssPeak - json.rssBase)}`,
+      now: `CSV ${ratio(rate(csv) / rate(copy))}, JSON ${ratio(rate(json) / rate(copy))} (${int(rate(csv))}, ${int(rate(json))} vs ${int(rate(copy))} rows/s), RSS +${mbOf(csv.rssPeak - csv.rssBase)}, +${mbOf(json.rssPeak - json.rssBase)} (from idle +${mbOf(Math.max(0, csv.rssPeak - csv.rssIdle))}, +${mbOf(Math.max(0, json.rssPeak - json.rssIdle))})`,
       goal: `≥ ${GOAL.exportRate}, RSS growth ≤ ${GOAL.exportRssMb} MB`,
       met: exportMet(csv) && exportMet(json),
     });
