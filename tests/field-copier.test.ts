@@ -116,6 +116,32 @@ describe('the field copier', () => {
     );
   });
 
+  it('places plans again once their memory is full, and leaves a plan larger than it to the JavaScript path', () => {
+    const copier = fieldCopier();
+    // seven plans of 1,500 long keys each (some 190 kB): more than the plans' megabyte together
+    const planOf = (n: number, keyLength: number, count: number) => {
+      const keys = Array.from({ length: count }, (_, i) => `${String(n).padStart(3, '0')}${'K'.repeat(keyLength)}${i}`);
+      const text = `{${keys.map((k, i) => `"${k}": "v${n}.${i}"`).join(', ')}}`;
+      const order = [keys[count - 1] as string, keys[0] as string];
+      const plan = copyPlan(
+        { keys, positions: keys.map((k) => order.indexOf(k)) },
+        order.map((k, i) => `${i ? ',' : '{'}${JSON.stringify(k)}:`),
+        order.map((_, position) => ({ position, legacy: -1, fallbackJson: '""' })),
+        -1,
+      );
+      return { text, plan, expected: `{"${order[0]}":"v${n}.${count - 1}","${order[1]}":"v${n}.0"` };
+    };
+    const plans = Array.from({ length: 7 }, (_, n) => planOf(n, 120, 1_500));
+    for (let round = 0; round < 3; round++) {
+      for (const { text, plan, expected } of plans) {
+        expect(Buffer.from(copier.record(copier.fields(text, plan))).toString()).toBe(expected);
+      }
+    }
+    const huge = planOf(9, 600, 1_999);
+    expect(huge.plan.keys.length).toBeGreaterThan(1 << 20);
+    expect(copier.fields(huge.text, huge.plan)).toBe(-1);
+  });
+
   it('writes rows of a key sequence met twice running, in place of the JavaScript path, with the same bytes', async () => {
     const version = currentDefinition('dtol').version;
     const [text] = (await db.print([{ SPECIMEN_ID: 'S1', SCIENTIFIC_NAME: 'Vulpes "vulpes"', LIFESTAGE: 'ADULT' }])) as [string];

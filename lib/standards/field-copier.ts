@@ -149,21 +149,23 @@ class FieldCopier {
     }
   }
 
-  private place(plan: CopyPlan): void {
-    if (plan.generation === this.generation) return;
+  /** Places a plan in memory unless it is there; false for one larger than the plans' memory. */
+  private place(plan: CopyPlan): boolean {
+    if (plan.generation === this.generation) return true;
     const size = plan.keys.length + plan.ops.length;
+    if (size > PLAN_BYTES) return false;
     if (this.planTop + size > PLAN_BYTES) {
       // every plan placed so far is placed again when next used
       this.generation++;
       this.planTop = 0;
     }
-    if (size > PLAN_BYTES) throw new Error(`a field copier plan of ${size} bytes`);
     plan.keysAt = this.planTop;
     this.bytes.set(plan.keys, plan.keysAt);
     plan.opsAt = plan.keysAt + plan.keys.length;
     this.bytes.set(plan.ops, plan.opsAt);
     this.planTop = plan.opsAt + plan.ops.length;
     plan.generation = this.generation;
+    return true;
   }
 
   /**
@@ -171,8 +173,7 @@ class FieldCopier {
    * `plan`: its length in bytes, or -1 when the text is not of the plan's key sequence in PostgreSQL's form.
    */
   fields(source: string | Uint8Array, plan: CopyPlan): number {
-    if (plan.nkeys * 8 > SPAN_BYTES) return -1;
-    this.place(plan);
+    if (plan.nkeys * 8 > SPAN_BYTES || !this.place(plan)) return -1;
     // UTF-8 takes at most three bytes for each UTF-16 unit, and the record at most the values and the plan's own
     const room = typeof source === 'string' ? source.length * 3 : source.length;
     this.out = SOURCE_AT + room;
