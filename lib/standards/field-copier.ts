@@ -28,7 +28,7 @@ export interface CopyPlan {
   readonly constantBytes: number;
   /** the key of the sequence that is the embargo's field, or -1 */
   readonly embargoKey: number;
-  /** placement in memory, renewed when the plans' memory is reused (PlanMemory) */
+  /** placement in memory, renewed when the plans' memory is reused (FieldCopier.place) */
   generation: number;
   keysAt: number;
   opsAt: number;
