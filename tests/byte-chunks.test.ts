@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteChunks, releaseChunks } from '@/lib/query/byte-chunks';
+import { bytesOfParts } from './support/written-parts';
 
 /**
  * Rows written as bytes (lib/query/byte-chunks.ts) are what the answers send: their chunks, put together, must be
@@ -24,7 +25,7 @@ describe('rows written as bytes', () => {
         const chunks = new ByteChunks(separator);
         for (const r of rows) chunks.write(r);
         const parts = chunks.parts();
-        const bytes = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+        const bytes = bytesOfParts(parts);
         expect(bytes.equals(Buffer.from(rows.join(separator)))).toBe(true);
         // nothing empty is handed on, and short rows stay text
         for (const p of parts) expect(p.length).toBeGreaterThan(0);

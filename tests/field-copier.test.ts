@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentDefinition } from '@/lib/manifests';
-import { ByteChunks, type WrittenPart } from '@/lib/query/byte-chunks';
+import { ByteChunks } from '@/lib/query/byte-chunks';
 import { copyPlan, fieldCopier } from '@/lib/standards/field-copier';
 import { FIELD_COPIER_WASM } from '@/lib/standards/field-copier.wasm';
 import type { FieldSource } from '@/lib/standards/render';
@@ -9,7 +9,8 @@ import { renderSample, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { sampleJsonInto } from '@/lib/standards/writers';
 import { compileFieldCopier, fieldCopierSource } from '../scripts/build-wasm.mjs';
-import { type JsonbText, jsonbText } from './support/jsonb-text';
+import { type JsonbText, jsonbText, storable } from './support/jsonb-text';
+import { bytesOfParts } from './support/written-parts';
 
 /**
  * The field copier (lib/standards/field-copier.wat) writes a record's fields from the bytes the database printed: for
@@ -22,8 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-// jsonb stores neither NUL nor half a surrogate pair
-const storable = (s: string) => !s.includes('\u0000') && Buffer.from(s).toString() === s;
 const value = fc
   .oneof(
     fc.string(),
@@ -32,8 +31,6 @@ const value = fc
   )
   .filter(storable);
 const KEYS = ['A', 'B', 'SPECIMEN_ID', 'say "hi"', 'ÆRØ', 'a\\b', 'LONG_KEY_NAME_OF_MORE_THAN_SIXTEEN'] as const;
-
-const textOf = (parts: WrittenPart[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString();
 
 /** What the JavaScript path writes for `record`'s fields in `order`, each absent one as its fallback. */
 const expected = (record: Record<string, string>, order: readonly string[], fallbacks: readonly string[]) =>
@@ -171,7 +168,7 @@ describe('the field copier', () => {
     for (let time = 0; time < 3; time++) into(row, chunks);
     const parts = chunks.parts();
     expect(parts.some((p) => typeof p !== 'string')).toBe(true);
-    expect(textOf(parts)).toBe(
+    expect(bytesOfParts(parts).toString()).toBe(
       Array(3)
         .fill(JSON.stringify(renderSample(row, 'tol')))
         .join(','),

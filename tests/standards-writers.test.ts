@@ -3,12 +3,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOL_PROJECTS } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
-import { ByteChunks, type WrittenPart } from '@/lib/query/byte-chunks';
+import { ByteChunks } from '@/lib/query/byte-chunks';
 import { STANDARDS } from '@/lib/query/contract';
 import { jsonString, renderSample, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonInto, sampleWriters } from '@/lib/standards/writers';
-import { type JsonbText, jsonbText } from './support/jsonb-text';
+import { type JsonbText, jsonbText, storable } from './support/jsonb-text';
+import { bytesOfParts } from './support/written-parts';
 
 /**
  * The exports write JSON and CSV straight from the stored row (sampleWriters), copying each field's JSON text out of
@@ -22,9 +23,6 @@ beforeAll(async () => {
   db = await jsonbText();
 });
 afterAll(() => db.close());
-
-// jsonb stores neither NUL nor half a surrogate pair (which UTF-8 cannot carry)
-const storable = (s: string) => !s.includes('\u0000') && Buffer.from(s).toString() === s;
 
 // text a person might type, with what CSV and JSON must escape: commas, quotes, line breaks, non-ASCII, emoji
 const text = fc
@@ -90,8 +88,6 @@ const rowArb = fc
     };
   });
 
-const textOf = (parts: WrittenPart[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString();
-
 const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 /** The rows as the sample queries read them: their fields as the database prints them. */
@@ -123,7 +119,7 @@ describe('the exports’ writers', () => {
           // and into an answer's chunks four times: from the third, by the field copier (lib/standards/field-copier.ts)
           const chunks = new ByteChunks(',');
           for (let time = 0; time < 4; time++) into(row, chunks);
-          expect(textOf(chunks.parts())).toBe(Array(4).fill(JSON.stringify(record)).join(','));
+          expect(bytesOfParts(chunks.parts()).toString()).toBe(Array(4).fill(JSON.stringify(record)).join(','));
           expect(write.json(inMemory)).toBe(JSON.stringify(record));
           expect(write.csv(row)).toBe(stringify([columns.map((c) => cell(record[c]))]));
           expect(write.csv(inMemory)).toBe(write.csv(row));

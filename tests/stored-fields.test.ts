@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FieldReader, StoredFields } from '@/lib/standards/stored-fields';
-import { type JsonbText, jsonbText } from './support/jsonb-text';
+import { type JsonbText, jsonbText, storable } from './support/jsonb-text';
 
 /**
  * The writers copy each field's JSON text out of what the database prints for `fields::text`. That is only right if
@@ -15,8 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-// jsonb stores neither NUL nor half a surrogate pair (which UTF-8 cannot carry): nothing else is ruled out
-const storable = (s: string) => !s.includes('\u0000') && Buffer.from(s).toString() === s;
 const tricky = fc.constantFrom(
   '',
   '"',

@@ -87,13 +87,19 @@ export class ByteChunks {
   writeBytes(bytes: Uint8Array): void {
     if (this.rows++ > 0) this.text += this.separator;
     this.encode();
-    if (!this.chunk || this.at + bytes.length > this.chunk.length) {
+    const chunk = this.roomFor(bytes.length);
+    chunk.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  /** The chunk being filled, a new one when it has less than `bytes` left (the one before is then done). */
+  private roomFor(bytes: number): Buffer {
+    if (!this.chunk || this.at + bytes > this.chunk.length) {
       if (this.chunk && this.at > 0) this.done.push(this.chunk.subarray(0, this.at));
-      this.chunk = newChunk(bytes.length);
+      this.chunk = newChunk(bytes);
       this.at = 0;
     }
-    this.chunk.set(bytes, this.at);
-    this.at += bytes.length;
+    return this.chunk;
   }
 
   /** The rows written, as chunks of bytes, or as one text when they were short; nothing is written afterwards. */
@@ -110,14 +116,7 @@ export class ByteChunks {
     this.text = '';
     if (!text) return;
     // UTF-8 takes at most 3 bytes for each UTF-16 unit: only a text that may not fit is measured
-    if (!this.chunk || this.at + text.length * 3 > this.chunk.length) {
-      const bytes = Buffer.byteLength(text);
-      if (!this.chunk || this.at + bytes > this.chunk.length) {
-        if (this.chunk && this.at > 0) this.done.push(this.chunk.subarray(0, this.at));
-        this.chunk = newChunk(bytes);
-        this.at = 0;
-      }
-    }
-    this.at += this.chunk.write(text, this.at);
+    const chunk = !this.chunk || this.at + text.length * 3 > this.chunk.length ? this.roomFor(Buffer.byteLength(text)) : this.chunk;
+    this.at += chunk.write(text, this.at);
   }
 }

@@ -1,6 +1,6 @@
 import { FIELD_COPIER_WASM } from './field-copier.wasm';
 import type { FieldSource } from './render';
-import type { Shape } from './stored-fields';
+import { type Shape, stringOfJson } from './stored-fields';
 
 /**
  * A row's stored fields written into its JSON record by WebAssembly (lib/standards/field-copier.wat): the text
@@ -190,8 +190,7 @@ class FieldCopier {
   valueOf(k: number): string {
     const start = this.spans[2 * k] as number;
     const end = this.spans[2 * k + 1] as number;
-    const json = this.bytes.toString('utf8', start, end);
-    return json.includes('\\') ? (JSON.parse(json) as string) : json.slice(1, -1);
+    return stringOfJson(this.bytes.toString('utf8', start, end));
   }
 
   /** Appends `text` to the record being written, `at` bytes long: its new length. */

@@ -53,6 +53,9 @@ export class StoredFields {
   }
 }
 
+/** The string a JSON string (as PostgreSQL prints one) stands for: its quotes dropped, or parsed when it holds an escape. */
+export const stringOfJson = (json: string): string => (json.includes('\\') ? (JSON.parse(json) as string) : json.slice(1, -1));
+
 /** A row's fields: as the sample queries read them, or an object built in memory (a sample just loaded, a test). */
 export type SampleFields = StoredFields | Record<string, string>;
 
@@ -214,8 +217,7 @@ export class FieldReader {
     if (this.match) {
       const group = (this.shape as Shape).groups[i] as number;
       const json = group ? (this.match[group] as string) : undefined;
-      if (json === undefined) return undefined;
-      return json.includes('\\') ? (JSON.parse(json) as string) : json.slice(1, -1);
+      return json === undefined ? undefined : stringOfJson(json);
     }
     const start = this.spans[2 * i] as number;
     if (start < 0) return undefined;

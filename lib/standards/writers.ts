@@ -3,7 +3,7 @@ import { currentDefinition } from '@/lib/manifests';
 import type { Standard } from '@/lib/standards/contract';
 import { type CopyPlan, copyPlan, fieldCopier } from './field-copier';
 import { EMBARGOED, type FieldSource, type Layout, layoutFor, readRow, rightsApply, type SampleRow, type Value } from './render';
-import { type Shape, StoredFields } from './stored-fields';
+import { type FieldReader, type Shape, StoredFields } from './stored-fields';
 
 /**
  * Results written as they stream (lib/query, lib/browse): the CSV columns of a result, and each row's record as a JSON
@@ -70,20 +70,20 @@ interface JsonWriter {
 function compileJson(layout: Layout, embargoed: string): JsonWriter {
   const prefixes = layout.keys.map((key, i) => `${i ? ',' : '{'}${JSON.stringify(key)}:`);
   const values = layout.values.map((v) => v.json);
-  if (!values.length) {
-    const text = (row: SampleRow) => (readRow(layout, row) ? '{}' : embargoed);
-    return { text, into: (row, sink) => sink.write(text(row)) };
-  }
+  // the record's keys and values from the `from`th to its end, closed
+  const joined = (row: SampleRow, fields: FieldReader, from: number): string => {
+    const parts: string[] = new Array((values.length - from) * 2 + 1);
+    for (let i = from; i < values.length; i++) {
+      parts[2 * (i - from)] = prefixes[i] as string;
+      parts[2 * (i - from) + 1] = (values[i] as Value['json'])(row, fields);
+    }
+    parts[(values.length - from) * 2] = '}';
+    return parts.join('');
+  };
   const text = (row: SampleRow): string => {
     const fields = readRow(layout, row);
     if (!fields) return embargoed;
-    const parts: string[] = new Array(values.length * 2 + 1);
-    for (let i = 0; i < values.length; i++) {
-      parts[2 * i] = prefixes[i] as string;
-      parts[2 * i + 1] = (values[i] as Value['json'])(row, fields);
-    }
-    parts[values.length * 2] = '}';
-    return parts.join('');
+    return values.length ? joined(row, fields, 0) : '{}';
   };
   const leading = copiedValues(layout);
   if (!leading) return { text, into: (row, sink) => sink.write(text(row)) };
@@ -91,16 +91,6 @@ function compileJson(layout: Layout, embargoed: string): JsonWriter {
   const plans = new WeakMap<Shape, CopyPlan>();
   // the plan of the last row's key sequence, tried first on the next
   let plan: CopyPlan | null = null;
-  // the service's values, after the fields: they read nothing of the fields
-  const rest = (row: SampleRow): string => {
-    const parts: string[] = new Array((values.length - leading) * 2 + 1);
-    for (let i = leading; i < values.length; i++) {
-      parts[2 * (i - leading)] = prefixes[i] as string;
-      parts[2 * (i - leading) + 1] = (values[i] as Value['json'])(row, layout.fields);
-    }
-    parts[(values.length - leading) * 2] = '}';
-    return parts.join('');
-  };
   const into = (row: SampleRow, sink: RecordSink): void => {
     const fields = row.fields;
     if (plan && fields instanceof StoredFields) {
@@ -108,7 +98,8 @@ function compileJson(layout: Layout, embargoed: string): JsonWriter {
       const length = copier.fields(fields.bytes ?? fields.text, plan);
       if (length >= 0) {
         if (plan.embargoKey >= 0 && !row.rightsCleared && rightsApply(copier.valueOf(plan.embargoKey))) sink.write(embargoed);
-        else sink.writeBytes(copier.record(copier.append(length, rest(row))));
+        // the service's values, after the fields: they read nothing of the fields
+        else sink.writeBytes(copier.record(copier.append(length, joined(row, layout.fields, leading))));
         return;
       }
     }

@@ -12,6 +12,9 @@ export interface JsonbText {
   close(): Promise<void>;
 }
 
+/** Text jsonb can store: neither NUL nor half a surrogate pair (which UTF-8 cannot carry). */
+export const storable = (s: string): boolean => !s.includes('\u0000') && Buffer.from(s).toString() === s;
+
 const QUERY = 'select e::text as t from jsonb_array_elements($1::text::jsonb) with ordinality as x(e, i) order by i';
 
 export async function jsonbText(): Promise<JsonbText> {
