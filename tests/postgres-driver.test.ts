@@ -72,6 +72,7 @@ describe('values taken as bytes (db/client.ts, RAW_TEXT_OID)', () => {
       expect(readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8')).not.toMatch(/varchar|character varying/i);
   });
 
+  // PostgreSQL only: PGlite gives a varchar as text, like any other value (db/client.ts)
   it.skipIf(!url)('come from the service’s client as the UTF-8 bytes PostgreSQL sent, whatever their length', async () => {
     const database = await openDatabase({ url: url as string, max: 1 });
     try {
