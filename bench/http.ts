@@ -5,6 +5,8 @@
  *
  *   1. point look-ups and lists: the endpoint, the framework's floor (`/api/manifest/current_version`, a route that
  *      reads no database) and the SQL interleaved in one window, RUNS rounds, medians; `/api/health` beside the floor;
+ *      `sample/svc_id` measured the same way on the bare server of 2 (its floor a constant answer): the limit of that
+ *      ratio on the machine, a round trip to the database made from inside an HTTP request;
  *   2. throughput: autocannon, 50 connections, on `sample/svc_id/{id}`, on `/api/health` and on a bare `node:http`
  *      server answering the same record through the same driver (postgres-js, or PGlite on a copy of the data);
  *   3. exports: the portal browser's CSV (`samples/browse?return_type=csv`, with an admin's API key) and the query API's
@@ -679,7 +681,8 @@ async function bareServer(): Promise<void> {
   }
   const server = http.createServer((req, res) => {
     const m = /^\/api\/sample\/svc_id\/([^/?]+)/.exec(req.url ?? '');
-    if (req.url === '/api/health') {
+    // constant answers: its health for autocannon's start, the floor for the look-up's limit (measureCase)
+    if (req.url === '/api/health' || req.url === FLOOR_PATH) {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
       return;
     }
@@ -1138,6 +1141,15 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     );
     const key = await apiKeyOf(svc.url);
     const verdicts: Verdict[] = [];
+    progress(`${engine.title}: starting the bare node:http server`);
+    const svcPath = `/api/sample/svc_id/${probe.svcId}`;
+    const bare = await startProcess(
+      ['--import', 'tsx', 'bench/http.ts', '--bare-server'],
+      { ...engine.bareEnv, NODE_ENV: 'production' },
+      svcPath,
+    );
+    stops.unshift(() => bare.stop());
+    const driver = engine.kind === 'postgres' ? 'postgres-js' : 'PGlite';
 
     // 1. ------------------------------------------------------------------------------------------------------
     progress(`${engine.title}: point look-ups and lists, ${RUNS} rounds each after ${WARMUP} and ${WARMUP_MS / 1000} s at least`);
@@ -1147,6 +1159,10 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
       progress(`${c.name}: ${r.rows} rows, floor ${ms(r.floorMs)}, HTTP ${ms(r.httpMs)}, SQL ${ms(r.sqlMs)} ms`);
       results.push(r);
     }
+    // the same look-up from the bare server, measured the same way: what this measure reads with no framework at all
+    const lookUp = results.find((r) => r.case.short === 'svc_id');
+    const limit = lookUp ? await measureCase(bare.url, lookUp.case, engine.query) : null;
+    if (limit) progress(`bare server svc_id: floor ${ms(limit.floorMs)}, HTTP ${ms(limit.httpMs)}, SQL ${ms(limit.sqlMs)} ms`);
     out();
     out(
       `### Point look-ups and lists (medians of ${RUNS} after a warm-up of ${WARMUP} rounds and ${WARMUP_MS / 1000} s at least; the floor \`${FLOOR_PATH}\`, the endpoint and the SQL interleaved, keep-alive)`,
@@ -1175,16 +1191,34 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
         `| ${r.case.name} | ${rows} | ${int(r.warmRounds)} | ${ms(r.floorMs)} | ${ms(r.httpMs)} | ${ms(r.sqlMs)} | ${ratio(r.ratio)} | ${ratio(r.coldRatio)} | ${spread} | ≤ ${goal} | ${verdictOf(r.ratio <= goal)} |`,
       );
     }
-    const groupVerdict = (group: Group, measure: string) => {
+    if (limit) {
+      const spread = limit.spread
+        ? `${limit.spread.windows}, ${ratio(limit.spread.p10)}–${ratio(limit.spread.p90)}, ${ratio(limit.spread.pooled)}`
+        : '—';
+      out(
+        `| the limit: a bare \`node:http\` server answering \`sample/svc_id/{id}\` with the same driver (${driver}), its floor a constant answer | ${limit.rows} | ${int(limit.warmRounds)} | ${ms(limit.floorMs)} | ${ms(limit.httpMs)} | ${ms(limit.sqlMs)} | ${ratio(limit.ratio)} | ${ratio(limit.coldRatio)} | ${spread} | — | — |`,
+      );
+      out();
+      out(
+        'The last row is the same measure of a server with no framework, no contract and no rendering: the cost of a database round trip made from inside an HTTP request, over one made by the client itself, on this machine.',
+      );
+    }
+    const groupVerdict = (group: Group, measure: string, note = '') => {
       const rs = results.filter((r) => r.case.group === group);
       verdicts.push({
         measure,
-        now: rs.map((r) => `${r.case.short} ${ratio(r.ratio)}`).join(', '),
+        now: rs.map((r) => `${r.case.short} ${ratio(r.ratio)}`).join(', ') + note,
         goal: `≤ ${GROUP_GOAL[group]}`,
         met: rs.every((r) => r.ratio <= GROUP_GOAL[group]),
       });
     };
-    groupVerdict('lookup', 'one-record look-ups (`sample/svc_id`, `sample/biosampleAccessions`): (HTTP − floor) / SQL');
+    groupVerdict(
+      'lookup',
+      'one-record look-ups (`sample/svc_id`, `sample/biosampleAccessions`): (HTTP − floor) / SQL',
+      limit
+        ? ` (a bare \`node:http\` server's \`svc_id\`: ${ratio(limit.ratio)}${limit.spread ? `, pooled ${ratio(limit.spread.pooled)}` : ''})`
+        : '',
+    );
     groupVerdict('point-list', '`manifest/{id}/sample_status`, `audit/sample/manifest_id`: same measure');
     groupVerdict(
       'list',
@@ -1200,14 +1234,6 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     );
 
     // 2. ------------------------------------------------------------------------------------------------------
-    progress(`${engine.title}: starting the bare node:http server`);
-    const svcPath = `/api/sample/svc_id/${probe.svcId}`;
-    const bare = await startProcess(
-      ['--import', 'tsx', 'bench/http.ts', '--bare-server'],
-      { ...engine.bareEnv, NODE_ENV: 'production' },
-      svcPath,
-    );
-    stops.unshift(() => bare.stop());
     progress(`autocannon ${CONNECTIONS} connections × ${SECONDS} s: service svc_id`);
     const tSvc = await throughput(svc.url, svcPath);
     progress(`autocannon ${CONNECTIONS} connections × ${SECONDS} s: service health`);
@@ -1215,7 +1241,6 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     progress(`autocannon ${CONNECTIONS} connections × ${SECONDS} s: bare server svc_id`);
     const tBare = await throughput(bare.url, svcPath);
     await bare.stop();
-    const driver = engine.kind === 'postgres' ? 'postgres-js' : 'PGlite';
     out();
     out(`### Throughput (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each, after a ${Math.min(2, SECONDS)} s warm-up)`);
     out();

@@ -191,6 +191,21 @@ describe('GET sample/svc_id, biosampleAccessions, taxon_id', () => {
     await problem(`/api/sample/svc_id/${a},xyz,12`, "Invalid 'svc_id' value(s): xyz and 12");
   });
 
+  it('writes a looked-up record as a list writes it, the first time and each time after (then by the field copier)', async () => {
+    const listed = (JSON.parse(await text(ALL)) as { data: Record<string, string>[] }).data;
+    const recordOf = new Map(listed.filter((r) => r.svc_id).map((r) => [r.svc_id, JSON.stringify(r)]));
+    for (const sample of seed.samples) {
+      const bodies: string[] = [];
+      for (let i = 0; i < 3; i++) bodies.push(await text(`/api/sample/svc_id/${sample.id}`));
+      expect(new Set(bodies).size).toBe(1);
+      // byte for byte what JSON.stringify writes of it
+      expect(bodies[0]).toBe(JSON.stringify(JSON.parse(bodies[0] as string)));
+      const [record] = (JSON.parse(bodies[0] as string) as { data: Record<string, string>[] }).data;
+      if (sample.id === seed.embargoed) expect(record).toEqual({ status: 'embargoed' });
+      else expect(bodies[0]).toContain(recordOf.get(sample.id));
+    }
+  });
+
   it('finds samples by accession, in any case and under both spellings of the path', async () => {
     const accessioned = seed.samples.filter((s) => s.biosampleAccession);
     const [x, y] = accessioned.map((s) => s.biosampleAccession as string);

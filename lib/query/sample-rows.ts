@@ -5,7 +5,14 @@ import { forEachValueRow } from '@/db/rows';
 import { profiles, samples } from '@/db/schema';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
-import { type RecordShape, recordColumns, sampleJsonInto, sampleJsonWriter, sampleWriters } from '@/lib/standards/writers';
+import {
+  type RecordShape,
+  recordColumns,
+  type SampleWriters,
+  sampleJsonInto,
+  sampleJsonWriter,
+  sampleWriters,
+} from '@/lib/standards/writers';
 import { ByteChunks } from './byte-chunks';
 import type { Page, ReturnType, Standard } from './params';
 import { profileTitleCache } from './profile-titles';
@@ -612,13 +619,13 @@ export function sampleRowStream(
   total: number,
   columns: readonly string[],
   standard: Standard,
-  write: { json: (row: SampleRow) => string; csv: (row: SampleRow) => string } = sampleWriters(columns, standard),
+  write: Pick<SampleWriters, 'json' | 'jsonInto' | 'csv'> = sampleWriters(columns, standard),
   whole: Batch<SampleRow> | null = null,
 ): RowStream<SampleRecord> {
   // one object of one shape, built without spreading others into it: V8 builds a spread, a computed key or a getter in
   // an object literal on a slow path, and a one-sample look-up made several of them per answer
   const { written, whole: allWritten } = writtenBatches(batches, whole, {
-    json: { write: (r) => write.json(r), separator: JSON_SEPARATOR },
+    json: { write: (r) => write.json(r), separator: JSON_SEPARATOR, writeInto: (r, chunks) => write.jsonInto(r, chunks) },
     csv: { write: (r) => write.csv(r), separator: CSV_SEPARATOR },
   });
   return {

@@ -188,7 +188,9 @@ export async function* writeBatches<R>(batches: AsyncIterable<Batch<R>>, writer:
 function writeBatch<R>(rows: Batch<R>, writer: RowWriter<R>): WrittenPart[] {
   if (rows.written) return rows.written;
   const chunks = new ByteChunks(writer.separator);
-  for (const row of rows) chunks.write(writer.write(row));
+  const { writeInto } = writer;
+  if (writeInto) for (const row of rows) writeInto(row, chunks);
+  else for (const row of rows) chunks.write(writer.write(row));
   return chunks.parts();
 }
 

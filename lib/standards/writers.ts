@@ -203,8 +203,10 @@ export const sampleJsonInto = (standard: Standard): ((row: SampleRow, sink: Reco
 export const sampleWriters = (columns: readonly string[], standard: Standard): SampleWriters => new SampleWriters(columns, standard);
 
 // a class rather than an object literal with a getter, which V8 builds on a slow path (one per answer)
-class SampleWriters {
+export class SampleWriters {
   readonly json: (row: SampleRow) => string;
+  /** the same record written into a sink, by the field copier when it can */
+  readonly jsonInto: (row: SampleRow, sink: RecordSink) => void;
   private csvWriter: ((row: SampleRow) => string) | undefined;
 
   constructor(
@@ -212,6 +214,7 @@ class SampleWriters {
     private readonly standard: Standard,
   ) {
     this.json = sampleJsonWriter(standard);
+    this.jsonInto = sampleJsonInto(standard);
   }
 
   get csv(): (row: SampleRow) => string {
