@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleUpdates } from '@/db/schema';
@@ -104,6 +105,45 @@ describe('audit', () => {
     expect(rows).toHaveLength(3);
     const empty = await csv('/api/audit/sample/2020-01-01/2021-01-01?return_type=csv');
     expect(empty.header).toEqual([...AUDIT_COLUMNS]);
+  });
+
+  it('writes any value as JSON.stringify and csv-stringify write the records, in one batch and in several', async () => {
+    const first = seed.samples[0]!;
+    const awkward = ['a "quoted", value', 'back\\slash', 'two\nlines\r\n', 'tab\tand\u0001control', 'Análisis 🧬', '=1+1', ''];
+    const added = await h.deps.db
+      .insert(sampleUpdates)
+      .values(
+        Array.from({ length: 1_200 }, (_, i) => ({
+          sampleId: first.id,
+          manifestId: first.manifestId,
+          project: 'dtol' as const,
+          updateType: 'user' as const,
+          field: 'SEX',
+          oldValue: awkward[i % awkward.length] as string,
+          newValue: i % 3 ? (awkward[(i + 1) % awkward.length] as string) : null,
+          timeUpdated: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)),
+        })),
+      )
+      .returning({ id: sampleUpdates.id });
+    try {
+      // 7 changes read whole, then all 1,202 in two batches
+      for (const query of [`svc_id=${first.id}&limit=7`, `svc_id=${first.id}`]) {
+        const body = await text(`/api/audit/samples?${query}`);
+        expect(body).toBe(JSON.stringify(JSON.parse(body)));
+        const records = (JSON.parse(body) as { data: Record<string, string>[] }).data;
+        expect(records).toHaveLength(query.endsWith('=7') ? 7 : 1_202);
+        const csvBody = await text(`/api/audit/samples?${query}&return_type=csv`);
+        expect(csvBody).toBe(stringify([[...AUDIT_COLUMNS], ...records.map((r) => AUDIT_COLUMNS.map((c) => r[c]))]));
+        if (records.length > 7) expect(records.map((r) => r.outdated_value)).toEqual(expect.arrayContaining(awkward));
+      }
+    } finally {
+      await h.deps.db.delete(sampleUpdates).where(
+        inArray(
+          sampleUpdates.id,
+          added.map((a) => a.id),
+        ),
+      );
+    }
   });
 
   it('pages through more changes than a batch holds, newest first, each once, ties on time ordered by id', async () => {
