@@ -13,19 +13,7 @@ import { humanList, type Page, parseManifestId, parseProjects, type Raw, single 
 import { countShapes, sampleRows, sampleStream } from './sample-rows';
 import { parseSequencingCentre, type SampleQuery } from './samples';
 import { fromUtcText, printedUtc, textOf, utcOfPrinted, utcText } from './sql';
-import {
-  CSV_SEPARATOR,
-  flatRows,
-  JSON_SEPARATOR,
-  keysetRows,
-  mapRows,
-  type PageRequest,
-  type RowStream,
-  rowStream,
-  summarisedRows,
-  whenRead,
-  writtenBatches,
-} from './stream';
+import { keysetRows, mapRows, type PageRequest, type RowStream, rowStream, summarisedRows, writtenRowStream } from './stream';
 
 // A manifest is listed once it holds a sample (the reference listed the manifest ids found on samples).
 const hasSamples = sql`exists (select 1 from ${samples} where ${samples.manifestId} = ${manifests.id})`;
@@ -151,18 +139,7 @@ export async function manifestSampleStatus(db: Db, input: { manifestId: string; 
     of: (all) => all.length,
     query: async () => (await countShapes(db, eq(samples.manifestId, manifestId))).total,
   });
-  const { written, whole: allWritten } = writtenBatches(batches, whole, {
-    json: { write: statusJson, separator: JSON_SEPARATOR },
-    csv: { write: statusCsv, separator: CSV_SEPARATOR },
-  });
-  // one object of one shape, not others spread into it (lib/query/sample-rows.ts, sampleRowStream)
-  return {
-    total: summary,
-    columns: STATUS_COLUMNS,
-    rows: whenRead(() => mapRows(flatRows(batches), statusItem)),
-    written,
-    whole: allWritten,
-  };
+  return writtenRowStream(summary, STATUS_COLUMNS, { batches, whole }, { json: statusJson, csv: statusCsv }, statusItem);
 }
 
 /**

@@ -208,3 +208,22 @@ export function writtenBatches<R>(
     whole: whole ? { json: () => writeBatch(whole, writers.json), csv: () => writeBatch(whole, writers.csv) } : undefined,
   };
 }
+
+/**
+ * A result of rows read as arrays and written straight to JSON or CSV by `write` (sample_status, the audit): its
+ * records made by `record` only when they are read as records. One object of one shape, not others spread into it
+ * (lib/query/sample-rows.ts, sampleRowStream).
+ */
+export function writtenRowStream<R, T>(
+  total: number,
+  columns: readonly string[],
+  read: { batches: AsyncGenerator<Batch<R>>; whole: Batch<R> | null },
+  write: { json: (row: R) => string; csv: (row: R) => string },
+  record: (row: R) => T,
+): RowStream<T> {
+  const { written, whole } = writtenBatches(read.batches, read.whole, {
+    json: { write: write.json, separator: JSON_SEPARATOR },
+    csv: { write: write.csv, separator: CSV_SEPARATOR },
+  });
+  return { total, columns, rows: whenRead(() => mapRows(flatRows(read.batches), record)), written, whole };
+}
