@@ -110,22 +110,11 @@ describe('audit', () => {
   it('writes any value as JSON.stringify and csv-stringify write the records, in one batch and in several', async () => {
     const first = seed.samples[0]!;
     const awkward = ['a "quoted", value', 'back\\slash', 'two\nlines\r\n', 'tab\tand\u0001control', 'Análisis 🧬', '=1+1', ''];
-    const added = await h.deps.db
-      .insert(sampleUpdates)
-      .values(
-        Array.from({ length: 1_200 }, (_, i) => ({
-          sampleId: first.id,
-          manifestId: first.manifestId,
-          project: 'dtol' as const,
-          updateType: 'user' as const,
-          field: 'SEX',
-          oldValue: awkward[i % awkward.length] as string,
-          newValue: i % 3 ? (awkward[(i + 1) % awkward.length] as string) : null,
-          timeUpdated: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)),
-        })),
-      )
-      .returning({ id: sampleUpdates.id });
-    try {
+    const values = (i: number) => ({
+      oldValue: awkward[i % awkward.length] as string,
+      newValue: i % 3 ? (awkward[(i + 1) % awkward.length] as string) : null,
+    });
+    await withChanges(1_200, values, async () => {
       // 7 changes read whole, then all 1,202 in two batches
       for (const query of [`svc_id=${first.id}&limit=7`, `svc_id=${first.id}`]) {
         const body = await text(`/api/audit/samples?${query}`);
@@ -136,50 +125,63 @@ describe('audit', () => {
         expect(csvBody).toBe(stringify([[...AUDIT_COLUMNS], ...records.map((r) => AUDIT_COLUMNS.map((c) => r[c]))]));
         if (records.length > 7) expect(records.map((r) => r.outdated_value)).toEqual(expect.arrayContaining(awkward));
       }
-    } finally {
-      await h.deps.db.delete(sampleUpdates).where(
-        inArray(
-          sampleUpdates.id,
-          added.map((a) => a.id),
-        ),
-      );
-    }
+    });
   });
 
   it('pages through more changes than a batch holds, newest first, each once, ties on time ordered by id', async () => {
     const first = seed.samples[0]!;
     // 2,500 changes over 50 instants: batches of 1,000 end inside a run of equal times
-    const added = await h.deps.db
-      .insert(sampleUpdates)
-      .values(
-        Array.from({ length: 2_500 }, (_, i) => ({
-          sampleId: first.id,
-          manifestId: first.manifestId,
-          project: 'dtol' as const,
-          updateType: 'user' as const,
-          field: 'SEX',
-          oldValue: `old ${i}`,
-          newValue: `new ${i}`,
-          timeUpdated: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)),
-        })),
-      )
-      .returning({ id: sampleUpdates.id, time: sampleUpdates.timeUpdated });
-    try {
-      const res = await wrapper(`/api/audit/samples?svc_id=${first.id}`);
-      expect(res.number_found).toBe(2_502);
-      const expected = [...added].sort((a, b) => b.time.getTime() - a.time.getTime() || b.id - a.id).map((a) => `new ${added.indexOf(a)}`);
-      expect(res.data.slice(0, 2_500).map((r) => r.updated_value)).toEqual(expected);
-      expect(res.data.slice(2_500).map((r) => r.field)).toEqual(['SEX', 'biosampleAccession']);
-    } finally {
-      await h.deps.db.delete(sampleUpdates).where(
-        inArray(
-          sampleUpdates.id,
-          added.map((a) => a.id),
-        ),
-      );
-    }
+    await withChanges(
+      2_500,
+      (i) => ({ oldValue: `old ${i}`, newValue: `new ${i}` }),
+      async (added) => {
+        const res = await wrapper(`/api/audit/samples?svc_id=${first.id}`);
+        expect(res.number_found).toBe(2_502);
+        const expected = [...added]
+          .sort((a, b) => b.time.getTime() - a.time.getTime() || b.id - a.id)
+          .map((a) => `new ${added.indexOf(a)}`);
+        expect(res.data.slice(0, 2_500).map((r) => r.updated_value)).toEqual(expected);
+        expect(res.data.slice(2_500).map((r) => r.field)).toEqual(['SEX', 'biosampleAccession']);
+      },
+    );
   });
 });
+
+/**
+ * `n` changes of the first seeded sample's SEX, the `i`th with `values(i)`, over 50 instants a second apart (so that
+ * batches end inside runs of equal times), there while `use` runs and removed after.
+ */
+async function withChanges(
+  n: number,
+  values: (i: number) => { oldValue: string; newValue: string | null },
+  use: (added: { id: number; time: Date }[]) => Promise<void>,
+): Promise<void> {
+  const first = seed.samples[0]!;
+  const added = await h.deps.db
+    .insert(sampleUpdates)
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        sampleId: first.id,
+        manifestId: first.manifestId,
+        project: 'dtol' as const,
+        updateType: 'user' as const,
+        field: 'SEX',
+        ...values(i),
+        timeUpdated: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)),
+      })),
+    )
+    .returning({ id: sampleUpdates.id, time: sampleUpdates.timeUpdated });
+  try {
+    await use(added);
+  } finally {
+    await h.deps.db.delete(sampleUpdates).where(
+      inArray(
+        sampleUpdates.id,
+        added.map((a) => a.id),
+      ),
+    );
+  }
+}
 
 describe('statistics', () => {
   const number = async (path: string) => {

@@ -100,14 +100,16 @@ const VALUES: { readonly [K in keyof AuditRecord]: (r: AuditRow) => AuditRecord[
   svc_profile_title: (r) => text(r[14]),
   tol_project: (r) => text(r[6]).toUpperCase(),
 };
-const VALUE_OF = AUDIT_COLUMNS.map((key) => VALUES[key] as (r: AuditRow) => string);
-const JSON_PREFIXES = AUDIT_COLUMNS.map((key, i) => `${i ? ',' : '{'}${JSON.stringify(key)}:`);
+// each key with its JSON prefix and its value's function, in AUDIT_COLUMNS' order
+const KEYS = AUDIT_COLUMNS.map((key, i) => ({
+  key,
+  prefix: `${i ? ',' : '{'}${JSON.stringify(key)}:`,
+  value: VALUES[key] as (r: AuditRow) => string,
+}));
 
 const toRecord = (r: AuditRow): AuditRecord => {
   const record: Record<string, string> = {};
-  AUDIT_COLUMNS.forEach((key, i) => {
-    record[key] = (VALUE_OF[i] as (r: AuditRow) => string)(r);
-  });
+  for (const { key, value } of KEYS) record[key] = value(r);
   return record as AuditRecord;
 };
 
@@ -117,15 +119,11 @@ const toRecord = (r: AuditRow): AuditRecord => {
  */
 const auditJson = (r: AuditRow): string => {
   let json = '';
-  for (let i = 0; i < VALUE_OF.length; i++) json += (JSON_PREFIXES[i] as string) + jsonString((VALUE_OF[i] as (r: AuditRow) => string)(r));
+  for (const { prefix, value } of KEYS) json += prefix + jsonString(value(r));
   return `${json}}`;
 };
 
-const auditCsv = (r: AuditRow): string => {
-  const cells: string[] = new Array(VALUE_OF.length);
-  for (let i = 0; i < VALUE_OF.length; i++) cells[i] = csvCell((VALUE_OF[i] as (r: AuditRow) => string)(r));
-  return `${cells.join(',')}\n`;
-};
+const auditCsv = (r: AuditRow): string => `${KEYS.map(({ value }) => csvCell(value(r))).join(',')}\n`;
 
 /**
  * `field = any('{…}'::text[])`, a constant rendered once: as `field in ($1, …, $127)` every audit query had Drizzle
