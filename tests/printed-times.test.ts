@@ -4,13 +4,15 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/db/client';
 import { rowsOf } from '@/db/rows';
-import { utcOfPrinted } from '@/lib/query/sql';
+import { formatPrinted, utcOfPrinted } from '@/lib/query/sql';
+import { formatUtc } from '@/lib/values/dates';
 import { createHarness, type Harness } from './support/harness';
 
 /**
  * Lists, look-ups and exports select their times as the database prints them (printedUtc, cheaper than to_char) and
- * make utcText's form of them in the service (utcOfPrinted). Both are checked here against to_char on the database
- * itself, and on PostgreSQL the form is checked to hold on a database whose own DateStyle prints otherwise.
+ * make utcText's form of them in the service (utcOfPrinted), or the reference's (formatPrinted). Both are checked
+ * here against to_char on the database itself, and on PostgreSQL the form is checked to hold on a database whose own
+ * DateStyle prints otherwise.
  */
 
 let h: Harness;
@@ -43,7 +45,11 @@ describe('times as the database prints them', () => {
       fc.asyncProperty(fc.array(instant, { minLength: 1, maxLength: 50 }), async (micros) => {
         const rows = rowsOf<Printed>(await h.database.db.execute(printedOf(micros)));
         expect(rows).toHaveLength(micros.length);
-        for (const r of rows) expect(utcOfPrinted(r.printed)).toBe(r.to_char);
+        for (const r of rows) {
+          expect(utcOfPrinted(r.printed)).toBe(r.to_char);
+          // the reference's form in one step (sample_status) is the two steps' (the records')
+          expect(formatPrinted(r.printed)).toBe(formatUtc(r.to_char));
+        }
       }),
       { numRuns: 40 },
     );
@@ -52,6 +58,7 @@ describe('times as the database prints them', () => {
   it('refuses a text in another DateStyle rather than misread it', () => {
     expect(() => utcOfPrinted('01/02/2020 10:11:12.5 UTC')).toThrow(/DateStyle/);
     expect(() => utcOfPrinted('2020-01-02')).toThrow(/DateStyle/);
+    expect(() => formatPrinted('2020-01-02 10:11:12+00')).toThrow(/DateStyle/);
   });
 
   // only on PostgreSQL (TEST_DATABASE_URL, as the harness): a server's DateStyle is its own to set, PGlite's is ISO
