@@ -27,13 +27,15 @@
  *                       for each run (the service's, the bench's own SQL, the bare server's), so every copy holds the
  *                       same rows in the same engine
  *   RUNS                rounds per request of the latency table (default 20), after WARMUP rounds
- *   WARMUP              rounds of each request before the measured ones (default 60), and WARMUP_SECONDS seconds
- *   WARMUP_SECONDS      of them at least (default 2): PostgreSQL plans a prepared statement afresh on each of its
+ *   WARMUP              rounds of each request before the measured ones (default 2,500), or WARMUP_MAX_SECONDS
+ *   WARMUP_MAX_SECONDS  (default 8) when they take longer (a list's round takes 10-100 ms), and WARMUP_SECONDS
+ *   WARMUP_SECONDS      seconds at least (default 2): PostgreSQL plans a prepared statement afresh on each of its
  *                       first five runs on every connection the service's pool has used for it (the bench's own SQL
  *                       runs on one), and V8 compiles a request's code only after it has run a while (a one-sample
  *                       look-up took some 2,000 requests to reach its steady state: 1.1-1.7 over its first 800, 0.6-1.1
- *                       after), so the measured rounds are the steady state; the first RUNS of the warm-up are
- *                       reported beside them as the cold figure
+ *                       after; windows of its first 2,000 rounds 1.11-1.36, after 0.84-1.09 on a faster machine, where
+ *                       two seconds were 1,000 rounds), so the measured rounds are the steady state; the first RUNS of
+ *                       the warm-up are reported beside them as the cold figure
  *   SPREAD_SECONDS      after the measured rounds, each request goes on for this long (default 3; 0: not at all)
  *                       and at least SPREAD_WINDOWS (default 5) more windows of RUNS rounds, to show how far the
  *                       ratio of one window of RUNS rounds, which the verdict takes, moves from one window to the
@@ -77,8 +79,9 @@ const SAMPLES = Number(process.env.SAMPLES ?? 1_000_000);
 const PGLITE_SAMPLES = Number(process.env.BENCH_PGLITE_SAMPLES ?? Math.min(SAMPLES, 100_000));
 const ENGINE_CHOICE = process.env.BENCH_HTTP_ENGINE ?? 'postgres';
 const RUNS = Number(process.env.RUNS ?? 20);
-const WARMUP = Math.max(RUNS, Number(process.env.WARMUP ?? 60));
+const WARMUP = Math.max(RUNS, Number(process.env.WARMUP ?? 2_500));
 const WARMUP_MS = 1000 * Number(process.env.WARMUP_SECONDS ?? 2);
+const WARMUP_MAX_MS = Math.max(WARMUP_MS, 1000 * Number(process.env.WARMUP_MAX_SECONDS ?? 8));
 const SPREAD_MS = 1000 * Number(process.env.SPREAD_SECONDS ?? 3);
 const SPREAD_WINDOWS = SPREAD_MS > 0 ? Number(process.env.SPREAD_WINDOWS ?? 5) : 0;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -120,6 +123,7 @@ const median = (xs: number[]) => {
 const ms = (x: number) => x.toFixed(1);
 const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
 const int = (x: number) => Math.round(x).toLocaleString('en');
+const warmUpText = `${int(WARMUP)} rounds (${WARMUP_MAX_MS / 1000} s at most) and ${WARMUP_MS / 1000} s at least`;
 const mbOf = (bytes: number) => `${(bytes / MiB).toFixed(0)} MB`;
 const withDatabase = (server: string, name: string) => {
   const u = new URL(server);
@@ -509,7 +513,7 @@ interface CaseResult {
   ratio: number;
   /** the same ratio over the first RUNS rounds of the warm-up: a service and a pool that have not run the request yet */
   coldRatio: number;
-  /** rounds of the warm-up: WARMUP, or more to fill WARMUP_SECONDS */
+  /** rounds of the warm-up: WARMUP, or more to fill WARMUP_SECONDS, or fewer when they took WARMUP_MAX_SECONDS */
   warmRounds: number;
   /** further windows of RUNS rounds after the measured one (SPREAD_SECONDS), or null when there were none */
   spread: Spread | null;
@@ -529,9 +533,15 @@ const quantile = (xs: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
 };
 
+/** Whether a warm-up begun at `start` goes on after `rounds`: WARMUP rounds and WARMUP_SECONDS, WARMUP_MAX_SECONDS at most. */
+const warmingUp = (start: number, rounds: number): boolean => {
+  const elapsed = performance.now() - start;
+  return rounds < RUNS || elapsed < WARMUP_MS || (rounds < WARMUP && elapsed < WARMUP_MAX_MS);
+};
+
 /**
- * The endpoint, the floor and the SQL, interleaved, RUNS rounds after a warm-up of WARMUP rounds and WARMUP_SECONDS at
- * least: medians, and the same over the warm-up's first RUNS rounds.
+ * The endpoint, the floor and the SQL, interleaved, RUNS rounds after a warm-up of WARMUP rounds (WARMUP_MAX_SECONDS at
+ * most) and WARMUP_SECONDS at least: medians, and the same over the warm-up's first RUNS rounds.
  */
 async function measureCase(base: string, c: Case, query: Query): Promise<CaseResult> {
   const first = await request(base, c.path);
@@ -554,9 +564,9 @@ async function measureCase(base: string, c: Case, query: Query): Promise<CaseRes
     a: await time(() => get(c.path)),
     s: await time(() => query(c.text, c.params)),
   });
-  const warmUntil = performance.now() + WARMUP_MS;
+  const warmStart = performance.now();
   let warmRounds = 0;
-  while (warmRounds < WARMUP || performance.now() < warmUntil) {
+  while (warmingUp(warmStart, warmRounds)) {
     const r = await round();
     if (warmRounds++ < RUNS) cold.add(r);
   }
@@ -632,7 +642,10 @@ async function spreadOf(round: () => Promise<Round>): Promise<Spread | null> {
 async function measureHealth(base: string): Promise<{ healthMs: number; floorMs: number }> {
   const health: number[] = [];
   const floor: number[] = [];
-  for (let i = -WARMUP; i < RUNS; i++) {
+  const warmStart = performance.now();
+  let warmRounds = 0;
+  const warm = () => warmingUp(warmStart, warmRounds++);
+  while (health.length < RUNS) {
     let t = performance.now();
     const h0 = await request(base, '/api/health');
     const h = performance.now() - t;
@@ -641,7 +654,7 @@ async function measureHealth(base: string): Promise<{ healthMs: number; floorMs:
     const res = await request(base, FLOOR_PATH);
     const f = performance.now() - t;
     if (res.status !== 200) throw new Error(`${FLOOR_PATH}: ${res.status}`);
-    if (i < 0) continue;
+    if (warm()) continue;
     health.push(h);
     floor.push(f);
   }
@@ -1152,7 +1165,7 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     const driver = engine.kind === 'postgres' ? 'postgres-js' : 'PGlite';
 
     // 1. ------------------------------------------------------------------------------------------------------
-    progress(`${engine.title}: point look-ups and lists, ${RUNS} rounds each after ${WARMUP} and ${WARMUP_MS / 1000} s at least`);
+    progress(`${engine.title}: point look-ups and lists, ${RUNS} rounds each after ${warmUpText}`);
     const results: CaseResult[] = [];
     for (const c of casesOf(probe)) {
       const r = await measureCase(svc.url, c, engine.query);
@@ -1165,7 +1178,7 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     if (limit) progress(`bare server svc_id: floor ${ms(limit.floorMs)}, HTTP ${ms(limit.httpMs)}, SQL ${ms(limit.sqlMs)} ms`);
     out();
     out(
-      `### Point look-ups and lists (medians of ${RUNS} after a warm-up of ${WARMUP} rounds and ${WARMUP_MS / 1000} s at least; the floor \`${FLOOR_PATH}\`, the endpoint and the SQL interleaved, keep-alive)`,
+      `### Point look-ups and lists (medians of ${RUNS} after a warm-up of ${warmUpText}; the floor \`${FLOOR_PATH}\`, the endpoint and the SQL interleaved, keep-alive)`,
     );
     out();
     out(
@@ -1393,7 +1406,7 @@ async function main() {
     out(`- machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
     out(`- engines: ${kinds.join(', ')} (BENCH_HTTP_ENGINE=${ENGINE_CHOICE})`);
     out(
-      `- ratios: (HTTP − floor) / natural SQL, the floor being \`${FLOOR_PATH}\` (a route that reads no database: the cost of Next.js's build and Hono alone), medians of ${RUNS} interleaved rounds after a warm-up of ${WARMUP} rounds and ${WARMUP_MS / 1000} s at least${SPREAD_WINDOWS ? `, then ${SPREAD_MS / 1000} s (${SPREAD_WINDOWS} windows at least) of further windows of ${RUNS} for the spread` : ''}`,
+      `- ratios: (HTTP − floor) / natural SQL, the floor being \`${FLOOR_PATH}\` (a route that reads no database: the cost of Next.js's build and Hono alone), medians of ${RUNS} interleaved rounds after a warm-up of ${warmUpText}${SPREAD_WINDOWS ? `, then ${SPREAD_MS / 1000} s (${SPREAD_WINDOWS} windows at least) of further windows of ${RUNS} for the spread` : ''}`,
     );
     progress('building the service (scripts/build-server.mjs)');
     const buildStart = performance.now();
