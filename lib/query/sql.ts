@@ -38,10 +38,17 @@ const PRINTED = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?$/;
 // `YYYY-MM-DD HH:MI:SS`
 const WHOLE_SECOND_CHARS = 19;
 
+/**
+ * Refuses a time not printed as printedUtc prints it: one in another DateStyle would be misread, not merely printed
+ * otherwise, and a server error is better than a wrong date.
+ */
+function checkPrinted(text: string): void {
+  if (!PRINTED.test(text)) throw new Error(`a timestamp printed as "${text}", not in ISO DateStyle`);
+}
+
 /** utcText's `YYYY-MM-DDTHH:MI:SS.US` of a time as printedUtc selects it. */
 export function utcOfPrinted(text: string): string {
-  // another DateStyle would be misread, not merely printed otherwise: a server error, never a wrong date
-  if (!PRINTED.test(text)) throw new Error(`a timestamp printed as "${text}", not in ISO DateStyle`);
+  checkPrinted(text);
   if (text.length === WHOLE_SECOND_CHARS) return `${text.slice(0, 10)}T${text.slice(11)}.000000`;
   return `${text.slice(0, 10)}T${text.slice(11, WHOLE_SECOND_CHARS + 1)}${text.slice(WHOLE_SECOND_CHARS + 1).padEnd(6, '0')}`;
 }
@@ -52,7 +59,7 @@ export function utcOfPrinted(text: string): string {
  * key (sample_status): two of each row's five values, whose two steps made a fifth of what writing it allocated.
  */
 export function formatPrinted(text: string): string {
-  if (!PRINTED.test(text)) throw new Error(`a timestamp printed as "${text}", not in ISO DateStyle`);
+  checkPrinted(text);
   const second = `${text.slice(0, 10)}T${text.slice(11, WHOLE_SECOND_CHARS)}`;
   const fraction = text.length === WHOLE_SECOND_CHARS ? '' : text.slice(WHOLE_SECOND_CHARS + 1).padEnd(6, '0');
   return fraction === '' || fraction === '000000' ? `${second}+00:00` : `${second}.${fraction}+00:00`;
