@@ -644,7 +644,6 @@ async function measureHealth(base: string): Promise<{ healthMs: number; floorMs:
   const floor: number[] = [];
   const warmStart = performance.now();
   let warmRounds = 0;
-  const warm = () => warmingUp(warmStart, warmRounds++);
   while (health.length < RUNS) {
     let t = performance.now();
     const h0 = await request(base, '/api/health');
@@ -654,7 +653,7 @@ async function measureHealth(base: string): Promise<{ healthMs: number; floorMs:
     const res = await request(base, FLOOR_PATH);
     const f = performance.now() - t;
     if (res.status !== 200) throw new Error(`${FLOOR_PATH}: ${res.status}`);
-    if (warm()) continue;
+    if (warmingUp(warmStart, warmRounds++)) continue;
     health.push(h);
     floor.push(f);
   }
