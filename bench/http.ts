@@ -64,7 +64,7 @@ import { type Database, openDatabase } from '../db/client';
 import { TOL_PROJECTS } from '../db/schema';
 import { currentDefinition } from '../lib/manifests';
 import { createUser } from '../lib/users/users';
-import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { SERVICE_ENV, SERVICE_ENV_TEXT, SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
@@ -1128,6 +1128,7 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     const svc = await startProcess(
       [...SERVICE_NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), '.next/api-server.mjs'],
       {
+        ...SERVICE_ENV,
         NODE_ENV: 'production',
         ...engine.serviceEnv,
         NEXTAUTH_SECRET: 'bench-http-secret',
@@ -1146,7 +1147,7 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
     );
     stops.unshift(() => svc.stop());
     out(
-      `- service: \`node ${SERVICE_NODE_FLAGS.join(' ')} .next/api-server.mjs\` (built in ${secs(build.ms)}), pid ${svc.pid}, NODE_ENV=production, LOG_LEVEL=warn, RSS ${mbOf(rssOf(svc.pid))} at start`,
+      `- service: \`${SERVICE_ENV_TEXT} node ${SERVICE_NODE_FLAGS.join(' ')} .next/api-server.mjs\` (built in ${secs(build.ms)}), pid ${svc.pid}, NODE_ENV=production, LOG_LEVEL=warn, RSS ${mbOf(rssOf(svc.pid))} at start`,
     );
     out(
       `- probe values: svc_id ${probe.svcId}, accession ${probe.biosampleAccession}, taxon ${probe.taxonId}, manifest ${probe.manifestId}, name "${probe.scientificName}", day 2020-01-02`,

@@ -29,7 +29,7 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { currentDefinition } from '../lib/manifests';
-import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { SERVICE_ENV, SERVICE_ENV_TEXT, SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { filledAboveEmptyRowsXlsx } from '../tests/fixtures/hostile-xlsx';
 import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
@@ -89,7 +89,7 @@ function buildService(): string {
 }
 
 const startService = (entry: string, env: Record<string, string>) =>
-  startProcess([...NODE_FLAGS, entry], { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, '/api/health');
+  startProcess([...NODE_FLAGS, entry], { ...SERVICE_ENV, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, '/api/health');
 
 /** A database of its own on the PostgreSQL server, or null when none answers. */
 async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -360,7 +360,7 @@ export async function benchMemory(): Promise<string> {
     await repositories.close();
   }
   const lines = [
-    `memory (issue 27): RSS of the service process (node ${NODE_FLAGS.join(' ')}), sampled every 100 ms; "idle" is ${IDLE_SECONDS} s after the load`,
+    `memory (issue 27): RSS of the service process (${SERVICE_ENV_TEXT} node ${NODE_FLAGS.join(' ')}), sampled every 100 ms; "idle" is ${IDLE_SECONDS} s after the load`,
     '',
     '| database · load | baseline | peak | peak − baseline | at the end | after idle | what happened |',
     '|---|---|---|---|---|---|---|',

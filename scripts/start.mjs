@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NODE_FLAGS } from './node-flags.mjs';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from './node-flags.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -45,7 +45,7 @@ const entry = apiOnly ? path.join(root, '.next', 'api-server.mjs') : server;
 const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry, ...args], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
+  env: { ...SERVICE_ENV, ...process.env, NODE_ENV: 'production' },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
