@@ -44,15 +44,16 @@ export const SERVICE_NODE_FLAGS = [
 
 /**
  * The C allocator's settings the service runs with (glibc reads them from the environment at start): buffers up to
- * 4 MiB come from its heap, and up to 32 MiB free at the heap's top are kept there, instead of V8's and glibc's
- * defaults, under which glibc moves its thresholds as the process runs. A whole answer (a list of one batch) is copied
+ * 4 MiB come from its heap, and up to 32 MiB free at the heap's top are kept there, instead of glibc's defaults,
+ * under which it moves both thresholds as the process runs. A whole answer (a list of one batch) is copied
  * into one buffer to be sent (lib/api/formats.ts bodyOf), 1.4 MB for a 500-sample manifest. On a fresh service that
  * buffer came back from the heap at each request; after 20,000 one-sample look-ups it was mapped fresh from the
  * system each time and its pages faulted in as they were written (bench:http's machine, PostgreSQL, 1,000,000
  * samples, `manifest/{id}` one request at a time): 28 -> 311-325 page faults a request, the service's CPU 7.8 ->
  * 13.9-17.4 ms a request, its p50 9.6 -> 15.5-22.2 ms; with these settings, 7-8 faults, 7.6-8.2 ms of CPU, p50
  * 10.9-11.1 ms, RSS ~10 MB more. In bench:http the lists ran after some 20,000 look-ups and read 1.5-1.8 on that
- * machine against 0.8-1.1 measured alone. A setting already in the environment is kept.
+ * machine against 0.8-1.1 measured alone. `npm start` keeps a value already in its environment (scripts/start.mjs);
+ * the benchmarks set these, as they measure what `npm start` runs.
  */
 export const SERVICE_ENV = {
   MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024),
