@@ -52,8 +52,9 @@ export const SERVICE_NODE_FLAGS = [
  * samples, `manifest/{id}` one request at a time): 28 -> 311-325 page faults a request, the service's CPU 7.8 ->
  * 13.9-17.4 ms a request, its p50 9.6 -> 15.5-22.2 ms; with these settings, 7-8 faults, 7.6-8.2 ms of CPU, p50
  * 10.9-11.1 ms, RSS ~10 MB more. In bench:http the lists ran after some 20,000 look-ups, and the manifest list and
- * the one-day list read 1.48-1.67 on that machine (pooled 1.58-1.82) against 0.8-1.1 measured alone. `npm start` keeps a value already in its environment (scripts/start.mjs);
- * the benchmarks set these, as they measure what `npm start` runs.
+ * the one-day list read 1.48-1.67 on that machine (pooled 1.58-1.82) against 0.8-1.1 measured alone. `npm start`
+ * keeps a value already in its environment (scripts/start.mjs); the benchmarks set these, as they measure what
+ * `npm start` runs.
  */
 export const SERVICE_ENV = {
   MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024),
