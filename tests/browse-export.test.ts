@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, profiles, samples, users } from '@/db/schema';
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { typedColumns } from '@/lib/samples/columns';
+import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import { type BulkInfo, type Exec, execFor, seedBulkSamples } from '../bench/query-seed';
 import { validRow } from './fixtures/manifests/generate';
 import { createHarness, type Harness } from './support/harness';
@@ -149,7 +150,13 @@ describe('the sample browser’s CSV export', () => {
     const page = (await (await get(`/api/samples/browse?${q}&limit=500`)).json()) as { data: Record<string, unknown>[] };
     const records = page.data.slice(offset, limit === null ? undefined : offset + Number(limit));
     expect(records.length).toBeGreaterThan(0);
-    expect(body).toBe(stringify([columns]) + stringify(records.map((r) => columns.map((c) => cell(r[c])))));
+    expect(body).toBe(
+      stringify([columns], CSV_STRINGIFY_OPTIONS) +
+        stringify(
+          records.map((r) => columns.map((c) => cell(r[c]))),
+          CSV_STRINGIFY_OPTIONS,
+        ),
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleUpdates } from '@/db/schema';
 import { AUDIT_COLUMNS } from '@/lib/audit/audit';
+import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import { type QuerySeed, seedQueryData } from './query-seed';
 import { EMPTY, expectNoPrivateData, queryClient } from './query-support';
 import { createHarness, type Harness } from './support/harness';
@@ -122,7 +123,7 @@ describe('audit', () => {
         const records = (JSON.parse(body) as { data: Record<string, string>[] }).data;
         expect(records).toHaveLength(query.endsWith('=7') ? 7 : 1_202);
         const csvBody = await text(`/api/audit/samples?${query}&return_type=csv`);
-        expect(csvBody).toBe(stringify([[...AUDIT_COLUMNS], ...records.map((r) => AUDIT_COLUMNS.map((c) => r[c]))]));
+        expect(csvBody).toBe(stringify([[...AUDIT_COLUMNS], ...records.map((r) => AUDIT_COLUMNS.map((c) => r[c]))], CSV_STRINGIFY_OPTIONS));
         if (records.length > 7) expect(records.map((r) => r.outdated_value)).toEqual(expect.arrayContaining(awkward));
       }
     });

@@ -8,6 +8,7 @@ import { STANDARDS } from '@/lib/query/contract';
 import { jsonString, renderSample, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
 import { type RecordShape, recordColumns, sampleJsonInto, sampleWriters } from '@/lib/standards/writers';
+import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import { type JsonbText, jsonbText, storable } from './support/jsonb-text';
 import { bytesOfParts } from './support/written-parts';
 
@@ -121,7 +122,7 @@ describe('the exports’ writers', () => {
           for (let time = 0; time < 4; time++) into(row, chunks);
           expect(bytesOfParts(chunks.parts()).toString()).toBe(Array(4).fill(JSON.stringify(record)).join(','));
           expect(write.json(inMemory)).toBe(JSON.stringify(record));
-          expect(write.csv(row)).toBe(stringify([columns.map((c) => cell(record[c]))]));
+          expect(write.csv(row)).toBe(stringify([columns.map((c) => cell(record[c]))], CSV_STRINGIFY_OPTIONS));
           expect(write.csv(inMemory)).toBe(write.csv(row));
         }
       }),

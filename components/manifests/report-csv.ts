@@ -1,16 +1,20 @@
 import type { ValidationReport } from '@/lib/reports/contract';
+import { csvCell } from '@/lib/values/csv';
 
-// the reference's messages quote lists the Python way: ['A', 'B', 'C'] (the API keeps them so)
-const PY_LIST = /\['([\s\S]*?)'\]/g;
-
-/** A message cut at its quoted lists: text, then the values of a list, in order. */
+/**
+ * A message cut at its quoted lists: text, then the values of a list, in order. The reference's messages quote lists
+ * the Python way, `['A', 'B', 'C']` (the API keeps them so). Found by searching forward, once over the text: a
+ * pattern with a lazy body retried from every `['` of a long message without a `']`.
+ */
 export function messageParts(text: string): ({ text: string } | { values: string[]; at: number })[] {
   const parts: ({ text: string } | { values: string[]; at: number })[] = [];
   let last = 0;
-  for (const m of text.matchAll(PY_LIST)) {
-    parts.push({ text: text.slice(last, m.index) });
-    parts.push({ values: (m[1] ?? '').split(/',\s*'/), at: m.index });
-    last = m.index + m[0].length;
+  for (let at = text.indexOf("['"); at >= 0; at = text.indexOf("['", last)) {
+    const end = text.indexOf("']", at + 2);
+    if (end < 0) break;
+    parts.push({ text: text.slice(last, at) });
+    parts.push({ values: text.slice(at + 2, end).split(/',\s*'/), at });
+    last = end + 2;
   }
   parts.push({ text: text.slice(last) });
   return parts;
@@ -26,17 +30,14 @@ export const plainMessage = (text: string): string =>
     .map((p) => ('text' in p ? p.text : orList(p.values)))
     .join('');
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
+const cell = (v: unknown) => csvCell(v === null || v === undefined ? '' : String(v));
 
 /** The report's errors and warnings as CSV, one line each, its messages in plain words. */
 export function reportCsv(report: Pick<ValidationReport, 'errors' | 'warnings'>): string {
   const lines = [
     ['severity', 'row', 'column', 'field', 'value', 'rule', 'message'].join(','),
     ...[...report.errors.map((i) => ['error', i] as const), ...report.warnings.map((i) => ['warning', i] as const)].map(([sev, i]) =>
-      [sev, i.row, i.column, i.field, i.value, i.rule, plainMessage(i.message)].map(csvCell).join(','),
+      [sev, i.row, i.column, i.field, i.value, i.rule, plainMessage(i.message)].map(cell).join(','),
     ),
   ];
   return `${lines.join('\n')}\n`;

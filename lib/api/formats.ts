@@ -5,6 +5,7 @@ import { releaseChunks, type WrittenPart } from '@/lib/query/byte-chunks';
 import { arrayWrapped, type DateQuery, type OutputQuery, type RoCrate, wrapped } from '@/lib/query/contract';
 import { type Page, parsePage, parseReturnType, parseStandard, type ReturnType, type Standard } from '@/lib/query/params';
 import { BATCH_SIZE, type RowStream } from '@/lib/query/stream';
+import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import type { AppEnv } from './context';
 import { CSV_CONTENT } from './schemas';
 
@@ -85,7 +86,7 @@ const jsonOpening = (result: RowStream<Row>, arrayWrapped: boolean) =>
   `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${result.total},"data":[`;
 const jsonClosing = (arrayWrapped: boolean) => (arrayWrapped ? ']}]' : ']}');
 // the header row a CSV answer starts with, even when it has no rows
-const csvHeader = (result: RowStream<Row>) => stringify([result.columns]);
+const csvHeader = (result: RowStream<Row>) => stringify([result.columns], CSV_STRINGIFY_OPTIONS);
 
 async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<WrittenPart> {
   yield jsonOpening(result, arrayWrapped);
@@ -114,11 +115,11 @@ async function* csvParts(result: RowStream<Row>): AsyncGenerator<WrittenPart> {
   for await (const row of result.rows) {
     batch.push(typeof row === 'string' ? [row] : columns.map((c) => cell(row[c])));
     if (batch.length >= 500) {
-      yield stringify(batch);
+      yield stringify(batch, CSV_STRINGIFY_OPTIONS);
       batch = [];
     }
   }
-  if (batch.length) yield stringify(batch);
+  if (batch.length) yield stringify(batch, CSV_STRINGIFY_OPTIONS);
 }
 
 const logError = (c: Context<AppEnv>) => (err: unknown) =>

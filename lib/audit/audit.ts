@@ -10,7 +10,7 @@ import { type BatchQuery, fromUtcText, queryOf, textOf, utcText } from '@/lib/qu
 import { type PageRequest, type RowStream, summarisedRows, writtenRowStream } from '@/lib/query/stream';
 import { ALL_PROJECTS, exportedFieldSet, updatableFields } from '@/lib/standards/fields';
 import { jsonString } from '@/lib/standards/render';
-import { csvCell } from '@/lib/standards/writers';
+import { csvCell } from '@/lib/values/csv';
 import { formatUtc, parseDateRange } from '@/lib/values/dates';
 import { humanList, type Raw, single, splitList } from '@/lib/values/lists';
 

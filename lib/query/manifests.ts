@@ -6,7 +6,7 @@ import { Invalid } from '@/lib/errors';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { isEmbargoed, jsonString, renderSample, type SampleRecord } from '@/lib/standards/render';
 import { buildRoCrate } from '@/lib/standards/rocrate';
-import { csvCell } from '@/lib/standards/writers';
+import { csvCell } from '@/lib/values/csv';
 import { parseDateRange } from '@/lib/values/dates';
 import type { CurrentVersions, RoCrate, SampleStatusItem } from './contract';
 import { humanList, type Page, parseManifestId, parseProjects, type Raw, single } from './params';

@@ -1,6 +1,7 @@
 import { TOL_PROJECTS, type TolProject } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
 import type { Standard } from '@/lib/standards/contract';
+import { csvCell } from '@/lib/values/csv';
 import { type CopyPlan, copyPlan, fieldCopier } from './field-copier';
 import { EMBARGOED, type FieldSource, type Layout, layoutFor, readRow, rightsApply, type SampleRow, type Value } from './render';
 import { type FieldReader, type Shape, StoredFields } from './stored-fields';
@@ -42,9 +43,6 @@ export function recordColumns(shapes: readonly RecordShape[], standard: Standard
   }
   return columns;
 }
-
-/** A CSV cell as csv-stringify writes it: quoted when it holds a comma, a quote or a line break. */
-export const csvCell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /**
  * Where a record is written as it is made: an answer's chunks (lib/query/byte-chunks.ts, ByteChunks), as text or as

@@ -23,6 +23,7 @@ import {
   manifestSamples,
 } from '@/lib/query/manifests';
 import { parseReturnType } from '@/lib/query/params';
+import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import type { ApiApp } from '../context';
 import { listResponse, outputOptions, QUERY_PATTERNS, sendRoCrate, sendRows } from '../formats';
 import { openapiConstrained } from '../openapi';
@@ -130,7 +131,7 @@ export function registerManifestReadRoutes(app: ApiApp) {
     const returnType = parseReturnType(query.return_type, ['json', 'csv']);
     const found = currentVersions({ manifestType: query.manifest_type });
     if (returnType === 'csv') {
-      return c.body(stringify([['manifest_type', 'version'], ...Object.entries(found)]), 200, {
+      return c.body(stringify([['manifest_type', 'version'], ...Object.entries(found)], CSV_STRINGIFY_OPTIONS), 200, {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': 'attachment; filename=tol_export.csv',
       });

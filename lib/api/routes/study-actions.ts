@@ -16,6 +16,7 @@ import {
   StudySubmissionStatusSchema,
   StudySubmitAnswerSchema,
 } from '@/lib/submissions/study/contract';
+import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
 import { CSV_CONTENT, jsonResponse, pick } from '../schemas';
@@ -120,7 +121,7 @@ export function registerStudyActionRoutes(app: ApiApp) {
     const rows = await studyAccessions(c.get('deps').db, c.get('user'), { ...scope, repository });
     if (returnType === 'json') return c.json(rows, 200);
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    return c.body(stringify(rows, { header: true, columns }), 200, {
+    return c.body(stringify(rows, { header: true, columns, ...CSV_STRINGIFY_OPTIONS }), 200, {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${scope.studyId}_accessions.csv"`,
     });
