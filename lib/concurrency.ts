@@ -36,3 +36,28 @@ export function briefly<K extends object, A extends unknown[], T>(
     return value;
   };
 }
+
+/**
+ * Turns for the event loop during a long computation on it (validating a large sheet): `due()` says when `sliceMs`
+ * have passed since the last turn, and `give()` lets timers and I/O run (answers to other requests) before going on.
+ * A promise resolved at once would not: its continuation runs before any I/O.
+ */
+export class EventLoopTurns {
+  private last = performance.now();
+
+  constructor(private readonly sliceMs = 10) {}
+
+  due(): boolean {
+    return performance.now() - this.last >= this.sliceMs;
+  }
+
+  async give(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.last = performance.now();
+  }
+
+  /** give() when due: call once per unit of work (a row) */
+  async maybeGive(): Promise<void> {
+    if (this.due()) await this.give();
+  }
+}

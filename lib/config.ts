@@ -25,7 +25,7 @@ const ConfigSchema = z.object({
     .string()
     .url()
     .default('https://orcid.org')
-    .transform((v) => v.replace(/\/+$/, '')),
+    .transform((v) => v.replace(/(?<!\/)\/+$/, '')),
   /** a person signing in with an ORCID iD no account has gets a new account (true) or is told to ask an admin (false) */
   SELF_REGISTRATION: z
     .enum(['true', 'false', '1', '0', ''])
@@ -96,7 +96,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ...cfg,
     dataDir,
     authSecret: cfg.NEXTAUTH_SECRET ?? loadOrCreateSecret(dataDir, 'nextauth-secret'),
-    baseUrl: (cfg.NEXTAUTH_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
+    baseUrl: (cfg.NEXTAUTH_URL ?? `http://localhost:${cfg.PORT}`).replace(/(?<!\/)\/+$/, ''),
   };
 }
 

@@ -91,7 +91,7 @@ describe('writer and parser', () => {
     await fc.assert(
       fc.asyncProperty(studyArb, async (components) => {
         const parsed = await readStudyWorkbook(await writeStudyWorkbook(DEF, components));
-        const result = validateStudy(DEF, parsed, { samples: new Map() });
+        const result = await validateStudy(DEF, parsed, { samples: new Map() });
         expect(result.errors).toEqual([]);
         expect(result.components).toEqual(components);
       }),
@@ -108,7 +108,7 @@ describe('writer and parser', () => {
         delete broken.item![k]![term];
         // study_id stays, so the row still counts as a row
         const parsed = await readStudyWorkbook(await writeStudyWorkbook(DEF, broken));
-        const { errors } = validateStudy(DEF, parsed, { samples: new Map() });
+        const { errors } = await validateStudy(DEF, parsed, { samples: new Map() });
         const label = term === 'item_id' ? 'Item ID' : 'Amount';
         expect(errors).toEqual([expect.objectContaining({ sheet: 'item', row: FIRST_DATA_ROW + k, column: label, value: null })]);
       }),

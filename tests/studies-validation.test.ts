@@ -164,6 +164,22 @@ describe('each rule of docs/studies-and-checklists.md §9 reports at the right s
     ]);
   });
 
+  it('a cell longer than any term allows, quoted by its start, before any rule reads it', async () => {
+    const long = `${'a.'.repeat(10_000)}@example.org`;
+    const errors = await expectReport(await mutated(set('person', 'email', 0, long)));
+    expect(errors).toEqual([
+      expect.objectContaining({
+        sheet: 'person',
+        row: 5,
+        column: 'Email Address (optional)',
+        value: `${long.slice(0, 100)}… (20,012 characters)`,
+        message:
+          'Sheet person: The cell in column Email Address at row 5 holds 20,012 characters; a cell may hold at most 4,096. ' +
+          'Shorten it and upload the sheet again.',
+      }),
+    ]);
+  });
+
   it('a duplicated identifier', async () => {
     const errors = await expectReport(await mutated(set('dissociation', 'dissociation_protocol_id', 1, 'DISSOC001')));
     expect(errors).toContainEqual(

@@ -28,7 +28,10 @@ async function through(bytes: Uint8Array, stream: CompressionStream | Decompress
 const toBase64Url = (bytes: Uint8Array) => {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(s)
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/(?<!=)=+$/, '');
 };
 
 const fromBase64Url = (text: string) => {

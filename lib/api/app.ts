@@ -196,7 +196,7 @@ function routeOf(c: Context<AppEnv>): string {
   let label = ROUTE_LABELS.get(operation.path);
   if (label === undefined) {
     // a parameter's pattern (`:svc_ids{[^\/]+}`) is said by its name alone
-    label = operation.path.replace(/(:\w+)\{.*?\}(?=\/|$)/g, '$1');
+    label = operation.path.replace(/(:\w+)\{(?:[^{}]|\{[^{}]*\})*\}(?=\/|$)/g, '$1');
     ROUTE_LABELS.set(operation.path, label);
   }
   return label;
@@ -244,7 +244,7 @@ function methodsFor(app: ApiApp, path: string): string[] {
   const found = new Set<string>();
   for (const r of app.routes) {
     if (r.method === 'ALL') continue;
-    if (routeRegex(r.path).test(path.replace(/\/+$/, ''))) found.add(r.method);
+    if (routeRegex(r.path).test(path.replace(/(?<!\/)\/+$/, ''))) found.add(r.method);
   }
   if (found.has('GET')) found.add('HEAD');
   return [...found];
@@ -255,7 +255,7 @@ function routeRegex(pattern: string): RegExp {
   let re = regexCache.get(pattern);
   if (!re) {
     const body = pattern
-      .replace(/\/+$/, '')
+      .replace(/(?<!\/)\/+$/, '')
       .split('/')
       .map((seg) => {
         const m = /^:\w+(?:\{(.+)\})?\??$/.exec(seg);

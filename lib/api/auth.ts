@@ -15,11 +15,10 @@ import type { AppEnv } from './context';
 export function keyFromAuthorization(header: string): string {
   const value = header.trim();
   if (looksLikeApiKey(value)) return value;
-  const m = /^(token|bearer)(?:\s+(.*))?$/i.exec(value);
-  if (!m) throw Unauthorized('Authentication credentials were not provided.');
-  let rest = (m[2] ?? '').trim();
-  const doubled = /^token\s+(.*)$/i.exec(rest);
-  if (doubled) rest = (doubled[1] ?? '').trim();
+  const scheme = /^(?:token|bearer)(?=\s|$)/i.exec(value);
+  if (!scheme) throw Unauthorized('Authentication credentials were not provided.');
+  let rest = value.slice(scheme[0].length).trim();
+  if (/^token\s/i.test(rest)) rest = rest.slice('token'.length).trim();
   if (!rest) throw Unauthorized('Invalid token header. No credentials provided.');
   if (/\s/.test(rest)) throw Unauthorized('Invalid token header. Token string should not contain spaces.');
   return rest;

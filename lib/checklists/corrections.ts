@@ -1,5 +1,5 @@
 import type { FieldDefinition } from './contract';
-import { compilePattern } from './patterns';
+import { compilePattern, type Pattern } from './patterns';
 
 /**
  * Defects of the published schema workbooks (docs/studies-and-checklists.md §2), corrected when the definitions are
@@ -79,7 +79,7 @@ const EXAMPLE_CORRECTIONS: Record<string, readonly ExampleCorrection[]> = {
 /** A string term whose pattern takes ISO dates (YYYY-MM-DD) and nothing looser: its cells are dates. */
 export function isDateTerm(f: Pick<FieldDefinition, 'type' | 'regex'>): boolean {
   if (f.type !== 'string' || !f.regex) return false;
-  let re: RegExp;
+  let re: Pattern;
   try {
     re = compilePattern(f.regex);
   } catch {

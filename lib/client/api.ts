@@ -29,7 +29,7 @@ export async function apiFetchAll<T>(path: string): Promise<T[]> {
   while (next) {
     const page: { body: T[]; headers: Headers } = await apiResponse<T[]>(next);
     out.push(...page.body);
-    next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? null;
+    next = /<([^<>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? null;
   }
   return out;
 }

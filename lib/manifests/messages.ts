@@ -16,6 +16,13 @@ export const messages = {
     `Columns ${headers.map((h) => `'${h}'`).join(' and ')} both hold ${field}. Keep one of them.`,
   empty: () => 'Manifest uploaded is empty',
   tooManyRows: (max: number) => `Cannot process more than ${max} samples in a single manifest file.`,
+  issuesNotListed: (listed: number, errors: number, warnings: number) =>
+    `Only the first ${listed.toLocaleString('en')} errors and warnings of each kind are listed: ${[
+      errors && `${errors.toLocaleString('en')} more errors`,
+      warnings && `${warnings.toLocaleString('en')} more warnings`,
+    ]
+      .filter(Boolean)
+      .join(' and ')} were found. Correct the ones listed and upload the sheet again to see the rest.`,
   templatePrefill: (rows: string) => `Rows ${rows} hold only values pre-filled by the template (SERIES, SYMBIONT) and were ignored.`,
 
   missing: (field: string, row: number) =>

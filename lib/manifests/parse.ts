@@ -35,7 +35,7 @@ export async function parseManifest(buffer: Uint8Array, fileName: string, option
   if (buffer.byteLength === 0) throw new ManifestParseError('empty', 'Manifest uploaded is empty');
   const { definition } = options;
   const isNumeric = definition ? (header: string) => NUMERIC_KINDS.has(fieldForHeader(definition, header)?.kind ?? 'text') : undefined;
-  const grid = format === 'xlsx' ? await readXlsxGrid(buffer, isNumeric, { maxRows: options.maxRows }) : readCsvGrid(buffer);
+  const grid = format === 'xlsx' ? await readXlsxGrid(buffer, isNumeric, { maxRows: options.maxRows }) : await readCsvGrid(buffer);
   return toManifest(grid, format);
 }
 

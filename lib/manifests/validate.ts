@@ -1,7 +1,9 @@
+import { EventLoopTurns } from '@/lib/concurrency';
+import { CELL_MAX_CHARS, cellTooLongMessage } from '@/lib/values/cell-bound';
 import { messages, rowRanges } from './messages';
 import { checkCells } from './rules/cells';
 import { mapColumns } from './rules/columns';
-import { compileDefinition, Reporter, type RuleState } from './rules/context';
+import { compileDefinition, MAX_LISTED_ISSUES, Reporter, type RuleState } from './rules/context';
 import { checkBiobankingVouchers, checkOriginalLocation } from './rules/cross-field';
 import { checkErgaCoordinates, checkPermits, checkPopGenomics } from './rules/erga';
 import { checkStoredTubes } from './rules/existing';
@@ -27,15 +29,28 @@ export async function validateManifest(
 ): Promise<ValidationResult> {
   const types = ctx.associatedProjectTypes;
   const popGenomicsOnly = definition.project === 'erga' && types?.length === 1 && types[0] === 'POP_GENOMICS';
+  const turns = new EventLoopTurns();
   const columns = mapColumns(parsed, definition, popGenomicsOnly ? new Set(Object.keys(POP_GENOMICS_DEFAULTS)) : new Set());
   const report = new Reporter(columns.columnOfField, columns.columnOfHeader);
   report.errors.push(...columns.errors);
   report.warnings.push(...columns.warnings);
 
+  // no rule reads a sheet with a cell longer than the bound: each cell's cost is then bounded, whatever was uploaded
+  if (reportLongCells(parsed, columns.fieldOfHeader, report)) {
+    return {
+      errors: sortIssues(report.errors),
+      warnings: sortIssues(listedWarnings(report)),
+      rows: parsed.rows.length,
+      normalised: [],
+      mode: 'create',
+      matches: [],
+    };
+  }
+
   const { rows, prefill } = buildRows(parsed.rows, columns.fieldOfHeader);
   const result = (extra: Partial<ValidationResult> = {}): ValidationResult => ({
     errors: sortIssues(report.errors),
-    warnings: sortIssues(report.warnings),
+    warnings: sortIssues(listedWarnings(report)),
     rows: rows.length,
     // rows hold only the definition's fields (unknown columns are dropped, docs/tol-manifests.md §1.3.7)
     normalised: rows.map((r) => ({ rowNumber: r.rowNumber, values: r.values })),
@@ -67,6 +82,7 @@ export async function validateManifest(
     now: ctx.now ?? new Date(),
     popGenomicsOnly,
     failed: new Set(),
+    turns,
   };
 
   // auto-corrections first, so the checks judge what would be stored
@@ -75,23 +91,66 @@ export async function validateManifest(
   cutTimeSeconds(s);
   overwriteBarcoding(s);
 
-  checkCells(s);
+  await checkCells(s);
+  // the rules over the whole sheet each take one pass over its rows; the event loop has a turn between them
   const groups = checkRackTube(s);
+  await turns.maybeGive();
   checkTargetsAndSymbionts(s, groups);
   checkSpecimens(s);
+  await turns.maybeGive();
   checkOriginalLocation(s);
   if (definition.project === 'erga') {
     checkErgaCoordinates(s);
     checkPermits(s);
+    await turns.maybeGive();
     checkBiobankingVouchers(s);
     checkPopGenomics(s);
   }
+  await turns.maybeGive();
   const stored = await checkStoredTubes(s, groups);
   await checkTaxonomy(s);
   await checkSpecimenTaxa(s, stored.sampleOfRow);
   copyTargetIntoSymbionts(s, groups);
 
   return result({ mode: stored.mode, matches: stored.matches });
+}
+
+/** Each cell longer than CELL_MAX_CHARS as an error on that cell; whether there was one. */
+function reportLongCells(parsed: ParsedManifest, fieldOfHeader: ReadonlyMap<string, string>, report: Reporter): boolean {
+  let found = false;
+  for (const row of parsed.rows) {
+    for (const header in row.values) {
+      const value = row.values[header] ?? '';
+      if (value.length <= CELL_MAX_CHARS) continue;
+      found = true;
+      const field = fieldOfHeader.get(header) ?? null;
+      report.error('cell_too_long', {
+        row: row.rowNumber,
+        field,
+        header: field ? undefined : header,
+        value,
+        message: cellTooLongMessage(`in column ${field ?? header} at row ${row.rowNumber}`, value.length),
+      });
+    }
+  }
+  return found;
+}
+
+/** The warnings listed, with one more saying how many issues were found beyond those listed (Reporter's bound). */
+function listedWarnings(report: Reporter): Issue[] {
+  const { errors, warnings } = report.unlisted;
+  if (!errors && !warnings) return report.warnings;
+  return [
+    ...report.warnings,
+    {
+      row: null,
+      column: null,
+      field: null,
+      value: null,
+      rule: 'issues_not_listed',
+      message: messages.issuesNotListed(MAX_LISTED_ISSUES, errors, warnings),
+    },
+  ];
 }
 
 /** Sheet-level issues first, then by row; within a row the order the rules found them (stable sort). */

@@ -92,9 +92,9 @@ export function basicAuth(username: string, password: string): string {
 
 /** `base` + path segments, keeping any path `base` already has (`…/api` + `deposit` → `…/api/deposit`). */
 export function joinUrl(base: string, ...segments: string[]): string {
-  const trimmed = base.replace(/\/+$/, '');
+  const trimmed = base.replace(/(?<!\/)\/+$/, '');
   const path = segments
-    .map((s) => s.replace(/^\/+|\/+$/g, ''))
+    .map((s) => s.replace(/^\/+|(?<!\/)\/+$/g, ''))
     .filter(Boolean)
     .join('/');
   return path ? `${trimmed}/${path}` : trimmed;

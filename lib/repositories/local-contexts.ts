@@ -39,7 +39,7 @@ const ProjectSchema = z.looseObject({
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The hub's site for people: the API root without its `/api/vN`. */
-const siteOf = (baseUrl: string) => baseUrl.replace(/\/+$/, '').replace(/\/api(\/v\d+)?$/, '');
+const siteOf = (baseUrl: string) => baseUrl.replace(/(?<!\/)\/+$/, '').replace(/\/api(\/v\d+)?$/, '');
 
 /** A project's page at the hub, for people to follow, from the API root (LOCAL_CONTEXTS_URL). */
 export const localContextsProjectPage = (baseUrl: string, projectId: string): string =>

@@ -35,7 +35,7 @@ export function numberText(n: number): string {
 
 function isDateFormat(numFmt: string | undefined): boolean {
   if (!numFmt) return false;
-  const stripped = numFmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, '');
+  const stripped = numFmt.replace(/\[[^\][]*]/g, '').replace(/"[^"]*"/g, '');
   return /[ymdhs]/i.test(stripped);
 }
 

@@ -104,54 +104,97 @@ interface SheetEntry {
  */
 function sheetsByFile(workbookXml: string, relsXml: string): { sheets: Map<number, SheetEntry>; order: string[]; date1904: boolean } {
   const targets = new Map<string, number>();
-  for (const m of relsXml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
+  for (const m of relsXml.matchAll(/<(?:\w+:)?Relationship\b[^<>]*>/g)) {
     const id = attr(m[0], 'Id');
     const file = /worksheets\/sheet(\d+)\.xml$/.exec(attr(m[0], 'Target') ?? '');
     if (id && file) targets.set(id, Number(file[1]));
   }
   const sheets = new Map<number, SheetEntry>();
   const order: string[] = [];
-  for (const m of workbookXml.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)) {
+  for (const m of workbookXml.matchAll(/<(?:\w+:)?sheet\b[^<>]*>/g)) {
     const name = attr(m[0], 'name') ?? '';
     order.push(name);
     const rid = /\s(?:\w+:)?id="([^"]*)"/.exec(m[0])?.[1];
     const file = rid ? targets.get(rid) : undefined;
     if (file !== undefined) sheets.set(file, { name, state: attr(m[0], 'state') ?? 'visible' });
   }
-  const pr = /<(?:\w+:)?workbookPr\b[^>]*>/.exec(workbookXml)?.[0] ?? '';
+  const pr = /<(?:\w+:)?workbookPr\b[^<>]*>/.exec(workbookXml)?.[0] ?? '';
   const date1904 = ['1', 'true'].includes(attr(pr, 'date1904') ?? '');
   return { sheets, order, date1904 };
 }
 
-// a row element and its content, or a self-closing one; `<rowBreaks>` is not one
-const ROW = /<row[\s/>][^>]*?(?:\/>|>[\s\S]*?<\/row>)/g;
+/**
+ * The largest row element held while waiting for its end: a row of every column at the bound on a cell
+ * (lib/values/cell-bound.ts) is a small part of it, and a row without end would otherwise be held, and searched, to the
+ * end of the sheet.
+ */
+const ROW_XML_MAX_CHARS = 8 * 2 ** 20;
 // what a cell holds: a value, an inline string or a formula
 const HOLDS_SOMETHING = /<(?:v|is|f)[\s/>]/;
+
+/** Where the next `<row` element starts at or after `from` (`<rowBreaks>` is not one), or -1. */
+function rowStart(xml: string, from: number): number {
+  for (let at = xml.indexOf('<row', from); at >= 0; at = xml.indexOf('<row', at + 4)) {
+    const next = xml.charCodeAt(at + 4);
+    // whitespace, '/' or '>' after the name; NaN: cut by the chunk's end, decided with the next chunk
+    if (Number.isNaN(next) || next === 0x3e || next === 0x2f || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d) return at;
+  }
+  return -1;
+}
+
+/**
+ * The index just past the row element starting at `start`, or -1 when it does not end in `xml`. `searched`: how far
+ * an earlier call looked for this row's end, so a row spanning many chunks is not searched again from its start.
+ */
+function rowEnd(xml: string, start: number, searched = start): number {
+  const tagEnd = xml.indexOf('>', start);
+  if (tagEnd < 0) return -1;
+  if (xml.charCodeAt(tagEnd - 1) === 0x2f) return tagEnd + 1;
+  const close = xml.indexOf('</row>', Math.max(tagEnd, searched - '</row>'.length));
+  return close < 0 ? -1 : close + '</row>'.length;
+}
 
 /**
  * A worksheet's XML without the rows that hold nothing: no cell with a value, an inline string or a formula. Excel
  * writes every row that was ever formatted, each styled cell included, and exceljs builds a row and its cells for each:
  * for a million formatted rows below the data, seconds and a few hundred MB of garbage for nothing. The rows kept keep
- * their numbers (their `r` attribute, which exceljs's reader needs anyway). Only the text between rows is held.
+ * their numbers (their `r` attribute, which exceljs's reader needs anyway). Only the text between rows is held. The
+ * rows are found by searching forward, each character read once: a pattern with a lazy body was retried from every
+ * `<row` of a sheet whose rows do not end.
  */
 export async function* withoutEmptyRows(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
   const decoder = new TextDecoder();
   let held = '';
+  // how far into `held` the unfinished row at its start was searched for its end
+  let searched = 0;
   for await (const chunk of chunks) {
     held += decoder.decode(chunk, { stream: true });
     let out = '';
     let from = 0;
-    ROW.lastIndex = 0;
-    for (let m = ROW.exec(held); m; m = ROW.exec(held)) {
-      out += held.slice(from, m.index);
-      if (HOLDS_SOMETHING.test(m[0])) out += m[0];
-      from = m.index + m[0].length;
+    let keepFrom = -1;
+    for (let start = rowStart(held, from); start >= 0; start = rowStart(held, from)) {
+      const end = rowEnd(held, start, start === 0 ? searched : start);
+      // an unfinished row waits for the next chunk
+      if (end < 0 || Number.isNaN(held.charCodeAt(start + 4))) {
+        keepFrom = start;
+        break;
+      }
+      out += held.slice(from, start);
+      const row = held.slice(start, end);
+      if (HOLDS_SOMETHING.test(row)) out += row;
+      from = end;
     }
-    // an unfinished row (or a tag cut by the chunk's end) waits for the next chunk
-    const next = held.indexOf('<row', from);
-    const keepFrom = next !== -1 ? next : Math.max(from, held.lastIndexOf('<'));
+    // a tag cut by the chunk's end waits too
+    if (keepFrom < 0) keepFrom = Math.max(from, held.lastIndexOf('<'));
     out += held.slice(from, keepFrom);
     held = held.slice(keepFrom);
+    searched = held.length;
+    if (held.length > ROW_XML_MAX_CHARS) {
+      throw new WorkbookUnreadable(
+        `A row of the sheet is over ${ROW_XML_MAX_CHARS / 2 ** 20} MB of XML: no sheet this service reads has such rows.`,
+        true,
+      );
+    }
     if (out) yield Buffer.from(out);
   }
   held += decoder.decode();

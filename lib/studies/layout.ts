@@ -13,7 +13,7 @@ export const headerOf = (field: FieldDefinition) => (field.mandatory ? field.lab
 
 /** A header as the term it names: its label without the optional suffix, or the term name itself. */
 export function fieldForHeader(fields: readonly FieldDefinition[], header: string): FieldDefinition | undefined {
-  const bare = header.replace(/\s*\(optional\)\s*$/i, '').trim();
+  const bare = header.replace(/\(optional\)\s*$/i, '').trim();
   return fields.find((f) => f.label === bare) ?? fields.find((f) => f.termName === bare);
 }
 

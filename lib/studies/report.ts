@@ -1,3 +1,4 @@
+import { QUOTED_VALUE_MAX_CHARS, quotedValue } from '@/lib/values/cell-bound';
 import { columnLetter } from './layout';
 import type { ParsedSheet } from './read';
 import type { ReportEntry } from './types';
@@ -13,5 +14,10 @@ export function entry(
 ): ReportEntry {
   const column = col === null ? null : (parsed?.columns.find((c) => c.col === col)?.header ?? columnLetter(col));
   const where = col === null ? '' : `${columnLetter(col)}${row ?? ''}`;
+  // a long value is quoted by its start, in the entry and its message: a report lists thousands of entries
+  if (value !== null && value.length > QUOTED_VALUE_MAX_CHARS) {
+    const quoted = quotedValue(value);
+    return { sheet, row, column, value: quoted, message: message.split(value).join(quoted), path: where ? `${sheet}!${where}` : sheet };
+  }
   return { sheet, row, column, value, message, path: where ? `${sheet}!${where}` : sheet };
 }

@@ -1,5 +1,7 @@
 import type { ComponentDefinition, FieldDefinition } from '@/lib/checklists/contract';
 import { matchesPattern } from '@/lib/checklists/patterns';
+import type { EventLoopTurns } from '@/lib/concurrency';
+import { CELL_MAX_CHARS, cellTooLongMessage } from '@/lib/values/cell-bound';
 import { fieldForHeader } from './layout';
 import type { ParsedSheet } from './read';
 import { entry } from './report';
@@ -9,7 +11,13 @@ import type { KnownSample, ReportEntry, SheetData, ValidationContext } from './t
  * The rules of one sheet: its columns (unknown, duplicate, mandatory ones missing), its cells (mandatory, allowed
  * values, patterns, biosample accessions of the profile and their taxon and name) and identifier uniqueness.
  */
-export function checkSheet(sheet: ParsedSheet, component: ComponentDefinition, ctx: ValidationContext, errors: ReportEntry[]): SheetData {
+export async function checkSheet(
+  sheet: ParsedSheet,
+  component: ComponentDefinition,
+  ctx: ValidationContext,
+  errors: ReportEntry[],
+  turns: EventLoopTurns,
+): Promise<SheetData> {
   const c = component.key;
   const columns = new Map<number, FieldDefinition>();
   const headerOfTerm = new Map<string, string>();
@@ -45,9 +53,17 @@ export function checkSheet(sheet: ParsedSheet, component: ComponentDefinition, c
   });
 
   for (const r of rows) {
+    // a large sheet is checked in slices, so that the service answers others meanwhile
+    await turns.maybeGive();
     for (const [col, f] of columns) {
       const v = r.values[f.termName];
       const at = (message: string) => errors.push(entry(c, r.rowNumber, col, v ?? null, message, sheet));
+      // no rule reads a cell longer than the bound; the row's other cells are still checked
+      if (v !== undefined && v.length > CELL_MAX_CHARS) {
+        at(`Sheet ${c}: ${cellTooLongMessage(`in column ${f.label} at row ${r.rowNumber}`, v.length)}`);
+        delete r.values[f.termName];
+        continue;
+      }
       if (v === undefined) {
         if (f.mandatory) at(`Sheet ${c}: Missing data detected in column ${f.label} at row ${r.rowNumber}.`);
         continue;
@@ -93,7 +109,7 @@ export function checkSheet(sheet: ParsedSheet, component: ComponentDefinition, c
   return { sheet, component, columns, rows };
 }
 
-const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /** Two cell texts that mean the same: equal, equal but for case and spacing, or the same number. */
 export function sameValue(a: string, b: string): boolean {

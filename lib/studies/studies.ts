@@ -100,7 +100,7 @@ export async function exportStudy(
   if (returnType === 'xlsx') {
     return { fileName: `${name}.xlsx`, contentType: XLSX_TYPE, body: await writeStudyWorkbook(def, study.components) };
   }
-  const base = input.baseUrl.replace(/\/+$/, '');
+  const base = input.baseUrl.replace(/(?<!\/)\/+$/, '');
   const doc = studyJsonLd(def, study.components, {
     vocab: vocabularyBase(base, schema),
     id: `${base}/api/profiles/${profileId}/schema/${schema}/studies/${encodeURIComponent(study.studyId)}`,

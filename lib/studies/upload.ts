@@ -76,7 +76,7 @@ export async function uploadStudy(
   const parsed = await readingWorkbooks(() => readStudyWorkbook(file.bytes));
 
   const enaSamples = deps.enaSamples ?? enaSampleLookupFromConfig(config, db, deps.logger);
-  const result = validateStudy(def, parsed, {
+  const result = await validateStudy(def, parsed, {
     samples: await knownSamples(db, enaSamples, profile.id, biosampleAccessions(def, parsed)),
     profileFiles: await profileFileNames(deps, profile.id),
   });

@@ -1,4 +1,5 @@
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
+import { EventLoopTurns } from '@/lib/concurrency';
 import { STUDY_ID_PATTERN } from './contract';
 import type { ParsedWorkbook } from './read';
 import { entry } from './report';
@@ -18,7 +19,8 @@ const STUDY_ID = new RegExp(`^${STUDY_ID_PATTERN}$`);
  * their taxon and scientific name), checksums of named data files and duplicate file names. Files missing from the
  * profile are warnings. Sheets without data rows count as absent.
  */
-export function validateStudy(def: ChecklistDefinition, wb: ParsedWorkbook, ctx: ValidationContext): ValidationResult {
+export async function validateStudy(def: ChecklistDefinition, wb: ParsedWorkbook, ctx: ValidationContext): Promise<ValidationResult> {
+  const turns = new EventLoopTurns();
   const errors: ReportEntry[] = [];
   const warnings: ReportEntry[] = [];
   const data = new Map<string, SheetData>();
@@ -35,7 +37,7 @@ export function validateStudy(def: ChecklistDefinition, wb: ParsedWorkbook, ctx:
       errors.push(entry(sheet.name, null, null, null, `Duplicate worksheet: ${sheet.name}`));
       continue;
     }
-    data.set(component.key, checkSheet(sheet, component, ctx, errors));
+    data.set(component.key, await checkSheet(sheet, component, ctx, errors, turns));
   }
 
   const study = data.get('study');

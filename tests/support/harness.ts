@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { getRequestListener } from '@hono/node-server';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '@/db/client';
@@ -73,6 +76,21 @@ const OFFLINE = {
   TOLID_URL: 'http://127.0.0.1:9/tolid/api/v3',
   LOCAL_CONTEXTS_URL: 'http://127.0.0.1:9/localcontexts/api/v1',
 };
+
+/**
+ * The app behind a real HTTP server on a free local port: requests that arrive as a client's do, over a socket, for
+ * tests of what other requests meet while the process works. (A request made in the process, as `request` does,
+ * runs its whole answer as promise continuations, between which nothing else gets a turn.)
+ */
+export async function serveOverHttp(api: ApiApp): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(getRequestListener((request) => api.fetch(request)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /**
  * A new, empty database on the PostgreSQL server named by TEST_DATABASE_URL, with a way to drop it; no URL (the

@@ -1,3 +1,4 @@
+import { EventLoopTurns } from '@/lib/concurrency';
 import { cellText } from '@/lib/spreadsheets/cells';
 import { streamSheets, WorkbookUnreadable } from '@/lib/spreadsheets/stream-sheets';
 import { ManifestParseError } from '../errors';
@@ -46,6 +47,7 @@ export async function readXlsxGrid(
   if (!isZip(buffer)) throw notAWorkbook();
   const maxRows = opts.maxRows ?? Number.POSITIVE_INFINITY;
   const seen: string[] = [];
+  const turns = new EventLoopTurns();
   try {
     const wanted = (name: string) => {
       seen.push(name);
@@ -56,6 +58,7 @@ export async function readXlsxGrid(
       const grid: SheetGrid = { header: [], rows: [] };
       let numeric: boolean[] = [];
       for await (const row of sheet.rows) {
+        await turns.maybeGive();
         if (row.rowNumber > MAX_SCANNED_ROWS) break;
         if (row.rowNumber === 1) {
           const header: string[] = [];

@@ -12,11 +12,26 @@
  */
 export function fixLayoutRegex(source: string): string {
   const trimmed = source.trim().replaceAll('+.?', '+\\.?');
-  return `^(?:${trimmed})$`;
+  return `^(?:${linear(trimmed)})$`;
 }
 
+/**
+ * The layouts' number patterns, rewritten to accept the same text without backtracking: `[0-9]+\.?[0-9]*` can split a
+ * run of digits between its two parts in as many ways as it is long, so a long run ending in a letter took time
+ * growing with the square of its length. Each rewrite reads a digit one way only (tests/patterns-linear.test.ts
+ * holds them to the originals).
+ */
+export const LINEAR_REWRITES: [string, string][] = [
+  // DEPTH, ELEVATION: "0", "0." and digits, or digits not led by 0 with an optional fraction
+  ['(0|((0\\.)|([1-9][0-9]*\\.?))[0-9]*)', '(0|0\\.[0-9]*|[1-9][0-9]*(?:\\.[0-9]*)?)'],
+  // DECIMAL_LATITUDE, DECIMAL_LONGITUDE
+  ['[0-9]+\\.?[0-9]*', '[0-9]+(?:\\.[0-9]*)?'],
+];
+
+const linear = (source: string): string => LINEAR_REWRITES.reduce((s, [from, to]) => s.replaceAll(from, to), source);
+
 /** Number alternatives used where the layout has none or the runtime differs from the layout. */
-export const NUMBER_OR_NOT_COLLECTED = '^(?:[+-]?[0-9]+\\.?[0-9]*|not collected)$';
+export const NUMBER_OR_NOT_COLLECTED = '^(?:[+-]?[0-9]+(?:\\.[0-9]*)?|not collected)$';
 export const NON_NEGATIVE_NUMBER_OR_TOKEN = '^(?:[0-9]+(?:\\.[0-9]+)?|not applicable|not collected|not provided)$';
 export const ISO_DATE_OR_TOKEN = '^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|not applicable|not collected|not provided)$';
 export const DIGITS = '^[0-9]+$';

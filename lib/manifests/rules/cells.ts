@@ -226,12 +226,14 @@ const CHECKS: Record<CompiledField['def']['kind'], Check | null> = {
   pattern: checkPattern('pattern'),
 };
 
-export function checkCells(s: RuleState): void {
+export async function checkCells(s: RuleState): Promise<void> {
   const erga = s.definition.project === 'erga';
   const plan = [...s.fields.values()]
     .filter((f) => s.present.has(f.def.name) && !OWNED_ELSEWHERE.has(f.def.name))
     .map((f) => ({ f, check: CHECKS[f.def.kind], mandatory: f.def.required && !(erga && ERGA_COORDINATES.has(f.def.name)) }));
   for (const row of s.rows) {
+    // a large sheet is checked in slices, so that the service answers others meanwhile
+    await s.turns.maybeGive();
     for (const { f, check, mandatory } of plan) {
       const value = row.values[f.def.name] ?? '';
       if (!value) {

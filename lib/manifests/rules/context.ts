@@ -1,3 +1,5 @@
+import type { EventLoopTurns } from '@/lib/concurrency';
+import { QUOTED_VALUE_MAX_CHARS, quotedValue } from '@/lib/values/cell-bound';
 import type { FieldDefinition, Issue, ManifestDefinition, ValidationContext } from '../types';
 import { patternSubject, vocabularyKey } from '../values';
 import type { RuleCode } from './catalogue';
@@ -29,10 +31,21 @@ export interface IssueInput {
   header?: string;
 }
 
-/** Collects issues, filling in the spreadsheet column of the field's header. */
+/**
+ * Issues listed per severity in a report; those found beyond are counted, not kept. A sheet of 10,000 rows with
+ * every cell wrong would otherwise hold hundreds of thousands of them, each stored and sent.
+ */
+export const MAX_LISTED_ISSUES = 10_000;
+
+/**
+ * Collects issues, filling in the spreadsheet column of the field's header. A long value is quoted by its start, in
+ * the issue and in its message.
+ */
 export class Reporter {
   readonly errors: Issue[] = [];
   readonly warnings: Issue[] = [];
+  /** issues found beyond MAX_LISTED_ISSUES, by severity */
+  readonly unlisted = { errors: 0, warnings: 0 };
 
   constructor(
     private readonly columnOfField: ReadonlyMap<string, string>,
@@ -41,15 +54,24 @@ export class Reporter {
 
   private issue(rule: RuleCode, i: IssueInput): Issue {
     const column = i.header !== undefined ? this.columnOfHeader.get(i.header) : i.field ? this.columnOfField.get(i.field) : undefined;
-    return { row: i.row, column: column ?? null, field: i.field, value: i.value ?? null, rule, message: i.message };
+    let value = i.value ?? null;
+    let message = i.message;
+    if (value !== null && value.length > QUOTED_VALUE_MAX_CHARS) {
+      const quoted = quotedValue(value);
+      message = message.split(value).join(quoted);
+      value = quoted;
+    }
+    return { row: i.row, column: column ?? null, field: i.field, value, rule, message };
   }
 
   error(rule: RuleCode, i: IssueInput): void {
-    this.errors.push(this.issue(rule, i));
+    if (this.errors.length < MAX_LISTED_ISSUES) this.errors.push(this.issue(rule, i));
+    else this.unlisted.errors++;
   }
 
   warn(rule: RuleCode, i: IssueInput): void {
-    this.warnings.push(this.issue(rule, i));
+    if (this.warnings.length < MAX_LISTED_ISSUES) this.warnings.push(this.issue(rule, i));
+    else this.unlisted.warnings++;
   }
 }
 
@@ -67,6 +89,8 @@ export interface RuleState {
   popGenomicsOnly: boolean;
   /** cells that already have an error, `${row}:${field}`, so later rules do not pile on */
   failed: Set<string>;
+  /** turns for the event loop between slices of a large sheet's rows */
+  turns: EventLoopTurns;
 }
 
 export const cellKey = (row: number, field: string): string => `${row}:${field}`;

@@ -85,7 +85,7 @@ export class EnaStillQueuedError extends RepositoryError {
 export function webinRoot(baseUrl: string): string {
   return baseUrl
     .trim()
-    .replace(/\/+$/, '')
+    .replace(/(?<!\/)\/+$/, '')
     .replace(/\/(drop-box(\/submit)?|webin-v2(\/submit(\/queue)?)?)$/, '');
 }
 

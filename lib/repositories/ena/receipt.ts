@@ -98,8 +98,8 @@ const OBJECT_WORDS: Record<string, ReceiptObjectType> = {
 // new: In sample, alias: "x". The object being added already exists in the submission account with accession: "ERS1".
 // old: In submission, alias:"x", accession:"". The object being added already exists in the submission account.
 const ALIAS_EXISTS =
-  /In (\w+),\s*alias:\s*"(.*?)"(?=[.,])(?:,\s*accession:\s*"([^"]*)")?\.?\s*The object being added already exists in the submission account(?: with accession:\s*"([^"]+)")?/i;
-const NEW_CHECKLIST = /^Sample:\s*(.*?);\s*(?:Attribute:\s*(.*?);\s*)?Reason:\s*([\s\S]*)$/i;
+  /In (\w+),[ \t]*alias:[ \t]*"([^"]*)"(?:,[ \t]*accession:[ \t]*"([^"]*)")?\.?[ \t]*The object being added already exists in the submission account(?: with accession:[ \t]*"([^"]+)")?/i;
+const NEW_CHECKLIST = /^Sample:([^;]*);(?:\s*Attribute:([^;]*);)?\s*Reason:([\s\S]*)$/i;
 const OLD_ERROR_AT = /^Error at (.+?)\.\s+([\s\S]*)$/i;
 const OLD_FIELD = /(?:for )?field\s+"([^"]+)"/i;
 const OLD_MISSING = /^Missing (?:mandatory|recommended) field\s+"([^"]+)"/i;

@@ -55,7 +55,7 @@ export interface TolSampleInput {
 
 const ENA_NAME_ELEMENTS = new Set(['TAXON_ID', 'SCIENTIFIC_NAME', 'COMMON_NAME']);
 const MISSING = /^(not[ _]collected|not[ _]provided|not[ _]applicable|restricted[ _]access)$/i;
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const NUMBER = /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const COORDINATE = /LATITUDE|LONGITUDE/;
 // identifiers and links keep their underscores: "EI_00123" is not "EI 00123"
 const VERBATIM = /_ID(_|$)|_LINK$|_INSTITUTION$/;
@@ -72,7 +72,7 @@ export function roundCoordinate(value: string): string | undefined {
   const n = Number(v);
   if (!Number.isFinite(n) || Math.abs(n) >= 1e21) return undefined;
   let s = n.toFixed(8);
-  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+  if (s.includes('.')) s = s.replace(/(?<!0)0+$/, '').replace(/\.$/, '');
   return s === '-0' ? '0' : s;
 }
 
