@@ -94,6 +94,26 @@ const CASES: Case[] = [
   { name: 'no data rows', rule: 'empty', project: 'dtol', row: null, field: null, n: 0 },
   { name: 'more rows than allowed', rule: 'too_many_rows', project: 'dtol', row: null, field: null, ctx: { maxRows: 3 } },
   {
+    name: 'a cell over 4,096 characters',
+    rule: 'cell_too_long',
+    project: 'erga',
+    row: 3,
+    field: 'DECIMAL_LATITUDE',
+    edit: set(3, { DECIMAL_LATITUDE: `${'7'.repeat(5_000)}x` }),
+  },
+  {
+    name: 'more errors than a report lists',
+    rule: 'issues_not_listed',
+    project: 'dtol',
+    row: null,
+    field: null,
+    n: 10_001,
+    ctx: { maxRows: 10_001 },
+    edit: (rows) => {
+      for (const r of rows) r.HABITAT = 'h'.repeat(4_097);
+    },
+  },
+  {
     name: 'template pre-fill rows',
     rule: 'template_prefill',
     project: 'dtol',
