@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '@/db/schema';
-import { authSettings, buildAuthOptions, sessionUserId } from '@/lib/auth/session';
+import { authSettings, buildAuthOptions, signedInUser } from '@/lib/auth/session';
 import type { Config } from '@/lib/config';
 import { ORCID_REFUSALS, orcidRefusalText } from '@/lib/users/contract';
 import { usernameBase } from '@/lib/users/orcid';
@@ -73,13 +73,13 @@ describe('signing in with ORCID, self-registration on', () => {
     if (!user) throw new Error('no account');
 
     // the session cookie names the new account, for the API and for the portal's pages
-    expect(await sessionUserId(b.cookieHeader(), h.config.authSecret)).toBe(user.id);
+    expect((await signedInUser(h.database.db, b.cookieHeader(), h.config.authSecret))?.id ?? null).toBe(user.id);
     expect((await b.session())?.userId).toBe(String(user.id));
 
     // an API key made from the session, then used on its own
     const made = await h.request('/api/account/keys', {
       method: 'POST',
-      headers: { cookie: b.cookieHeader() ?? '', 'content-type': 'application/json' },
+      headers: { cookie: b.cookieHeader() ?? '', 'content-type': 'application/json', origin: BASE },
       body: JSON.stringify({ name: 'from my ORCID session' }),
     });
     expect(made.status).toBe(201);
@@ -99,7 +99,7 @@ describe('signing in with ORCID, self-registration on', () => {
     const before = await userByOrcid(JOSIAH);
     const b = browser();
     expect(await b.signInWithOrcid(JOSIAH, '/profiles')).toBe(`${BASE}/profiles`);
-    expect(await sessionUserId(b.cookieHeader(), h.config.authSecret)).toBe(before?.id);
+    expect((await signedInUser(h.database.db, b.cookieHeader(), h.config.authSecret))?.id ?? null).toBe(before?.id);
     expect(await h.database.db.$count(users, eq(users.orcidId, JOSIAH))).toBe(1);
   });
 
@@ -131,7 +131,7 @@ describe('signing in with ORCID, self-registration off', () => {
 
     // someone who already has an account still signs in
     expect(await b.signInWithOrcid(JOSIAH)).toBe(`${BASE}/`);
-    expect(await sessionUserId(b.cookieHeader(), h.config.authSecret)).toBe((await userByOrcid(JOSIAH))?.id);
+    expect((await signedInUser(h.database.db, b.cookieHeader(), h.config.authSecret))?.id ?? null).toBe((await userByOrcid(JOSIAH))?.id);
   });
 });
 
@@ -140,15 +140,15 @@ describe('linking an ORCID iD to an account', () => {
     const { user, password } = await h.user({ memberOf: ['dtol'] });
     const b = browser({ ...h.config, SELF_REGISTRATION: false });
     await b.signInWithPassword(user.username, password);
-    expect(await sessionUserId(b.cookieHeader(), h.config.authSecret)).toBe(user.id);
+    expect((await signedInUser(h.database.db, b.cookieHeader(), h.config.authSecret))?.id ?? null).toBe(user.id);
 
     expect(await b.signInWithOrcid(LINKER, '/account')).toBe(`${BASE}/account`);
     expect(await getUser(h.database.db, user.id)).toMatchObject({ orcidId: LINKER, fullName: 'Lin Ker', memberOf: ['dtol'] });
-    expect(await sessionUserId(b.cookieHeader(), h.config.authSecret)).toBe(user.id);
+    expect((await signedInUser(h.database.db, b.cookieHeader(), h.config.authSecret))?.id ?? null).toBe(user.id);
 
     const later = browser({ ...h.config, SELF_REGISTRATION: false });
     await later.signInWithOrcid(LINKER);
-    expect(await sessionUserId(later.cookieHeader(), h.config.authSecret)).toBe(user.id);
+    expect((await signedInUser(h.database.db, later.cookieHeader(), h.config.authSecret))?.id ?? null).toBe(user.id);
     // their password still works too
     expect(await authenticate(h.database.db, user.username, password)).not.toBeNull();
   });
@@ -163,7 +163,7 @@ describe('linking an ORCID iD to an account', () => {
     expect(orcidRefusalText('OrcidTaken', JOSIAH)).toContain(`The ORCID iD ${JOSIAH} is already linked to another account`);
     expect((await getUser(h.database.db, user.id)).orcidId).toBeNull();
     expect((await userByOrcid(JOSIAH))?.username).toBe('josiah.carberry');
-    expect(await sessionUserId(b.cookieHeader(), h.config.authSecret)).toBe(user.id);
+    expect((await signedInUser(h.database.db, b.cookieHeader(), h.config.authSecret))?.id ?? null).toBe(user.id);
   });
 
   it('refuses a second iD for an account that has one', async () => {
@@ -214,7 +214,7 @@ describe('refusals', () => {
     expect(landed.searchParams.get('error')).toBe('OrcidDeactivated');
     expect(orcidRefusalText('OrcidDeactivated', ANA)).toBe(ORCID_REFUSALS.OrcidDeactivated.replace('{orcid}', ANA));
     expect(await b.session()).toBeNull();
-    expect(await sessionUserId(b.cookieHeader(), h.config.authSecret)).toBeNull();
+    expect((await signedInUser(h.database.db, b.cookieHeader(), h.config.authSecret))?.id ?? null).toBeNull();
   });
 
   it('refuses what is not an ORCID iD, making no account', async () => {

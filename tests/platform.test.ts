@@ -2,6 +2,7 @@ import { encode } from 'next-auth/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '@/db/schema';
 import { createApiApp } from '@/lib/api/app';
+import { newSessionClaims } from '@/lib/auth/sessions';
 import { createHarness, type Harness } from './support/harness';
 
 let h: Harness;
@@ -203,10 +204,11 @@ describe('API-key auth', () => {
   });
 
   it('accepts the portal’s next-auth session cookie', async () => {
-    const token = await encode({ token: { sub: String(alice.user.id), name: 'alice' }, secret: h.config.authSecret });
+    const claims = await newSessionClaims(h.database.db, alice.user.id);
+    const token = await encode({ token: { ...claims, sub: String(alice.user.id), name: 'alice' }, secret: h.config.authSecret });
     const res = await h.request('/api/account', { headers: { cookie: `next-auth.session-token=${token}` } });
     expect(res.status).toBe(200);
-    const forged = await encode({ token: { sub: String(alice.user.id) }, secret: 'another-secret' });
+    const forged = await encode({ token: { ...claims, sub: String(alice.user.id) }, secret: 'another-secret' });
     await expectProblem(await h.request('/api/account', { headers: { cookie: `next-auth.session-token=${forged}` } }), 401);
   });
 });
@@ -263,8 +265,12 @@ describe('OpenAPI', () => {
     const page = await h.request('/api/docs');
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('/api/openapi.json');
     expect(html).not.toMatch(/https?:\/\/(?!localhost)/);
+    // no inline script: the page's policy runs only its own files
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+    expect(html).not.toMatch(/<script>/);
+    const init = await h.request('/api/docs/assets/init.js');
+    expect(await init.text()).toContain('/api/openapi.json');
     const js = await h.request('/api/docs/assets/swagger-ui-bundle.js');
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toContain('javascript');

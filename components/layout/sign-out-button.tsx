@@ -8,7 +8,7 @@ import { signOut } from 'next-auth/react';
  */
 async function signOutHere() {
   await signOut({ redirect: false });
-  window.location.assign('/signin');
+  window.location.assign('/signin?signed_out=1');
 }
 
 export function SignOutButton() {

@@ -23,7 +23,25 @@ export const users = pgTable('users', {
   orcidId: text('orcid_id').unique(),
   /** the name the person goes by, as ORCID gives it; '' when unknown */
   fullName: text('full_name').notNull().default(''),
+  /**
+   * The generation of the person's portal sessions: each session carries the one it began in, and counts only while
+   * it is still this one. Raised by a new password and by "sign out everywhere" (lib/auth/sessions.ts).
+   */
+  sessionVersion: integer('session_version').notNull().default(0),
 });
+
+/**
+ * Portal sessions ended by signing out before they expired, by the id each session carries: the session itself is a
+ * signed cookie, so ending one is remembering it here until it would have expired anyway.
+ */
+export const endedSessions = pgTable(
+  'ended_sessions',
+  {
+    sessionId: text('session_id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('ended_sessions_expiry_idx').on(t.expiresAt)],
+);
 
 /**
  * The associated project types (BGE, ERGA_COMMUNITY, SANGER…, lib/profiles/enums.ts) whose approval this user gives:

@@ -1,8 +1,10 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { looksLikeApiKey, resolveApiKey } from '@/lib/auth/api-keys';
 import { guessLimits } from '@/lib/auth/limits';
-import { sessionUserId } from '@/lib/auth/session';
-import { AppError, NotFound, Unauthorized } from '@/lib/errors';
+import { signedInUser } from '@/lib/auth/session';
+import type { Config } from '@/lib/config';
+import { AppError, Forbidden, NotFound, Unauthorized } from '@/lib/errors';
 import { getUser } from '@/lib/users/users';
 import { clientAddress } from './client-address';
 import type { AppEnv } from './context';
@@ -24,28 +26,33 @@ export function keyFromAuthorization(header: string): string {
   return rest;
 }
 
-/** Resolves the caller from an API key or, when no Authorization header is sent, the portal's session cookie. */
+/** Resolves the caller from an API key or, when no Authorization header is sent, the portal’s session cookie. */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const { db, config } = c.get('deps');
   const header = c.req.header('authorization');
-  let userId: number | null;
-  if (header !== undefined) {
-    let key: string;
-    try {
-      key = keyFromAuthorization(header);
-    } catch (err) {
-      await guessLimits(db).keyFailed(clientAddress(c));
-      throw err;
+  if (header === undefined) {
+    // the portal's session: it counts only while not ended (lib/auth/sessions.ts)
+    const user = await signedInUser(db, c.req.header('cookie'), config.authSecret);
+    if (!user) throw Unauthorized('Authentication credentials were not provided.');
+    // a browser sends the cookie with a request any site makes; only the portal's own pages may change anything
+    if (!SAFE_METHODS.has(c.req.method) && !fromThisSite(c, config)) {
+      throw Forbidden('A change made with the portal’s session must come from the portal’s own pages; a script sends an API key instead.');
     }
-    userId = await resolveApiKey(db, key);
-    if (userId === null) {
-      // guessing keys is throttled per client; a valid key is never slowed
-      await guessLimits(db).keyFailed(clientAddress(c));
-      throw Unauthorized('Invalid token.');
-    }
-  } else {
-    userId = await sessionUserId(c.req.header('cookie'), config.authSecret);
-    if (userId === null) throw Unauthorized('Authentication credentials were not provided.');
+    c.set('user', user);
+    return next();
+  }
+  let key: string;
+  try {
+    key = keyFromAuthorization(header);
+  } catch (err) {
+    await guessLimits(db).keyFailed(clientAddress(c));
+    throw err;
+  }
+  const userId = await resolveApiKey(db, key);
+  if (userId === null) {
+    // guessing keys is throttled per client; a valid key is never slowed
+    await guessLimits(db).keyFailed(clientAddress(c));
+    throw Unauthorized('Invalid token.');
   }
   const user = await getUser(db, userId).catch((err: unknown) => {
     if (err instanceof AppError && err.code === 'not_found') return null;
@@ -55,6 +62,31 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   c.set('user', user);
   await next();
 });
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const first = (value: string | undefined) => value?.split(',')[0]?.trim() || undefined;
+
+/**
+ * Whether a request comes from a page of this site, by what the browser says of it (OWASP's check of standard
+ * headers): its Origin is the service's public address (NEXTAUTH_URL) or the host the request was sent to (the Host
+ * header, or behind a trusted proxy the host it forwarded); a browser that sends no Origin must say the request is
+ * same-origin (Sec-Fetch-Site). A sibling subdomain is another origin.
+ */
+function fromThisSite(c: Context<AppEnv>, config: Config): boolean {
+  const origin = c.req.header('origin');
+  if (origin === undefined) return c.req.header('sec-fetch-site') === 'same-origin';
+  let host: string;
+  try {
+    const url = new URL(origin);
+    if (url.origin === new URL(config.baseUrl).origin) return true;
+    host = url.host;
+  } catch {
+    // `null` (a sandboxed frame, a file) or not a URL
+    return false;
+  }
+  const addressed = (config.TRUST_PROXY && first(c.req.header('x-forwarded-host'))) || c.req.header('host');
+  return addressed !== undefined && host === addressed.toLowerCase();
+}
 
 /** After requireAuth. Admin-only areas answer 404 to others, so their existence is not advertised. */
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {

@@ -134,7 +134,11 @@ export async function resetPassword(
   const username = await ctx.db.transaction(async (tx) => {
     const [u] = await tx.select().from(users).where(eq(users.id, t.userId)).for('update');
     if (!u || !tokenFits(ctx.secret, u, t, now)) return null;
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, u.id));
+    // the new password ends every portal session of the account, a stolen one among them (lib/auth/sessions.ts)
+    await tx
+      .update(users)
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, u.id));
     return u.username;
   });
   if (!username) return refuse();

@@ -24,6 +24,8 @@ export interface UserRecord {
   orcidId: string | null;
   /** the name ORCID gave; '' when unknown */
   fullName: string;
+  /** the generation of the person's portal sessions (lib/auth/sessions.ts) */
+  sessionVersion: number;
 }
 
 export type { NewUser } from './contract';
@@ -75,7 +77,8 @@ export async function updateUser(db: Db, id: number, input: UserUpdate): Promise
       ...(u.email !== undefined && { email: u.email }),
       ...(u.isAdmin !== undefined && { isAdmin: u.isAdmin }),
       ...(u.isActive !== undefined && { isActive: u.isActive }),
-      ...(passwordHash && { passwordHash }),
+      // a new password ends every portal session of the account (lib/auth/sessions.ts)
+      ...(passwordHash && { passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` }),
       // only unlinking: an iD is linked by proving it at ORCID (lib/users/orcid.ts)
       ...(u.orcidId === null && { orcidId: null }),
     };
@@ -196,8 +199,8 @@ function toRecord({
   managerOf,
   approverOf,
 }: { user: typeof users.$inferSelect } & Pick<UserRecord, 'memberOf' | 'managerOf' | 'approverOf'>): UserRecord {
-  const { id, username, email, isAdmin, isActive, createdAt, orcidId, fullName } = user;
-  return { id, username, email, isAdmin, isActive, createdAt, memberOf, managerOf, approverOf, orcidId, fullName };
+  const { id, username, email, isAdmin, isActive, createdAt, orcidId, fullName, sessionVersion } = user;
+  return { id, username, email, isAdmin, isActive, createdAt, memberOf, managerOf, approverOf, orcidId, fullName, sessionVersion };
 }
 
 /** A user as the API shows them. */

@@ -111,6 +111,12 @@ export class AuthBrowser {
     return (await this.call(back)).redirect;
   }
 
+  /** The Sign out button: next-auth's sign-out, which clears the cookie here. */
+  async signOut(): Promise<void> {
+    const csrfToken = await this.csrfToken();
+    await this.call('signout', { method: 'POST', body: { csrfToken, callbackUrl: `${this.baseUrl}/signin` } });
+  }
+
   /** What the portal's pages read: next-auth's session answer (lib/server/auth-options.ts currentUser asks the same). */
   async session(): Promise<{ userId?: string } | null> {
     const { body } = await this.call('session');

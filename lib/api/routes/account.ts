@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo as StoredKey } from '@/lib/auth/api-keys';
+import { endEverySession } from '@/lib/auth/sessions';
 import {
   type ApiKeyInfo,
   ApiKeyInfoSchema,
@@ -59,7 +60,22 @@ const revokeKey = signedIn({
   responses: { 200: jsonResponse('The revoked key', ApiKeyInfoSchema), ...pick(400, 401, 404) },
 });
 
+const endSessions = signedIn({
+  method: 'delete',
+  path: '/account/sessions',
+  tags: ['Account'],
+  summary: 'Sign out everywhere: end every portal session of the caller',
+  description:
+    'Every browser signed in to the account is signed out at its next request, this one too. API keys stay valid: ' +
+    'revoke them one by one (`DELETE /api/account/keys/{id}`). A new password does the same.',
+  responses: { 204: { description: 'Every session ended' }, ...pick(401) },
+});
+
 export function registerAccountRoutes(app: ApiApp) {
+  app.openapi(endSessions, async (c) => {
+    await endEverySession(c.get('deps').db, c.get('user').id);
+    return c.body(null, 204);
+  });
   app.openapi(me, (c) => c.json(userJson(c.get('user')), 200));
   app.openapi(listKeys, async (c) => {
     const page = c.req.valid('query');
