@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import './globals.css';
 import { Providers } from './providers';
@@ -8,7 +9,12 @@ export const metadata: Metadata = {
   description: 'Validates, keeps and brokers biological research metadata to ENA and Zenodo.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * Every page is rendered per request: its scripts carry the request's nonce (proxy.ts), which a page rendered at build
+ * time could not.
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body>

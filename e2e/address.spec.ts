@@ -26,7 +26,7 @@ test('the curl examples and signing out keep to the address in use', async ({ pa
 
   await openMenu(page);
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(`${inUse}/signin`);
+  await expect(page).toHaveURL(`${inUse}/signin?signed_out=1`);
   await expect(page.getByLabel('Username')).toBeVisible();
   // signed out for good: the portal sends the visitor back to the sign-in page
   await page.goto(`${inUse}/account/keys`);

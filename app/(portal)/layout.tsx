@@ -1,17 +1,15 @@
-import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { NAV_ITEMS } from '@/components/layout/nav-items';
 import { Sidebar } from '@/components/layout/sidebar';
 import { reviewsSamples } from '@/lib/approvals/approvals';
 import { countAwaitingReview } from '@/lib/samples/decision';
-import { currentUser } from '@/lib/server/auth-options';
+import { signedInOrRedirect } from '@/lib/server/auth-options';
 import { getDb } from '@/lib/server/runtime';
 
 export const dynamic = 'force-dynamic';
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const user = await currentUser();
-  if (!user) redirect('/signin');
+  const user = await signedInOrRedirect();
   const reviews = reviewsSamples(user);
   const items = NAV_ITEMS.filter((i) => (!i.adminOnly || user.isAdmin) && (!i.reviewers || reviews));
   const awaiting = reviews ? await countAwaitingReview(await getDb(), user) : null;

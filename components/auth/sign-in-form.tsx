@@ -28,7 +28,7 @@ export function SignInForm() {
       setError(res?.error && res.error !== 'CredentialsSignin' ? res.error : 'Unknown username or wrong password.');
       return;
     }
-    router.replace(safeCallback(params.get('callbackUrl')));
+    router.replace(safeCallback(params.get('callbackUrl'), window.location.origin));
     router.refresh();
   }
 

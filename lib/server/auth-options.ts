@@ -1,5 +1,8 @@
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
 import type { AuthOptions } from 'next-auth';
 import { getServerSession } from 'next-auth';
+import { REQUEST_PAGE_HEADER, signInPath } from '@/components/auth/callback-url';
 import { type AuthSettings, authSettings, buildAuthOptions } from '@/lib/auth/session';
 import { config, orcidClient } from '@/lib/config';
 import { AppError } from '@/lib/errors';
@@ -42,4 +45,14 @@ export async function currentUser(): Promise<UserRecord | null> {
     if (err instanceof AppError && err.code === 'not_found') return null;
     throw err;
   }
+}
+
+/**
+ * The signed-in user of a server component; anyone else is sent to sign in, and brought back to the page they asked
+ * for once they have.
+ */
+export async function signedInOrRedirect(): Promise<UserRecord> {
+  const user = await currentUser();
+  if (!user) redirect(signInPath((await headers()).get(REQUEST_PAGE_HEADER)));
+  return user;
 }

@@ -1,14 +1,13 @@
-import { notFound, redirect } from 'next/navigation';
+import { notFound } from 'next/navigation';
 import type { Db } from '@/db/client';
 import { AppError } from '@/lib/errors';
 import type { UserRecord } from '@/lib/users/users';
-import { currentUser } from './auth-options';
+import { signedInOrRedirect } from './auth-options';
 import { getDb } from './runtime';
 
 /** Runs a domain read for a signed-in page; not-found (including "not yours") becomes the page's 404. */
 export async function pageData<T>(read: (db: Db, user: UserRecord) => Promise<T>): Promise<T & { user: UserRecord }> {
-  const user = await currentUser();
-  if (!user) redirect('/signin');
+  const user = await signedInOrRedirect();
   try {
     return { ...(await read(await getDb(), user)), user };
   } catch (err) {

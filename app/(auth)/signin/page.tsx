@@ -7,12 +7,13 @@ import { signInErrorText } from '@/components/auth/sign-in-errors';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { config } from '@/lib/config';
 import { orcidSignInOffered } from '@/lib/server/auth-options';
+import { requestOrigin } from '@/lib/server/request-origin';
 
 export const metadata: Metadata = { title: 'Sign in' };
 // the ORCID button follows the settings of the running server, not those of the build
 export const dynamic = 'force-dynamic';
 
-type Query = { error?: string | string[]; orcid?: string | string[]; callbackUrl?: string | string[] };
+type Query = { error?: string | string[]; orcid?: string | string[]; callbackUrl?: string | string[]; signed_out?: string | string[] };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Query> }) {
@@ -27,6 +28,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {refusal}
         </p>
       )}
+      {!refusal && one(query.signed_out) && (
+        <p role="status" className="notice success">
+          {one(query.signed_out) === 'everywhere'
+            ? 'You have signed out everywhere: every browser signed in to your account must sign in again.'
+            : 'You have signed out.'}
+        </p>
+      )}
       <Suspense>
         <SignInForm />
       </Suspense>
@@ -39,7 +47,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       {orcidSignInOffered() && (
         <>
           <p className="muted">or</p>
-          <OrcidButton callbackUrl={safeCallback(one(query.callbackUrl) ?? null)}>Sign in with ORCID</OrcidButton>
+          <OrcidButton callbackUrl={safeCallback(one(query.callbackUrl), await requestOrigin())}>Sign in with ORCID</OrcidButton>
         </>
       )}
       <p>

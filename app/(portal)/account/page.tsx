@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { redirect } from 'next/navigation';
 import styles from '@/components/account/account.module.css';
 import { OrcidLink } from '@/components/account/orcid-link';
+import { SignOutEverywhere } from '@/components/account/sign-out-everywhere';
 import { OrcidButton } from '@/components/auth/orcid-button';
-import { currentUser, orcidSignInOffered } from '@/lib/server/auth-options';
+import { orcidSignInOffered, signedInOrRedirect } from '@/lib/server/auth-options';
 import { orcidRefusalText } from '@/lib/users/contract';
 
 export const metadata: Metadata = { title: 'Your account' };
@@ -12,8 +12,7 @@ export const metadata: Metadata = { title: 'Your account' };
 type Query = { orcid_error?: string; orcid?: string; linked?: string };
 
 export default async function AccountPage({ searchParams }: { searchParams: Promise<Query> }) {
-  const user = await currentUser();
-  if (!user) redirect('/signin');
+  const user = await signedInOrRedirect();
   const query = await searchParams;
   const refusal = query.orcid_error
     ? (orcidRefusalText(query.orcid_error, query.orcid ?? 'that was given') ?? 'Linking did not work.')
@@ -64,6 +63,11 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
         ) : (
           <p className="muted">Signing in with ORCID is not set up on this server.</p>
         )}
+      </section>
+
+      <section aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">Where you are signed in</h2>
+        <SignOutEverywhere />
       </section>
 
       <p>

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import { redirect } from 'next/navigation';
 import { ProfileForm } from '@/components/profiles/profile-form';
-import { currentUser } from '@/lib/server/auth-options';
+import { signedInOrRedirect } from '@/lib/server/auth-options';
 import { profileFormOptions } from '@/lib/server/profile-options';
 
 export const metadata: Metadata = { title: 'New profile' };
@@ -9,8 +8,7 @@ export const metadata: Metadata = { title: 'New profile' };
 /** `?type=biodata` (the Studies page's link) opens the form with that type chosen, when the user may create it */
 export default async function NewProfilePage({ searchParams }: { searchParams: Promise<{ type?: string }> }) {
   const { type } = await searchParams;
-  const user = await currentUser();
-  if (!user) redirect('/signin');
+  const user = await signedInOrRedirect();
   return (
     <>
       <h1>New profile</h1>
