@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { matchedRoutes } from 'hono/route';
-import { TooLarge } from '@/lib/errors';
 import { metrics } from '@/lib/metrics/registry';
+import { API_POLICY, securityHeaders, servedOverHttps } from '@/lib/security-headers';
+import { boundedBody } from './body-limit';
 import type { ApiApp, ApiDeps, AppEnv } from './context';
 import { databaseBreaker } from './database-breaker';
 import { DATABASE_RETRY_AFTER_SECONDS, errorToResponse, problem, zodProblem } from './errors';
@@ -51,6 +51,19 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       if (!result.success) return zodProblem(c as Context<AppEnv>, result.error);
     },
   }).basePath('/api') as unknown as ApiApp;
+
+  // every answer carries the security headers (lib/security-headers.ts), refusals included; a route may set its own
+  // policy (the docs page). On Node's own response when there is one, as x-request-id is set below
+  const headers = securityHeaders(API_POLICY, { https: servedOverHttps(deps.config.baseUrl) });
+  app.use('*', async (c, next) => {
+    const outgoing = c.env?.outgoing;
+    if (outgoing && !outgoing.headersSent) {
+      for (const [name, value] of headers) outgoing.setHeader(name, value);
+      return next();
+    }
+    await next();
+    for (const [name, value] of headers) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+  });
 
   const { http } = metrics();
   app.use('*', async (c, next) => {
@@ -126,16 +139,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     }
   });
 
-  // every body is bounded before it is read; the upload routes set their own, larger, limits
-  app.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || UPLOAD_ROUTES.some((re) => re.test(c.req.path))) return next();
-    return bodyLimit({
-      maxSize: BODY_MAX_BYTES,
-      onError: () => {
-        throw TooLarge(`The request body is larger than ${BODY_MAX_BYTES} bytes; files go to the upload endpoints.`);
-      },
-    })(c, next);
-  });
+  // every body is bounded before it is read, by the limit its route declares (lib/api/body-limit.ts)
+  app.use('*', boundedBody);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {
     type: 'apiKey',
@@ -204,15 +209,6 @@ function routeOf(c: Context<AppEnv>): string {
 
 /** Each registered route's label, made once: its regular expression ran on every request. One per route: bounded. */
 const ROUTE_LABELS = new Map<string, string>();
-
-// bodies of everything but file uploads: 10,000 svc_ids or 1,000 file names fit with room to spare
-const BODY_MAX_BYTES = 2 * 1024 * 1024;
-const UPLOAD_ROUTES = [
-  /^\/api\/manifest\/validate\/?$/,
-  /^\/api\/manifest\/validate\/permits\/?$/,
-  /^\/api\/profiles\/[^/]+\/schema\/[^/]+\/studies\/?$/,
-  /^\/api\/uploads\//,
-];
 
 // URLs longer than this are refused before routing (the server lets up to 64 KiB of headers through to say so)
 export const MAX_URL_LENGTH = 8 * 1024;

@@ -20,13 +20,22 @@ export interface CheckedImage {
 }
 
 /** Why a name cannot be an image's, or null: a plain name (no folder) ending in .jpg, .jpeg, .png, .tif or .tiff. */
-export function imageNameProblem(fileName: string, size: number): string | null {
+export function imageNameProblem(fileName: string): string | null {
   const problem = fileNameProblem(fileName);
   if (problem) return `${problem}: ${fileName}`;
   if (fileName.includes('/')) return `${fileName}: an image's name holds no folder`;
   if (!EXTENSIONS[extensionOf(fileName)]) return `${fileName} is not named as a JPEG, PNG or TIFF image (.jpg, .jpeg, .png, .tif, .tiff)`;
-  if (size > IMAGE_MAX_BYTES) return `${fileName} is larger than ${IMAGE_MAX_BYTES} bytes`;
   return null;
+}
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MB`;
+
+/** The images over IMAGE_MAX_BYTES, said as a person reads sizes; null when none is. */
+export function oversizedImages(parts: readonly { name: string; size: number }[]): string | null {
+  const over = parts.filter((p) => p.size > IMAGE_MAX_BYTES);
+  if (!over.length) return null;
+  const each = over.map((p) => `${p.name} is ${megabytes(p.size)}`).join('; ');
+  return `${each}; the limit is ${megabytes(IMAGE_MAX_BYTES)} an image. Save a smaller copy (a lower resolution or more compression) and send it again.`;
 }
 
 /**

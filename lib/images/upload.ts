@@ -3,14 +3,14 @@ import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/errors';
 import { manifests, samples, specimenImages } from '@/db/schema';
-import { Conflict, Invalid, NotFound, Unprocessable } from '@/lib/errors';
+import { Conflict, Invalid, NotFound, TooLarge, Unprocessable } from '@/lib/errors';
 import { SERVICE_FOLDER } from '@/lib/files/names';
 import type { FileStore } from '@/lib/files/store';
 import { isUuid } from '@/lib/identifiers/contract';
 import type { JobQueue } from '@/lib/jobs/spec';
 import { getProfile } from '@/lib/profiles/profiles';
 import type { UserRecord } from '@/lib/users/users';
-import { type CheckedImage, checkImage, imageNameProblem } from './check';
+import { type CheckedImage, checkImage, imageNameProblem, oversizedImages } from './check';
 import { queueImagesOf } from './queue';
 
 /**
@@ -59,6 +59,8 @@ export async function uploadImages(deps: ImageUploadDeps, user: UserRecord, mani
   const { db } = deps;
   const manifest = await manifestForImages(db, user, manifestId);
   if (!parts.length) throw Invalid('Send one or more images as parts named files.', [{ path: 'files', message: 'no image' }]);
+  const oversized = oversizedImages(parts.map((p) => ({ name: p.name, size: p.bytes.byteLength })));
+  if (oversized) throw TooLarge(oversized);
 
   const specimens = await db
     .selectDistinct({ project: samples.project, specimenId: sql<string>`${samples.specimenId}` })
@@ -69,7 +71,7 @@ export async function uploadImages(deps: ImageUploadDeps, user: UserRecord, mani
   const unnamed: string[] = [];
   const misnamed: string[] = [];
   for (const p of parts) {
-    const problem = imageNameProblem(p.name, p.bytes.byteLength);
+    const problem = imageNameProblem(p.name);
     if (problem) misnamed.push(problem);
     else if (!match(p.name)) unnamed.push(p.name);
     else if (names.has(p.name.toLowerCase())) misnamed.push(`${p.name} is sent twice`);

@@ -13,6 +13,7 @@ import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import { listProfileFiles, presignUploads } from '@/lib/profiles/files';
 import { filesInUse } from '@/lib/removal/data-files';
 import type { UserRecord } from '@/lib/users/users';
+import { withBodyLimit } from '../body-limit';
 import type { ApiApp, ApiDeps } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
@@ -68,24 +69,27 @@ const presignPost = signedIn({
   responses: { 200: urls, ...pick(400, 401, 403, 404, 413, 415) },
 });
 
-const upload = createRoute({
-  method: 'put',
-  path: '/uploads/{profile_id}/{file_name}',
-  tags,
-  summary: 'Receive a file through a signed upload URL (local storage)',
-  description:
-    'Only reached through a URL from `presignedurls`; the signature is the credential, so no API key is sent. A ' +
-    'bad or expired signature is 403, a body over UPLOAD_MAX_BYTES 413; either way nothing is stored.',
-  request: {
-    params: UploadParamsSchema,
-    query: UploadQuerySchema,
-    body: {
-      required: true,
-      content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+const upload = withBodyLimit(
+  createRoute({
+    method: 'put',
+    path: '/uploads/{profile_id}/{file_name}',
+    tags,
+    summary: 'Receive a file through a signed upload URL (local storage)',
+    description:
+      'Only reached through a URL from `presignedurls`; the signature is the credential, so no API key is sent. A ' +
+      'bad or expired signature is 403, a body over UPLOAD_MAX_BYTES 413; either way nothing is stored.',
+    request: {
+      params: UploadParamsSchema,
+      query: UploadQuerySchema,
+      body: {
+        required: true,
+        content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+      },
     },
-  },
-  responses: { 200: jsonResponse('The stored file', DataFileSchema), ...pick(400, 403, 404, 409, 413) },
-});
+    responses: { 200: jsonResponse('The stored file', DataFileSchema), ...pick(400, 403, 404, 409, 413) },
+  }),
+  'streamed',
+);
 
 export function registerFileRoutes(app: ApiApp) {
   openapiConstrained(app, list, idPattern, async (c) => {

@@ -1,7 +1,5 @@
 import { Readable } from 'node:stream';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { TooLarge } from '@/lib/errors';
 import { fileStore } from '@/lib/files/files';
 import { IMAGE_MAX_BYTES, THUMBNAIL_PIXELS } from '@/lib/images/check';
 import {
@@ -14,6 +12,7 @@ import {
 } from '@/lib/images/contract';
 import { manifestImages, readImage, sampleImages } from '@/lib/images/read';
 import { manifestForImages, uploadImages } from '@/lib/images/upload';
+import { withBodyLimit } from '../body-limit';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
 import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';
@@ -23,48 +22,42 @@ const tags = ['Images'];
 // a request carries a few images; more go in further requests
 const IMAGES_REQUEST_MAX_BYTES = 4 * IMAGE_MAX_BYTES;
 
-const imagesLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const tooLarge = () =>
-    TooLarge(`Send at most ${IMAGES_REQUEST_MAX_BYTES} bytes of images per request (each at most ${IMAGE_MAX_BYTES}).`);
-  if (Number(c.req.header('content-length') ?? 0) > IMAGES_REQUEST_MAX_BYTES) throw tooLarge();
-  return bodyLimit({
-    maxSize: IMAGES_REQUEST_MAX_BYTES,
-    onError: () => {
-      throw tooLarge();
-    },
-  })(c, next);
-});
-
 // a caller who may not add to the manifest is answered before its body is read
 const uploaderOnly = createMiddleware<AppEnv>(async (c, next) => {
   await manifestForImages(c.get('deps').db, c.get('user'), c.req.param('manifest_id') ?? '');
   return next();
 });
 
-const upload = signedIn({
-  method: 'post',
-  path: '/manifest/{manifest_id}/images',
-  tags,
-  summary: 'Upload images of a confirmed manifest’s specimens',
-  description:
-    'One or more parts named `files`: JPEG, PNG or TIFF images, each named by one of the manifest’s specimens, ' +
-    '`SPECIMEN_ID-…` in any case (`NHMUK014425848-1.jpg`), checked by their content (a real image of the type its ' +
-    `extension names), each at most ${IMAGE_MAX_BYTES} bytes. All are checked before any is stored: a name that ` +
-    'matches no specimen is 400 naming it, a file that is not such an image 422, and nothing is stored. An image sent ' +
-    'again under the name of one not yet sent to the BioImage Archive replaces it. Once the specimen has its ' +
-    'BioSample accession, its images are sent to the BioImage Archive as `{biosampleAccession}_{n}.{ext}`. ' +
-    'Who may upload manifests to the profile may upload their images.',
-  middleware: [uploaderOnly, imagesLimit],
-  request: {
-    params: ManifestImagesParamsSchema,
-    body: { required: true, content: { 'multipart/form-data': { schema: ImageUploadFormSchema } } },
+const upload = withBodyLimit(
+  signedIn({
+    method: 'post',
+    path: '/manifest/{manifest_id}/images',
+    tags,
+    summary: 'Upload images of a confirmed manifest’s specimens',
+    description:
+      'One or more parts named `files`: JPEG, PNG or TIFF images, each named by one of the manifest’s specimens, ' +
+      '`SPECIMEN_ID-…` in any case (`NHMUK014425848-1.jpg`), checked by their content (a real image of the type its ' +
+      `extension names), each at most ${IMAGE_MAX_BYTES} bytes. All are checked before any is stored: a name that ` +
+      'matches no specimen is 400 naming it, a file that is not such an image 422, and nothing is stored. An image sent ' +
+      'again under the name of one not yet sent to the BioImage Archive replaces it. Once the specimen has its ' +
+      'BioSample accession, its images are sent to the BioImage Archive as `{biosampleAccession}_{n}.{ext}`. ' +
+      'Who may upload manifests to the profile may upload their images.',
+    middleware: [uploaderOnly],
+    request: {
+      params: ManifestImagesParamsSchema,
+      body: { required: true, content: { 'multipart/form-data': { schema: ImageUploadFormSchema } } },
+    },
+    responses: {
+      201: jsonResponse('The images stored', ManifestImagesSchema),
+      ...pick(400, 401, 403, 404, 409, 413, 415),
+      422: { ...problemResponses[422], description: 'A file is not an image of its type' },
+    },
+  }),
+  {
+    maxBytes: () => IMAGES_REQUEST_MAX_BYTES,
+    tooLarge: () => `Send at most ${IMAGES_REQUEST_MAX_BYTES} bytes of images per request (each at most ${IMAGE_MAX_BYTES}).`,
   },
-  responses: {
-    201: jsonResponse('The images stored', ManifestImagesSchema),
-    ...pick(400, 401, 403, 404, 409, 413, 415),
-    422: { ...problemResponses[422], description: 'A file is not an image of its type' },
-  },
-});
+);
 
 const ofManifest = signedIn({
   method: 'get',

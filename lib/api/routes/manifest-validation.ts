@@ -1,6 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
 import { Invalid, TooLarge } from '@/lib/errors';
 import { mailContext } from '@/lib/mail/outbox';
 import { buildTemplate, currentDefinition, findDefinition, isManifestProject, loadManifestDefinitions } from '@/lib/manifests';
@@ -27,25 +25,13 @@ import { createValidationReport } from '@/lib/reports/create';
 import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
 import { reportJson, reportStateJson, reportSummaryJson } from '@/lib/reports/json';
 import { getReport, getReportSummary, listReports } from '@/lib/reports/read';
-import type { ApiApp, AppEnv } from '../context';
+import { withBodyLimit } from '../body-limit';
+import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
 import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, XLSX } from '../schemas';
 import { signedIn } from '../signed-in';
 
 const tags = ['Manifest validation'];
-
-/** Refuses an oversized upload before it is read (Content-Length) and while it streams. */
-const uploadLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const max = c.get('deps').config.UPLOAD_MAX_BYTES;
-  const tooLarge = () => TooLarge(`The file is larger than the limit of ${max} bytes.`);
-  if (Number(c.req.header('content-length') ?? 0) > max + 64 * 1024) throw tooLarge();
-  return bodyLimit({
-    maxSize: max + 64 * 1024,
-    onError: () => {
-      throw tooLarge();
-    },
-  })(c, next);
-});
 
 // a file that cannot be read as a manifest says why in `reason` (the problem of lib/api/schemas.ts has no such member)
 const ManifestFileProblemSchema = z
@@ -59,20 +45,26 @@ const manifestFileProblem = (description: string) => ({
   content: { 'application/problem+json': { schema: ManifestFileProblemSchema } },
 });
 
-const validate = signedIn({
-  method: 'post',
-  path: '/manifest/validate',
-  tags,
-  summary: 'Upload a Tree of Life manifest for validation; answers at once with the report id',
-  middleware: [uploadLimit],
-  request: { body: { required: true, content: { 'multipart/form-data': { schema: ManifestUploadFormSchema } } } },
-  responses: {
-    202: jsonResponse('The report was created; poll it with manifest/validate/report', ValidationQueuedSchema),
-    ...pick(400, 401, 403, 404, 413),
-    415: manifestFileProblem('Not an .xlsx or .csv file (`reason`: unsupported_format), or not a multipart form'),
-    422: manifestFileProblem('Not a manifest that can be read: empty, not a spreadsheet, no Metadata Entry sheet (`reason` says which)'),
+const validate = withBodyLimit(
+  signedIn({
+    method: 'post',
+    path: '/manifest/validate',
+    tags,
+    summary: 'Upload a Tree of Life manifest for validation; answers at once with the report id',
+    request: { body: { required: true, content: { 'multipart/form-data': { schema: ManifestUploadFormSchema } } } },
+    responses: {
+      202: jsonResponse('The report was created; poll it with manifest/validate/report', ValidationQueuedSchema),
+      ...pick(400, 401, 403, 404, 413),
+      415: manifestFileProblem('Not an .xlsx or .csv file (`reason`: unsupported_format), or not a multipart form'),
+      422: manifestFileProblem('Not a manifest that can be read: empty, not a spreadsheet, no Metadata Entry sheet (`reason` says which)'),
+    },
+  }),
+  {
+    // the file and the form around it
+    maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
+    tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
   },
-});
+);
 
 /** manifest/validate/report and confirm take the report id as the reference's clients send it: a form, JSON or the query. */
 const reportIdRequest = {

@@ -1,6 +1,3 @@
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
-import { TooLarge } from '@/lib/errors';
 import {
   PermitUploadAnswerSchema,
   PermitUploadFormSchema,
@@ -10,7 +7,8 @@ import {
 } from '@/lib/permits/contract';
 import { PERMIT_MAX_BYTES, readSamplePermit, samplePermits } from '@/lib/permits/permits';
 import { uploadPermits } from '@/lib/reports/permits';
-import type { ApiApp, AppEnv } from '../context';
+import { withBodyLimit } from '../body-limit';
+import type { ApiApp } from '../context';
 import { openapiConstrained } from '../openapi';
 import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';
 import { signedIn } from '../signed-in';
@@ -19,37 +17,30 @@ const tags = ['Permits'];
 // a request carries a few permits; more go in further requests
 const PERMITS_REQUEST_MAX_BYTES = 50 * 1024 * 1024;
 
-const permitLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const tooLarge = () =>
-    TooLarge(`Send at most ${PERMITS_REQUEST_MAX_BYTES} bytes of permits per request (each permit at most ${PERMIT_MAX_BYTES}).`);
-  if (Number(c.req.header('content-length') ?? 0) > PERMITS_REQUEST_MAX_BYTES) throw tooLarge();
-  return bodyLimit({
-    maxSize: PERMITS_REQUEST_MAX_BYTES,
-    onError: () => {
-      throw tooLarge();
+const upload = withBodyLimit(
+  signedIn({
+    method: 'post',
+    path: '/manifest/validate/permits',
+    tags,
+    summary: 'Upload the permit PDFs a validated ERGA manifest names, before confirming it',
+    description:
+      'Each file must be named as the manifest’s `*_PERMITS_FILENAME` names it (where `*_PERMITS_REQUIRED` is Y), be a ' +
+      `real PDF (its content is checked) and at most ${PERMIT_MAX_BYTES} bytes. All are checked before any is stored; a ` +
+      'file sent again replaces the earlier one. Permits are stored as `<name>_YYYYMMDD.pdf`. A re-upload of a manifest ' +
+      'asks only for permits whose file name or REQUIRED changed. `manifest/validate/confirm` answers 409 naming every ' +
+      'permit still missing.',
+    request: { body: { required: true, content: { 'multipart/form-data': { schema: PermitUploadFormSchema } } } },
+    responses: {
+      200: jsonResponse('What the manifest needs, and what has arrived', PermitUploadAnswerSchema),
+      ...pick(400, 401, 404, 409, 413, 415),
+      422: { ...problemResponses[422], description: 'A file is not a PDF' },
     },
-  })(c, next);
-});
-
-const upload = signedIn({
-  method: 'post',
-  path: '/manifest/validate/permits',
-  tags,
-  summary: 'Upload the permit PDFs a validated ERGA manifest names, before confirming it',
-  description:
-    'Each file must be named as the manifest’s `*_PERMITS_FILENAME` names it (where `*_PERMITS_REQUIRED` is Y), be a ' +
-    `real PDF (its content is checked) and at most ${PERMIT_MAX_BYTES} bytes. All are checked before any is stored; a ` +
-    'file sent again replaces the earlier one. Permits are stored as `<name>_YYYYMMDD.pdf`. A re-upload of a manifest ' +
-    'asks only for permits whose file name or REQUIRED changed. `manifest/validate/confirm` answers 409 naming every ' +
-    'permit still missing.',
-  middleware: [permitLimit],
-  request: { body: { required: true, content: { 'multipart/form-data': { schema: PermitUploadFormSchema } } } },
-  responses: {
-    200: jsonResponse('What the manifest needs, and what has arrived', PermitUploadAnswerSchema),
-    ...pick(400, 401, 404, 409, 413, 415),
-    422: { ...problemResponses[422], description: 'A file is not a PDF' },
+  }),
+  {
+    maxBytes: () => PERMITS_REQUEST_MAX_BYTES,
+    tooLarge: () => `Send at most ${PERMITS_REQUEST_MAX_BYTES} bytes of permits per request (each permit at most ${PERMIT_MAX_BYTES}).`,
   },
-});
+);
 
 // the router takes a svc_id in either case, as the other sample routes do; the permits are looked up in lower case
 const patterns = { svc_id: '[0-9a-fA-F]{24}', stored_name: '[^/]+' };

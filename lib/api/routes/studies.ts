@@ -1,8 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
-import { TooLarge } from '@/lib/errors';
 import {
   ChecklistQuerySchema,
   ExportQuerySchema,
@@ -18,6 +15,7 @@ import {
 import { studyJson, uploadResultJson } from '@/lib/studies/json';
 import { exportStudy, JSONLD_TYPE, listStudies, type StudyFile, studyTemplate } from '@/lib/studies/studies';
 import { uploadStudy } from '@/lib/studies/upload';
+import { withBodyLimit } from '../body-limit';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
@@ -28,16 +26,6 @@ import { signedIn } from '../signed-in';
 
 const tags = ['Studies'];
 export const studyPathPatterns = { profile_id: PATH_PATTERNS.profile_id, study_id: STUDY_ID_PATTERN };
-
-// a study spreadsheet may be as large as any upload, above the API's general body limit
-const uploadLimit = createMiddleware<AppEnv>((c, next) =>
-  bodyLimit({
-    maxSize: c.get('deps').config.UPLOAD_MAX_BYTES,
-    onError: () => {
-      throw TooLarge(`The upload is larger than the limit of ${c.get('deps').config.UPLOAD_MAX_BYTES} bytes.`);
-    },
-  })(c, next),
-);
 
 const template = signedIn({
   method: 'get',
@@ -64,39 +52,45 @@ const list = signedIn({
   },
 });
 
-const upload = signedIn({
-  method: 'post',
-  path: '/profiles/{profile_id}/schema/{schema_name}/studies',
-  tags,
-  summary: 'Create or replace a study from a spreadsheet',
-  description:
-    'The study is keyed by the study_id of the study sheet. Every rule is checked at once; a spreadsheet that ' +
-    'breaks any answers 422 with the report (sheet, Excel row, column, value, message) and nothing is stored. A ' +
-    'replacement cannot change schema or checklist, cannot drop a row that carries an accession, and is refused ' +
-    'while the study is being submitted (409). Data files not yet uploaded to the profile are warnings. A biosample ' +
-    'accession must name a sample of the profile or one ENA holds (asked with the Webin account, then ENA’s browser ' +
-    'API), with the same taxon id and scientific name; when ENA cannot be reached the answer is 503 and nothing is ' +
-    'stored.',
-  middleware: [uploadLimit],
-  request: {
-    params: SchemaParamsSchema,
-    body: {
-      required: false,
-      content: {
-        'multipart/form-data': {
-          schema: StudyUploadFieldsSchema.extend({
-            file: UploadedFileSchema.optional().openapi({ description: 'the study spreadsheet (.xlsx)' }),
-          }),
+const upload = withBodyLimit(
+  signedIn({
+    method: 'post',
+    path: '/profiles/{profile_id}/schema/{schema_name}/studies',
+    tags,
+    summary: 'Create or replace a study from a spreadsheet',
+    description:
+      'The study is keyed by the study_id of the study sheet. Every rule is checked at once; a spreadsheet that ' +
+      'breaks any answers 422 with the report (sheet, Excel row, column, value, message) and nothing is stored. A ' +
+      'replacement cannot change schema or checklist, cannot drop a row that carries an accession, and is refused ' +
+      'while the study is being submitted (409). Data files not yet uploaded to the profile are warnings. A biosample ' +
+      'accession must name a sample of the profile or one ENA holds (asked with the Webin account, then ENA’s browser ' +
+      'API), with the same taxon id and scientific name; when ENA cannot be reached the answer is 503 and nothing is ' +
+      'stored.',
+    request: {
+      params: SchemaParamsSchema,
+      body: {
+        required: false,
+        content: {
+          'multipart/form-data': {
+            schema: StudyUploadFieldsSchema.extend({
+              file: UploadedFileSchema.optional().openapi({ description: 'the study spreadsheet (.xlsx)' }),
+            }),
+          },
         },
       },
     },
+    responses: {
+      200: jsonResponse('Saved', StudyUploadResultSchema),
+      ...pick(400, 401, 403, 404, 409, 413, 415, 503),
+      422: { description: 'The spreadsheet breaks rules', content: { 'application/problem+json': { schema: StudyUploadReportSchema } } },
+    },
+  }),
+  {
+    // a study spreadsheet may be as large as any upload
+    maxBytes: (config) => config.UPLOAD_MAX_BYTES,
+    tooLarge: (config) => `The upload is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
   },
-  responses: {
-    200: jsonResponse('Saved', StudyUploadResultSchema),
-    ...pick(400, 401, 403, 404, 409, 413, 415, 503),
-    422: { description: 'The spreadsheet breaks rules', content: { 'application/problem+json': { schema: StudyUploadReportSchema } } },
-  },
-});
+);
 
 const download = signedIn({
   method: 'get',
