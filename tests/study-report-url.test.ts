@@ -30,4 +30,16 @@ describe('a study report in the URL', () => {
     const fragment = await reportFragment(report);
     expect(await reportFromFragment(fragment.slice(0, fragment.length / 2))).toBeNull();
   });
+
+  it('reads nothing that names a schema the service does not have, or a checklist that is not an identifier', async () => {
+    // an address anyone can write would otherwise steer the page's requests (`../../admin/users`)
+    for (const schema of ['../../admin/users', 'svc_single_cell/../../x', 'SVC_OTHER']) {
+      const forged = await reportFragment({ ...report, schema } as unknown as KeptReport);
+      expect(await reportFromFragment(`#${forged}`)).toBeNull();
+    }
+    const badChecklist = await reportFragment({ ...report, checklist: '../x?y' });
+    expect(await reportFromFragment(`#${badChecklist}`)).toBeNull();
+    const good = await reportFragment({ ...report, checklist: 'version_dwc_sc_rnaseq' });
+    expect((await reportFromFragment(`#${good}`))?.checklist).toBe('version_dwc_sc_rnaseq');
+  });
 });

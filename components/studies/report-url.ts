@@ -1,4 +1,7 @@
+import { type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
 import type { ReportEntry, StudyUploadResult } from '@/lib/studies/contract';
+
+const CHECKLIST_ID = /^[A-Za-z0-9_.-]{1,200}$/;
 
 /**
  * A study upload's outcome kept in the page's URL, so that a reload (or the address sent to a colleague) shows the same
@@ -12,7 +15,7 @@ export type KeptUpload =
   | { state: 'invalid'; file: string; errors: ReportEntry[]; warnings: ReportEntry[] };
 
 export interface KeptReport {
-  schema: string;
+  schema: SchemaName;
   /** the checklist it was checked against */
   checklist?: string;
   upload: KeptUpload;
@@ -52,7 +55,11 @@ export async function reportFromFragment(hash: string): Promise<KeptReport | nul
   try {
     const bytes = await through(fromBase64Url(fragment.slice(KEY.length)), new DecompressionStream('deflate-raw'));
     const report = JSON.parse(new TextDecoder().decode(bytes)) as KeptReport;
-    return typeof report.schema === 'string' && report.upload && typeof report.upload.file === 'string' ? report : null;
+    // anyone can write an address: what it names is only trusted as far as the page uses it to build requests, so
+    // its schema must be one of the service's and its checklist an identifier
+    if (!SchemaNameSchema.safeParse(report.schema).success) return null;
+    if (report.checklist !== undefined && (typeof report.checklist !== 'string' || !CHECKLIST_ID.test(report.checklist))) return null;
+    return report.upload && typeof report.upload.file === 'string' ? report : null;
   } catch {
     return null;
   }

@@ -8,7 +8,7 @@ import { DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
 import { plural } from '@/components/ui/words';
-import type { Checklist, SchemaName } from '@/lib/checklists/contract';
+import { type Checklist, type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
 import { apiFetch, apiFetchAll } from '@/lib/client/api';
 import type { Study, StudyUploadReport, StudyUploadResult } from '@/lib/studies/contract';
 import { type KeptUpload, reportFragment, reportFromFragment } from './report-url';
@@ -53,10 +53,11 @@ async function uploadStudy(url: string, checklistId: string, file: File): Promis
 export function StudiesTab({ profileId, contributes }: { profileId: string; contributes: boolean }) {
   const qc = useQueryClient();
   const ids = { schema: useId(), checklist: useId() };
-  const [schema, setSchema] = useState<string>(SCHEMAS[0].name);
+  const [schema, setSchema] = useState<SchemaName>(SCHEMAS[0].name);
   const [picked, setPicked] = useState<string | null>(null);
   const [upload, setUpload] = useState<UploadState>({ state: 'idle' });
-  const base = `/api/profiles/${profileId}/schema/${schema}`;
+  // each part of the path encoded: the schema may come from the page's address (report-url.ts)
+  const base = `/api/profiles/${encodeURIComponent(profileId)}/schema/${encodeURIComponent(schema)}`;
 
   // the last upload's report is kept in the address (report-url.ts), so a reload shows it again
   const outcomeRef = useRef<HTMLDivElement>(null);
@@ -74,7 +75,7 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
   useEffect(() => {
     if (restored) outcomeRef.current?.scrollIntoView({ block: 'start' });
   }, [restored]);
-  const keep = useCallback(async (shown: UploadState, inSchema: string, checklistId?: string) => {
+  const keep = useCallback(async (shown: UploadState, inSchema: SchemaName, checklistId?: string) => {
     const { pathname, search } = window.location;
     const hash =
       shown.state === 'saved' || shown.state === 'invalid'
@@ -86,7 +87,7 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
 
   const checklists = useQuery({
     queryKey: ['checklists', schema],
-    queryFn: () => apiFetch<Checklist[]>(`/api/profiles/schema/${schema}/checklists`),
+    queryFn: () => apiFetch<Checklist[]>(`/api/profiles/schema/${encodeURIComponent(schema)}/checklists`),
     staleTime: Infinity,
   });
   const checklist = checklists.data?.find((c) => c.checklist_id === picked) ?? checklists.data?.[0];
@@ -148,10 +149,11 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
             id={ids.schema}
             value={schema}
             onChange={(e) => {
-              setSchema(e.target.value);
+              const picked = SchemaNameSchema.parse(e.target.value);
+              setSchema(picked);
               setPicked(null);
               setUpload({ state: 'idle' });
-              void keep({ state: 'idle' }, e.target.value);
+              void keep({ state: 'idle' }, picked);
             }}
           >
             {SCHEMAS.map((s) => (
