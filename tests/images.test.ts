@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import { startUploadAreaServer, type UploadAreaServer } from './support/reposito
  */
 
 const BIOIMAGE = { username: 'bia-broker', password: 'bia-password' };
+const FOLDER = 'upload/a1b2c3d4-bia-submitter';
 const json = { 'content-type': 'application/json' };
 
 let server: RepositoryServer;
@@ -62,7 +64,8 @@ beforeAll(async () => {
       ENA_WEBIN_URL: server.enaUrl,
       ENA_USERNAME: server.credentials.ena.username,
       ENA_PASSWORD: server.credentials.ena.password,
-      BIOIMAGE_FTP_URL: archive.url,
+      // the archive gives each submitter a folder of their own
+      BIOIMAGE_FTP_URL: `${archive.url}/${FOLDER}`,
       BIOIMAGE_USERNAME: BIOIMAGE.username,
       BIOIMAGE_PASSWORD: BIOIMAGE.password,
     },
@@ -199,11 +202,11 @@ describe('after registration, the BioImage Archive', () => {
     ]);
 
     // the area holds each file once, whole, and nothing else
-    const held = (await readdir(archive.folderOf(BIOIMAGE.username))).sort();
+    const held = (await readdir(path.join(archive.folderOf(BIOIMAGE.username), FOLDER))).sort();
     expect(held).toEqual(images.data.map((i) => i.bioimage_name).sort());
     for (const image of images.data) {
       const bytes = Buffer.from(await (await h.request(image.url, { key: manager.key })).arrayBuffer());
-      expect((await archive.fileOf(BIOIMAGE.username, image.bioimage_name!))?.size).toBe(bytes.length);
+      expect((await archive.fileOf(BIOIMAGE.username, `${FOLDER}/${image.bioimage_name!}`))?.size).toBe(bytes.length);
     }
     const sends = archive.stored.map((s) => s.path);
     expect(new Set(sends).size).toBe(sends.length);

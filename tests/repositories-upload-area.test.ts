@@ -46,6 +46,28 @@ describe('the Webin upload area over FTP', () => {
     a.close();
   });
 
+  it('sends into the folder the area’s URL names, made when missing, and reads sizes there', async () => {
+    const bytes = randomBytes(50_000);
+    const a = createUploadArea({
+      url: `${ftp.url}/upload/submitter-7f3a9c/`,
+      username: ACCOUNT,
+      password: PASSWORD,
+      logger: captureLogger().logger,
+      retries: 0,
+      timeoutMs: 5_000,
+    });
+    await a.send('SAMEA1_1.jpg', bytes.length, async () => Readable.from([bytes]));
+    await a.send('nested/SAMEA1_2.jpg', bytes.length, async () => Readable.from([bytes]));
+    expect(await ftp.fileOf(ACCOUNT, 'upload/submitter-7f3a9c/SAMEA1_1.jpg')).toEqual({ size: bytes.length, md5: md5(bytes) });
+    expect(await ftp.fileOf(ACCOUNT, 'upload/submitter-7f3a9c/nested/SAMEA1_2.jpg')).toEqual({ size: bytes.length, md5: md5(bytes) });
+    // nothing at the account's root
+    expect(await ftp.fileOf(ACCOUNT, 'SAMEA1_1.jpg')).toBeNull();
+    expect(await a.size('SAMEA1_1.jpg')).toBe(bytes.length);
+    expect(await a.size('nested/SAMEA1_2.jpg')).toBe(bytes.length);
+    expect(await area().size('SAMEA1_1.jpg')).toBeNull();
+    a.close();
+  });
+
   it('sends a file again from its first byte when the connection drops part-way', async () => {
     const bytes = randomBytes(2_000_000);
     ftp.dropUploads(1, 500_000);

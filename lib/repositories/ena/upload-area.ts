@@ -14,7 +14,7 @@ import { RepositoryError, type RepositoryService, RepositoryUnavailableError } f
  */
 
 export interface UploadAreaOptions {
-  /** ftp://host[:port] (plain FTP) or ftps://host[:port] (FTP with explicit TLS) */
+  /** ftp://host[:port][/folder] (plain FTP) or ftps://host[:port][/folder] (FTP with explicit TLS) */
   url: string;
   /** whose area it is, for errors and logs (default: ENA's Webin upload area, set by ENA_FTP_URL) */
   area?: { service: RepositoryService; name: string; setting: string };
@@ -50,8 +50,12 @@ const DEFAULTS = { timeoutMs: 60_000, retries: 3, retryDelayMs: 1_000 };
 
 const WEBIN_AREA = { service: 'ena', name: 'The Webin upload area', setting: 'ENA_FTP_URL' } as const;
 
-/** Where the area is, from its setting (ENA_FTP_URL). */
-function endpointOf(url: string, area: UploadAreaOptions['area'] & {}): { host: string; port: number; secure: boolean } {
+/**
+ * Where the area is, from its setting (ENA_FTP_URL, BIOIMAGE_FTP_URL): the host, and the folder the URL's path names
+ * within the account (`ftp://host/upload/a1b2c3`): the BioImage Archive gives each submitter a folder of their own,
+ * and what lands elsewhere is never looked at. `/` when the URL names none.
+ */
+function endpointOf(url: string, area: UploadAreaOptions['area'] & {}): { host: string; port: number; secure: boolean; folder: string } {
   let u: URL;
   try {
     u = new URL(url);
@@ -60,7 +64,14 @@ function endpointOf(url: string, area: UploadAreaOptions['area'] & {}): { host: 
   }
   if (u.protocol !== 'ftp:' && u.protocol !== 'ftps:')
     throw new RepositoryError(area.service, `${area.setting} must be ftp:// or ftps://, not ${u.protocol}`);
-  return { host: u.hostname, port: u.port ? Number(u.port) : 21, secure: u.protocol === 'ftps:' };
+  let folder: string;
+  try {
+    folder = path.normalize(`/${decodeURIComponent(u.pathname)}`);
+  } catch {
+    throw new RepositoryError(area.service, `${area.setting} has a path that is not UTF-8: ${u.pathname}`);
+  }
+  if (folder.length > 1 && folder.endsWith('/')) folder = folder.slice(0, -1);
+  return { host: u.hostname, port: u.port ? Number(u.port) : 21, secure: u.protocol === 'ftps:', folder };
 }
 
 /** A remote path as the area knows it: relative, `/`-separated, never leaving the area. */
@@ -111,12 +122,9 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
         let source: Readable | undefined;
         try {
           const client = await connect();
-          await client.cd('/');
-          const dir = path.dirname(target);
-          if (dir !== '.') {
-            await client.ensureDir(dir);
-            await client.cd('/');
-          }
+          // into the area's folder, then the file's own folders under it, each made when missing
+          await client.ensureDir(path.join(endpoint.folder, path.dirname(target)));
+          await client.cd(endpoint.folder);
           source = await open();
           client.trackProgress((info) => onProgress?.({ sent: info.bytes, attempt }));
           try {
@@ -148,7 +156,7 @@ export function createUploadArea(options: UploadAreaOptions): UploadArea {
     async size(remotePath) {
       try {
         const client = await connect();
-        return await client.size(areaPath(remotePath, area));
+        return await client.size(path.join(endpoint.folder, areaPath(remotePath, area)));
       } catch (err) {
         if (err instanceof FTPError && err.code === 550) return null;
         drop();
