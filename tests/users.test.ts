@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,8 @@ import { openDatabase } from '@/db/client';
 import { keyFromAuthorization } from '@/lib/api/auth';
 import { parseConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { createLogger } from '@/lib/logger';
+import { announceFirstAdmin } from '@/lib/server/first-admin';
 import { authenticate, createUser, ensureFirstAdmin, getUser, listUsers } from '@/lib/users/users';
 import { createHarness, type Harness } from './support/harness';
 import { TEST_NODE_FLAGS } from './support/node-flags';
@@ -188,6 +190,24 @@ describe('first admin', () => {
       expect(await ensureFirstAdmin(database.db, {})).toBeNull();
     } finally {
       await database.close();
+    }
+  });
+
+  it('is announced in the log by the file its made-up password is in, readable by the service’s user only', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-first-admin-'));
+    try {
+      const lines: Record<string, unknown>[] = [];
+      const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+      const file = announceFirstAdmin(dataDir, logger, { username: 'admin', generatedPassword: 'Xk3-made-up-secret' });
+      expect(file).toBe(path.join(dataDir, 'secrets', 'first-admin-password'));
+      expect(readFileSync(file!, 'utf8')).toBe('username: admin\npassword: Xk3-made-up-secret\n');
+      expect(statSync(file!).mode & 0o777).toBe(0o600);
+      expect(JSON.stringify(lines)).not.toContain('Xk3-made-up-secret');
+      expect(lines.at(-1)?.msg).toContain(file!);
+      // a configured password is the operator's own: nothing written
+      expect(announceFirstAdmin(dataDir, logger, { username: 'boss' })).toBeNull();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -10,6 +10,7 @@ import { createTaxonomyClient } from '@/lib/repositories/taxonomy';
 import { seedReferenceData } from '@/lib/seed';
 import { jobDefinitions } from '@/lib/server/jobs';
 import { ensureFirstAdmin } from '@/lib/users/users';
+import { announceFirstAdmin } from './first-admin';
 
 export interface Runtime {
   config: Config;
@@ -43,15 +44,7 @@ async function start(): Promise<Runtime> {
   await seedReferenceData(database.db);
   logger.info({ database: database.kind, data_dir: cfg.dataDir }, 'database ready: migrations applied, reference data loaded');
   const admin = await ensureFirstAdmin(database.db, { username: cfg.ADMIN_USERNAME, password: cfg.ADMIN_PASSWORD });
-  if (admin?.generatedPassword) {
-    // printed once, on the first start only: the hash is all that is kept
-    logger.warn(
-      { username: admin.username },
-      `first admin created: username "${admin.username}", password "${admin.generatedPassword}" (shown once; change it)`,
-    );
-  } else if (admin) {
-    logger.info({ username: admin.username }, 'first admin created from ADMIN_USERNAME/ADMIN_PASSWORD');
-  }
+  announceFirstAdmin(cfg.dataDir, logger, admin);
   const taxonomy = createTaxonomyClient({ baseUrl: cfg.ENA_TAXONOMY_URL, db: database.db, logger });
   const jobs = await startJobQueue(database, logger, (queue) =>
     jobDefinitions({ db: database.db, config: cfg, logger, taxonomy, jobs: queue }),
