@@ -54,6 +54,10 @@ export function accountAndQueryCases(): Record<string, Case[]> {
       { name: 'not a number', path: '/api/account/keys/first', method: 'DELETE', key: 'stranger', status: 400 },
       { name: 'no key', path: `/api/account/keys/${w.ownerKeyId}`, method: 'DELETE', key: 'none', status: 401 },
     ],
+    'DELETE /api/account/sessions': [
+      { name: 'every session of the caller', path: '/api/account/sessions', method: 'DELETE', key: 'stranger', status: 204 },
+      { name: 'no key', path: '/api/account/sessions', method: 'DELETE', key: 'none', status: 401 },
+    ],
     'GET /api/admin/users': [
       { name: 'admin', path: '/api/admin/users?limit=5', key: 'admin', status: 200 },
       { name: 'not admin', path: '/api/admin/users', key: 'owner', status: 404 },
