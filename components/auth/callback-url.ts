@@ -12,7 +12,8 @@ export function safeCallback(value: string | null | undefined, origin: string): 
     return '/';
   }
   if (url.origin !== new URL(origin).origin) return '/';
-  return `${url.pathname}${url.search}${url.hash}`;
+  // a path that begins `//` (from `/.//evil.example`) is another host's address to a browser
+  return `${url.pathname.replace(/^\/+/, '/')}${url.search}${url.hash}`;
 }
 
 /** The sign-in page, coming back to `page` (a path on this site) once signed in. */
