@@ -6,18 +6,35 @@
 //                                                   stand-ins for ENA and the rest), a manifest of samples put in
 //        SCAN_URL=https://broker.example.org SCAN_KEY=rmb_… npm run security:scan     an instance already running
 // Needs wapiti and sqlmap (Debian: apt-get install wapiti sqlmap) and, for a fresh instance, `npm run build`.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { currentDefinition } from '../lib/manifests';
 import { E2E_ADMIN } from '../playwright.config';
 import { validRows } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 
-const run = promisify(execFile);
+/**
+ * A command run to its end with nothing on its input (sqlmap waits on an open input for a prompt that --batch
+ * answers), its output kept; rejects when it exits with another status than 0.
+ */
+function run(command: string, args: string[]): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const stdout = Buffer.concat(out).toString('utf8');
+      if (code === 0) resolve({ stdout });
+      else reject(new Error(`${command} exited with ${code}: ${Buffer.concat(err).toString('utf8').slice(-2000)}`));
+    });
+  });
+}
 const work = mkdtempSync(path.join(tmpdir(), 'rmb-scan-'));
 
 async function freePort(): Promise<number> {
@@ -108,14 +125,14 @@ function targets(base: string, s: { profileId: string; manifestId: string; svcId
     `${base}/api/sample/sample_field/HABITAT/Woodland?return_type=json`,
     `${base}/api/sample/taxon_id/7227?return_type=json`,
     `${base}/api/sample/sequencing_centre?sequencing_centre=SANGER`,
-    `${base}/api/sample/associated_tol_project?associated_tol_project=DTOL`,
-    `${base}/api/sample/tube_or_well_ids?tube_or_well_ids=FD00000001`,
+    `${base}/api/sample/associated_tol_project?project=dtol&associated_tol_project=DTOL`,
+    `${base}/api/sample/tube_or_well_ids?project=dtol&d_from=2024-01-01&d_to=2099-01-01`,
     `${base}/api/sample/2024-01-01/2099-01-01?return_type=json`,
     `${base}/api/sample/dtol`,
     `${base}/api/audit/samples?return_type=json`,
     `${base}/api/audit/sample/manifest_id/${s.manifestId}?return_type=json`,
     `${base}/api/audit/sample/update_type/user?return_type=json`,
-    `${base}/api/audit/sample/HABITAT/Woodland?return_type=json`,
+    `${base}/api/audit/sample/TUBE_OR_WELL_ID/FD00000001?return_type=json`,
     `${base}/api/stats/number_of_samples?project=dtol`,
     `${base}/api/stats/summary`,
     `${base}/api/samples/browse?q=Lepidoptera&project=dtol&sort=time_created&order=desc&limit=10&offset=0`,
@@ -123,7 +140,7 @@ function targets(base: string, s: { profileId: string; manifestId: string; svcId
     `${base}/api/profiles?q=Scanned&limit=10`,
     `${base}/api/profiles/${s.profileId}/samples/summary`,
     `${base}/api/submissions?limit=10`,
-    `${base}/api/mapping?standard=dwc`,
+    `${base}/api/mapping?project=dtol&standard=dwc`,
   ];
 }
 
@@ -157,7 +174,7 @@ async function wapiti(base: string, key: string, urls: string[]): Promise<string
     '-o',
     report,
   ];
-  await run('wapiti', args, { maxBuffer: 64 * 1024 * 1024 });
+  await run('wapiti', args);
   const found = JSON.parse(readFileSync(report, 'utf8')) as WapitiReport;
   const lines: string[] = [];
   for (const [category, items] of Object.entries({ ...found.vulnerabilities, ...found.anomalies })) {
@@ -170,11 +187,22 @@ async function sqlmap(key: string, urls: string[]): Promise<string[]> {
   const list = path.join(work, 'sqlmap-targets.txt');
   writeFileSync(list, `${urls.join('\n')}\n`);
   const out = path.join(work, 'sqlmap');
-  const { stdout } = await run(
-    'sqlmap',
-    ['-m', list, '--batch', '--level', '3', '--risk', '1', '--headers', `Authorization: token ${key}`, '--output-dir', out, '--disable-coloring'],
-    { maxBuffer: 256 * 1024 * 1024 },
-  );
+  const { stdout } = await run('sqlmap', [
+    '-m',
+    list,
+    '--batch',
+    '--level',
+    '3',
+    '--risk',
+    '1',
+    '--headers',
+    `Authorization: token ${key}`,
+    '--output-dir',
+    out,
+    '--disable-coloring',
+  ]);
+  const tested = stdout.split('\n').filter((l) => /\[INFO\] testing URL/.test(l)).length;
+  console.log(`sqlmap tested ${tested} of ${urls.length} addresses`);
   return stdout
     .split('\n')
     .filter((l) => /identified the following injection point|is vulnerable/i.test(l) && !/might (not )?be/.test(l))

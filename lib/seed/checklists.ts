@@ -123,7 +123,8 @@ export function readSchemas(dir: string = schemasDir(), db?: Db): Promise<Schema
 
 async function readSchema(dir: string, schemaName: SchemaName, db: Db | undefined): Promise<SchemaSeed> {
   const { file, version } = SCHEMA_WORKBOOKS[schemaName];
-  const sheets = await sheetsOf(path.join(dir, file), db);
+  // the folder is a setting read at run time (REFERENCE_DIR): nothing for the bundler to trace
+  const sheets = await sheetsOf(path.join(/* turbopackIgnore: true */ dir, file), db);
   return { schemaName, version, definition: parseSchemaWorkbook(file, sheets) };
 }
 
