@@ -211,7 +211,8 @@ async function sqlmap(key: string, urls: string[]): Promise<string[]> {
 
 let instance: { base: string; child: ChildProcess } | undefined;
 try {
-  const base = process.env.SCAN_URL ?? (instance = await startInstance()).base;
+  if (!process.env.SCAN_URL) instance = await startInstance();
+  const base = process.env.SCAN_URL ?? instance?.base ?? '';
   const seeded = process.env.SCAN_KEY
     ? { key: process.env.SCAN_KEY, profileId: process.env.SCAN_PROFILE ?? '000000000000000000000000', manifestId: '', svcId: '' }
     : await seed(base);
@@ -223,7 +224,9 @@ try {
   console.log(`wapiti: ${findings.length} finding(s), ${serious.length} of medium severity or above`);
   const injections = await sqlmap(seeded.key, urls);
   for (const i of injections) console.log(i);
-  console.log(`sqlmap (level 3, ${urls.length} addresses): ${injections.length ? `${injections.length} injection(s)` : 'no injection found'}`);
+  console.log(
+    `sqlmap (level 3, ${urls.length} addresses): ${injections.length ? `${injections.length} injection(s)` : 'no injection found'}`,
+  );
   process.exitCode = serious.length || injections.length ? 1 : 0;
 } finally {
   instance?.child.kill('SIGTERM');
