@@ -5,12 +5,12 @@
  *   lib/api (the HTTP faces)  ────┼─→ domains (lib/<domain>) ─→ base modules ─→ db ─→ contracts
  *   lib/server, server (composition: may import anything)
  *
- * Base modules (lib/jobs, lib/repositories, lib/files, lib/spreadsheets, lib/values, lib/errors, lib/config,
- * lib/logger, lib/crash-points, lib/concurrency) import no domain; db imports contracts only; nothing below the
- * faces imports them; and no module imports one that imports it back.
+ * Base modules (lib/jobs, lib/repositories, lib/files, lib/spreadsheets, lib/values, lib/metrics, lib/errors,
+ * lib/config, lib/logger, lib/crash-points, lib/concurrency, lib/security-headers) import no domain; db imports
+ * contracts only; nothing below the faces imports them; and no module imports one that imports it back.
  */
 const DOMAINS =
-  '^lib/(audit|auth|browse|checklists|health|identifiers|mail|manifests|permits|profiles|projects|query|reports|samples|seed|standards|stats|studies|submissions|users)/';
+  '^lib/(approvals|audit|auth|browse|checklists|groups|health|identifiers|images|mail|manifests|permits|profiles|projects|query|removal|reports|sample-checklists|samples|seed|standards|stats|studies|submissions|users)/';
 const CONTRACT = '(^lib/[^/]+/contract\\.ts$|^lib/manifests/rules/catalogue\\.json$)';
 
 module.exports = {
@@ -34,7 +34,7 @@ module.exports = {
       severity: 'error',
       comment: 'The infrastructure serves the domains; a domain’s contract is the most it may know.',
       from: {
-        path: '^lib/(jobs|repositories|files|spreadsheets|values|errors\\.ts|config\\.ts|logger\\.ts|crash-points\\.ts|concurrency\\.ts)',
+        path: '^lib/(jobs|repositories|files|spreadsheets|values|metrics|errors\\.ts|config\\.ts|logger\\.ts|crash-points\\.ts|concurrency\\.ts|security-headers\\.ts)',
       },
       to: { path: DOMAINS, pathNot: CONTRACT },
     },

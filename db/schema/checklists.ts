@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import type { ChecklistFields, SchemaName, WorkbookSheets } from '../../lib/checklists/contract';
+import type { ChecklistField, ChecklistKind, ChecklistSource } from '../../lib/sample-checklists/contract';
 
 export { SCHEMA_NAMES, type SchemaName } from '../../lib/checklists/contract';
 
@@ -35,4 +36,24 @@ export const schemaWorkbookSheets = pgTable('schema_workbook_sheets', {
   file: text('file').notNull(),
   sheets: jsonb('sheets').$type<WorkbookSheets>().notNull(),
   readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * ENA's sample and sequence checklists (lib/sample-checklists): ENA's own as its reports service last published them
+ * (refreshed daily; the last copy read is kept while ENA cannot be reached), and COPO's, read from
+ * db/seed/data/sample-checklists at every start.
+ */
+export const sampleChecklists = pgTable('sample_checklists', {
+  /** ERC000011, ERT000020, COPO_DWC */
+  id: text('id').primaryKey(),
+  kind: text('kind').$type<ChecklistKind>().notNull(),
+  source: text('source').$type<ChecklistSource>().notNull(),
+  /** the ENA checklist its samples are registered under (COPO_DWC: ERC000011) */
+  enaChecklistId: text('ena_checklist_id').notNull(),
+  name: text('name').notNull(),
+  label: text('label').notNull().default(''),
+  description: text('description').notNull().default(''),
+  authority: text('authority').notNull().default(''),
+  fields: jsonb('fields').$type<ChecklistField[]>().notNull(),
+  refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -30,6 +30,7 @@ import { registerPermitRoutes } from './routes/permits';
 import { registerProfileRoutes } from './routes/profiles';
 import { registerRemovalRoutes } from './routes/removal';
 import { registerSampleBrowserRoutes } from './routes/sample-browser';
+import { registerSampleChecklistRoutes } from './routes/sample-checklists';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
 import { registerSampleRightsRoutes } from './routes/sample-rights';
 import { registerSampleRoutes } from './routes/samples';
@@ -166,6 +167,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerManifestValidationRoutes(app);
   registerPermitRoutes(app);
   registerImageRoutes(app);
+  registerSampleChecklistRoutes(app);
   registerSampleDecisionRoutes(app);
   registerSampleRightsRoutes(app);
   registerSubmissionRoutes(app);

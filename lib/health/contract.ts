@@ -42,6 +42,9 @@ export const HealthSchema = z
     local_contexts: ServiceCheckSchema.meta({
       description: 'the Local Contexts Hub at its last look-up (rights of private ERGA samples); it does not change `status`',
     }),
+    ena_checklists: ServiceCheckSchema.meta({
+      description: 'the last read of ENA’s checklists (daily): while it fails, the copy read before is used',
+    }),
   })
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof HealthSchema>;

@@ -4,6 +4,7 @@ import { briefly } from '@/lib/concurrency';
 import { type Config, externalServices } from '@/lib/config';
 import type { FileStore } from '@/lib/files/store';
 import type { JobQueue } from '@/lib/jobs/queue';
+import { checklistsCheck } from '@/lib/sample-checklists/refresh';
 import { hubCheck } from '@/lib/samples/hub';
 import type { Check, Health } from './contract';
 
@@ -47,13 +48,14 @@ interface HealthDeps {
 
 /** The parts of the health answer that may be a few seconds old: the queue, the storage and the hub's last check. */
 const checkKeptParts = async (deps: HealthDeps) => {
-  const [queue, storage, hub] = await Promise.all([
+  const [queue, storage, hub, checklists] = await Promise.all([
     timed('the job queue', () => deps.jobs.health()),
     timed('the storage', () => deps.files.check()),
-    // written by the hourly rights check, so a few seconds old is as good as now
+    // written by the hourly rights check and the daily checklists' refresh, so a few seconds old is as good as now
     timed('the last Local Contexts Hub check', () => hubCheck(deps.db)),
+    timed('the last read of ENA’s checklists', () => checklistsCheck(deps.db)),
   ]);
-  return { queue, storage, hub, checkedAt: new Date() };
+  return { queue, storage, hub, checklists, checkedAt: new Date() };
 };
 // keyed by the queue, which lives as long as the service; a failed check is kept too (it is an answer, not an error)
 const recentKeptParts = briefly(HEALTH_CHECKS_KEPT_SECONDS * 1000, (_jobs: JobQueue, deps: HealthDeps) => checkKeptParts(deps));
@@ -64,7 +66,7 @@ const recentKeptParts = briefly(HEALTH_CHECKS_KEPT_SECONDS * 1000, (_jobs: JobQu
  * HEALTH_CHECKS_KEPT_SECONDS ago, or now when `deep`.
  */
 export async function checkHealth(deps: HealthDeps, opts: { deep?: boolean } = {}): Promise<Health> {
-  const [database, { queue, storage, hub, checkedAt }] = await Promise.all([
+  const [database, { queue, storage, hub, checklists, checkedAt }] = await Promise.all([
     timed('the database', () => deps.db.execute(sql`select 1`)),
     opts.deep ? checkKeptParts(deps) : recentKeptParts(deps.jobs, deps),
   ]);
@@ -76,5 +78,6 @@ export async function checkHealth(deps: HealthDeps, opts: { deep?: boolean } = {
     storage: { ...storage.check, kind: deps.files.kind },
     services: externalServices(deps.config),
     local_contexts: hub.value ?? { ok: null, detail: hub.check.error ?? 'unknown', checked_at: null },
+    ena_checklists: checklists.value ?? { ok: null, detail: checklists.check.error ?? 'unknown', checked_at: null },
   };
 }

@@ -21,6 +21,7 @@ import {
 import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts';
 import { type TolidClient, tolidClientFromConfig } from '@/lib/repositories/tolid';
 import { createZenodoClient, type ZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
+import { refreshChecklistsJob } from '@/lib/sample-checklists/refresh';
 import { registrationQueue } from '@/lib/samples/registration';
 import { registrationsSweepJob } from '@/lib/samples/registrations-sweep';
 import { remindApproversJob } from '@/lib/samples/reminders';
@@ -96,6 +97,7 @@ const JOBS = [
   remindApproversJob,
   sendEmailJob,
   submitImagesJob,
+  refreshChecklistsJob,
 ] as const satisfies readonly AnyJobSpec<JobContext>[];
 
 /** The jobs bound to one context made from the settings. */

@@ -31,6 +31,20 @@ export const DEFAULT_CHECKLISTS: Record<string, string[]> = {
     'specimen_id',
   ],
   ERC000011: [],
+  // GSC MIxS soil (tests/fixtures/ena-checklists/sample-checklists.xml): its mandatory fields
+  ERC000022: [
+    'project name',
+    'investigation type',
+    'collection date',
+    'geographic location (country and/or sea)',
+    'geographic location (latitude)',
+    'geographic location (longitude)',
+    'depth',
+    'elevation',
+    'broad-scale environmental context',
+    'local environmental context',
+    'environmental medium',
+  ],
 };
 
 const COORDINATE_TAGS = /^(original )?geographic location \((latitude|longitude)\)$/;

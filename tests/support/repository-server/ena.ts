@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { XMLBuilder } from 'fast-xml-parser';
 import { enaSchemaErrors } from '../ena-schemas';
 import { DEFAULT_PUBLIC_SAMPLES, dropBoxSample, type PublicSample, reportSamples } from './ena-samples';
@@ -51,6 +53,14 @@ interface Account {
   byAccession: Map<string, StoredObject>;
 }
 
+/** The checklists the stand-in publishes: fixtures written from ENA's (tests/fixtures/ena-checklists). */
+const CHECKLIST_FIXTURES = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'ena-checklists');
+const DEFAULT_CHECKLIST_SETS: Record<string, string> = Object.fromEntries(
+  ['sample', 'sequence']
+    .filter((kind) => existsSync(path.join(CHECKLIST_FIXTURES, `${kind}-checklists.xml`)))
+    .map((kind) => [kind, readFileSync(path.join(CHECKLIST_FIXTURES, `${kind}-checklists.xml`), 'utf8')]),
+);
+
 const TEST_INFO = 'This submission is a TEST submission and will be discarded within 24 hours';
 const PREFIX: Record<ObjectType | 'SUBMISSION', [string, string?, string?]> = {
   PROJECT: ['PRJEB', 'ERP', 'study'],
@@ -84,6 +94,10 @@ export class EnaState {
   readonly reports: { account: string; ids: string[]; at: Date }[] = [];
   readonly accounts = new Map<string, Account>();
   readonly queued = new Map<string, { account: string; receipt: string; pollsLeft: number }>();
+  /** ENA's published checklists by type (`sample`, `sequence`): what `report/checklists/xml/*` answers */
+  readonly checklistSets: Record<string, string> = { ...DEFAULT_CHECKLIST_SETS };
+  /** each read of the checklists */
+  readonly checklistReads: { kind: string; at: Date }[] = [];
   /** samples of other submitters that the browser API shows */
   readonly publicSamples: PublicSample[] = DEFAULT_PUBLIC_SAMPLES.map((s) => ({ ...s }));
   private counter = 70_000;
@@ -378,6 +392,16 @@ function pollLinks(state: EnaState, base: string, id: string, account: string): 
       };
 }
 
+/** `report/checklists/xml/*?type=sample|sequence`: the CHECKLIST_SET of the kind, as ENA's reports service answers it. */
+function checklistSet(state: EnaState, incoming: Incoming): Outgoing {
+  if (incoming.method !== 'GET') return json(405, { message: 'Method not allowed' });
+  const kind = incoming.url.searchParams.get('type') ?? '';
+  state.checklistReads.push({ kind, at: new Date() });
+  const set = state.checklistSets[kind];
+  if (set === undefined) return json(400, { message: `Unknown checklist type: ${kind}` });
+  return xml(200, set);
+}
+
 /** Requests under the Webin root (`/ena/submit`); `base` is that root's URL. */
 export async function handleEna(
   state: EnaState,
@@ -386,6 +410,9 @@ export async function handleEna(
   base: string,
   forcedErrors?: string[],
 ): Promise<Outgoing> {
+  // ENA's checklists are public: the reports service answers them to anyone
+  if (rest === '/report/checklists/xml/*') return checklistSet(state, incoming);
+
   const creds = basicCredentials(incoming);
   if (!creds || state.credentials[creds.username] !== creds.password)
     return { status: 401, headers: { 'www-authenticate': 'Basic realm="ENA"', 'content-type': 'text/plain' }, body: 'Unauthorized' };
