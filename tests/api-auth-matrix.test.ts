@@ -189,7 +189,12 @@ async function sharePersonas(ownerKey: string) {
 /** The path with the owner's ids, and a body naming the owner's things where the operation takes one. */
 function request(op: Op): { url: string; init: RequestInit } {
   const url = op.path
-    .replace('{profile_id}', op.path.includes('{schema_name}') || op.path.includes('/files') ? owner.biodataProfileId : owner.profileId)
+    .replace(
+      '{profile_id}',
+      op.path.includes('{schema_name}') || op.path.includes('/files') || /\/samples(\/template)?$/.test(op.path)
+        ? owner.biodataProfileId
+        : owner.profileId,
+    )
     .replace('{schema_name}', 'svc_single_cell')
     .replace('{study_id}', STUDY_ID)
     .replace('{report_id}', owner.reportId)
@@ -203,14 +208,16 @@ function request(op: Op): { url: string; init: RequestInit } {
     .replace('{group_id}', String(ownersGroup || 1))
     .replace('{username}', 'someone')
     .replace('{id}', String(op.path.startsWith('/api/admin/jobs') ? '00000000-0000-4000-8000-000000000000' : owner.keyId));
+  if (op.path.endsWith('/samples/template')) return { url: `${url}?checklist_id=COPO_DWC`, init: { method: op.method } };
   if (
     (op.method === 'POST' && ['/api/manifest/validate', '/api/manifest/validate/permits'].includes(op.path)) ||
-    (op.method === 'POST' && op.path.endsWith('/studies'))
+    (op.method === 'POST' && (op.path.endsWith('/studies') || op.path.endsWith('/samples')))
   ) {
     // multipart operations get a well-formed form, so the owner check is what answers
     const form = new FormData();
     form.set('profile_id', owner.profileId);
     form.set('validation_report_id', owner.reportId);
+    form.set('checklist_id', 'COPO_DWC');
     form.set('file', new File([new Uint8Array([37, 80, 68, 70, 45])], 'permit.pdf'));
     return {
       url: op.path.endsWith('/studies') ? `${url}?checklist_id=version_dwc_sc_rnaseq` : url,

@@ -2,6 +2,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAndQueryCases } from './contract/cases-accounts-query';
+import { biodataCases } from './contract/cases-biodata';
 import { buildImageWorld, imageCases } from './contract/cases-images';
 import { buildRemovalWorld, removalCases } from './contract/cases-removal';
 import { buildSharingWorld, sharingCases } from './contract/cases-sharing';
@@ -99,6 +100,7 @@ describe('the API against its OpenAPI document', () => {
       ...treeOfLifeCases(),
       ...imageCases(),
       ...studyCases(),
+      ...biodataCases(),
       ...accountAndQueryCases(),
       ...sharingCases(),
       ...removalCases(),

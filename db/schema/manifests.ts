@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { FieldChange, Issue, ManifestDefinition, ReportRows } from '../../lib/manifests/contract';
 import type { RequiredPermit } from '../../lib/permits/contract';
-import type { ReportCounts, ReportMode, ReportStatus } from '../../lib/reports/contract';
+import type { ReportCounts, ReportMode, ReportProject, ReportStatus } from '../../lib/reports/contract';
 import { profiles } from './profiles';
 import { type TolProject, users } from './users';
 
@@ -46,7 +46,7 @@ export const validationReports = pgTable(
     profileId: text('profile_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
-    project: text('project').$type<TolProject>().notNull(),
+    project: text('project').$type<ReportProject>().notNull(),
     version: text('version').notNull(),
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),

@@ -14,6 +14,7 @@ import { registerAdminUserRoutes } from './routes/admin-users';
 import { registerApiKeyRoutes } from './routes/api-key';
 import { registerAuditRoutes } from './routes/audit';
 import { registerAuditBrowserRoutes } from './routes/audit-browser';
+import { registerBiodataSampleRoutes } from './routes/biodata-samples';
 import { registerChecklistRoutes } from './routes/checklists';
 import { registerDocsRoutes } from './routes/docs';
 import { registerFileRoutes } from './routes/files';
@@ -162,6 +163,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerSharingRoutes(app);
   registerGroupRoutes(app);
   registerFileRoutes(app);
+  registerBiodataSampleRoutes(app);
   registerStudyRoutes(app);
   registerStudyActionRoutes(app);
   registerManifestValidationRoutes(app);

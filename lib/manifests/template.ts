@@ -1,24 +1,12 @@
 import type ExcelJS from 'exceljs';
 import { loadExcelJS } from '@/lib/spreadsheets/exceljs';
-import { columnLetter } from './columns';
+import { ListValidations } from '@/lib/spreadsheets/list-validation';
 import { METADATA_SHEET } from './parse/xlsx';
 import type { FieldDefinition, ManifestDefinition } from './types';
 import { DEFAULT_MAX_ROWS } from './validate';
 
 /** Hidden sheet holding the vocabularies that are too long (or contain commas) for an inline list. */
 export const LISTS_SHEET = 'Allowed Values';
-/** Excel refuses inline list validations longer than this. */
-const INLINE_LIST_LIMIT = 255;
-
-/**
- * exceljs implements range data validations (`dataValidations.add('B2:B1001', …)`) but its typings omit the
- * member; one range per column keeps the file small, where per-cell validations would write a cell per row.
- */
-interface WithDataValidations {
-  dataValidations: { add(address: string, validation: ExcelJS.DataValidation): void };
-}
-
-const quoteSheet = (name: string): string => `'${name.replaceAll("'", "''")}'`;
 
 function headerNote(f: FieldDefinition): string {
   const parts = [f.label, f.required ? 'Required.' : 'Optional.'];
@@ -45,7 +33,7 @@ export async function templateWorkbook(definition: ManifestDefinition): Promise<
   workbook.creator = 'Research Metadata Broker';
   const sheet = workbook.addWorksheet(METADATA_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
   const lists = workbook.addWorksheet(LISTS_SHEET, { state: 'hidden' });
-  const validations = (sheet as unknown as WithDataValidations).dataValidations;
+  const validations = new ListValidations(sheet, lists, DEFAULT_MAX_ROWS + 1);
 
   sheet.columns = definition.fields.map((f) => ({ header: f.name, key: f.name, width: Math.max(14, f.name.length + 3) }));
   const header = sheet.getRow(1);
@@ -56,32 +44,10 @@ export async function templateWorkbook(definition: ManifestDefinition): Promise<
     if (f.required) cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF2CC' } };
   });
 
-  let listColumn = 0;
   definition.fields.forEach((f, i) => {
     if ((f.kind !== 'enum' && f.kind !== 'enum_list') || !f.allowedValues?.length) return;
-    const values = f.allowedValues;
-    const inline = values.join(',');
-    let formula: string;
-    if (inline.length + 2 <= INLINE_LIST_LIMIT && !values.some((v) => v.includes(',') || v.includes('"'))) {
-      formula = `"${inline}"`;
-    } else {
-      listColumn += 1;
-      const col = columnLetter(listColumn);
-      lists.getCell(`${col}1`).value = f.name;
-      for (const [j, v] of values.entries()) lists.getCell(`${col}${j + 2}`).value = v;
-      formula = `${quoteSheet(LISTS_SHEET)}!$${col}$2:$${col}$${values.length + 1}`;
-    }
-    const col = columnLetter(i + 1);
-    validations.add(`${col}2:${col}${DEFAULT_MAX_ROWS + 1}`, {
-      type: 'list',
-      allowBlank: true,
-      formulae: [formula],
-      // several ORGANISM_PART terms joined by '|' are valid, so the list only suggests there
-      showErrorMessage: true,
-      errorStyle: f.kind === 'enum_list' ? 'information' : 'stop',
-      errorTitle: f.name,
-      error: `Choose a value allowed for ${f.name}.`,
-    });
+    // several ORGANISM_PART terms joined by '|' are valid, so the list only suggests there
+    validations.add(i + 1, f.name, f.allowedValues, { strict: f.kind !== 'enum_list', error: `Choose a value allowed for ${f.name}.` });
   });
 
   return workbook;

@@ -3,7 +3,7 @@ import { CELL_MAX_CHARS, cellTooLongMessage } from '@/lib/values/cell-bound';
 import { messages, rowRanges } from './messages';
 import { checkCells } from './rules/cells';
 import { mapColumns } from './rules/columns';
-import { compileDefinition, MAX_LISTED_ISSUES, Reporter, type RuleState } from './rules/context';
+import { compileDefinition, Reporter, type RuleState } from './rules/context';
 import { checkBiobankingVouchers, checkOriginalLocation } from './rules/cross-field';
 import { checkErgaCoordinates, checkPermits, checkPopGenomics } from './rules/erga';
 import { checkStoredTubes } from './rules/existing';
@@ -12,7 +12,7 @@ import { checkRackTube, checkTargetsAndSymbionts, copyTargetIntoSymbionts } from
 import { buildRows } from './rules/rows';
 import { checkSpecimens, checkSpecimenTaxa } from './rules/specimen';
 import { checkTaxonomy } from './rules/taxonomy';
-import type { Issue, ManifestDefinition, ParsedManifest, ValidationContext, ValidationResult } from './types';
+import type { ManifestDefinition, ParsedManifest, ValidationContext, ValidationResult } from './types';
 
 /** The reference refuses larger manifests (docs/tol-manifests.md §1.3.3). */
 export const DEFAULT_MAX_ROWS = 1000;
@@ -38,8 +38,8 @@ export async function validateManifest(
   // no rule reads a sheet with a cell longer than the bound: each cell's cost is then bounded, whatever was uploaded
   if (reportLongCells(parsed, columns.fieldOfHeader, report)) {
     return {
-      errors: sortIssues(report.errors),
-      warnings: sortIssues(listedWarnings(report)),
+      errors: report.listedErrors(),
+      warnings: report.listedWarnings(),
       rows: parsed.rows.length,
       normalised: [],
       mode: 'create',
@@ -49,8 +49,8 @@ export async function validateManifest(
 
   const { rows, prefill } = buildRows(parsed.rows, columns.fieldOfHeader);
   const result = (extra: Partial<ValidationResult> = {}): ValidationResult => ({
-    errors: sortIssues(report.errors),
-    warnings: sortIssues(listedWarnings(report)),
+    errors: report.listedErrors(),
+    warnings: report.listedWarnings(),
     rows: rows.length,
     // rows hold only the definition's fields (unknown columns are dropped, docs/tol-manifests.md §1.3.7)
     normalised: rows.map((r) => ({ rowNumber: r.rowNumber, values: r.values })),
@@ -134,29 +134,4 @@ function reportLongCells(parsed: ParsedManifest, fieldOfHeader: ReadonlyMap<stri
     }
   }
   return found;
-}
-
-/** The warnings listed, with one more saying how many issues were found beyond those listed (Reporter's bound). */
-function listedWarnings(report: Reporter): Issue[] {
-  const { errors, warnings } = report.unlisted;
-  if (!errors && !warnings) return report.warnings;
-  return [
-    ...report.warnings,
-    {
-      row: null,
-      column: null,
-      field: null,
-      value: null,
-      rule: 'issues_not_listed',
-      message: messages.issuesNotListed(MAX_LISTED_ISSUES, errors, warnings),
-    },
-  ];
-}
-
-/** Sheet-level issues first, then by row; within a row the order the rules found them (stable sort). */
-function sortIssues(issues: Issue[]): Issue[] {
-  return issues
-    .map((issue, i) => ({ issue, i }))
-    .sort((a, b) => (a.issue.row ?? 0) - (b.issue.row ?? 0) || a.i - b.i)
-    .map((x) => x.issue);
 }

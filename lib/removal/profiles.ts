@@ -10,6 +10,7 @@ import { isProfileId } from '@/lib/identifiers/contract';
 import { getProfile, type ProfileRecord } from '@/lib/profiles/profiles';
 import type { SubmissionStatus } from '@/lib/submissions/contract';
 import type { UserRecord } from '@/lib/users/users';
+import { profileBiodataRefusal, removeProfileBiodataSamples } from './biodata-samples';
 import { lockProfileFor, type RemovableSample, removableColumns, removeSamples, samplesRemovalRefusal } from './samples';
 import { studyRemovalRefusal } from './studies';
 
@@ -24,7 +25,7 @@ const HELD: SubmissionStatus[] = ['pending', 'processing', 'accepted', 'publishe
  */
 async function profileRemovalRefusal(tx: Db, profile: ProfileRecord, held: readonly RemovableSample[]): Promise<string | null> {
   const why = (reason: string) => `Profile ${profile.title} cannot be deleted: ${reason}`;
-  const sample = await samplesRemovalRefusal(tx, held);
+  const sample = (await samplesRemovalRefusal(tx, held)) ?? (await profileBiodataRefusal(tx, profile.id));
   if (sample) return why(sample);
   const registered = await tx
     .select({ specimenId: specimens.specimenId, accession: specimens.biosampleAccession, project: specimens.project })
@@ -110,6 +111,7 @@ export async function deleteProfile(deps: FileDeps & { logger: Logger }, user: U
 
     // the stored images go with every other stored file of the profile, below
     const { events } = await removeSamples(tx, held);
+    events.push(...(await removeProfileBiodataSamples(tx, profileId)));
     events.push(...(await settleSpecimens(tx, profileId)));
     // manifests without samples left (none should be), with their permits: the foreign key would refuse the profile
     const empty = await tx.select({ id: manifests.id }).from(manifests).where(eq(manifests.profileId, profileId));

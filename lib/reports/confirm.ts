@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, validationReports } from '@/db/schema';
+import { writeConfirmedSamples } from '@/lib/biodata-samples/confirm';
+import { biodataFingerprint } from '@/lib/biodata-samples/stored';
 import { crashPoint } from '@/lib/crash-points';
 import { Conflict } from '@/lib/errors';
+import type { JobQueue } from '@/lib/jobs/queue';
 import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
-import type { FieldChange } from '@/lib/manifests/contract';
+import type { FieldChange, ReportRows } from '@/lib/manifests/contract';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
 import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
 import { newSampleId, typedColumns } from '@/lib/samples/columns';
@@ -35,7 +38,13 @@ function initialStatus(project: TolProject, fields: Record<string, string>, clea
  * re-upload, the field changes with one `user` audit row each. Exactly one confirmation of a report wins; a report
  * whose profile's samples changed since it was validated must be validated again.
  */
-export async function confirmReport(db: Db, user: UserRecord, reportId: string, mail: MailContext): Promise<ManifestConfirmed> {
+export async function confirmReport(
+  db: Db,
+  user: UserRecord,
+  reportId: string,
+  deps: { mail: MailContext; jobs: JobQueue },
+): Promise<ManifestConfirmed> {
+  const { mail } = deps;
   const report = await getReport(db, user, reportId);
   // a viewer reads the report but may not confirm it (403), whatever state it is in
   await getProfile(db, user, report.profileId, 'contribute');
@@ -44,6 +53,8 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
   if (report.confirmedManifestId) throw Conflict(`This report was already confirmed (manifest ${report.confirmedManifestId}).`);
   const stored = await reportRows(db, report.id);
   if (!stored) throw Conflict('The report holds no rows to confirm: validate the manifest again.');
+  const project = report.project;
+  if (project === 'biodata') return confirmSampleSheet(db, user, report, stored, deps.jobs);
   const missing = await missingPermits(db, report);
   if (missing.length) {
     throw Conflict(`Upload the permit files this manifest names before confirming it: ${missing.join(', ')}.`);
@@ -76,7 +87,7 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
       associatedTolProjects: profile.associatedTypes,
     };
     const event = {
-      project: report.project,
+      project,
       profileId: profile.id,
       profileTitle: profile.title,
       manifestId,
@@ -91,7 +102,6 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
       return { manifest_id: manifestId, created: 0, updated };
     }
 
-    const project = report.project;
     await tx.insert(manifests).values({
       id: manifestId,
       profileId: profile.id,
@@ -118,6 +128,43 @@ export async function confirmReport(db: Db, user: UserRecord, reportId: string, 
     await crashPoint('confirm:samples-written');
     await tellManagersOfManifest(tx, mail, { ...event, created: rows.length, updated: 0 });
     return { manifest_id: manifestId, created: rows.length, updated: 0 };
+  });
+}
+
+/**
+ * A biodata profile's sample sheet into its samples (lib/biodata-samples/confirm.ts), under the same lock and checks
+ * as a manifest: the confirmed sheet is named by its report's id, where a manifest's samples share a manifest's.
+ */
+async function confirmSampleSheet(
+  db: Db,
+  user: UserRecord,
+  report: { id: string; profileId: string; version: string; samplesFingerprint: string | null; changes: FieldChange[] },
+  stored: ReportRows,
+  jobs: JobQueue,
+): Promise<ManifestConfirmed> {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(profiles).where(eq(profiles.id, report.profileId)).for('update');
+    await checkProfileAccess(tx, locked, user, 'contribute');
+    await refuseIfConfirmed(tx, report.id);
+    if ((await biodataFingerprint(tx, report.profileId)) !== report.samplesFingerprint) {
+      throw Conflict("The profile's samples changed since this sheet was checked: validate it again.");
+    }
+    const [won] = await tx
+      .update(validationReports)
+      .set({ confirmedManifestId: report.id, confirmedAt: sql`now()` })
+      .where(and(eq(validationReports.id, report.id), isNull(validationReports.confirmedManifestId)))
+      .returning({ id: validationReports.id });
+    if (!won) throw Conflict('This report was already confirmed.');
+    const written = await writeConfirmedSamples(tx, jobs, {
+      userId: user.id,
+      profileId: report.profileId,
+      checklistId: report.version,
+      reportId: report.id,
+      rows: stored.normalised,
+      matches: stored.matches,
+      changes: report.changes,
+    });
+    return { manifest_id: report.id, ...written };
   });
 }
 

@@ -2,11 +2,25 @@ import { z } from 'zod';
 import { ProfileIdSchema, UuidSchema } from '../identifiers/contract';
 import { FieldChangeSchema, IssueSchema, ManifestTypeSchema } from '../manifests/contract';
 import { ReportPermitSchema } from '../permits/contract';
+import type { TolProject } from '../projects/contract';
 
 /**
  * The validation report at the boundary (lib/reports): as stored in validation_reports' columns and as the API answers
  * it, the upload that creates it, its confirmation, and its issues grouped and paged.
  */
+
+/**
+ * What a report validates: a Tree of Life manifest, by its project, or a sheet of samples filled for one of ENA's
+ * sample checklists (`biodata`, lib/biodata-samples), whose report's `version` is the checklist's id.
+ */
+export type ReportProject = TolProject | 'biodata';
+
+/** A report's `manifest_type`: the Tree of Life project upper case, or BIODATA for a checklist's sample sheet. */
+export const ReportManifestTypeSchema = z
+  .enum([...ManifestTypeSchema.options, 'BIODATA'])
+  .meta({ description: 'DTOL, ASG, ERGA or DTOLENV for a manifest; BIODATA for a sample sheet of an ENA checklist', example: 'DTOL' });
+export type ReportManifestType = z.infer<typeof ReportManifestTypeSchema>;
+export const reportManifestTypeOf = (project: ReportProject): ReportManifestType => project.toUpperCase() as ReportManifestType;
 
 export const REPORT_STATUSES = ['pending', 'running', 'complete', 'failed'] as const;
 export const ReportStatusSchema = z.enum(REPORT_STATUSES).meta({ description: 'where the validation stands' });
@@ -42,8 +56,8 @@ export const ValidationReportSummarySchema = z
     status: ReportStatusSchema,
     progress: z.number().int().meta({ description: '0–100 while running' }),
     profile_id: ProfileIdSchema,
-    manifest_type: ManifestTypeSchema,
-    version: z.string().meta({ example: '2.5' }),
+    manifest_type: ReportManifestTypeSchema,
+    version: z.string().meta({ example: '2.5', description: 'the manifest version, or the checklist’s id for BIODATA' }),
     file_name: z.string(),
     created: z.iso.datetime(),
     submitted: z.iso.datetime().meta({ description: 'the same time, under the reference’s name' }),

@@ -4,8 +4,9 @@ import { rowsOf } from '@/db/rows';
 import { validationReports } from '@/db/schema';
 import { findDefinition, RULES, type RuleCode } from '@/lib/manifests';
 import type { FieldDefinition } from '@/lib/manifests/contract';
+import { findChecklist } from '@/lib/sample-checklists/store';
 import type { UserRecord } from '@/lib/users/users';
-import type { IssueGroup, IssueGroups, IssueSeverity, ReportIssue, ReportIssueFilter, ReportIssuesPage } from './contract';
+import type { IssueGroup, IssueGroups, IssueSeverity, ReportIssue, ReportIssueFilter, ReportIssuesPage, ReportProject } from './contract';
 import { getReportSummary } from './read';
 
 /**
@@ -58,8 +59,7 @@ export async function reportIssueGroups(db: Db, user: UserRecord, reportId: stri
       group by severity, rank, e->>'field', e->>'rule'
       order by rank, count(*) desc, e->>'field' nulls first, e->>'rule'`),
   );
-  const definition = findDefinition(report.project, report.version);
-  const fieldOf = new Map<string, FieldDefinition>(definition?.fields.map((f) => [f.name, f]) ?? []);
+  const fieldOf = await fieldsOfReport(db, report.project, report.version);
   const groups: IssueGroup[] = rows.map((r) => {
     const def = r.field ? fieldOf.get(r.field) : undefined;
     return {
@@ -71,7 +71,7 @@ export async function reportIssueGroups(db: Db, user: UserRecord, reportId: stri
       count: r.n,
       rows: r.rows,
       allowed_values: VOCABULARY_RULES.has(r.rule) ? (def?.allowedValues ?? null) : null,
-      expected: FORMAT_RULES.has(r.rule) ? (def?.patternDescription ?? null) : null,
+      expected: FORMAT_RULES.has(r.rule) ? (def?.expected ?? null) : null,
       example: r.example,
     };
   });
@@ -116,4 +116,27 @@ async function countIssues(db: Db, reportId: string, filter: ReportIssueFilter):
     await db.execute(sql`select count(*)::int as n from ${issuesOf(reportId)} where ${filterOf(filter)}`),
   );
   return row?.n ?? 0;
+}
+
+/** What a group of a field's issues says of the field: its allowed values, and what it expects in words. */
+interface FieldHints {
+  allowedValues?: string[] | null;
+  expected?: string | null;
+}
+
+/** The fields of a report's manifest definition, or of its checklist for a biodata sample sheet. */
+async function fieldsOfReport(db: Db, project: ReportProject, version: string): Promise<Map<string, FieldHints>> {
+  if (project === 'biodata') {
+    const checklist = await findChecklist(db, version).catch(() => null);
+    return new Map(
+      (checklist?.fields ?? []).map((f) => [
+        f.name,
+        { allowedValues: f.choices ?? null, expected: f.regex ? `a value matching ${f.regex}` : null },
+      ]),
+    );
+  }
+  const definition = findDefinition(project, version);
+  return new Map<string, FieldHints>(
+    definition?.fields.map((f: FieldDefinition) => [f.name, { allowedValues: f.allowedValues, expected: f.patternDescription }]) ?? [],
+  );
 }

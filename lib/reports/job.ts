@@ -22,6 +22,7 @@ import { findUpdateChanges } from '@/lib/samples/changes';
 import { existingSamplesOf, samplesFingerprint } from '@/lib/samples/existing';
 import { getUser } from '@/lib/users/users';
 import { MANIFEST_MAX_ROWS } from './create';
+import { validateSampleSheetReport } from './sample-sheet';
 
 /** The `manifest.validate` job: a report's validation, with its progress, its failure and its give-up. */
 
@@ -51,6 +52,10 @@ export async function runValidation(deps: ValidationDeps, reportId: string): Pro
   try {
     const upload = await readUpload(db, reportId);
     if (!upload) throw new Error('the uploaded file is gone');
+    if (report.project === 'biodata') {
+      await validateSampleSheetReport(deps, report, upload);
+      return;
+    }
     const definition = currentDefinition(report.project);
     const parsed = await parseManifest(upload, report.fileName, { definition, maxRows: MANIFEST_MAX_ROWS });
     const progress = new RowProgress(db, reportId, parsed.rows);

@@ -1,6 +1,5 @@
-import { manifestTypeOf } from '@/lib/manifests/contract';
 import type { ReportPermit } from '@/lib/permits/contract';
-import type { ValidationReport, ValidationReportState, ValidationReportSummary } from './contract';
+import { reportManifestTypeOf, type ValidationReport, type ValidationReportState, type ValidationReportSummary } from './contract';
 
 import type { ReportSummary, ReportView } from './read';
 
@@ -41,7 +40,7 @@ function common(r: ReportView | ReportSummary) {
     status: r.status,
     progress: r.progress,
     profile_id: r.profileId,
-    manifest_type: manifestTypeOf(r.project),
+    manifest_type: reportManifestTypeOf(r.project),
     version: r.version,
     file_name: r.fileName,
     created: r.createdAt.toISOString(),

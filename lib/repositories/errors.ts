@@ -81,7 +81,12 @@ export const isTransient = (err: unknown): err is RepositoryError =>
  */
 export class RepositoryRefused extends RepositoryError {
   readonly transient = false;
-  constructor(service: RepositoryService, message: string) {
+  constructor(
+    service: RepositoryService,
+    message: string,
+    /** the repository's own messages, each as it gave it (ENA's receipt: one per problem, naming the object) */
+    readonly messages: readonly string[] = [message],
+  ) {
     super(service, message);
     this.name = 'RepositoryRefused';
   }

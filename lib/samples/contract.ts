@@ -151,7 +151,16 @@ export type PendingSamples = z.infer<typeof PendingSamplesSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 // Registration at ENA
 
-export const RegisterRequestSchema = z.object({ svc_ids: SvcIdListSchema }).meta({ id: 'SampleRegistrationRequest' });
+export const RegisterRequestSchema = z
+  .object({
+    svc_ids: SvcIdListSchema,
+    release_date: z.string().optional().meta({
+      description:
+        'samples of a checklist (a biodata profile’s) not yet at ENA: held private until this day (YYYY-MM-DD, at most two years ahead); without it they are public once registered. Tree of Life samples are always public at once.',
+      example: '2027-06-30',
+    }),
+  })
+  .meta({ id: 'SampleRegistrationRequest' });
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
 export const RegisterAnswerSchema = z.array(RegistrationSchema);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
+import { registerBiodataSamplesJob } from '@/lib/biodata-samples/register';
 import type { Config } from '@/lib/config';
 import { fileStore } from '@/lib/files/files';
 import { submitImagesJob } from '@/lib/images/submit';
@@ -98,6 +99,7 @@ const JOBS = [
   sendEmailJob,
   submitImagesJob,
   refreshChecklistsJob,
+  registerBiodataSamplesJob,
 ] as const satisfies readonly AnyJobSpec<JobContext>[];
 
 /** The jobs bound to one context made from the settings. */

@@ -15,7 +15,9 @@ export const REPOSITORIES = ['ena', 'zenodo'] as const;
 export const RepositorySchema = z.enum(REPOSITORIES).meta({ description: 'a public repository' });
 export type Repository = z.infer<typeof RepositorySchema>;
 
-export const SubmissionKindSchema = z.enum(['samples', 'study']).meta({ description: 'Tree of Life samples, or a study' });
+export const SubmissionKindSchema = z
+  .enum(['samples', 'study', 'biodata_samples'])
+  .meta({ description: 'Tree of Life samples, a study, or samples of an ENA checklist' });
 export type SubmissionKind = z.infer<typeof SubmissionKindSchema>;
 
 export const SubmissionActionSchema = z.enum(['submit', 'publish']);

@@ -22,7 +22,7 @@ export async function deferSubmission(
   work: {
     /** the repository, as people name it */
     service: string;
-    job: 'samples.register' | 'study.submit';
+    job: 'samples.register' | 'study.submit' | 'biodata-samples.register';
     /** what to do again when the service is back, said to the owner on giving up */
     again: string;
     giveUp(reason: string): Promise<void>;

@@ -234,7 +234,7 @@ export function registerManifestValidationRoutes(app: ApiApp) {
   app.openapi(confirm, async (c) => {
     const { db, config, jobs } = c.get('deps');
     const id = reportIdOf(c.req.valid('json'), c.req.valid('form'), c.req.valid('query'));
-    const result = await confirmReport(db, c.get('user'), id, mailContext(config, jobs));
+    const result = await confirmReport(db, c.get('user'), id, { mail: mailContext(config, jobs), jobs });
     return c.json(result, 200);
   });
   app.openapi(template, async (c) => {

@@ -1,6 +1,8 @@
+import { isBiodataSample } from '@/lib/biodata-samples/read';
 import { UploadParamsSchema } from '@/lib/files/contract';
 import { SamplePermitsParamsSchema } from '@/lib/permits/contract';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
+import { deleteBiodataSample } from '@/lib/removal/biodata-samples';
 import { deleteDataFile } from '@/lib/removal/data-files';
 import { deleteProfile } from '@/lib/removal/profiles';
 import { deleteReport } from '@/lib/removal/reports';
@@ -36,7 +38,8 @@ const sample = signedIn({
     `${RULE} A sample that is accepted, being sent, queued for registration or in a registration under way is 409. ` +
     'Its audit rows go with it; so do its specimen record, once no sample of any profile comes from the specimen ' +
     'and ENA does not hold it, and its manifest (with its permits and the reports confirmed into it) once its last ' +
-    'sample goes.',
+    'sample goes. A biodata profile’s sample (registered against an ENA sample checklist) goes with its history ' +
+    'when it is confirmed or ENA refused it.',
   request: { params: SamplePermitsParamsSchema },
   responses: { ...deleted, ...pick(401, 403, 404), ...refused },
 });
@@ -94,7 +97,11 @@ const profileIdPattern = { profile_id: PATH_PATTERNS.profile_id };
 
 export function registerRemovalRoutes(app: ApiApp) {
   openapiConstrained(app, sample, svcIdPattern, async (c) => {
-    await deleteSample(c.get('deps'), c.get('user'), c.req.valid('param').svc_id);
+    const { svc_id } = c.req.valid('param');
+    const deps = c.get('deps');
+    // a biodata profile's sample (lib/biodata-samples) is kept apart from the Tree of Life's
+    if (await isBiodataSample(deps.db, svc_id)) await deleteBiodataSample(deps.db, c.get('user'), svc_id);
+    else await deleteSample(deps, c.get('user'), svc_id);
     return c.body(null, 204);
   });
   app.openapi(report, async (c) => {

@@ -1,3 +1,4 @@
+import { biodataSamplesIn, registerBiodataSamples } from '@/lib/biodata-samples/register';
 import { RegisterAnswerSchema, RegisterRequestSchema } from '@/lib/samples/contract';
 import {
   SubmissionIdParamsSchema,
@@ -17,9 +18,11 @@ const register = signedIn({
   method: 'post',
   path: '/sample/register',
   tags,
-  summary: 'Retry the registration of approved samples at ENA (BioSamples)',
+  summary: 'Register samples of a checklist at ENA, or retry the registration of approved Tree of Life samples',
   description:
-    'Approved samples are queued for registration the moment their last approval is recorded; this sends on again ' +
+    'Samples of a checklist (a biodata profile’s, confirmed or refused by ENA before) are registered by whoever may ' +
+    'add to their profile, with no approval: one SAMPLE_SET per profile, HOLD until `release_date` or RELEASE. ' +
+    'Tree of Life samples: approved samples are queued for registration the moment their last approval is recorded; this sends on again ' +
     'those that wait (awaiting_ena, awaiting_tolid, or processing without a running registration) and those whose ' +
     'registration failed after approval. Specimens are registered first (after their ToLIDs), then the samples ' +
     'linked to them (sample derived from / same as / symbiont of). Accessions are written to the samples as `system` ' +
@@ -71,7 +74,15 @@ const receipt = signedIn({
 export function registerSubmissionRoutes(app: ApiApp) {
   app.openapi(register, async (c) => {
     const { db, jobs, config } = c.get('deps');
-    const queued = await queueSampleRegistration({ db, jobs, config }, c.get('user'), c.req.valid('json').svc_ids);
+    const { svc_ids, release_date } = c.req.valid('json');
+    const ids = [...new Set(svc_ids.map((s) => s.trim().toLowerCase()))];
+    // a checklist's samples are their owner's to send; the others are Tree of Life samples a manager sends again
+    const biodata = await biodataSamplesIn(db, ids);
+    const tol = ids.filter((id) => !biodata.some((b) => b.id === id));
+    const queued = [
+      ...(biodata.length ? await registerBiodataSamples({ db, jobs, config }, c.get('user'), biodata, release_date) : []),
+      ...(tol.length ? await queueSampleRegistration({ db, jobs, config }, c.get('user'), tol) : []),
+    ];
     return c.json(queued, 202);
   });
   app.openapi(list, async (c) => {

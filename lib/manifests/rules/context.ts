@@ -1,5 +1,6 @@
 import type { EventLoopTurns } from '@/lib/concurrency';
 import { QUOTED_VALUE_MAX_CHARS, quotedValue } from '@/lib/values/cell-bound';
+import { messages } from '../messages';
 import type { FieldDefinition, Issue, ManifestDefinition, ValidationContext } from '../types';
 import { patternSubject, vocabularyKey } from '../values';
 import type { RuleCode } from './catalogue';
@@ -73,6 +74,36 @@ export class Reporter {
     if (this.warnings.length < MAX_LISTED_ISSUES) this.warnings.push(this.issue(rule, i));
     else this.unlisted.warnings++;
   }
+
+  /** The errors as a report lists them: sheet-level first, then by row. */
+  listedErrors(): Issue[] {
+    return byRow(this.errors);
+  }
+
+  /** The warnings as a report lists them, with one more saying how many issues were found beyond those listed. */
+  listedWarnings(): Issue[] {
+    const { errors, warnings } = this.unlisted;
+    if (!errors && !warnings) return byRow(this.warnings);
+    return byRow([
+      ...this.warnings,
+      {
+        row: null,
+        column: null,
+        field: null,
+        value: null,
+        rule: 'issues_not_listed',
+        message: messages.issuesNotListed(MAX_LISTED_ISSUES, errors, warnings),
+      },
+    ]);
+  }
+}
+
+/** Sheet-level issues first, then by row; within a row the order the rules found them (stable sort). */
+function byRow(issues: Issue[]): Issue[] {
+  return issues
+    .map((issue, i) => ({ issue, i }))
+    .sort((a, b) => (a.issue.row ?? 0) - (b.issue.row ?? 0) || a.i - b.i)
+    .map((x) => x.issue);
 }
 
 /** Everything a rule may read; rules mutate `rows[].values` only to apply announced auto-corrections. */

@@ -170,7 +170,13 @@ export async function sendOnce<Item extends OnceItem>(
     if (batch.crashPoint) await crashPoint(batch.crashPoint);
     await ledger.recordAnswer(batch.action, receipt);
     const conflict = batch.action === 'ADD' && receipt.outcome === 'alias_exists' && round === 0;
-    if (!receipt.success && !conflict) throw new RepositoryRefused('ena', receipt.errors.join(' ') || 'ENA refused the submission.');
+    if (!receipt.success && !conflict) {
+      throw new RepositoryRefused(
+        'ena',
+        receipt.errors.join(' ') || 'ENA refused the submission.',
+        receipt.errors.length ? receipt.errors : undefined,
+      );
+    }
     const results = conflict ? await findExisting(client, ledger, receipt, pending) : undefined;
     for (const item of pending) {
       const result = results ? results.get(item.key) : resultOf(receipt, item);

@@ -43,14 +43,16 @@ const registeredOf = (alias: string, result: OnceResult): Registered => {
 };
 
 /**
- * Samples (or specimens) sent exactly once (lib/repositories/ena/once.ts): new ones with ADD + RELEASE (Tree of Life
- * samples are public at once), accessioned ones with MODIFY, which keeps their release state.
+ * Samples (or specimens) sent exactly once (lib/repositories/ena/once.ts): new ones with ADD and RELEASE (Tree of Life
+ * samples are public at once) or, given `holdUntil`, HOLD until that day (YYYY-MM-DD); accessioned ones with MODIFY,
+ * which keeps their release state.
  */
 export async function sendSamples(
   ctx: SendContext,
   ledger: EnaLedgerName,
   action: 'ADD' | 'MODIFY',
   specs: { spec: SampleSpec; lastSubmission: string | null }[],
+  opts: { holdUntil?: string } = {},
 ): Promise<Map<string, Registered>> {
   const byAlias = new Map(specs.map((s) => [s.spec.alias, s.spec]));
   const results = await sendOnce(ctx.client, enaLedger(ctx.db, ctx.submissionId, ctx.progress, ledger), {
@@ -61,7 +63,7 @@ export async function sendSamples(
       lastSubmission: s.lastSubmission,
     })),
     document: (items) => ({ samples: items.flatMap((i) => byAlias.get(i.key) ?? []) }),
-    alsoActions: action === 'ADD' ? [{ type: 'RELEASE' }] : [],
+    alsoActions: action !== 'ADD' ? [] : opts.holdUntil ? [{ type: 'HOLD', holdUntilDate: opts.holdUntil }] : [{ type: 'RELEASE' }],
     // the specimens go first: their answer is the first one a registration receives
     crashPoint: ledger === 'specimens' ? 'registration:ena-answered' : 'registration:samples-answered',
   });
