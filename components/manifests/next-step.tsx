@@ -8,9 +8,9 @@ import { plural } from '@/components/ui/words';
 import { ApiError, apiFetch } from '@/lib/client/api';
 import type { ReportPermit } from '@/lib/permits/contract';
 import type { ManifestConfirmed, ValidationReportSummary } from '@/lib/reports/contract';
+import { CorrectedUpload } from './corrected-upload';
 import { PermitStep } from './permit-step';
 import styles from './report.module.css';
-import { UploadPanel } from './upload-panel';
 
 /** Confirm (after the permits), or what was confirmed, or what to do about the errors. */
 export function NextStep({ report }: { report: ValidationReportSummary }) {
@@ -32,7 +32,26 @@ export function NextStep({ report }: { report: ValidationReportSummary }) {
     },
   });
   const manifestId = confirm.data?.manifest_id ?? report.confirmed_manifest_id;
+  // a biodata profile's sheet: its samples stay in the profile until their owner registers them (no review)
+  const sampleSheet = report.manifest_type === 'BIODATA';
+  const samplesHref = `/profiles/${report.profile_id}#samples`;
 
+  if (manifestId && sampleSheet) {
+    const done = confirm.data;
+    return (
+      <div role="status" className="notice success">
+        <p>
+          {done
+            ? `Confirmed: ${plural(done.created, 'sample')} created, ${done.updated} updated.`
+            : 'Confirmed: this sheet’s samples have been stored.'}{' '}
+          New samples stay in the profile until you register them at ENA; a change to a sample ENA holds is sent to ENA by itself.
+        </p>
+        <p className={styles.links}>
+          <Link href={samplesHref}>Register the samples at ENA from the profile’s Samples</Link>
+        </p>
+      </div>
+    );
+  }
   if (manifestId) {
     const done = confirm.data;
     return (
@@ -56,8 +75,8 @@ export function NextStep({ report }: { report: ValidationReportSummary }) {
           Fix the {plural(report.summary.errors, 'error')} listed below in the spreadsheet, then upload the corrected file: it gets a new
           report.
         </p>
-        <h3>Upload the corrected manifest</h3>
-        <UploadPanel profileId={report.profile_id} />
+        <h3>Upload the corrected {sampleSheet ? 'sheet' : 'manifest'}</h3>
+        <CorrectedUpload report={report} />
       </div>
     );
   }
@@ -84,7 +103,13 @@ export function NextStep({ report }: { report: ValidationReportSummary }) {
           disabled={confirm.isPending || missing.length > 0}
           aria-describedby={missing.length ? hintId : undefined}
         >
-          {confirm.isPending ? 'Saving…' : report.mode === 'update' ? 'Confirm and update the samples' : 'Confirm and create the samples'}
+          {confirm.isPending
+            ? 'Saving…'
+            : report.mode === 'update'
+              ? 'Confirm and update the samples'
+              : sampleSheet
+                ? 'Confirm and store the samples'
+                : 'Confirm and create the samples'}
         </button>
         {missing.length > 0 ? (
           <span id={hintId} className="muted">
@@ -94,8 +119,12 @@ export function NextStep({ report }: { report: ValidationReportSummary }) {
         ) : (
           <span className="muted">
             {report.mode === 'update'
-              ? 'The changes below are written to the samples, each with an audit record.'
-              : `${plural(report.summary.rows, 'sample')} will be created and sent to the project’s sample managers for review.`}
+              ? sampleSheet
+                ? 'The changes below are written to the samples, each with a history record; those ENA holds are sent to ENA again.'
+                : 'The changes below are written to the samples, each with an audit record.'
+              : sampleSheet
+                ? `${plural(report.summary.rows, 'sample')} will be stored in the profile, not yet sent: you register them at ENA from the profile’s Samples.`
+                : `${plural(report.summary.rows, 'sample')} will be created and sent to the project’s sample managers for review.`}
           </span>
         )}
       </p>

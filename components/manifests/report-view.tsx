@@ -12,13 +12,13 @@ import { apiFetch } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { FieldChange } from '@/lib/manifests/contract';
 import type { ValidationReport, ValidationReportState, ValidationReportSummary } from '@/lib/reports/contract';
+import { CorrectedUpload } from './corrected-upload';
 import { IssueGroups } from './issue-groups';
 import { NextStep } from './next-step';
 import styles from './report.module.css';
 import { reportCsv } from './report-csv';
 import { StateBadge } from './state-badge';
-import { UploadPanel } from './upload-panel';
-import { countsText, reportState } from './words';
+import { countsText, reportState, sheetWords } from './words';
 
 const ENDED = new Set(['complete', 'failed']);
 const CHANGES = 25;
@@ -75,11 +75,17 @@ export function ReportView({
   const { summary } = report;
   const complete = report.status === 'complete';
   const issues = summary.errors + summary.warnings;
+  // a biodata profile's sheet of one of ENA's checklists, not a Tree of Life manifest (lib/biodata-samples)
+  const sampleSheet = report.manifest_type === 'BIODATA';
 
   return (
     <>
       <p>
-        <Link href="/manifests">← Manifests</Link>
+        {sampleSheet ? (
+          <Link href={`/profiles/${report.profile_id}#samples`}>← {profileTitle}</Link>
+        ) : (
+          <Link href="/manifests">← Manifests</Link>
+        )}
       </p>
       <h1>
         Validation report <span className={styles.fileName}>{report.file_name}</span>
@@ -101,9 +107,9 @@ export function ReportView({
             </dd>
           </div>
           <div>
-            <dt>Manifest</dt>
+            <dt>Sheet</dt>
             <dd>
-              {report.manifest_type} {report.version}
+              {sheetWords(report)}
               {report.mode === 'update' ? ', updating samples already stored' : ''}
             </dd>
           </div>
@@ -130,10 +136,10 @@ export function ReportView({
         {report.status === 'failed' ? (
           <>
             <p role="alert" className="notice error">
-              The manifest could not be checked: {report.failure}
+              The {sampleSheet ? 'sheet' : 'manifest'} could not be checked: {report.failure}
             </p>
             <h3>Upload it again</h3>
-            <UploadPanel profileId={report.profile_id} />
+            <CorrectedUpload report={report} />
           </>
         ) : null}
         {complete ? <NextStep report={report} /> : null}

@@ -11,7 +11,7 @@ import { apiFetch } from '@/lib/client/api';
 import type { Profile } from '@/lib/profiles/contract';
 import type { ValidationReportSummary } from '@/lib/reports/contract';
 import { StateBadge } from './state-badge';
-import { reportState } from './words';
+import { reportState, sheetWords } from './words';
 
 const PAGE = 10;
 // the list's page lives in the URL under its own name, so the list can sit on a page beside other tables
@@ -68,7 +68,7 @@ export function ReportsList({ profileId }: { profileId?: string }) {
               ),
             },
           ]),
-      { id: 'manifest', header: 'Manifest', nowrap: true, cell: (r) => `${r.manifest_type} ${r.version}` },
+      { id: 'manifest', header: 'Sheet', nowrap: true, cell: (r) => sheetWords(r) },
       {
         id: 'rows',
         header: 'Rows',
@@ -84,7 +84,7 @@ export function ReportsList({ profileId }: { profileId?: string }) {
       caption={profileId ? 'Validation reports of this profile' : 'Your validation reports'}
       table={table}
       {...list}
-      empty="No manifests uploaded yet: the report of each upload will be listed here."
+      empty="Nothing uploaded yet: the report of each upload will be listed here."
     />
   );
 }

@@ -5,6 +5,10 @@ import type { ReportCounts, ValidationReportSummary } from '@/lib/reports/contra
 export const countsText = (s: ReportCounts): string =>
   `${plural(s.rows, 'row')}, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
 
+/** What a report checked: "DTOL manifest 2.5", or "ERC000011 sample sheet" for a checklist's samples. */
+export const sheetWords = (r: Pick<ValidationReportSummary, 'manifest_type' | 'version'>): string =>
+  r.manifest_type === 'BIODATA' ? `${r.version} sample sheet` : `${r.manifest_type} manifest ${r.version}`;
+
 type ReportState = Pick<ValidationReportSummary, 'status' | 'summary' | 'confirmed_manifest_id' | 'failure'> &
   Partial<Pick<ValidationReportSummary, 'permits'>>;
 

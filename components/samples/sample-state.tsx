@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { accessionLink } from '@/components/submissions/links';
 import { awaitingWords } from '@/lib/approvals/words';
+import type { BiodataSampleStatus } from '@/lib/biodata-samples/contract';
 import type { SampleStatus } from '@/lib/samples/contract';
 import type { ReviewSample } from '@/lib/samples/review-contract';
 
@@ -9,7 +10,10 @@ import type { ReviewSample } from '@/lib/samples/review-contract';
  * the same status (the API keeps the reference's machine names).
  */
 
-const WORDS: Record<SampleStatus, string> = {
+/** A Tree of Life sample's status or, for a biodata profile's sample, its own (lib/biodata-samples/contract.ts). */
+type AnyStatus = SampleStatus | BiodataSampleStatus;
+
+const WORDS: Record<AnyStatus, string> = {
   pending: 'Awaiting review',
   private: 'Private (traditional-knowledge rights)',
   processing: 'Registering at ENA',
@@ -18,19 +22,21 @@ const WORDS: Record<SampleStatus, string> = {
   sending: 'Being sent to ENA',
   accepted: 'Registered at ENA',
   rejected: 'Rejected',
+  confirmed: 'Confirmed, not registered',
+  refused: 'Refused by ENA',
 };
 
-const TONE: Partial<Record<SampleStatus, string>> = { accepted: 'ok', rejected: 'danger' };
+const TONE: Partial<Record<AnyStatus, string>> = { accepted: 'ok', rejected: 'danger', refused: 'danger' };
 
 /** States that end by themselves: a page showing one refreshes until it has moved on. */
-export const UNSETTLED: ReadonlySet<string> = new Set<SampleStatus>(['processing', 'sending', 'awaiting_tolid']);
+export const UNSETTLED: ReadonlySet<string> = new Set<AnyStatus>(['processing', 'sending', 'awaiting_tolid']);
 
-export const statusWords = (status: string): string => WORDS[status as SampleStatus] ?? status;
+export const statusWords = (status: string): string => WORDS[status as AnyStatus] ?? status;
 
 /** A status as a short badge (tables, lists). */
 export function StatusWords({ status, failed = false }: { status: string; failed?: boolean }) {
   const text = failed ? 'Registration failed' : statusWords(status);
-  return <span className={`badge ${TONE[status as SampleStatus] ?? ''}`}>{text}</span>;
+  return <span className={`badge ${TONE[status as AnyStatus] ?? ''}`}>{text}</span>;
 }
 
 /** An accession as a link to its page at the repository, or as text when it is not one we know. */

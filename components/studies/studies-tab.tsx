@@ -128,7 +128,7 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
   );
 
   return (
-    <Section id="studies" title="Studies">
+    <Section id="studies" anchor title="Studies">
       {!contributes && (
         <p className="notice">
           The profile is shared with you as a viewer: you can read its studies and download templates; its owner can make you a contributor

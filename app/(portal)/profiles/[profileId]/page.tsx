@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Suspense } from 'react';
+import { BiodataSamplesTab } from '@/components/biodata-samples/samples-tab';
 import { ProfileHub } from '@/components/profiles/profile-hub';
 import styles from '@/components/profiles/profile-hub.module.css';
 import { Sharing } from '@/components/profiles/sharing';
@@ -90,7 +91,10 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
       {isTolProject(profile.type) ? (
         <ProfileHub profileId={profile.id} type={profile.type} contributes={profile.role !== 'viewer'} />
       ) : (
-        <StudiesTab profileId={profile.id} contributes={profile.role !== 'viewer'} />
+        <>
+          <BiodataSamplesTab profileId={profile.id} contributes={profile.role !== 'viewer'} />
+          <StudiesTab profileId={profile.id} contributes={profile.role !== 'viewer'} />
+        </>
       )}
       <Sharing profileId={profile.id} role={profile.role} me={me} />
     </>

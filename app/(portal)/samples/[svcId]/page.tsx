@@ -1,12 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { BiodataSampleView } from '@/components/biodata-samples/sample-view';
 import { SampleImagesSection } from '@/components/images/specimen-images';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
 import { RightsHoldNotice } from '@/components/samples/rights-hold-notice';
 import { StatusWords } from '@/components/samples/sample-state';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { TableScroll } from '@/components/ui/table-scroll';
+import { isBiodataSample, readBiodataSample } from '@/lib/biodata-samples/read';
 import { config } from '@/lib/config';
+import { roleAllows, roleOn } from '@/lib/profiles/access';
+import { biodataRemovalState } from '@/lib/removal/biodata-samples';
 import { sampleRemovalState } from '@/lib/removal/samples';
 import { sampleWithHistory } from '@/lib/samples/views';
 import { pageData } from '@/lib/server/page-data';
@@ -15,6 +19,28 @@ export const metadata: Metadata = { title: 'Sample' };
 
 export default async function SamplePage({ params }: { params: Promise<{ svcId: string }> }) {
   const { svcId } = await params;
+  // a biodata profile's sample (lib/biodata-samples) has a page of its own kind
+  const biodata = await pageData(async (db, u) => {
+    if (!(await isBiodataSample(db, svcId))) return { view: null };
+    const view = await readBiodataSample(db, u, svcId);
+    const role = await roleOn(db, u, view.profile);
+    return {
+      view,
+      contributes: roleAllows(role, 'contribute'),
+      removal: await biodataRemovalState(db, u, view.sample, view.profile.ownerId),
+    };
+  });
+  if (biodata.view) {
+    return (
+      <BiodataSampleView
+        sample={biodata.view.sample}
+        profileTitle={biodata.view.profile.title}
+        history={biodata.view.history}
+        removal={biodata.removal ?? null}
+        contributes={biodata.contributes ?? false}
+      />
+    );
+  }
   const { sample, profileTitle, history, access, record, permits, removal } = await pageData(async (db, u) => {
     const view = await sampleWithHistory(db, u, svcId);
     return { ...view, removal: await sampleRemovalState(db, u, view.sample) };

@@ -31,7 +31,10 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
       <Suspense fallback={<p aria-busy="true">Loading the report…</p>}>
         <ReportView report={report} profileTitle={names.profileTitle} uploadedBy={names.uploadedBy} />
       </Suspense>
-      {report.confirmed_manifest_id ? <ManifestImagesStep manifestId={report.confirmed_manifest_id} /> : null}
+      {/* specimen photos are a Tree of Life manifest's: a checklist's sample sheet has no specimens */}
+      {report.confirmed_manifest_id && report.manifest_type !== 'BIODATA' ? (
+        <ManifestImagesStep manifestId={report.confirmed_manifest_id} />
+      ) : null}
       {removal && (
         <div>
           <DeleteAction
