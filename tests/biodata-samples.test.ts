@@ -6,6 +6,9 @@ import type { ChecklistField } from '@/lib/sample-checklists/contract';
 import { refreshEnaChecklists } from '@/lib/sample-checklists/refresh';
 import { fillSampleSheet, validSampleRows } from './fixtures/biodata/sheet';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
+import { bytesOf, definition, studiesApi } from './fixtures/studies/api';
+import { withDataFiles } from './fixtures/studies/data-files';
+import { type FixtureSample, fillTemplate, fixtureComponents, workbookBytes } from './fixtures/studies/fill';
 import { waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
 import { expectProblem } from './support/http';
@@ -33,6 +36,7 @@ type Sample = {
   biosampleAccession: string | null;
   sraAccession: string | null;
   TAXON_ID: string;
+  SCIENTIFIC_NAME: string;
   fields: Record<string, string>;
 };
 
@@ -44,7 +48,10 @@ const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
   server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
-  h = await createHarness(server.enaSettings, { workers: true, taxonomy: fakeTaxonomy() });
+  h = await createHarness(
+    { ...server.enaSettings, ENA_FTP_URL: server.ftpUrl, OLS_URL: server.olsUrl },
+    { workers: true, taxonomy: fakeTaxonomy() },
+  );
   await refreshEnaChecklists({ db: h.database.db, config: h.config, logger: h.deps.logger, http: { retries: 0 } });
   owner = await h.user({ username: 'single-cell-lab' });
   const res = await h.request('/api/profiles', {
@@ -295,5 +302,58 @@ describe('refused by ENA, and removed', () => {
   it('keeps a profile whose samples ENA holds', async () => {
     const kept = await expectProblem(await h.request(`/api/profiles/${profileId}`, { method: 'DELETE', key: owner.key }), 409);
     expect(kept.detail).toMatch(/cannot be deleted: Sample \S+ is registered at ENA \(SAMEA\d+\)/);
+  });
+});
+
+describe('a single-cell study of the profile’s samples', () => {
+  const SCHEMA = 'svc_single_cell';
+  const CHECKLIST = 'version_dwc_sc_rnaseq';
+  const studyOf = async (studyId: string, samples: FixtureSample[]) => {
+    const api = studiesApi(h, owner.key, profileId);
+    const def = await definition(h, SCHEMA, CHECKLIST);
+    const template = await bytesOf(await api.template(SCHEMA, CHECKLIST));
+    const { components } = await withDataFiles(h, owner.key, profileId, def, fixtureComponents(def, { studyId, samples }));
+    return { api, bytes: await workbookBytes(await fillTemplate(template, def, components)) };
+  };
+
+  it('validates and reaches ENA when it names the profile’s registered samples by their accessions', async () => {
+    const registered = (await samplesOfProfile()).filter((s) => s.status === 'accepted' && s.biosampleAccession).slice(0, 2);
+    expect(registered).toHaveLength(2);
+    const { api, bytes } = await studyOf(
+      'PBMCSTUDY',
+      registered.map((s) => ({ accession: s.biosampleAccession!, taxonId: s.TAXON_ID, scientificName: s.SCIENTIFIC_NAME })),
+    );
+    const saved = await api.upload(SCHEMA, CHECKLIST, bytes);
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const submit = (method = 'POST') =>
+      h.request(`${api.base(SCHEMA)}/studies/PBMCSTUDY/action/submit?repository=ena`, { method, key: owner.key });
+    expect((await submit()).status).toBe(202);
+    const done = await waitFor(
+      async () => (await (await submit('GET')).json()) as Record<string, string>,
+      (s) => s.status === 'accepted' || s.status === 'rejected',
+      'the study at ENA',
+    );
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'accepted' });
+    // the runs point at the profile's samples
+    const experiments = server.requests.filter((r) => r.service === 'ena' && r.body.includes('<EXPERIMENT'));
+    expect(experiments.some((r) => r.body.includes(registered[0]!.biosampleAccession!))).toBe(true);
+  });
+
+  it('is refused while its samples are confirmed but not registered, naming them', async () => {
+    const { id } = await upload('ERC000011', validSampleRows(await fieldsOf('ERC000011'), 2, 'unsent'));
+    expect((await confirm(id)).status).toBe(200);
+    const waiting = (await samplesOfProfile()).filter((s) => s.sample.startsWith('unsent'));
+    const { api, bytes } = await studyOf(
+      'UNSENT',
+      waiting.map((s) => ({ accession: s.sample, taxonId: s.TAXON_ID, scientificName: s.SCIENTIFIC_NAME })),
+    );
+    const res = await api.upload(SCHEMA, CHECKLIST, bytes);
+    expect(res.status).toBe(422);
+    const { errors } = (await res.json()) as { errors: { message: string }[] };
+    for (const name of ['unsent1', 'unsent2']) {
+      expect(errors.some((e) => e.message.includes(`Sample ${name} of this profile is not registered at ENA yet: register it first`))).toBe(
+        true,
+      );
+    }
   });
 });

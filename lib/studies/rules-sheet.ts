@@ -77,7 +77,9 @@ export async function checkSheet(
       } else if (f.type === 'string' && f.regex && !matchesPattern(f.regex, v)) {
         at(`${invalid} ${f.errorMessage ?? `Expected a value matching the pattern: ${f.regex}`}`);
       } else if (f.type === 'BIOSAMPLEACCESSION_FIELD' && !ctx.samples.has(v)) {
-        at(`${invalid} Invalid ENA sample: neither this profile nor ENA holds a sample with this accession.`);
+        const waiting = ctx.unregistered?.get(v.toLowerCase());
+        if (waiting) at(`${invalid} ${notRegisteredYet(waiting)}`);
+        else at(`${invalid} Invalid ENA sample: neither this profile nor ENA holds a sample with this accession.`);
       }
     }
     checkBiosampleExtensions(c, sheet, columns, r, ctx, errors);
@@ -172,4 +174,13 @@ function storedValue(sample: KnownSample, f: FieldDefinition): string | null {
   if (f.termName === 'taxon_id') return sample.taxonId;
   if (f.termName === 'scientific_name') return sample.scientificName;
   return sample.fields[f.enaName ?? f.termName] ?? sample.fields[f.termName] ?? null;
+}
+
+/** Why a study may not name one of the profile's samples yet, and what to do: register it, then use its accession. */
+function notRegisteredYet(sample: { alias: string; status: string }): string {
+  if (sample.status === 'processing') {
+    return `Sample ${sample.alias} of this profile is being registered at ENA: upload the sheet again with its BioSample accession once it has one.`;
+  }
+  const refused = sample.status === 'refused' ? ', and ENA refused it last time' : '';
+  return `Sample ${sample.alias} of this profile is not registered at ENA yet${refused}: register it first (the profile’s Samples), then name it by its BioSample accession.`;
 }

@@ -13,12 +13,15 @@ import { fileStore } from '@/lib/files/files';
 import { getProfile } from '@/lib/profiles/profiles';
 import { type EnaSampleLookup, enaSampleLookupFromConfig } from '@/lib/repositories/ena/samples';
 import { RepositoryError } from '@/lib/repositories/errors';
+import { olsFromConfig } from '@/lib/repositories/ols';
 import type { UserRecord } from '@/lib/users/users';
 import { accessionedRows } from './accessions';
 import { fieldForHeader } from './layout';
+import { ontologyVerdicts } from './ontology-terms';
+import { biodataSamplesNamed } from './profile-samples';
 import { type ParsedWorkbook, readStudyWorkbook } from './read';
 import type { StudyRow, StudyScope } from './studies';
-import { type KnownSample, type ReportEntry, type StudyComponents, validateStudy } from './validate';
+import { type KnownSample, type ReportEntry, type StudyComponents, type ValidationContext, validateStudy } from './validate';
 
 // a study upload is answered in the request, as the reference's clients expect: workbooks are read as streams with
 // their cells capped (lib/studies/read.ts), and at most two at once per process, so that a burst of large uploads
@@ -77,7 +80,8 @@ export async function uploadStudy(
 
   const enaSamples = deps.enaSamples ?? enaSampleLookupFromConfig(config, db, deps.logger);
   const result = await validateStudy(def, parsed, {
-    samples: await knownSamples(db, enaSamples, profile.id, biosampleAccessions(def, parsed)),
+    ...(await knownSamples(db, enaSamples, profile.id, biosampleAccessions(def, parsed))),
+    ontology: await ontologyVerdicts(def, parsed, olsFromConfig(config, db, deps.logger), deps.logger),
     profileFiles: await profileFileNames(deps, profile.id),
   });
   if (result.errors.length || !result.studyId) {
@@ -118,12 +122,21 @@ function biosampleAccessions(def: ChecklistDefinition, wb: ParsedWorkbook): stri
 const ENA_CONCURRENCY = 8;
 
 /**
- * The samples a sheet's biosample accessions name: the profile's own (registered from its manifests), else what
- * ENA holds under that accession. Accessions neither knows are left out, which the rules report on their rows. An
- * unreachable ENA is a 503: the sheet cannot be judged, and nothing is stored.
+ * The samples a sheet's biosample accessions name: the profile's own (registered from its manifests or its sample
+ * sheets), else what ENA holds under that accession. A value naming a sample of the profile that is not registered
+ * yet (its alias or svc_id) is set apart, for the rules to say to register it first; accessions nobody knows are left
+ * out, which the rules report on their rows. An unreachable ENA is a 503: the sheet cannot be judged, and nothing is
+ * stored.
  */
-async function knownSamples(db: Db, ena: EnaSampleLookup, profileId: string, accessions: string[]): Promise<Map<string, KnownSample>> {
-  if (!accessions.length) return new Map();
+async function knownSamples(
+  db: Db,
+  ena: EnaSampleLookup,
+  profileId: string,
+  accessions: string[],
+): Promise<Pick<ValidationContext, 'samples' | 'unregistered'>> {
+  const known = new Map<string, KnownSample>();
+  const unregistered = new Map<string, { alias: string; status: string }>();
+  if (!accessions.length) return { samples: known, unregistered };
   const rows = await db
     .select({
       accession: samples.biosampleAccession,
@@ -133,13 +146,26 @@ async function knownSamples(db: Db, ena: EnaSampleLookup, profileId: string, acc
     })
     .from(samples)
     .where(and(eq(samples.profileId, profileId), inArray(samples.biosampleAccession, accessions)));
-  const known = new Map<string, KnownSample>();
   for (const r of rows) {
     // selected by accession, so each has one
     if (r.accession !== null)
       known.set(r.accession, { taxonId: r.taxonId, scientificName: r.scientificName, fields: r.fields, source: 'profile' });
   }
-  const elsewhere = accessions.filter((a) => !known.has(a));
+  const biodata = await biodataSamplesNamed(
+    db,
+    profileId,
+    accessions.filter((a) => !known.has(a)),
+  );
+  for (const a of accessions) {
+    const b = biodata.get(a.trim().toLowerCase());
+    if (!b || known.has(a)) continue;
+    if (b.biosampleAccession === a) {
+      known.set(a, { taxonId: b.taxonId, scientificName: b.scientificName, fields: b.fields, source: 'profile' });
+    } else if (!b.biosampleAccession) {
+      unregistered.set(a.trim().toLowerCase(), { alias: b.alias, status: b.status });
+    }
+  }
+  const elsewhere = accessions.filter((a) => !known.has(a) && !unregistered.has(a.trim().toLowerCase()));
   try {
     const found = await mapLimit(elsewhere, ENA_CONCURRENCY, (a) => ena.byAccession(a));
     for (const [i, accession] of elsewhere.entries()) {
@@ -153,7 +179,7 @@ async function knownSamples(db: Db, ena: EnaSampleLookup, profileId: string, acc
         'stored; upload the sheet again in a few minutes.',
     );
   }
-  return known;
+  return { samples: known, unregistered };
 }
 
 /** Names of the profile's data files; undefined (no file warnings) when the store cannot be listed. */

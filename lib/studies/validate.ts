@@ -1,6 +1,7 @@
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import { EventLoopTurns } from '@/lib/concurrency';
 import { STUDY_ID_PATTERN } from './contract';
+import { checkOntologyTerms } from './ontology-terms';
 import type { ParsedWorkbook } from './read';
 import { entry } from './report';
 import { checkFiles, checkReferences } from './rules-cross';
@@ -15,9 +16,9 @@ const STUDY_ID = new RegExp(`^${STUDY_ID_PATTERN}$`);
 /**
  * Every rule of docs/studies-and-checklists.md §9 over a parsed workbook, all errors at once: sheets belong to the
  * checklist, mandatory columns and cells, unknown and duplicate columns, allowed values, patterns, identifier
- * uniqueness, exactly one study row, cross-sheet references, biosample accessions registered in the profile (and
- * their taxon and scientific name), checksums of named data files and duplicate file names. Files missing from the
- * profile are warnings. Sheets without data rows count as absent.
+ * uniqueness, exactly one study row, cross-sheet references, ontology terms under their ancestor, biosample
+ * accessions registered in the profile (and their taxon and scientific name), checksums of named data files and
+ * duplicate file names. Files missing from the profile, and ontology terms that could not be checked, are warnings. Sheets without data rows count as absent.
  */
 export async function validateStudy(def: ChecklistDefinition, wb: ParsedWorkbook, ctx: ValidationContext): Promise<ValidationResult> {
   const turns = new EventLoopTurns();
@@ -66,6 +67,7 @@ export async function validateStudy(def: ChecklistDefinition, wb: ParsedWorkbook
   }
 
   checkReferences(data, errors);
+  checkOntologyTerms(data, ctx.ontology, errors, warnings);
   checkFiles(data, ctx, errors, warnings);
 
   const order = new Map(def.components.map((c, i) => [c.key, i]));
