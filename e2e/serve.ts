@@ -41,6 +41,7 @@ const app = spawn(process.execPath, ['scripts/start.mjs'], {
     TOLID_URL: repositories.tolidUrl,
     TOLID_TOKEN: repositories.credentials.tolid.token,
     LOCAL_CONTEXTS_URL: repositories.localContextsUrl,
+    OLS_URL: repositories.olsUrl,
     SMTP_URL: repositories.smtpUrl,
     ZENODO_URL: repositories.zenodoUrl,
     ZENODO_TOKEN: repositories.credentials.zenodo.token,

@@ -49,6 +49,8 @@ const ConfigSchema = z.object({
   TOLID_TOKEN: optionalString,
   /** the Local Contexts Hub's API: whether an ERGA sample's traditional-knowledge project is public yet */
   LOCAL_CONTEXTS_URL: z.string().url().default('https://localcontextshub.org/api/v1'),
+  /** EBI's Ontology Lookup Service: study terms of type `ontology` are checked there (lib/repositories/ols.ts) */
+  OLS_URL: z.string().url().default('https://www.ebi.ac.uk/ols4/api'),
   ZENODO_URL: z.string().url().default('https://sandbox.zenodo.org/api'),
   ZENODO_TOKEN: optionalString,
   SMTP_URL: optionalString,

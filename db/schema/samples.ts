@@ -182,6 +182,17 @@ export const taxonomyCache = pgTable('taxonomy_cache', {
   fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The Ontology Lookup Service's answers about study terms (lib/repositories/ols.ts), so a term is asked once per TTL
+ * whichever instance validates the sheet: the term found under the ancestor, or null when the ontology has none.
+ */
+export const ontologyTermCache = pgTable('ontology_term_cache', {
+  /** `<ancestor CURIE>|<the value, trimmed and lower-cased>` */
+  key: text('key').primaryKey(),
+  term: jsonb('term').$type<{ iri: string; label: string; curie: string } | null>(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** ENA's answers about BioSamples that study sheets reference (a sample record, or null when ENA knows none). */
 export const enaSampleCache = pgTable('ena_sample_cache', {
   /** the accession as referenced: SAMEA…/SAMN…/SAMD… or ERS… */

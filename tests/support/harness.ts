@@ -75,6 +75,7 @@ const OFFLINE = {
   ZENODO_URL: 'http://127.0.0.1:9/api',
   TOLID_URL: 'http://127.0.0.1:9/tolid/api/v3',
   LOCAL_CONTEXTS_URL: 'http://127.0.0.1:9/localcontexts/api/v1',
+  OLS_URL: 'http://127.0.0.1:9/ols4/api',
 };
 
 /**

@@ -3,7 +3,7 @@
  * filter, in the order the rules were added.
  */
 
-export type ServiceName = 'ena' | 'browser' | 'taxonomy' | 'tolid' | 'zenodo' | 'localcontexts';
+export type ServiceName = 'ena' | 'browser' | 'taxonomy' | 'tolid' | 'zenodo' | 'localcontexts' | 'ols';
 
 export interface FaultFilter {
   service?: ServiceName;

@@ -8,13 +8,14 @@ import { Faults, type ServiceName } from './faults';
 import { startUploadAreaServer, type UploadAreaServer } from './ftp';
 import { type Incoming, json, type Outgoing, readIncoming, write } from './http';
 import { handleLocalContexts, LocalContextsState } from './local-contexts';
+import { handleOls, OlsState } from './ols';
 import { type MailServer, startMailServer } from './smtp';
 import { handleTaxonomy, TaxonomyTable } from './taxonomy';
 import { handleTolid, TolidState } from './tolid';
 import { handleZenodo, ZenodoState } from './zenodo';
 
 /**
- * A local stand-in for ENA (Webin REST, taxonomy) and Zenodo, on a free loopback port, for tests and e2e runs:
+ * A local stand-in for ENA (Webin REST, taxonomy), Zenodo, the ToLID service, the Local Contexts Hub and OLS, on a free loopback port, for tests and e2e runs:
  *   ENA_WEBIN_URL=enaUrl ENA_USERNAME/ENA_PASSWORD=credentials.ena, ENA_TAXONOMY_URL=taxonomyUrl,
  *   ZENODO_URL=zenodoUrl ZENODO_TOKEN=credentials.zenodo.token.
  * Paths mirror the real services (`/ena/submit/webin-v2/…`, `/ena/taxonomy/rest/…`, `/api/deposit/…`).
@@ -82,6 +83,9 @@ export interface RepositoryServer {
   /** the Local Contexts Hub's API, as LOCAL_CONTEXTS_URL */
   localContextsUrl: string;
   localContexts: LocalContextsState;
+  /** EBI's Ontology Lookup Service, as OLS_URL */
+  olsUrl: string;
+  ols: OlsState;
   /** an SMTP server that keeps what it receives, as SMTP_URL */
   smtpUrl: string;
   mail: MailServer;
@@ -102,6 +106,7 @@ const TAXONOMY_ROOT = '/ena/taxonomy/rest';
 const BROWSER_ROOT = '/ena/browser/api';
 const TOLID_ROOT = '/tolid/api/v3';
 const LOCAL_CONTEXTS_ROOT = '/localcontexts/api/v1';
+const OLS_ROOT = '/ols4/api';
 const ZENODO_ROOT = '/api';
 
 function route(path: string): { service: ServiceName; rest: string } | undefined {
@@ -111,6 +116,7 @@ function route(path: string): { service: ServiceName; rest: string } | undefined
     ['browser', BROWSER_ROOT],
     ['tolid', TOLID_ROOT],
     ['localcontexts', LOCAL_CONTEXTS_ROOT],
+    ['ols', OLS_ROOT],
     ['zenodo', ZENODO_ROOT],
   ] as const) {
     if (path === root || path.startsWith(`${root}/`)) return { service, rest: path.slice(root.length) };
@@ -131,6 +137,7 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
   const tolidTokens = options.tolidTokens ?? ['tolid-test-token'];
   const tolid = new TolidState(new Set(tolidTokens));
   const localContexts = new LocalContextsState();
+  const ols = new OlsState();
   const taxonomy = new TaxonomyTable(options.taxa, options.synonyms);
   const faults = new Faults();
   const requests: RecordedRequest[] = [];
@@ -152,6 +159,7 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
     if (r.service === 'browser') return handleBrowser(ena, incoming, r.rest);
     if (r.service === 'tolid') return handleTolid(tolid, incoming, r.rest);
     if (r.service === 'localcontexts') return handleLocalContexts(localContexts, incoming, r.rest, `${base}/localcontexts`);
+    if (r.service === 'ols') return handleOls(ols, incoming, r.rest);
     return handleZenodo(zenodo, incoming, r.rest, `${base}${ZENODO_ROOT}`);
   };
 
@@ -232,6 +240,8 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
     tolid,
     localContextsUrl: `${base}${LOCAL_CONTEXTS_ROOT}`,
     localContexts,
+    olsUrl: `${base}${OLS_ROOT}`,
+    ols,
     smtpUrl: mail.url,
     mail,
     ftpUrl: uploadArea.url,

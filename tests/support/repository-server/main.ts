@@ -19,6 +19,7 @@ const env = {
   TOLID_URL: server.tolidUrl,
   TOLID_TOKEN: server.credentials.tolid.token,
   LOCAL_CONTEXTS_URL: server.localContextsUrl,
+  OLS_URL: server.olsUrl,
   SMTP_URL: server.smtpUrl,
 };
 process.stdout.write(
