@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
@@ -32,16 +32,20 @@ export function RegisterSamples({
   const [hold, setHold] = useState(false);
   const [release, setRelease] = useState('');
   const bounds = releaseBounds();
+  const qc = useQueryClient();
   const register = useMutation({
     mutationFn: (input: { svc_ids: string[]; release_date?: string }) =>
       apiFetch<RegisterAnswer>('/api/sample/register', { method: 'POST', json: input }),
-    onSuccess: (answer) =>
+    onSuccess: (answer) => {
+      // every list of the samples moves on with them
+      void qc.invalidateQueries({ queryKey: ['biodata-samples'] });
       onDone(
         `Sent to ENA: ${plural(
           answer.reduce((n, r) => n + r.samples, 0),
           'sample',
         )} on the way. Their accessions appear once ENA has answered.`,
-      ),
+      );
+    },
   });
   const count = svcIds.length;
   const label = what ?? plural(count, 'sample');

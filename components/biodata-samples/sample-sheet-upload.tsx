@@ -110,21 +110,19 @@ export function SampleSheetUpload({ profileId }: { profileId: string }) {
         <span id={`${id}-found`} className="muted" aria-live="polite">
           {words.length ? `${shown.length} of ${all.length} checklists match` : `${all.length} checklists`}
         </span>
-        <label htmlFor={`${id}-list`}>
-          Checklist
-          <select
-            id={`${id}-list`}
-            size={Math.min(8, Math.max(2, shown.length))}
-            value={picked?.checklist_id ?? ''}
-            onChange={(e) => pick(e.target.value)}
-          >
-            {shown.map((c) => (
-              <option key={c.checklist_id} value={c.checklist_id}>
-                {c.name} ({c.checklist_id})
-              </option>
-            ))}
-          </select>
-        </label>
+        <label htmlFor={`${id}-list`}>Checklist</label>
+        <select
+          id={`${id}-list`}
+          size={Math.min(8, Math.max(2, shown.length))}
+          value={picked?.checklist_id ?? ''}
+          onChange={(e) => pick(e.target.value)}
+        >
+          {shown.map((c) => (
+            <option key={c.checklist_id} value={c.checklist_id}>
+              {c.name} ({c.checklist_id})
+            </option>
+          ))}
+        </select>
       </div>
       {picked ? (
         <>

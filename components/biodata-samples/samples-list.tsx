@@ -25,7 +25,7 @@ const table: TableDefinition<BiodataSample> = {
   noun: 'samples',
   rowKey: (s) => s.svc_id,
   columns: [
-    { id: 'sample', header: 'Sample', key: true, cell: (s) => <Link href={`/samples/${s.svc_id}`}>{s.sample}</Link> },
+    { id: 'sample', header: 'Sample', key: true, nowrap: true, cell: (s) => <Link href={`/samples/${s.svc_id}`}>{s.sample}</Link> },
     {
       id: 'organism',
       header: 'Organism',

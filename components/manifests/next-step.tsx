@@ -28,6 +28,8 @@ export function NextStep({ report }: { report: ValidationReportSummary }) {
       apiFetch<ManifestConfirmed>('/api/manifest/validate/confirm', { method: 'POST', json: { validation_report_id: report.report_id } }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['validations'] });
+      // a sample sheet's samples are listed on its profile's page
+      void qc.invalidateQueries({ queryKey: ['biodata-samples', report.profile_id] });
       router.refresh();
     },
   });
