@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, biodataSamples } from '@/db/schema';
+import { auditEvents, biodataSamples, submissions } from '@/db/schema';
+import { giveUpBiodataRegistration } from '@/lib/biodata-samples/register';
 import type { ChecklistField } from '@/lib/sample-checklists/contract';
 import { refreshEnaChecklists } from '@/lib/sample-checklists/refresh';
 import { fillSampleSheet, validSampleRows } from './fixtures/biodata/sheet';
@@ -275,6 +276,37 @@ describe('refused by ENA, and removed', () => {
       'the second registration',
     );
     expect(accepted!.biosampleAccession).toMatch(/^SAMEA\d+$/);
+  });
+
+  it('waits while ENA is down, saying so; the last attempt refuses the samples with why, and they can be sent again', async () => {
+    const [sample] = await confirmed('outage', 1);
+    server.faults.fail(1000, { service: 'ena', status: 503 });
+    expect((await register([sample!.svc_id])).status).toBe(202);
+    const [waiting] = await waitFor(
+      async () => (await samplesOfProfile()).filter((s) => s.svc_id === sample!.svc_id),
+      (r) => r[0]?.status_detail?.startsWith('ENA could not be reached') ?? false,
+      'the outage to show',
+    );
+    expect(waiting!.status).toBe('processing');
+    expect(waiting!.status_detail).toMatch(/next try at \d{4}-\d{2}-\d{2}T/);
+
+    // the queue's last attempt ends it: what the give-up of the job does
+    const [sub] = await h.database.db
+      .select()
+      .from(submissions)
+      .where(and(eq(submissions.kind, 'biodata_samples'), eq(submissions.status, 'processing')));
+    await giveUpBiodataRegistration(h.database.db, sub!.id, 'ENA could not be reached for two days');
+    const [refused] = (await samplesOfProfile()).filter((s) => s.svc_id === sample!.svc_id);
+    expect(refused).toMatchObject({ status: 'refused', biosampleAccession: null });
+    expect(refused!.status_detail).toContain('ENA could not be reached for two days');
+
+    server.faults.clear();
+    expect((await register([sample!.svc_id])).status).toBe(202);
+    await waitFor(
+      async () => (await samplesOfProfile()).filter((s) => s.svc_id === sample!.svc_id),
+      (r) => r[0]?.status === 'accepted',
+      'the registration once ENA is back',
+    );
   });
 
   it('deletes a sample ENA never had, with an audit event, and refuses one ENA holds', async () => {
