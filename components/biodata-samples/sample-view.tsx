@@ -1,7 +1,7 @@
 import Link from 'next/link';
+import { FieldRows } from '@/components/samples/field-rows';
 import { type HistoryItem, HistoryTimeline } from '@/components/samples/history-timeline';
 import { DeleteAction } from '@/components/ui/delete-action';
-import { TableScroll } from '@/components/ui/table-scroll';
 import type { BiodataSample } from '@/lib/biodata-samples/contract';
 import { BiodataState, releaseWords } from './biodata-state';
 import { RegisterOne } from './register-one';
@@ -70,21 +70,7 @@ export function BiodataSampleView({
       <h2>History</h2>
       <HistoryTimeline history={history} />
       <h2>Fields</h2>
-      <TableScroll label="All fields of the sample">
-        <table className="field-rows">
-          <caption className="visually-hidden">All fields of the sample</caption>
-          <tbody>
-            {rows.map(([k, v]) => (
-              <tr key={k}>
-                <th scope="row" className="mono">
-                  {k}
-                </th>
-                <td>{v}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <FieldRows rows={rows} />
     </>
   );
 }

@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BiodataSampleView } from '@/components/biodata-samples/sample-view';
 import { SampleImagesSection } from '@/components/images/specimen-images';
+import { FieldRows } from '@/components/samples/field-rows';
 import { HistoryTimeline } from '@/components/samples/history-timeline';
 import { RightsHoldNotice } from '@/components/samples/rights-hold-notice';
 import { StatusWords } from '@/components/samples/sample-state';
 import { DeleteAction } from '@/components/ui/delete-action';
-import { TableScroll } from '@/components/ui/table-scroll';
 import { isBiodataSample, readBiodataSample } from '@/lib/biodata-samples/read';
 import { config } from '@/lib/config';
 import { roleAllows, roleOn } from '@/lib/profiles/access';
@@ -124,30 +124,19 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
         .
       </p>
       <h2>Fields</h2>
-      <TableScroll label="All fields of the sample">
-        <table className="field-rows">
-          <caption className="visually-hidden">All fields of the sample</caption>
-          <tbody>
-            {rows.map(([k, v]) => (
-              <tr key={k}>
-                <th scope="row" className="mono">
-                  {k}
-                </th>
-                <td>
-                  {k === 'status' && full ? (
-                    // the state in the portal's words, with the API's name the record holds
-                    <>
-                      <StatusWords status={String(v)} /> <span className="mono muted">({v})</span>
-                    </>
-                  ) : (
-                    v
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <FieldRows
+        rows={rows}
+        cell={(k, v) =>
+          k === 'status' && full ? (
+            // the state in the portal's words, with the API's name the record holds
+            <>
+              <StatusWords status={v} /> <span className="mono muted">({v})</span>
+            </>
+          ) : (
+            v
+          )
+        }
+      />
     </>
   );
 }
