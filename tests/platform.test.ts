@@ -53,6 +53,8 @@ describe('health', () => {
         checked_at: null,
         detail: 'The Local Contexts Hub has not been asked yet (no private sample has been checked).',
       },
+      // the same: the daily refresh's last outcome (tests/sample-checklists.test.ts reads it after one)
+      ena_checklists: { ok: null, checked_at: null, detail: 'ENA’s checklists have not been read yet.' },
       services: {
         ena: { configured: false, detail: expect.stringContaining('ENA_USERNAME and ENA_PASSWORD are not set') },
         tolid: { configured: false, detail: 'TOLID_TOKEN is not set: samples are registered at ENA without ToLIDs.' },
