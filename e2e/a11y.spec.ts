@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from '../tests/fixtures/manifests/generate';
-import { expectAccessible, expectNoSidewaysScroll, openMenu, screenshot, signIn, unique } from './helpers';
+import { expectAccessible, expectNoSidewaysScroll, FROM_PORTAL, openMenu, screenshot, signIn, unique } from './helpers';
 import { confirmedManifest } from './manifests';
 
 /**
@@ -30,11 +30,15 @@ async function createData(page: Page, testInfo: TestInfo): Promise<Fixture> {
   const title = unique(testInfo, 'Accessible moths');
   const biodataTitle = unique(testInfo, 'Accessible single cells');
   const profile = await api.post('/api/profiles', {
+    headers: FROM_PORTAL,
     data: { title, description: 'Lepidoptera for the accessibility checks', type: 'dtol' },
   });
   expect(profile.status(), await profile.text()).toBe(201);
   const dtolProfile = ((await profile.json()) as { id: string }).id;
-  const biodata = await api.post('/api/profiles', { data: { title: biodataTitle, description: 'Studies tab', type: 'biodata' } });
+  const biodata = await api.post('/api/profiles', {
+    headers: FROM_PORTAL,
+    data: { title: biodataTitle, description: 'Studies tab', type: 'biodata' },
+  });
   expect(biodata.status(), await biodata.text()).toBe(201);
   const biodataProfile = ((await biodata.json()) as { id: string }).id;
 
@@ -52,7 +56,7 @@ async function createData(page: Page, testInfo: TestInfo): Promise<Fixture> {
   expect(svcIds).toHaveLength(4);
   const svcId = svcIds[0]!;
   // accept one (a system update in its history) and leave the others waiting in the review queue
-  const decided = await api.post('/api/sample/decision', { data: { svc_ids: [svcId], decision: 'accept' } });
+  const decided = await api.post('/api/sample/decision', { headers: FROM_PORTAL, data: { svc_ids: [svcId], decision: 'accept' } });
   expect(decided.status(), await decided.text()).toBe(200);
   return { title, dtolProfile, biodataProfile, biodataTitle, manifestId, reportId, svcId };
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { E2E_ADMIN } from '../playwright.config';
+import { E2E_ADMIN, E2E_BASE_URL } from '../playwright.config';
 
 /**
  * Signs in on the sign-in page and waits for the portal. "Signed in as …" is checked in the page rather than on
@@ -32,6 +32,12 @@ export async function navigateTo(page: Page, label: string | RegExp) {
 }
 
 export { E2E_ADMIN };
+
+/**
+ * What the portal's own pages send with a change made with the session cookie: the site it comes from. The API
+ * refuses such a change without it (lib/api/auth.ts), as a script is to send an API key instead.
+ */
+export const FROM_PORTAL = { origin: E2E_BASE_URL };
 
 /** The page does not scroll sideways at its viewport width; on failure, names the elements that stick out. */
 export async function expectNoSidewaysScroll(page: Page) {

@@ -3,7 +3,17 @@ import sharp from 'sharp';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, E2E_ADMIN, expectAccessible, expectNoSidewaysScroll, reviewGroupOf, screenshot, signIn, unique } from './helpers';
+import {
+  createUser,
+  E2E_ADMIN,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  FROM_PORTAL,
+  reviewGroupOf,
+  screenshot,
+  signIn,
+  unique,
+} from './helpers';
 
 /**
  * Specimen images in the portal: dropped beside a confirmed manifest's report (two of one specimen, then a text file
@@ -22,7 +32,7 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
   const title = unique(testInfo, 'Imaged moths');
   // a name of its own, to find its manifest among others in the review queue
   const fileName = `imaged-${testInfo.project.name}-${Date.now().toString(36)}.xlsx`;
-  const profile = await page.request.post('/api/profiles', { data: { title, description: '', type: 'dtol' } });
+  const profile = await page.request.post('/api/profiles', { headers: FROM_PORTAL, data: { title, description: '', type: 'dtol' } });
   expect(profile.status()).toBe(201);
   const profileId = ((await profile.json()) as { id: string }).id;
   const base = 100_000 + Math.floor(Math.random() * 800_000);
@@ -35,6 +45,7 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
     ),
   );
   const upload = await page.request.post('/api/manifest/validate', {
+    headers: FROM_PORTAL,
     multipart: { profile_id: profileId, file: { name: fileName, mimeType: 'application/octet-stream', buffer: workbook } },
   });
   expect(upload.status(), await upload.text()).toBe(202);
@@ -48,7 +59,10 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
       },
     )
     .toBe('complete');
-  const confirmed = await page.request.post('/api/manifest/validate/confirm', { data: { validation_report_id: report_id } });
+  const confirmed = await page.request.post('/api/manifest/validate/confirm', {
+    headers: FROM_PORTAL,
+    data: { validation_report_id: report_id },
+  });
   expect(confirmed.status(), await confirmed.text()).toBe(200);
 
   await page.goto(`/manifests/reports/${report_id}`);

@@ -2,6 +2,7 @@ import { type APIRequestContext, expect } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import type { ManifestProject } from '@/lib/manifests/types';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
+import { FROM_PORTAL } from './helpers';
 
 /**
  * A manifest set up through the API, as a researcher's script would: the browser tests that start from a validated
@@ -33,7 +34,7 @@ export async function validatedManifest(request: APIRequestContext, m: ManifestU
     ),
   );
   const upload = await request.post('/api/manifest/validate', {
-    headers: m.headers,
+    headers: m.headers ?? FROM_PORTAL,
     multipart: { profile_id: m.profileId, file: { name: m.fileName, mimeType: XLSX, buffer } },
   });
   expect(upload.status(), await upload.text()).toBe(202);
@@ -55,7 +56,10 @@ export async function validatedManifest(request: APIRequestContext, m: ManifestU
 /** Uploads, validates and confirms the rows: the report's and the new manifest's ids. */
 export async function confirmedManifest(request: APIRequestContext, m: ManifestUpload): Promise<{ reportId: string; manifestId: string }> {
   const reportId = await validatedManifest(request, m);
-  const confirmed = await request.post('/api/manifest/validate/confirm', { headers: m.headers, data: { validation_report_id: reportId } });
+  const confirmed = await request.post('/api/manifest/validate/confirm', {
+    headers: m.headers ?? FROM_PORTAL,
+    data: { validation_report_id: reportId },
+  });
   expect(confirmed.status(), await confirmed.text()).toBe(200);
   return { reportId, manifestId: ((await confirmed.json()) as { manifest_id: string }).manifest_id };
 }

@@ -1,7 +1,7 @@
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
-import { createUser, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { createUser, expectAccessible, expectNoSidewaysScroll, FROM_PORTAL, screenshot, signIn, unique } from './helpers';
 import { confirmedManifest, validatedManifest } from './manifests';
 
 /**
@@ -27,7 +27,10 @@ test('a mistaken upload removed: a report and a sample, each through a confirmat
   const researcher = await createUser(page.request, testInfo, { memberOf: ['dtol'] });
   await signIn(page, researcher);
   const title = unique(testInfo, 'Mistaken moths');
-  const created = await page.request.post('/api/profiles', { data: { title, description: 'an upload to undo', type: 'dtol' } });
+  const created = await page.request.post('/api/profiles', {
+    headers: FROM_PORTAL,
+    data: { title, description: 'an upload to undo', type: 'dtol' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const profileId = ((await created.json()) as { id: string }).id;
 

@@ -3,7 +3,7 @@ import { currentDefinition, type ManifestDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { minimalPdf } from '../tests/fixtures/pdf';
-import { createUser, E2E_ADMIN, expectNoSidewaysScroll, screenshot, signIn, unique } from './helpers';
+import { createUser, E2E_ADMIN, expectNoSidewaysScroll, FROM_PORTAL, screenshot, signIn, unique } from './helpers';
 
 /**
  * The researcher's journey with manifests: a manifest with errors → its report as a page (after a reload, and opened
@@ -54,7 +54,7 @@ test('a researcher’s manifests: a report with errors as a page, a corrected up
     { title: dtolTitle, description: 'Lepidoptera from Wytham Woods', type: 'dtol' },
     { title: ergaTitle, description: 'Coleoptera', type: 'erga', associated_type: ['BGE'], sequencing_centre: ['CNAG'] },
   ]) {
-    const res = await page.request.post('/api/profiles', { data });
+    const res = await page.request.post('/api/profiles', { headers: FROM_PORTAL, data });
     expect(res.status(), await res.text()).toBe(201);
   }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { type Download, expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { expectNoSidewaysScroll, navigateTo, signIn, unique } from './helpers';
+import { expectNoSidewaysScroll, FROM_PORTAL, navigateTo, signIn, unique } from './helpers';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -178,7 +178,10 @@ async function exampleCopied(template: Buffer): Promise<ExcelJS.Workbook> {
 
 /** A biodata profile made through the API with the page's session, opened in the page. */
 async function newBiodataProfile(page: Page, title: string): Promise<string> {
-  const res = await page.request.post('/api/profiles', { data: { title, description: 'browser test', type: 'biodata' } });
+  const res = await page.request.post('/api/profiles', {
+    headers: FROM_PORTAL,
+    data: { title, description: 'browser test', type: 'biodata' },
+  });
   expect(res.status()).toBe(201);
   const { id } = (await res.json()) as { id: string };
   await page.goto(`/profiles/${id}`);
