@@ -159,6 +159,8 @@ const CHECKLISTS: [schema: string, label: string, checklist: string][] = [
   ['svc_image_stx_fish', 'Spatial transcriptomics (FISH images)', 'version_dwc_stx_fish'],
   ['svc_image_stx_fish', 'Spatial transcriptomics (FISH images)', 'version_mixs_stx_fish'],
   ['svc_image_stx_fish', 'Spatial transcriptomics (FISH images)', 'version_tol_stx_fish'],
+  ['svc_read', 'Reads, assemblies and annotations', 'version_dwc'],
+  ['svc_read', 'Reads, assemblies and annotations', 'version_tol'],
 ];
 
 /** Copies row 3 (the example) onto row 5 of every sheet, values and number formats, as copy and paste does. */

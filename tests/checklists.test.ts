@@ -36,6 +36,13 @@ const EXPECTED: Record<string, Array<[string, string, string, string]>> = {
     ['version_mixs_stx_fish', 'Minimum Information about any Sequence metadata', 'mixs', 'stx_fish'],
     ['version_tol_stx_fish', 'Tree of Life metadata', 'tol', 'stx_fish'],
   ],
+  // the reads workbook's checklists sheet names the single-cell technology, as published
+  svc_read: [
+    ['version_dwc', 'Darwin Core metadata', 'dwc', 'sc_rnaseq'],
+    ['version_mixs', 'Minimum Information about any Sequence metadata', 'mixs', 'sc_rnaseq'],
+    ['version_tol', 'Tree of Life metadata', 'tol', 'sc_rnaseq'],
+    ['version_faang', 'Functional Annotation of Animal Genomes metadata', 'faang', 'sc_rnaseq'],
+  ],
 };
 
 async function get(path: string): Promise<Checklist[]> {
@@ -54,7 +61,7 @@ describe('checklist listing', () => {
       for (const i of items) expect(Object.keys(i)).toEqual(['checklist_id', 'name', 'description', 'standard', 'technology']);
       all.push(...items.map((i) => i.checklist_id));
     }
-    expect(all).toHaveLength(8);
+    expect(all).toHaveLength(12);
   });
 
   it('keeps the workbook text verbatim', async () => {
@@ -101,7 +108,7 @@ describe('checklist seeding', () => {
     await seedReferenceData(db);
     await seedReferenceData(db);
     const rows = await db.select().from(checklists);
-    expect(rows).toHaveLength(8);
+    expect(rows).toHaveLength(12);
     const rembi = rows.find((r) => r.checklistId === 'version_rembi')!;
     expect(rembi).toMatchObject({ name: 'REMBI images', version: '0.1' });
     expect(rembi.fields).toEqual((await readChecklists()).find((c) => c.checklistId === 'version_rembi')!.fields);
@@ -128,7 +135,7 @@ describe('checklist seeding', () => {
   it('reads the workbooks kept in the repository unless REFERENCE_DIR says otherwise', async () => {
     expect(schemasDir({})).toMatch(/db[/\\]seed[/\\]data[/\\]schemas$/);
     expect(schemasDir({ REFERENCE_DIR: '/srv/reference' })).toBe('/srv/reference/schemas');
-    expect(await readChecklists()).toHaveLength(8);
+    expect(await readChecklists()).toHaveLength(12);
     // parsed once per process and folder: later calls share the first parse
     expect(readSchemas()).toBe(readSchemas());
   });
@@ -145,6 +152,7 @@ const READINGS: Record<string, Record<string, string>> = {
     'singlecell_schema_main_v0.4.xlsx': '415a6cf9323256804c785f07246195a6353062dcdafc4b2a376f93ee4d656c61',
     'rembi_image_schema_main_v0.1.xlsx': '4a57cc298c3271dcf07d37d7807ecd630bda7c6991a11557c943b1c0e7db638d',
     'stx_fish_image_schema_main_v0.1.xlsx': '76cd26d62ea0cdac24bb7a6d186a18e95090fd53038003b73cbc931148129649',
+    'reads_schema_main_v0.1.xlsx': '9ef69109d1e0870202514f27b85839a5030e3a7b2a3ce0eaff3ebdfcdb452dd8',
   },
 };
 

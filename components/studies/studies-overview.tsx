@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
+import { SCHEMA_LABELS, type SchemaName } from '@/lib/checklists/contract';
 
 /** A study as the overview lists it (the page reads them on the server). */
 export interface StudyOverviewRow {
@@ -14,19 +15,13 @@ export interface StudyOverviewRow {
   updatedAt: string;
 }
 
-const SCHEMA_LABELS: Record<string, string> = {
-  svc_single_cell: 'Single-cell RNA-seq',
-  svc_image_rembi: 'Images (REMBI)',
-  svc_image_stx_fish: 'Spatial transcriptomics (FISH images)',
-};
-
 const table: TableDefinition<StudyOverviewRow> = {
   noun: 'studies',
   rowKey: (s) => `${s.profileId}/${s.schemaName}/${s.studyId}`,
   columns: [
     { id: 'study', header: 'Study', key: true, nowrap: true, cell: (s) => <span className="mono">{s.studyId}</span> },
     { id: 'profile', header: 'Profile', cell: (s) => <Link href={`/profiles/${s.profileId}`}>{s.profileTitle}</Link> },
-    { id: 'schema', header: 'Kind', cell: (s) => SCHEMA_LABELS[s.schemaName] ?? s.schemaName },
+    { id: 'schema', header: 'Kind', cell: (s) => SCHEMA_LABELS[s.schemaName as SchemaName] ?? s.schemaName },
     { id: 'checklist', header: 'Checklist', cell: (s) => <span className="mono">{s.checklistId}</span> },
     { id: 'updated', header: 'Updated', cell: (s) => <When value={s.updatedAt} /> },
   ],

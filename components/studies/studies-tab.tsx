@@ -8,18 +8,14 @@ import { DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
 import { plural } from '@/components/ui/words';
-import { type Checklist, type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
+import { type Checklist, SCHEMA_LABELS, SCHEMA_NAMES, type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
 import { apiFetch, apiFetchAll } from '@/lib/client/api';
 import type { Study, StudyUploadReport, StudyUploadResult } from '@/lib/studies/contract';
 import { type KeptUpload, reportFragment, reportFromFragment } from './report-url';
 import { studyTable } from './study-table';
 import { UploadReport } from './upload-report';
 
-const SCHEMAS = [
-  { name: 'svc_single_cell', label: 'Single-cell RNA-seq' },
-  { name: 'svc_image_rembi', label: 'Images (REMBI)' },
-  { name: 'svc_image_stx_fish', label: 'Spatial transcriptomics (FISH images)' },
-] as const satisfies readonly { name: SchemaName; label: string }[];
+const SCHEMAS = SCHEMA_NAMES.map((name) => ({ name, label: SCHEMA_LABELS[name] }));
 type UploadState =
   | { state: 'idle' }
   | { state: 'uploading'; file: string }
@@ -53,7 +49,7 @@ async function uploadStudy(url: string, checklistId: string, file: File): Promis
 export function StudiesTab({ profileId, contributes }: { profileId: string; contributes: boolean }) {
   const qc = useQueryClient();
   const ids = { schema: useId(), checklist: useId() };
-  const [schema, setSchema] = useState<SchemaName>(SCHEMAS[0].name);
+  const [schema, setSchema] = useState<SchemaName>('svc_single_cell');
   const [picked, setPicked] = useState<string | null>(null);
   const [upload, setUpload] = useState<UploadState>({ state: 'idle' });
   // each part of the path encoded: the schema may come from the page's address (report-url.ts)

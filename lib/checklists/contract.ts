@@ -7,7 +7,14 @@ import { z } from 'zod';
  */
 
 /** The study schemas, each configured by one workbook under db/seed/data/schemas. */
-export const SCHEMA_NAMES = ['svc_single_cell', 'svc_image_rembi', 'svc_image_stx_fish'] as const;
+export const SCHEMA_NAMES = ['svc_single_cell', 'svc_image_rembi', 'svc_image_stx_fish', 'svc_read'] as const;
+/** What each schema describes, in the portal's words. */
+export const SCHEMA_LABELS: Record<SchemaName, string> = {
+  svc_single_cell: 'Single-cell RNA-seq',
+  svc_image_rembi: 'Images (REMBI)',
+  svc_image_stx_fish: 'Spatial transcriptomics (FISH images)',
+  svc_read: 'Reads, assemblies and annotations',
+};
 export const SchemaNameSchema = z.enum(SCHEMA_NAMES).meta({ description: 'a study schema', example: 'svc_single_cell' });
 export type SchemaName = z.infer<typeof SchemaNameSchema>;
 

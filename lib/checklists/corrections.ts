@@ -74,6 +74,10 @@ const EXAMPLE_CORRECTIONS: Record<string, readonly ExampleCorrection[]> = {
     // the full licence name of the REMBI list, where this list holds SPDX identifiers
     { component: 'study', term: 'licence', was: 'MIT License', example: 'MIT' },
   ],
+  'reads_schema_main_v0.1.xlsx': [
+    // the annotation's file names an annotation id the sequencing_annotation example does not have
+    { component: 'sequencing_annotation_file', term: 'sequencing_annotation_id', was: 'SEQANN001', example: 'ANNO01' },
+  ],
 };
 
 /** A string term whose pattern takes ISO dates (YYYY-MM-DD) and nothing looser: its cells are dates. */

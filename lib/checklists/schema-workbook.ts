@@ -191,14 +191,17 @@ function termDefinition(
   return { ...field, example: correctedExample(source, component, field) };
 }
 
-/** `allowed_values`: one column per enum term, header = term_name, values downward. */
+/**
+ * `allowed_values`: one column per enum term, header = term_name, values downward. A term headed twice (the reads
+ * workbook's sequencing_platform_name, once filled and once empty) takes the values of both columns.
+ */
 function allowedValues(rows: string[][]): Map<string, string[]> {
   const [header = [], ...body] = rows;
   const out = new Map<string, string[]>();
   header.forEach((term, j) => {
     if (!term) return;
     const values = body.map((r) => r[j] ?? '').filter((v) => v !== '');
-    out.set(term, [...new Set(values)]);
+    out.set(term, [...new Set([...(out.get(term) ?? []), ...values])]);
   });
   return out;
 }

@@ -15,6 +15,7 @@ export const SCHEMA_WORKBOOKS: Record<SchemaName, { file: string; version: strin
   svc_single_cell: { file: 'singlecell_schema_main_v0.4.xlsx', version: '0.4' },
   svc_image_rembi: { file: 'rembi_image_schema_main_v0.1.xlsx', version: '0.1' },
   svc_image_stx_fish: { file: 'stx_fish_image_schema_main_v0.1.xlsx', version: '0.1' },
+  svc_read: { file: 'reads_schema_main_v0.1.xlsx', version: '0.1' },
 };
 
 /** A checklist of the workbook as stored: its components (in schema order, with their terms) become `fields`. */
