@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, biodataSamples, submissions } from '@/db/schema';
 import { giveUpBiodataRegistration } from '@/lib/biodata-samples/register';
+import type { SchemaName } from '@/lib/checklists/contract';
 import type { ChecklistField } from '@/lib/sample-checklists/contract';
 import { refreshEnaChecklists } from '@/lib/sample-checklists/refresh';
 import { fillSampleSheet, validSampleRows } from './fixtures/biodata/sheet';
@@ -340,10 +341,10 @@ describe('refused by ENA, and removed', () => {
 describe('a single-cell study of the profile’s samples', () => {
   const SCHEMA = 'svc_single_cell';
   const CHECKLIST = 'version_dwc_sc_rnaseq';
-  const studyOf = async (studyId: string, samples: FixtureSample[]) => {
+  const studyOf = async (studyId: string, samples: FixtureSample[], schema: SchemaName = SCHEMA, checklist = CHECKLIST) => {
     const api = studiesApi(h, owner.key, profileId);
-    const def = await definition(h, SCHEMA, CHECKLIST);
-    const template = await bytesOf(await api.template(SCHEMA, CHECKLIST));
+    const def = await definition(h, schema, checklist);
+    const template = await bytesOf(await api.template(schema, checklist));
     const { components } = await withDataFiles(h, owner.key, profileId, def, fixtureComponents(def, { studyId, samples }));
     return { api, bytes: await workbookBytes(await fillTemplate(template, def, components)) };
   };
@@ -369,6 +370,35 @@ describe('a single-cell study of the profile’s samples', () => {
     // the runs point at the profile's samples
     const experiments = server.requests.filter((r) => r.service === 'ena' && r.body.includes('<EXPERIMENT'));
     expect(experiments.some((r) => r.body.includes(registered[0]!.biosampleAccession!))).toBe(true);
+  });
+
+  it('sends a reads study of the registered samples as PROJECT, EXPERIMENT and RUN, its read files staged', async () => {
+    const registered = (await samplesOfProfile()).filter((s) => s.status === 'accepted' && s.biosampleAccession).slice(0, 2);
+    const { api, bytes } = await studyOf(
+      'PBMCREADS',
+      registered.map((s) => ({ accession: s.biosampleAccession!, taxonId: s.TAXON_ID, scientificName: s.SCIENTIFIC_NAME })),
+      'svc_read',
+      'version_dwc',
+    );
+    const saved = await api.upload('svc_read', 'version_dwc', bytes);
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const submit = (method = 'POST') =>
+      h.request(`${api.base('svc_read')}/studies/PBMCREADS/action/submit?repository=ena`, { method, key: owner.key });
+    expect((await submit()).status).toBe(202);
+    const done = await waitFor(
+      async () => (await (await submit('GET')).json()) as Record<string, string>,
+      (s) => s.status === 'accepted' || s.status === 'rejected',
+      'the reads study at ENA',
+    );
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'accepted' });
+    const objects = server.ena.objects(server.credentials.ena.username).filter((o) => o.alias.includes(':PBMCREADS'));
+    expect(objects.map((o) => o.type).sort()).toEqual(['EXPERIMENT', 'EXPERIMENT', 'PROJECT', 'RUN', 'RUN']);
+    const experiments = server.requests.filter(
+      (r) => r.service === 'ena' && r.body.includes('<EXPERIMENT') && r.body.includes('PBMCREADS'),
+    );
+    for (const s of registered) expect(experiments.some((r) => r.body.includes(`accession="${s.biosampleAccession}"`))).toBe(true);
+    const staged = server.requests.filter((r) => r.service === 'ena' && r.body.includes('<RUN ') && r.body.includes('PBMCREADS'));
+    expect(staged.some((r) => r.body.includes('read_file_read_1_file_1.fastq.gz'))).toBe(true);
   });
 
   it('is refused while its samples are confirmed but not registered, naming them', async () => {

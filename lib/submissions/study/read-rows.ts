@@ -9,7 +9,8 @@ import type { StudyRow } from '@/lib/studies';
  * A study's read rows as ENA takes them (docs/studies-and-checklists.md §11.2–11.3), from the sheet alone: each row
  * of the component the checklist sends to ENA as `read` (single cell: `file`) becomes one EXPERIMENT (library from
  * the linked lib_prep, cell suspension and dissociation rows, platform and layout from the sequencing row, the row's
- * BioSample as SAMPLE_DESCRIPTOR) and one RUN naming its read files. A row that cannot be sent is refused here, with
+ * BioSample as SAMPLE_DESCRIPTOR: its own sample, or its library preparation's in the reads schema) and one RUN naming
+ * its read files. A row that cannot be sent is refused here, with
  * the sheet and row it came from, before anything is sent anywhere.
  */
 
@@ -17,7 +18,7 @@ export interface ReadFile {
   /** the name in the profile's storage, as the sheet gives it */
   name: string;
   md5: string;
-  filetype: 'fastq' | 'bam' | 'cram';
+  filetype: 'fastq' | 'bam' | 'cram' | 'OxfordNanopore_native';
 }
 
 export interface ReadRow {
@@ -35,17 +36,29 @@ export interface ReadRow {
 const READ_TERMS = ['read_1_file', 'read_2_file'];
 // columns that become elements of the EXPERIMENT rather than its attributes
 const LIBRARY_TERMS = new Set([
+  'read_file_type',
   'library_strategy',
   'library_source',
   'library_selection',
   'design_description',
   'sequencing_instrument_model',
   'lib_layout',
+  'library_construction_protocol',
 ]);
 
 const refused = (message: string) => new RepositoryRefused('ena', message);
 
-function fileType(name: string): ReadFile['filetype'] | undefined {
+// the sheet's read_file_type (reads schema) as SRA.run.xsd spells it; without one the name tells
+const SHEET_FILE_TYPES: Record<string, ReadFile['filetype']> = {
+  fastq: 'fastq',
+  bam: 'bam',
+  cram: 'cram',
+  oxfordnanopore_native: 'OxfordNanopore_native',
+};
+
+function fileType(name: string, stated: string | undefined): ReadFile['filetype'] | undefined {
+  const sheet = stated && SHEET_FILE_TYPES[stated.trim().toLowerCase()];
+  if (sheet) return sheet;
   if (/\.(fastq|fq)(\.(gz|bz2))?$/i.test(name)) return 'fastq';
   if (/\.bam$/i.test(name)) return 'bam';
   if (/\.cram$/i.test(name)) return 'cram';
@@ -94,10 +107,12 @@ export function readRowsOf(def: ChecklistDefinition, study: StudyRow): ReadRow[]
   return rows.map((row) => {
     const fileId = (idTerm && row[idTerm]) || '';
     const where = `Sheet ${component.key}, ${fileId}`;
-    const sample = sampleRef && samples.find((s) => s.sample_id === row[sampleRef.termName]);
+    const flat = flatten(def, study.components, component, row);
+    // the reads schema names the sample on the library preparation, which the flattened row carries
+    const sampleId = (sampleRef && row[sampleRef.termName]) || flat.sample_id;
+    const sample = sampleId ? samples.find((s) => s.sample_id === sampleId) : undefined;
     const biosample = sample && accessionTerm ? sample[accessionTerm.termName] : undefined;
     if (!biosample) throw refused(`${where}: the row's sample has no BioSample accession to reference.`);
-    const flat = flatten(def, study.components, component, row);
     const instrument = flat.sequencing_instrument_model ?? '';
     const platform = platformOf(instrument);
     if (!platform) throw refused(`${where}: ENA lists no platform for the instrument '${instrument}'.`);
@@ -112,8 +127,10 @@ export function readRowsOf(def: ChecklistDefinition, study: StudyRow): ReadRow[]
     const files: ReadFile[] = READ_TERMS.flatMap((t) => {
       const name = row[t];
       if (!name) return [];
-      const filetype = fileType(name);
-      if (!filetype) throw refused(`${where}: ${name} is not a FASTQ, BAM or CRAM file, which is what ENA takes as reads.`);
+      const filetype = fileType(name, row.read_file_type);
+      if (!filetype) {
+        throw refused(`${where}: ${name} is not a FASTQ, BAM, CRAM or Oxford Nanopore file, which is what ENA takes as reads.`);
+      }
       const md5 = (row[`${t}_checksum`] ?? '').toLowerCase();
       if (!/^[0-9a-f]{32}$/.test(md5)) throw refused(`${where}: ${name} has no MD5 checksum in the sheet.`);
       return [{ name, md5, filetype }];
@@ -136,6 +153,7 @@ export function readRowsOf(def: ChecklistDefinition, study: StudyRow): ReadRow[]
       librarySource,
       librarySelection,
       libraryLayout: layoutOf(flat.lib_layout, where),
+      ...(flat.library_construction_protocol && { libraryConstructionProtocol: flat.library_construction_protocol }),
       platform,
       instrumentModel: instrument,
       attributes,
