@@ -1,22 +1,24 @@
 import { Invalid } from '@/lib/errors';
-import type {
-  Attribute,
-  BrokerDefaults,
-  ExperimentSpec,
-  ObjectLink,
-  ObjectRef,
-  ProjectSpec,
-  RunSpec,
-  SampleSpec,
-  SubmissionAction,
-  SubmissionSpec,
-  WebinDocument,
+import {
+  ANALYSIS_FILE_TYPES,
+  type AnalysisSpec,
+  type Attribute,
+  type BrokerDefaults,
+  type ExperimentSpec,
+  type ObjectLink,
+  type ObjectRef,
+  type ProjectSpec,
+  type RunSpec,
+  type SampleSpec,
+  type SubmissionAction,
+  type SubmissionSpec,
+  type WebinDocument,
 } from './types';
 import { buildXml, compact, element, type XmlNode, xmlText } from './xml';
 
 /**
  * Builders of ENA's XML objects (ENA.submission.xsd, ENA.project.xsd, SRA.sample.xsd, SRA.experiment.xsd,
- * SRA.run.xsd, ENA.webin.xsd). `*Node` functions give the element as an object for composition; `build*Xml`
+ * SRA.run.xsd, SRA.analysis.xsd, ENA.webin.xsd). `*Node` functions give the element as an object for composition; `build*Xml`
  * functions give a whole document.
  */
 
@@ -206,6 +208,48 @@ export function runNode(spec: RunSpec, defaults: BrokerDefaults = {}): XmlNode {
   });
 }
 
+const MD5 = /^[0-9a-fA-F]{32}$/;
+const FILE_TYPES: readonly string[] = ANALYSIS_FILE_TYPES;
+
+/**
+ * An ANALYSIS, its children in the order of SRA.analysis.xsd's AnalysisType (TITLE, DESCRIPTION, STUDY_REF,
+ * SAMPLE_REF*, EXPERIMENT_REF*, RUN_REF*, ANALYSIS_REF*, ANALYSIS_TYPE, FILES, ANALYSIS_LINKS, ANALYSIS_ATTRIBUTES).
+ * Files are checked here as the other builders check their specs: one bad FILE makes Webin refuse the whole document.
+ */
+export function analysisNode(spec: AnalysisSpec, defaults: BrokerDefaults = {}): XmlNode {
+  requireAlias('analysis', spec.alias);
+  if (!spec.title?.trim()) throw Invalid(`ENA analysis '${spec.alias}' needs a title.`);
+  if (!spec.study) throw Invalid(`ENA analysis '${spec.alias}' needs the study it belongs to.`);
+  if (spec.analysisType !== 'SEQUENCE_ANNOTATION')
+    throw Invalid(`ENA analysis '${spec.alias}': only SEQUENCE_ANNOTATION analyses are built, not '${spec.analysisType}'.`);
+  if (!spec.files?.length) throw Invalid(`ENA analysis '${spec.alias}' needs at least one file.`);
+  for (const f of spec.files) {
+    if (!f.filename?.trim()) throw Invalid(`ENA analysis '${spec.alias}' has a file without a name.`);
+    if (!FILE_TYPES.includes(f.filetype))
+      throw Invalid(`ENA analysis '${spec.alias}': '${f.filetype}' (file ${f.filename}) is not an ENA analysis file type.`);
+    // SRA.analysis.xsd allows no other checksum_method for an analysis file
+    if (f.checksumMethod !== 'MD5')
+      throw Invalid(`ENA analysis '${spec.alias}': file ${f.filename} needs an MD5 checksum, not ${String(f.checksumMethod)}.`);
+    if (!MD5.test(f.checksum)) throw Invalid(`ENA analysis '${spec.alias}': '${f.checksum}' is not the MD5 of file ${f.filename}.`);
+  }
+  const refs = (list: AnalysisSpec['samples'] | undefined) => (list?.length ? list.map(refNode) : undefined);
+  return compact({
+    ...element({ alias: spec.alias, center_name: spec.centerName ?? defaults.centerName }),
+    TITLE: xmlText(spec.title),
+    DESCRIPTION: opt(spec.description),
+    STUDY_REF: refNode(spec.study),
+    SAMPLE_REF: refs(spec.samples),
+    RUN_REF: refs(spec.runs),
+    ANALYSIS_TYPE: { [spec.analysisType]: '' },
+    FILES: {
+      FILE: spec.files.map((f) =>
+        element({ filename: f.filename, filetype: f.filetype, checksum_method: f.checksumMethod, checksum: f.checksum }),
+      ),
+    },
+    ANALYSIS_ATTRIBUTES: attributesNode('ANALYSIS_ATTRIBUTE', spec.attributes),
+  });
+}
+
 export const buildSubmissionXml = (spec: SubmissionSpec, defaults?: BrokerDefaults): string =>
   buildXml({ SUBMISSION_SET: { SUBMISSION: [submissionNode(spec, defaults)] } });
 export const buildProjectXml = (specs: ProjectSpec[], defaults?: BrokerDefaults): string =>
@@ -216,6 +260,8 @@ export const buildExperimentXml = (specs: ExperimentSpec[], defaults?: BrokerDef
   buildXml({ EXPERIMENT_SET: { EXPERIMENT: specs.map((s) => experimentNode(s, defaults)) } });
 export const buildRunXml = (specs: RunSpec[], defaults?: BrokerDefaults): string =>
   buildXml({ RUN_SET: { RUN: specs.map((s) => runNode(s, defaults)) } });
+export const buildAnalysisXml = (specs: AnalysisSpec[], defaults?: BrokerDefaults): string =>
+  buildXml({ ANALYSIS_SET: { ANALYSIS: specs.map((s) => analysisNode(s, defaults)) } });
 
 /** The single `<WEBIN>` document Webin REST v2 takes: the submission and every object set that is not empty. */
 export function buildWebinXml(doc: WebinDocument, defaults: BrokerDefaults = {}): string {
@@ -228,6 +274,7 @@ export function buildWebinXml(doc: WebinDocument, defaults: BrokerDefaults = {})
       ...set('SAMPLE_SET', 'SAMPLE', doc.samples, sampleNode),
       ...set('EXPERIMENT_SET', 'EXPERIMENT', doc.experiments, experimentNode),
       ...set('RUN_SET', 'RUN', doc.runs, runNode),
+      ...set('ANALYSIS_SET', 'ANALYSIS', doc.analyses, analysisNode),
     },
   });
 }

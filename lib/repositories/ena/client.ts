@@ -4,9 +4,12 @@ import { Conflict } from '@/lib/errors';
 import { RepositoryError, RepositoryHttpError, RepositoryProtocolError } from '../errors';
 import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
 import { buildWebinXml } from './build';
+import { type ArchiveFile, parseFileReport } from './file-report';
 import { type EnaReceipt, parseReceipt, type ReceiptObject } from './receipt';
 import { parseSampleSet } from './sample-set';
 import type { BrokerDefaults, WebinDocument } from './types';
+
+export type { ArchiveFile, ArchiveFileState } from './file-report';
 
 /**
  * Webin REST v2 (docs/repositories.md §1): one multipart part `file` holding a `<WEBIN>` document, sent to `…/submit`
@@ -58,6 +61,11 @@ export interface EnaClient {
    * BioSample accession: Webin's reports service (docs/repositories.md §2.1). Accessions it does not know are absent.
    */
   samplesByAccession(accessions: readonly string[]): Promise<ReceiptObject[]>;
+  /**
+   * How far ENA has got with archiving the data files of one of the account's runs (ERR…) or analyses (ERZ…):
+   * Webin's reports service (docs/repositories.md §2.2). An accession the account does not hold has no files.
+   */
+  filesOf(kind: 'run' | 'analysis', accession: string): Promise<ArchiveFile[]>;
   /** makes a held study public now (its runs and experiments follow) */
   release(target: string): Promise<EnaReceipt>;
   /** moves the release date of a private object; YYYY-MM-DD, at most two years ahead */
@@ -69,6 +77,12 @@ export interface EnaClient {
  * submitters use against production, and a URL of 100 accessions stays far below any server's line length.
  */
 export const SAMPLE_REPORT_LOT = 100;
+
+/** The report and the accessions each kind of files report takes (INSDC run and analysis accessions). */
+const FILE_REPORTS = {
+  run: { path: 'report/run-files', accession: /^[EDS]RR\d+$/ },
+  analysis: { path: 'report/analysis-files', accession: /^[EDS]RZ\d+$/ },
+} as const;
 
 /** Still queued at ENA when the wait ended: poll again later with the same submission id. */
 export class EnaStillQueuedError extends RepositoryError {
@@ -257,6 +271,19 @@ export function createEnaClient(options: EnaClientOptions): EnaClient {
         accept: [404],
       });
       return res.status === 404 ? [] : parseSampleSet(res.body);
+    },
+    async filesOf(kind, accession) {
+      const report = FILE_REPORTS[kind];
+      // only an accession of that kind reaches the URL path: anything else is a caller's mistake, not a question for ENA
+      if (!report?.accession.test(accession)) throw new RangeError(`'${accession}' is not an ENA ${kind} accession`);
+      const url = joinUrl(root, report.path, encodeURIComponent(accession));
+      const res = await httpRequest(http, {
+        method: 'GET',
+        url,
+        headers: { authorization: auth, accept: 'application/json' },
+        accept: [404],
+      });
+      return res.status === 404 ? [] : parseFileReport(res.body);
     },
     release: (target) => submitDocument({ submission: { actions: [{ type: 'RELEASE', target }] } }),
     hold: (target, holdUntilDate) => submitDocument({ submission: { actions: [{ type: 'HOLD', target, holdUntilDate }] } }),

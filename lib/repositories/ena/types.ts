@@ -118,6 +118,70 @@ export interface RunSpec {
   attributes?: Attribute[];
 }
 
+/** The `filetype` values SRA.analysis.xsd allows on an analysis FILE (`AnalysisFileType`). */
+export const ANALYSIS_FILE_TYPES = [
+  'tab',
+  'tsv',
+  'bam',
+  'bai',
+  'cram',
+  'crai',
+  'vcf',
+  'vcf_aggregate',
+  'bcf',
+  'tabix',
+  'wig',
+  'bed',
+  'gff',
+  'gff3',
+  'gfa',
+  'fasta',
+  'fastq',
+  'flatfile',
+  'chromosome_list',
+  'sample_list',
+  'readme_file',
+  'phenotype_file',
+  'BioNano_native',
+  'Kallisto_native',
+  'unlocalised_list',
+  'info',
+  'manifest',
+  'csi',
+  'bcf_aggregate',
+  'sample_tsv',
+  'tax_tsv',
+  'other',
+] as const;
+export type AnalysisFileType = (typeof ANALYSIS_FILE_TYPES)[number];
+
+export interface AnalysisFile {
+  /** path in the Webin upload area, e.g. `<submission>/annotation/genes.gff3.gz` */
+  filename: string;
+  filetype: AnalysisFileType;
+  checksum: string;
+  /** SRA.analysis.xsd allows MD5 only (runs also take SHA-256) */
+  checksumMethod: 'MD5';
+}
+
+/**
+ * An ANALYSIS (SRA.analysis.xsd): files derived from reads, within one study. Only sequence annotations for now;
+ * the other analysis types carry elements of their own under ANALYSIS_TYPE.
+ */
+export interface AnalysisSpec {
+  alias: string;
+  centerName?: string;
+  title: string;
+  description?: string;
+  study: ObjectRef;
+  samples: ObjectRef[];
+  /** written as RUN_REF */
+  runs: ObjectRef[];
+  analysisType: 'SEQUENCE_ANNOTATION';
+  files: AnalysisFile[];
+  attributes?: Attribute[];
+}
+
 /** Everything one Webin REST v2 submission carries, sent as a single `<WEBIN>` document. */
 export interface WebinDocument {
   submission: SubmissionSpec;
@@ -125,6 +189,7 @@ export interface WebinDocument {
   samples?: SampleSpec[];
   experiments?: ExperimentSpec[];
   runs?: RunSpec[];
+  analyses?: AnalysisSpec[];
 }
 
 /** Defaults a broker account applies to every object that does not name its own. */

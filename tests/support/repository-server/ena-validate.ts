@@ -1,4 +1,4 @@
-import { attr, child, type DocObject, has, list, type ObjectType, textOf } from './ena-xml';
+import { attr, child, type DocObject, has, list, type Node, type ObjectType, textOf } from './ena-xml';
 import type { TaxonomyTable } from './taxonomy';
 
 /**
@@ -140,24 +140,39 @@ function experiment(o: DocObject, ctx: ValidationContext): string[] {
   return errors;
 }
 
-function run(o: DocObject, ctx: ValidationContext): string[] {
+/** A data file as a RUN or an ANALYSIS names it. */
+export interface DataFile {
+  filename?: string;
+  filetype?: string;
+  method?: string;
+  checksum: string;
+}
+
+/** The FILE elements of a RUN (under DATA_BLOCK) or an ANALYSIS (directly under it); none for other objects. */
+export function dataFiles(o: DocObject): DataFile[] {
+  const holder =
+    o.type === 'RUN' ? child(child(o.node, 'DATA_BLOCK'), 'FILES') : o.type === 'ANALYSIS' ? child(o.node, 'FILES') : undefined;
+  return list(child(holder, 'FILE')).map((f) => ({
+    filename: attr(f, 'filename'),
+    filetype: attr(f, 'filetype'),
+    method: attr(f, 'checksum_method'),
+    checksum: attr(f, 'checksum') ?? '',
+  }));
+}
+
+const CHECKSUM: Record<string, RegExp> = { MD5: /^[0-9a-fA-F]{32}$/, 'SHA-256': /^[0-9a-fA-F]{64}$/ };
+
+/** The checks Webin makes of each FILE: a name, a type, a checksum of the method, and the bytes in the upload area. */
+function fileErrors(o: DocObject, methods: string[], ctx: ValidationContext): string[] {
   const errors: string[] = [];
-  const ref = child(o.node, 'EXPERIMENT_REF');
-  if (!ref) errors.push(`${where(o)} The EXPERIMENT_REF element is required.`);
-  else if (!refOk(ref, ctx, ['EXPERIMENT'])) errors.push(`${where(o)} The referenced experiment does not exist in the submission account.`);
-  const files = list(child(child(child(o.node, 'DATA_BLOCK'), 'FILES'), 'FILE'));
-  if (!files.length) errors.push(`${where(o)} DATA_BLOCK/FILES needs at least one FILE.`);
-  for (const f of files) {
-    const filename = attr(f, 'filename');
+  for (const { filename, filetype, method, checksum } of dataFiles(o)) {
     if (!filename) errors.push(`${where(o)} Every FILE needs a filename.`);
-    if (!attr(f, 'filetype')) errors.push(`${where(o)} FILE ${filename ?? ''} needs a filetype.`);
-    const method = attr(f, 'checksum_method');
-    const checksum = attr(f, 'checksum') ?? '';
-    if (method !== 'MD5' && method !== 'SHA-256') errors.push(`${where(o)} FILE ${filename ?? ''} needs checksum_method MD5 or SHA-256.`);
-    else if (!(method === 'MD5' ? /^[0-9a-fA-F]{32}$/ : /^[0-9a-fA-F]{64}$/).test(checksum))
-      errors.push(`${where(o)} Invalid ${method} checksum "${checksum}" for file ${filename ?? ''}.`);
+    if (!filetype) errors.push(`${where(o)} FILE ${filename ?? ''} needs a filetype.`);
+    const pattern = method && methods.includes(method) ? CHECKSUM[method] : undefined;
+    if (!method || !pattern) errors.push(`${where(o)} FILE ${filename ?? ''} needs checksum_method ${methods.join(' or ')}.`);
+    else if (!pattern.test(checksum)) errors.push(`${where(o)} Invalid ${method} checksum "${checksum}" for file ${filename ?? ''}.`);
     else if (filename && ctx.areaFile) {
-      // as Webin does: the file must be in the account's upload area, with the bytes the RUN says
+      // as Webin does: the file must be in the account's upload area, with the bytes the object says
       const staged = ctx.areaFile(filename);
       if (!staged) errors.push(`${where(o)} Failed to find file "${filename}" in the Webin upload area.`);
       else if (method === 'MD5' && staged.md5 !== checksum.toLowerCase())
@@ -167,12 +182,48 @@ function run(o: DocObject, ctx: ValidationContext): string[] {
   return errors;
 }
 
-/** The files the RUNs of a document name. */
-export function runFileNames(objects: DocObject[]): string[] {
-  return objects
-    .filter((o) => o.type === 'RUN')
-    .flatMap((o) => list(child(child(child(o.node, 'DATA_BLOCK'), 'FILES'), 'FILE')).map((f) => attr(f, 'filename') ?? ''))
-    .filter(Boolean);
+function run(o: DocObject, ctx: ValidationContext): string[] {
+  const errors: string[] = [];
+  const ref = child(o.node, 'EXPERIMENT_REF');
+  if (!ref) errors.push(`${where(o)} The EXPERIMENT_REF element is required.`);
+  else if (!refOk(ref, ctx, ['EXPERIMENT'])) errors.push(`${where(o)} The referenced experiment does not exist in the submission account.`);
+  if (!dataFiles(o).length) errors.push(`${where(o)} DATA_BLOCK/FILES needs at least one FILE.`);
+  errors.push(...fileErrors(o, ['MD5', 'SHA-256'], ctx));
+  return errors;
+}
+
+/**
+ * An ANALYSIS: its study is required (the XSD lets it out; Webin does not), every reference must resolve as an
+ * experiment's do, and its FILES are checked as a run's are, with MD5 the only method SRA.analysis.xsd allows.
+ */
+function analysis(o: DocObject, ctx: ValidationContext): string[] {
+  const errors: string[] = [];
+  const studyRef = child(o.node, 'STUDY_REF');
+  if (!studyRef) errors.push(`${where(o)} The STUDY_REF element is required.`);
+  else if (!refOk(studyRef, ctx, ['PROJECT'])) errors.push(`${where(o)} The referenced study does not exist in the submission account.`);
+  const refs: [string, ObjectType, string, RegExp?][] = [
+    ['SAMPLE_REF', 'SAMPLE', 'sample', SAMPLE_ACCESSION],
+    ['EXPERIMENT_REF', 'EXPERIMENT', 'experiment'],
+    ['RUN_REF', 'RUN', 'run'],
+    ['ANALYSIS_REF', 'ANALYSIS', 'analysis'],
+  ];
+  for (const [element, type, word, pattern] of refs) {
+    for (const ref of list(child(o.node, element))) {
+      if (refOk(ref, ctx, [type], pattern)) continue;
+      const name = attr(ref, 'accession') ?? attr(ref, 'refname') ?? '';
+      errors.push(`${where(o)} The referenced ${word} "${name}" does not exist in the submission account.`);
+    }
+  }
+  const kinds = Object.keys((child(o.node, 'ANALYSIS_TYPE') as Node | undefined) ?? {}).filter((k) => !k.startsWith('@_'));
+  if (kinds.length !== 1) errors.push(`${where(o)} ANALYSIS_TYPE needs exactly one analysis type.`);
+  if (!dataFiles(o).length) errors.push(`${where(o)} FILES needs at least one FILE.`);
+  errors.push(...fileErrors(o, ['MD5'], ctx));
+  return errors;
+}
+
+/** The files the RUNs and ANALYSes of a document name. */
+export function dataFileNames(objects: DocObject[]): string[] {
+  return objects.flatMap((o) => dataFiles(o).map((f) => f.filename ?? '')).filter(Boolean);
 }
 
 /** Every problem with one object; empty when ENA would take it. */
@@ -187,5 +238,7 @@ export function validateObject(o: DocObject, ctx: ValidationContext): string[] {
       return experiment(o, ctx);
     case 'RUN':
       return run(o, ctx);
+    case 'ANALYSIS':
+      return analysis(o, ctx);
   }
 }

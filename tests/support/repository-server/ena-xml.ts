@@ -5,7 +5,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
  * the structural checks ENA's XSDs make (required elements, aliases, references, checklist attributes).
  */
 
-export const OBJECT_TYPES = ['PROJECT', 'SAMPLE', 'EXPERIMENT', 'RUN'] as const;
+export const OBJECT_TYPES = ['PROJECT', 'SAMPLE', 'EXPERIMENT', 'RUN', 'ANALYSIS'] as const;
 export type ObjectType = (typeof OBJECT_TYPES)[number];
 
 export type ActionType = 'ADD' | 'MODIFY' | 'VALIDATE' | 'HOLD' | 'RELEASE' | 'CANCEL' | 'RECEIPT';
@@ -48,6 +48,7 @@ const REPEATED = new Set([
   'PROJECT_ATTRIBUTE',
   'EXPERIMENT_ATTRIBUTE',
   'RUN_ATTRIBUTE',
+  'ANALYSIS_ATTRIBUTE',
   'PROJECT_LINK',
   'SAMPLE_LINK',
   'LOCUS_TAG_PREFIX',

@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLBuilder } from 'fast-xml-parser';
 import { enaSchemaErrors } from '../ena-schemas';
+import { FileArchive, reportFiles } from './ena-files';
 import { DEFAULT_PUBLIC_SAMPLES, dropBoxSample, type PublicSample, reportSamples } from './ena-samples';
-import { DEFAULT_CHECKLISTS, runFileNames, type ValidationContext, validateObject } from './ena-validate';
+import { DEFAULT_CHECKLISTS, dataFileNames, dataFiles, type ValidationContext, validateObject } from './ena-validate';
 import { attr, child, type DocObject, type Node, type ObjectType, type ParsedAction, parseXml, readDocument } from './ena-xml';
 import { basicCredentials, formParts, type Incoming, json, type Outgoing, text, xml } from './http';
 import type { TaxonomyTable } from './taxonomy';
@@ -12,6 +13,7 @@ import type { TaxonomyTable } from './taxonomy';
  * Webin REST in memory (docs/repositories.md §1–§3): v2 `submit`, `submit/queue` and `submit/poll/{id}`, and the v1
  * drop-box. Objects live per Webin account and per type by alias, so a second ADD of an alias gets ENA's
  * "already exists" error and a MODIFY finds its object. Receipts have the real shape, test-server INFO included.
+ * The files of accepted RUNs and ANALYSes wait in `files` (ena-files.ts) for a test to archive or fail them.
  */
 
 export interface EnaSettings {
@@ -67,6 +69,7 @@ const PREFIX: Record<ObjectType | 'SUBMISSION', [string, string?, string?]> = {
   SAMPLE: ['ERS', 'SAMEA', 'biosample'],
   EXPERIMENT: ['ERX'],
   RUN: ['ERR'],
+  ANALYSIS: ['ERZ'],
   SUBMISSION: ['ERA'],
 };
 
@@ -100,6 +103,8 @@ export class EnaState {
   readonly checklistReads: { kind: string; at: Date }[] = [];
   /** samples of other submitters that the browser API shows */
   readonly publicSamples: PublicSample[] = DEFAULT_PUBLIC_SAMPLES.map((s) => ({ ...s }));
+  /** the archiving of the files of accepted RUNs and ANALYSes, and the tests' controls over it */
+  readonly files = new FileArchive();
   private counter = 70_000;
 
   constructor(
@@ -140,7 +145,7 @@ export class EnaState {
       v1Action?: { action: string; holdDate?: string };
       forcedErrors?: string[];
       submissionAccession?: string;
-      /** the upload area's files that the document's RUNs name, when the area is checked */
+      /** the upload area's files that the document's RUNs and ANALYSes name, when the area is checked */
       areaFiles?: Map<string, { size: number; md5: string } | null>;
     } = {},
   ): { receipt: string; success: boolean; submissionAccession?: string } {
@@ -195,7 +200,7 @@ export class EnaState {
     const receiptTarget = receiptOf ? this.find(acct, receiptOf) : undefined;
     const submissionAccession =
       receiptTarget?.submissionAccession ?? options.submissionAccession ?? this.nextAccession('SUBMISSION').accession;
-    const shown = this.apply(acct, doc.objects, actions, types, submissionAccession);
+    const shown = this.apply(acct, doc.objects, actions, types, submissionAccession, options.areaFiles);
     const infos: (readonly ['INFO', string])[] = [];
     if (types.has('ADD') && !actions.some((a) => a.type === 'RELEASE' && !a.target))
       infos.push(['INFO', 'All objects in this submission are set to private status (HOLD).']);
@@ -281,6 +286,7 @@ export class EnaState {
     actions: ParsedAction[],
     types: Set<string>,
     submissionAccession: string,
+    areaFiles?: Map<string, { size: number; md5: string } | null>,
   ): StoredObject[] {
     const releaseAll = actions.some((a) => a.type === 'RELEASE' && !a.target);
     const hold = actions.find((a) => a.type === 'HOLD' && !a.target);
@@ -310,6 +316,16 @@ export class EnaState {
       acct.objects.set(key, stored);
       acct.byAccession.set(accession, stored);
       if (extId) acct.byAccession.set(extId.accession, stored);
+      // ENA starts archiving a run's or analysis's files once it has taken the object (a MODIFY cannot change them)
+      const files = dataFiles(o);
+      if (files.length)
+        this.files.register(
+          accession,
+          files.map((f) => {
+            const size = areaFiles?.get(f.filename ?? '')?.size;
+            return { fileName: f.filename ?? '', ...(size === undefined ? {} : { fileSize: size }), md5Checksum: f.checksum.toLowerCase() };
+          }),
+        );
       shown.push(stored);
     }
 
@@ -328,7 +344,7 @@ export class EnaState {
     return shown;
   }
 
-  /** The object and what follows it: a project's experiments, an experiment's runs. */
+  /** The object and what follows it: a project's experiments and analyses, an experiment's runs. */
   private withDependants(acct: Account, target: StoredObject): StoredObject[] {
     const out = [target];
     const refersTo = (node: unknown, o: StoredObject) =>
@@ -336,6 +352,7 @@ export class EnaState {
     for (const o of acct.objects.values()) {
       if (target.type === 'PROJECT' && o.type === 'EXPERIMENT' && refersTo(child(o.node, 'STUDY_REF'), target))
         out.push(...this.withDependants(acct, o));
+      if (target.type === 'PROJECT' && o.type === 'ANALYSIS' && refersTo(child(o.node, 'STUDY_REF'), target)) out.push(o);
       if (target.type === 'EXPERIMENT' && o.type === 'RUN' && refersTo(child(o.node, 'EXPERIMENT_REF'), target)) out.push(o);
     }
     return out;
@@ -421,6 +438,9 @@ export async function handleEna(
   const report = /^\/report\/samples\/xml\/([^/?]+)$/.exec(rest);
   if (report?.[1]) return reportSamples(state, account, incoming, report[1]);
 
+  const files = /^\/report\/(run|analysis)-files\/([^/?]+)$/.exec(rest);
+  if (files?.[1] && files[2]) return reportFiles(state, account, incoming, files[1] as 'run' | 'analysis', decodeURIComponent(files[2]));
+
   const sample = /^\/drop-box\/samples\/([^/]+)$/.exec(rest);
   if (sample?.[1]) return dropBoxSample(state, account, incoming, decodeURIComponent(sample[1]));
 
@@ -468,7 +488,7 @@ export async function handleEna(
   const submissionAccession = queue ? state.nextAccession('SUBMISSION').accession : undefined;
   let areaFiles: Map<string, { size: number; md5: string } | null> | undefined;
   if (state.areaFile && !parseErrors.length) {
-    const names = runFileNames(readDocument(roots, v1Action).objects);
+    const names = dataFileNames(readDocument(roots, v1Action).objects);
     areaFiles = new Map(await Promise.all(names.map(async (n) => [n, await state.areaFile!(account, n)] as const)));
   }
   const result = state.process(account, parseErrors.length ? [] : roots, queue ? 'queue' : isV1 ? 'v1' : 'sync', {
