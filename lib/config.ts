@@ -37,6 +37,10 @@ const ConfigSchema = z.object({
   ENA_TAXONOMY_URL: z.string().url().default('https://www.ebi.ac.uk/ena/taxonomy/rest'),
   ENA_BROWSER_URL: z.string().url().default('https://www.ebi.ac.uk/ena/browser/api'),
   ENA_FTP_URL: z.string().url().default('ftp://webin2.ebi.ac.uk'),
+  /** ENA's Webin-CLI jar: assemblies and barcodes reach ENA only through it (lib/repositories/webin-cli); unset: they wait */
+  WEBIN_CLI_JAR: optionalString,
+  /** the Java 17 (or later) runtime that runs WEBIN_CLI_JAR */
+  JAVA: z.string().min(1).default('java'),
   /** the BioImage Archive's FTP upload area for specimen images (lib/images); unset: images wait */
   BIOIMAGE_FTP_URL: z
     .string()

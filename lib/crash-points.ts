@@ -10,6 +10,7 @@ export type CrashPoint =
   | 'study-ena:project-added'
   | 'study-ena:files-staged'
   | 'study-ena:runs-added'
+  | 'study-ena:analyses-added'
   | 'zenodo:file-uploaded'
   | 'bioimages:mid-transfer'
   | 'bioimages:sent';

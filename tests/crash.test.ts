@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { SchemaName } from '@/lib/checklists/contract';
 import type { CrashPoint } from '@/lib/crash-points';
 import { currentDefinition } from '@/lib/manifests';
 import { validRows } from './fixtures/manifests/generate';
@@ -278,10 +279,13 @@ describe('kill -9 during the ADD of a 250-sample registration, after ENA answere
 });
 
 /** A single-cell study with data files, uploaded to a biodata profile of the running service. */
-async function uploadedStudy(run: Run, studyId: string): Promise<{ profileId: string; files: Map<string, Buffer> }> {
+async function uploadedStudy(
+  run: Run,
+  studyId: string,
+  schema: SchemaName = 'svc_single_cell',
+  checklist = 'version_dwc_sc_rnaseq',
+): Promise<{ profileId: string; files: Map<string, Buffer> }> {
   const h = run.client();
-  const schema = 'svc_single_cell';
-  const checklist = 'version_dwc_sc_rnaseq';
   const profile = await call<{ id: string }>(h, run.key(), '/api/profiles', {
     method: 'POST',
     headers: json,
@@ -296,8 +300,8 @@ async function uploadedStudy(run: Run, studyId: string): Promise<{ profileId: st
   return { profileId: profile.body.id, files: made.files };
 }
 
-const submitPath = (profileId: string, studyId: string, repository: string) =>
-  `/api/profiles/${profileId}/schema/svc_single_cell/studies/${studyId}/action/submit?repository=${repository}`;
+const submitPath = (profileId: string, studyId: string, repository: string, schema: SchemaName = 'svc_single_cell') =>
+  `/api/profiles/${profileId}/schema/${schema}/studies/${studyId}/action/submit?repository=${repository}`;
 
 describe('kill -9 during a study submission to ENA: after the project, after the files were staged, after the runs were added', () => {
   it('resumes each time: the project, each file and each run exactly once, the submission accepted', async () => {
@@ -354,6 +358,38 @@ describe('kill -9 during a study submission to ENA: after the project, after the
         const area = await server.uploadArea.fileOf(server.credentials.ena.username, `${profileId}/${name}`);
         expect(area?.md5, name).toBe(createHash('md5').update(files.get(name)!).digest('hex'));
       }
+    } finally {
+      await run.cleanup();
+    }
+  }, 420_000);
+});
+
+describe('kill -9 after ENA answered the ANALYSIS of a sequence annotation, before the answer was kept', () => {
+  it('resumes through RECEIPT: each annotation one ANALYSIS, the submission accepted with its accessions', async () => {
+    const run = await scenario();
+    const studyId = `CRASHANN${Date.now() % 100000}`;
+    const mine = (alias: string) => alias.includes(studyId);
+    try {
+      let svc = await run.start('study-ena:analyses-added');
+      const { profileId } = await uploadedStudy(run, studyId, 'svc_read', 'version_dwc');
+      const h = run.client();
+      expect((await call(h, run.key(), submitPath(profileId, studyId, 'ena', 'svc_read'), { method: 'POST' })).status).toBe(202);
+      await svc.waitForLine(/RMB_PAUSED study-ena:analyses-added/);
+      await run.crash();
+      svc = await run.start();
+      const state = await waitFor(
+        async () => (await call<{ status: string }>(h, run.key(), submitPath(profileId, studyId, 'ena', 'svc_read'))).body,
+        (s) => s.status === 'accepted' || s.status === 'rejected',
+        'the ENA submission to resume',
+        1200,
+      );
+      expect(state, JSON.stringify(state)).toMatchObject({ status: 'accepted' });
+      const added = server.ena.submissions.filter((s) => s.success && s.actions.includes('ADD')).flatMap((s) => s.objects);
+      const analyses = added.filter((o) => o.type === 'ANALYSIS' && mine(o.alias)).map((o) => o.alias);
+      expect(analyses).toHaveLength(2);
+      expect(new Set(analyses).size).toBe(2);
+      // the resumed run asked for the ANALYSIS it had sent, rather than adding it again
+      expect(server.requests.some((r) => r.service === 'ena' && r.body.includes('<RECEIPT') && mine(r.body))).toBe(true);
     } finally {
       await run.cleanup();
     }

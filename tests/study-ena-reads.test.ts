@@ -12,6 +12,7 @@ import {
 } from '@/lib/repositories/ena';
 import { createZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
 import type { StudyComponents } from '@/lib/studies/validate';
+import { webinCliSettings } from '@/lib/submissions/study';
 import { runStudySubmission } from '@/lib/submissions/study/job';
 import { bytesOf, createProfile, definition, studiesApi } from './fixtures/studies/api';
 import { md5Of, withDataFiles } from './fixtures/studies/data-files';
@@ -74,6 +75,7 @@ const jobDeps = (ena: () => EnaClient = realEna) => ({
   zenodo: () => createZenodoClient(zenodoClientOptionsFromConfig(h.config, h.deps.logger)),
   files: fileStore({ db: h.database.db, config: h.config }),
   uploadArea: () => createUploadArea(uploadAreaOptionsFromConfig(h.config, h.deps.logger, { retryDelayMs: 1 })),
+  webinCli: () => webinCliSettings(h.config),
 });
 
 /** Two file rows with paired reads on an Illumina instrument, files uploaded unless `upload` says otherwise. */

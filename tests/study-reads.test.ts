@@ -1,11 +1,14 @@
-import { eq, inArray } from 'drizzle-orm';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samples } from '@/db/schema';
+import { samples, studies } from '@/db/schema';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
-import type { StudyComponents } from '@/lib/studies/validate';
+import type { StudyAccessions } from '@/lib/studies/contract';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { bytesOf, definition, studiesApi } from './fixtures/studies/api';
-import { md5Of, withDataFiles } from './fixtures/studies/data-files';
+import { md5Of, uploadFiles, withDataFiles } from './fixtures/studies/data-files';
 import { type FixtureSample, fillTemplate, fixtureComponents, workbookBytes } from './fixtures/studies/fill';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
@@ -30,10 +33,39 @@ let def: ChecklistDefinition;
 let api: ReturnType<typeof studiesApi>;
 let registered: FixtureSample[];
 
+// Webin-CLI's stand-in (tests/support/webin-cli), behind a `java` that tells it where to log each call
+const cliDir = mkdtempSync(path.join(os.tmpdir(), 'rmb-webin-cli-'));
+const cliLog = path.join(cliDir, 'calls.jsonl');
+const java = path.join(cliDir, 'java');
+const jar = path.join(cliDir, 'webin-cli-9.0.0.jar');
+writeFileSync(jar, '');
+writeFileSync(java, `#!/bin/sh\nWEBIN_CLI_STANDIN_LOG='${cliLog}' exec '${path.resolve('tests/support/webin-cli/java')}' "$@"\n`, {
+  mode: 0o755,
+});
+
+interface CliCall {
+  argv: string[];
+  manifest: Record<string, string>;
+  passwordSet: boolean;
+}
+const cliCalls = (): CliCall[] =>
+  existsSync(cliLog)
+    ? readFileSync(cliLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as CliCall)
+    : [];
+
 beforeAll(async () => {
   server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
   h = await createHarness(
-    { ...repositorySettings(server, ['ena', 'tolid']), ENA_BROWSER_URL: server.browserUrl, ENA_FTP_URL: server.ftpUrl },
+    {
+      ...repositorySettings(server, ['ena', 'tolid']),
+      ENA_BROWSER_URL: server.browserUrl,
+      ENA_FTP_URL: server.ftpUrl,
+      WEBIN_CLI_JAR: jar,
+      JAVA: java,
+    },
     { workers: true, taxonomy: fakeTaxonomy() },
   );
   server.tolid.approveAll();
@@ -57,22 +89,40 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
   await server.close();
+  rmSync(cliDir, { recursive: true, force: true });
 });
 
 /** A reads study of the registered samples, its data files uploaded to the profile. */
-async function readsStudy(studyId: string, edit?: (c: StudyComponents) => void) {
-  const base = fixtureComponents(def, { studyId, samples: registered, rows: 2 });
+async function readsStudy(studyId: string, opts: { rows?: number; fasta?: boolean } = {}) {
+  const { rows = 2, fasta = true } = opts;
+  const base = fixtureComponents(def, { studyId, samples: registered, rows });
   for (const r of base.sequencing!)
     Object.assign(r, { sequencing_platform_name: 'ILLUMINA', sequencing_instrument_model: 'Illumina NovaSeq 6000' });
   for (const r of base.lib_prep!) Object.assign(r, { lib_layout: 'Paired', library_strategy: 'WGS', library_source: 'GENOMIC' });
   for (const r of base.read_file!) Object.assign(r, { read_file_type: 'fastq' });
-  edit?.(base);
   const { components, files } = await withDataFiles(h, manager.key, profileId, def, base);
+  // an assembly's FASTA file holds sequences, as Webin-CLI checks
+  for (const r of components.assembly_file ?? []) {
+    if (r.assembly_file_type !== 'FASTA' || !fasta) continue;
+    const bytes = Buffer.from(`>contig_1 ${studyId}\nACGTACGTNNACGTTGCA\nGGCCTTAA\n>contig_2\nACGTTTGGCCAA\n`);
+    r.assembly_file = `${studyId}_assembly.fasta`;
+    r.assembly_file_checksum = md5Of(bytes);
+    files.set(r.assembly_file, bytes);
+    await uploadFiles(h, manager.key, profileId, new Map([[r.assembly_file, bytes]]));
+  }
   const template = await bytesOf(await api.template(SCHEMA, CHECKLIST));
   const res = await api.upload(SCHEMA, CHECKLIST, await workbookBytes(await fillTemplate(template, def, components)));
   expect(res.status, await res.clone().text()).toBe(200);
   return { components, files };
 }
+
+const storedAccessions = async (studyId: string) =>
+  (
+    await h.database.db
+      .select()
+      .from(studies)
+      .where(and(eq(studies.profileId, profileId), eq(studies.studyId, studyId)))
+  )[0]!.accessions as StudyAccessions;
 
 const submitUrl = (studyId: string) => `${api.base(SCHEMA)}/studies/${studyId}/action/submit?repository=ena`;
 
@@ -130,5 +180,68 @@ describe('a reads study of a Tree of Life profile’s registered samples', () =>
     const res = await api.upload(SCHEMA, CHECKLIST, await workbookBytes(await fillTemplate(template, def, base)));
     expect(res.status).toBe(422);
     expect(await res.text()).toContain('SAMEA99999999');
+  });
+
+  it('sends a sequence annotation as one ANALYSIS with its files and runs, and an assembly through Webin-CLI', async () => {
+    const before = cliCalls().length;
+    const { files } = await readsStudy('WYTHAMASM', { rows: 1 });
+    const done = await submitAndWait('WYTHAMASM');
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'accepted' });
+    const accessions = await storedAccessions('WYTHAMASM');
+    const run = accessions.ena!.file!.FILE001?.run_accession ?? Object.values(accessions.ena!.file!)[0]!.run_accession;
+
+    // the annotation: one ANALYSIS naming the project, the sample, the run and its staged GFF file
+    expect(objectsOf('WYTHAMASM', 'ANALYSIS')).toHaveLength(1);
+    const [analysis] = Object.values(accessions.ena!.analysis!);
+    expect(analysis!.analysis_accession).toMatch(/^ERZ\d+$/);
+    const sent = server.requests
+      .filter((r) => r.service === 'ena' && r.body.includes('<ANALYSIS '))
+      .map((r) => r.body)
+      .join('\n');
+    expect(sent).toContain('<SEQUENCE_ANNOTATION/>');
+    expect(sent).toContain(`<RUN_REF accession="${run}"`);
+    expect(sent).toContain(`<STUDY_REF accession="${accessions.ena!.study}"`);
+    const annotationFile = [...files.keys()].find((n) => n.startsWith('sequencing_annotation_file_'))!;
+    expect(await server.uploadArea.fileOf(ACCOUNT, `${profileId}/${annotationFile}`)).toEqual({
+      size: files.get(annotationFile)!.length,
+      md5: md5Of(files.get(annotationFile)!),
+    });
+
+    // the assembly: Webin-CLI validated then submitted the manifest the rows make, the password never on a command line
+    const calls = cliCalls().slice(before);
+    expect(calls.map((c) => c.argv.find((a) => a === '-validate' || a === '-submit'))).toEqual(['-validate', '-submit']);
+    for (const c of calls) {
+      expect(c.argv.slice(c.argv.indexOf('-context'), c.argv.indexOf('-context') + 2)).toEqual(['-context', 'genome']);
+      expect(c.argv).toContain('-passwordEnv');
+      expect(c.argv.join(' ')).not.toContain(server.credentials.ena.password);
+      expect(c.passwordSet).toBe(true);
+    }
+    expect(calls[1]!.manifest).toMatchObject({
+      STUDY: accessions.ena!.study,
+      SAMPLE: registered[0]!.accession,
+      ASSEMBLY_TYPE: 'clone or isolate',
+      COVERAGE: '12',
+      RUN_REF: run,
+      FASTA: expect.stringMatching(/WYTHAMASM_assembly\.fasta$/),
+    });
+    expect(calls[1]!.manifest.ASSEMBLYNAME).toBeTruthy();
+    expect(calls[1]!.manifest.PROGRAM).toBeTruthy();
+    expect(calls[1]!.manifest.PLATFORM).toBeTruthy();
+    const [assembly] = Object.values(accessions.ena!.assembly!);
+    expect(assembly).toMatchObject({ assembly_accession: expect.stringMatching(/^ERZ\d+$/) });
+  });
+
+  it('keeps Webin-CLI’s report on an assembly whose file is not FASTA, and rejects the submission with it', async () => {
+    await readsStudy('WYTHAMBAD', { rows: 1, fasta: false });
+    // the file uploaded for the row (FASTA by the sheet) holds random bytes, not sequences
+    const bad = await storedAccessions('WYTHAMBAD');
+    expect(bad.ena?.assembly).toBeUndefined();
+    const done = await submitAndWait('WYTHAMBAD');
+    expect(done.status).toBe('rejected');
+    const error = String(done.error_ena ?? done.error ?? JSON.stringify(done));
+    expect(error).toMatch(/Assembly ASSEM\w+ .*refused by Webin-CLI/);
+    const [assembly] = Object.values((await storedAccessions('WYTHAMBAD')).ena!.assembly!);
+    expect(assembly!.error).toMatch(/ERROR|FASTA|sequence/i);
+    expect(assembly!.assembly_accession).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { fileStore } from '@/lib/files/files';
 import { createEnaClient, createUploadArea, enaClientOptionsFromConfig, uploadAreaOptionsFromConfig } from '@/lib/repositories/ena';
 import { createZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
 import type { StudyComponents } from '@/lib/studies/validate';
+import { webinCliSettings } from '@/lib/submissions/study';
 import { runStudySubmission } from '@/lib/submissions/study/job';
 import { bytesOf, createProfile, definition, registerSamples, SAMPLES, studiesApi } from './fixtures/studies/api';
 import { md5Of, uploadFiles, withDataFiles } from './fixtures/studies/data-files';
@@ -60,6 +61,7 @@ const jobDeps = () => ({
   zenodo: () => createZenodoClient(zenodoClientOptionsFromConfig(h.config, h.deps.logger, { retryDelayMs: 1, maxRetryDelayMs: 5 })),
   files: fileStore({ db: h.database.db, config: h.config }),
   uploadArea: () => createUploadArea(uploadAreaOptionsFromConfig(h.config, h.deps.logger)),
+  webinCli: () => webinCliSettings(h.config),
 });
 
 async function uploadSheet(components: StudyComponents) {

@@ -29,7 +29,7 @@ import { remindApproversJob } from '@/lib/samples/reminders';
 import { rightsCheckJob } from '@/lib/samples/rights';
 import { requestTolidsJob } from '@/lib/samples/tolids';
 import { registerSamplesJob } from '@/lib/submissions/registration';
-import { submitStudyJob } from '@/lib/submissions/study';
+import { submitStudyJob, webinCliSettings } from '@/lib/submissions/study';
 
 /** What jobs need from the outside world. */
 export interface JobDeps {
@@ -72,6 +72,8 @@ export function jobContext(deps: JobDeps & { jobs: JobQueue }) {
     zenodo: deps.zenodo ?? zenodoFromConfig(deps.config, deps.logger),
     uploadArea: deps.uploadArea ?? (() => createUploadArea(uploadAreaOptionsFromConfig(deps.config, deps.logger))),
     files: fileStore({ db: deps.db, config: deps.config, logger: deps.logger }),
+    // read at each use, like the registration's settings
+    webinCli: () => webinCliSettings(deps.config),
     tolid: deps.tolid ?? (() => tolidClientFromConfig(deps.config, deps.logger)),
     // read at each use: what the settings say about where approved samples can go
     get registration() {

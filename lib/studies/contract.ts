@@ -43,6 +43,20 @@ const ReadAccessionsSchema = z.object({
 });
 export type ReadAccessions = z.infer<typeof ReadAccessionsSchema>;
 
+const AnalysisAccessionsSchema = z.object({
+  analysis_accession: z.string().meta({ example: 'ERZ1234567' }),
+  digest: z.string().meta({ description: 'what was sent for the row, hashed: a changed row is sent again' }),
+});
+export type AnalysisAccessions = z.infer<typeof AnalysisAccessionsSchema>;
+
+const AssemblyAccessionsSchema = z.object({
+  assembly_accession: z.string().optional().meta({ description: 'the analysis Webin-CLI was given', example: 'ERZ1234567' }),
+  digest: z.string().meta({ description: 'what was sent for the row, hashed: a changed row is sent again' }),
+  waiting: z.string().optional().meta({ description: 'why the assembly has not been sent yet' }),
+  error: z.string().optional().meta({ description: 'why ENA refused the assembly' }),
+});
+export type AssemblyAccessions = z.infer<typeof AssemblyAccessionsSchema>;
+
 const EnaAccessionsSchema = z.object({
   study: z.string().optional().meta({ description: 'the PROJECT', example: 'PRJEB76543' }),
   state: z.string().optional().meta({ description: 'PRIVATE or PUBLIC' }),
@@ -51,6 +65,14 @@ const EnaAccessionsSchema = z.object({
     .record(z.string(), ReadAccessionsSchema)
     .optional()
     .meta({ description: 'the read rows (the component ENA takes as `read`), by row identifier' }),
+  analysis: z
+    .record(z.string(), AnalysisAccessionsSchema)
+    .optional()
+    .meta({ description: 'the sequence annotations (ENA ANALYSIS of type SEQUENCE_ANNOTATION), by row identifier' }),
+  assembly: z
+    .record(z.string(), AssemblyAccessionsSchema)
+    .optional()
+    .meta({ description: 'the assemblies (sent through Webin-CLI), by row identifier' }),
 });
 
 const ZenodoAccessionsSchema = z.object({

@@ -81,6 +81,14 @@ export const SubmissionAccessionsSchema = z
     state: z.string().optional().meta({ description: 'PRIVATE or PUBLIC (ENA); the deposition state (Zenodo)' }),
     release_date: z.string().optional(),
     runs: z.record(z.string(), RunAccessionsSchema).optional().meta({ description: 'ENA: by row identifier of the sheet' }),
+    analyses: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'ENA: the sequence annotations’ analysis accessions (ERZ…) by row identifier' }),
+    assemblies: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'ENA: the assemblies’ analysis accessions (ERZ…) by row identifier, or why they wait' }),
     doi: z.string().optional(),
     deposition_id: z.string().optional(),
     files: z.array(z.string()).optional().meta({ description: 'Zenodo: the files sent' }),
@@ -112,7 +120,7 @@ export const SubmissionProgressSchema = z.object({
    */
   ena_sent: z
     .partialRecord(
-      z.enum(['specimens', 'samples', 'project', 'reads']),
+      z.enum(['specimens', 'samples', 'project', 'reads', 'analyses']),
       z.object({ added: z.array(z.string()).optional(), modified: z.record(z.string(), z.string()).optional() }),
     )
     .optional(),

@@ -8,7 +8,7 @@ import type { SubmissionProgress } from '@/lib/submissions/contract';
 import { enaLedger } from '../ledger';
 import { saveAccessions } from './accessions';
 import { areaPathOf, type ReadRow } from './read-rows';
-import { type ReadsDeps, type ReadsPlan, rowAccessions, stagedFiles, stageFiles } from './staging';
+import { filesOf, type ReadsDeps, type ReadsPlan, rowAccessions, stagedFiles, stageFiles } from './staging';
 
 /**
  * Reads at ENA (docs/studies-and-checklists.md §11.2–11.3): the plan's files staged (./staging.ts), then an
@@ -66,7 +66,7 @@ export async function submitReads(
   plan: ReadsPlan,
   progress: SubmissionProgress,
 ): Promise<Record<string, ReadAccessions>> {
-  await stageFiles(deps, submissionId, study, plan, stagedFiles(progress));
+  await stageFiles(deps, submissionId, study, filesOf([...plan.add, ...plan.modify]), stagedFiles(progress));
   await crashPoint('study-ena:files-staged');
 
   const ledger = enaLedger(deps.db, submissionId, progress, 'reads', 'reads');

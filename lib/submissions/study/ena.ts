@@ -5,14 +5,17 @@ import type { StudyRow } from '@/lib/studies';
 import type { SubmissionAccessions, SubmissionProgress } from '@/lib/submissions/contract';
 import { enaLedger } from '../ledger';
 import { merge, saveAccessions } from './accessions';
-import { planReads, type ReadsDeps, submitReads } from './ena-reads';
+import { planAnnotations, submitAnnotations } from './ena-annotations';
+import { type AssemblyDeps, planAssemblies, submitAssemblies } from './ena-assemblies';
+import { planReads, submitReads } from './ena-reads';
 
 /**
- * A study at ENA: its read files checked first (nothing is sent when one is missing or not what the sheet says),
- * then the PROJECT (added once, modified afterwards), then the reads' EXPERIMENTs and RUNs.
+ * A study at ENA: its data files checked first (nothing is sent when one is missing or not what the sheet says),
+ * then the PROJECT (added once, modified afterwards), the reads' EXPERIMENTs and RUNs, the sequence annotations'
+ * ANALYSes, and the assemblies through Webin-CLI.
  */
 export async function submitToEna(
-  deps: ReadsDeps,
+  deps: AssemblyDeps,
   client: EnaClient,
   submissionId: string,
   study: StudyRow,
@@ -20,10 +23,25 @@ export async function submitToEna(
 ): Promise<SubmissionAccessions> {
   const def = await getChecklistDefinition(deps.db, study.schemaName, study.checklistId);
   const reads = await planReads(deps, submissionId, def, study, progress);
+  const annotations = await planAnnotations(deps, submissionId, def, study, progress);
+  const assemblies = await planAssemblies(deps, submissionId, def, study, progress);
   const project = await registerProject(deps, client, submissionId, study, progress);
-  if (!reads.add.length && !reads.modify.length && !reads.unchanged.length) return project;
-  const runs = await submitReads(deps, client, submissionId, study, project.study, reads, progress);
-  return { ...project, runs };
+  const hasReads = reads.add.length + reads.modify.length + reads.unchanged.length > 0;
+  const runs = hasReads ? await submitReads(deps, client, submissionId, study, project.study, reads, progress) : {};
+  // annotations and assemblies may name read rows sent before this submission
+  const allRuns = { ...study.accessions.ena?.file, ...runs };
+  const analyses = await submitAnnotations(deps, client, submissionId, study, project.study, allRuns, annotations, progress);
+  const assembled = await submitAssemblies(deps, submissionId, study, project.study, allRuns, assemblies);
+  return {
+    ...project,
+    ...(hasReads && { runs }),
+    ...(Object.keys(analyses).length && {
+      analyses: Object.fromEntries(Object.entries(analyses).map(([k, v]) => [k, v.analysis_accession])),
+    }),
+    ...(Object.keys(assembled).length && {
+      assemblies: Object.fromEntries(Object.entries(assembled).map(([k, v]) => [k, v.assembly_accession || v.waiting || v.error || ''])),
+    }),
+  };
 }
 
 /**
@@ -31,7 +49,7 @@ export async function submitToEna(
  * accession. A study is always the same ENA object: its alias is stable per account.
  */
 async function registerProject(
-  deps: Pick<ReadsDeps, 'db'>,
+  deps: Pick<AssemblyDeps, 'db'>,
   client: EnaClient,
   submissionId: string,
   study: StudyRow,

@@ -11,11 +11,11 @@ import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, failSubmission, finishSubmission } from '../submissions';
 import { submitToEna } from './ena';
-import type { ReadsDeps } from './ena-reads';
+import type { AssemblyDeps } from './ena-assemblies';
 import type { StudyClients } from './scope';
 import { submitToZenodo } from './zenodo';
 
-export type StudyJobDeps = { db: Db; logger: Logger; baseUrl: string; jobs: JobQueue } & StudyClients & ReadsDeps;
+export type StudyJobDeps = { db: Db; logger: Logger; baseUrl: string; jobs: JobQueue } & StudyClients & AssemblyDeps;
 
 const SERVICE_NAMES = { ena: 'ENA', zenodo: 'Zenodo' } as const;
 

@@ -11,10 +11,21 @@ import { filesProgress, PROGRESS_INTERVAL_MS, recordFileProgress } from './file-
 import { areaPathOf, type ReadRow, readRowsOf } from './read-rows';
 
 /**
- * Before a study's reads reach ENA: which rows go (new, changed, or already there as they are), every file they
- * name checked against the sheet's MD5, then the files staged into the Webin upload area, each once per
+ * Before a study's reads and annotations reach ENA: which rows go (new, changed, or already there as they are), every
+ * file they name checked against the sheet's MD5, then the files staged into the Webin upload area, each once per
  * submission (a run that died part-way skips the files an earlier run sent whole).
  */
+
+/** A data file of a study row: its name in the profile's storage and the MD5 the sheet gives it. */
+export interface DataFile {
+  name: string;
+  md5: string;
+}
+
+/** The files of these rows, each once. */
+export const filesOf = (rows: readonly { files: readonly DataFile[] }[]): DataFile[] => [
+  ...new Map(rows.flatMap((r) => r.files.map((f) => [f.name, f] as const))).values(),
+];
 
 export interface ReadsDeps {
   db: Db;
@@ -51,19 +62,29 @@ export async function planReads(
     else if (at.digest !== r.digest) plan.modify.push(r);
     else plan.unchanged.push(r);
   }
-  const files = new Map([...plan.add, ...plan.modify].flatMap((r) => r.files.map((f) => [f.name, f] as const)));
+  await checkFiles(deps, submissionId, study.profileId, filesOf([...plan.add, ...plan.modify]), progress);
+  return plan;
+}
+
+/** Every file checked against the sheet's MD5 before anything is sent, its state kept on the submission. */
+export async function checkFiles(
+  deps: ReadsDeps,
+  submissionId: string,
+  profileId: string,
+  files: readonly DataFile[],
+  progress: SubmissionProgress,
+): Promise<void> {
   // files an earlier run of this submission staged, checked then, keep their state: they are not sent again
   const staged = stagedFiles(progress);
-  for (const f of files.values()) {
+  for (const f of files) {
     if (staged.get(f.name) === f.md5) continue;
     await recordFileProgress(deps.db, submissionId, f.name, { state: 'checking', sent: 0 });
-    const stored = await checkStoredFile(deps.files, study.profileId, f.name, f.md5).catch(async (err: unknown) => {
+    const stored = await checkStoredFile(deps.files, profileId, f.name, f.md5).catch(async (err: unknown) => {
       await recordFileProgress(deps.db, submissionId, f.name, { state: 'failed', error: (err as Error).message });
       throw err;
     });
     await recordFileProgress(deps.db, submissionId, f.name, { state: 'waiting', size: stored.sizeInBytes, md5: f.md5 });
   }
-  return plan;
 }
 
 /** The files an earlier run of this submission sent whole into the upload area, with the MD5 they were sent with. */
@@ -75,16 +96,15 @@ export function stagedFiles(progress: SubmissionProgress): Map<string, string> {
   return staged;
 }
 
-/** Sends the plan's files into the upload area, skipping those an earlier run of this submission sent. */
+/** Sends files into the upload area, skipping those an earlier run of this submission sent. */
 export async function stageFiles(
   deps: ReadsDeps,
   submissionId: string,
   study: StudyRow,
-  plan: ReadsPlan,
+  files: readonly DataFile[],
   alreadySent: Map<string, string>,
 ) {
-  const files = new Map([...plan.add, ...plan.modify].flatMap((r) => r.files.map((f) => [f.name, f] as const)));
-  const waiting = [...files.values()].filter((f) => alreadySent.get(f.name) !== f.md5);
+  const waiting = files.filter((f) => alreadySent.get(f.name) !== f.md5);
   if (!waiting.length) return;
   const area = deps.uploadArea();
   try {
