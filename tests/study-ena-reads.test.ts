@@ -10,9 +10,9 @@ import {
   enaClientOptionsFromConfig,
   uploadAreaOptionsFromConfig,
 } from '@/lib/repositories/ena';
+import { webinCliSettings } from '@/lib/repositories/webin-cli';
 import { createZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
 import type { StudyComponents } from '@/lib/studies/validate';
-import { webinCliSettings } from '@/lib/submissions/study';
 import { runStudySubmission } from '@/lib/submissions/study/job';
 import { bytesOf, createProfile, definition, studiesApi } from './fixtures/studies/api';
 import { md5Of, withDataFiles } from './fixtures/studies/data-files';

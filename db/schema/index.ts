@@ -1,4 +1,5 @@
 export * from './audit';
+export * from './barcodes';
 export * from './biodata-samples';
 export * from './checklists';
 export * from './emails';

@@ -14,6 +14,7 @@ import { registerAdminUserRoutes } from './routes/admin-users';
 import { registerApiKeyRoutes } from './routes/api-key';
 import { registerAuditRoutes } from './routes/audit';
 import { registerAuditBrowserRoutes } from './routes/audit-browser';
+import { registerBarcodeRoutes } from './routes/barcodes';
 import { registerBiodataSampleRoutes } from './routes/biodata-samples';
 import { registerChecklistRoutes } from './routes/checklists';
 import { registerDocsRoutes } from './routes/docs';
@@ -164,6 +165,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerGroupRoutes(app);
   registerFileRoutes(app);
   registerBiodataSampleRoutes(app);
+  registerBarcodeRoutes(app);
   registerStudyRoutes(app);
   registerStudyActionRoutes(app);
   registerManifestValidationRoutes(app);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
+import { submitBarcodesJob } from '@/lib/barcodes/submit';
 import { registerBiodataSamplesJob } from '@/lib/biodata-samples/register';
 import type { Config } from '@/lib/config';
 import { fileStore } from '@/lib/files/files';
@@ -21,6 +22,7 @@ import {
 } from '@/lib/repositories/ena';
 import { localContextsClientFromConfig } from '@/lib/repositories/local-contexts';
 import { type TolidClient, tolidClientFromConfig } from '@/lib/repositories/tolid';
+import { webinCliSettings } from '@/lib/repositories/webin-cli';
 import { createZenodoClient, type ZenodoClient, zenodoClientOptionsFromConfig } from '@/lib/repositories/zenodo';
 import { refreshChecklistsJob } from '@/lib/sample-checklists/refresh';
 import { registrationQueue } from '@/lib/samples/registration';
@@ -29,7 +31,7 @@ import { remindApproversJob } from '@/lib/samples/reminders';
 import { rightsCheckJob } from '@/lib/samples/rights';
 import { requestTolidsJob } from '@/lib/samples/tolids';
 import { registerSamplesJob } from '@/lib/submissions/registration';
-import { submitStudyJob, webinCliSettings } from '@/lib/submissions/study';
+import { submitStudyJob } from '@/lib/submissions/study';
 
 /** What jobs need from the outside world. */
 export interface JobDeps {
@@ -102,6 +104,7 @@ const JOBS = [
   submitImagesJob,
   refreshChecklistsJob,
   registerBiodataSamplesJob,
+  submitBarcodesJob,
 ] as const satisfies readonly AnyJobSpec<JobContext>[];
 
 /** The jobs bound to one context made from the settings. */

@@ -1,12 +1,21 @@
 import { buildSampleTemplate } from '@/lib/biodata-samples/template';
 import { normaliseChecklist } from '@/lib/sample-checklists/normalise';
 import { readCopoChecklists } from '@/lib/seed/sample-checklists';
+import { barcodingSheet, coiRow } from '../fixtures/barcodes/sheet';
 import { fillSampleSheet, validSampleRows } from '../fixtures/biodata/sheet';
 import { type Case, w } from './world';
 
 // a sample sheet of COPO's Darwin Core checklist (known without ENA), made before the world exists
 const dwc = normaliseChecklist((await readCopoChecklists()).find((c) => c.id === 'COPO_DWC')!);
 const SHEET = await fillSampleSheet(await buildSampleTemplate(dwc), validSampleRows(dwc.fields, 2, 'contract'));
+
+// a barcoding sheet naming a specimen no profile has
+const BARCODES = await barcodingSheet([coiRow('NHMUK000000001', 'CONTRACT001-26', { STUDY: 'PRJEB12345' })]);
+const barcodesForm = () => {
+  const fd = new FormData();
+  fd.set('file', new File([Buffer.from(BARCODES)], 'barcodes.xlsx'));
+  return fd;
+};
 
 const sheetForm = (checklistId: string) => () => {
   const fd = new FormData();
@@ -15,11 +24,26 @@ const sheetForm = (checklistId: string) => () => {
   return fd;
 };
 
-/** Sample checklists, and a biodata profile's samples: template, upload and list. */
+/** Sample checklists, a biodata profile's samples (template, upload and list), and a ToL profile's barcodes. */
 export function biodataCases(): Record<string, Case[]> {
   const samples = `/api/profiles/${w.biodataProfile}/samples`;
   const tol = `/api/profiles/${w.dtolProfile}/samples`;
+  const barcodes = `/api/profiles/${w.dtolProfile}/barcodes`;
   return {
+    'POST /api/profiles/{profile_id}/barcodes': [
+      { name: 'a specimen the profile does not have', path: barcodes, key: 'owner', form: barcodesForm, status: 422 },
+      { name: 'a biodata profile', path: `/api/profiles/${w.biodataProfile}/barcodes`, key: 'owner', form: barcodesForm, status: 409 },
+      { name: 'another’s profile', path: barcodes, key: 'stranger', form: barcodesForm, status: 404 },
+      { name: 'no key', path: barcodes, form: barcodesForm, status: 401 },
+    ],
+    'GET /api/profiles/{profile_id}/barcodes': [
+      { name: 'the profile’s', path: barcodes, key: 'owner', status: 200 },
+      { name: 'another’s', path: barcodes, key: 'stranger', status: 404 },
+    ],
+    'POST /api/profiles/{profile_id}/barcodes/action/submit': [
+      { name: 'none waiting', path: `${barcodes}/action/submit`, key: 'owner', status: 409 },
+      { name: 'another’s', path: `${barcodes}/action/submit`, key: 'stranger', status: 404 },
+    ],
     'GET /api/sample/checklists': [
       { name: 'all', path: '/api/sample/checklists', status: 200 },
       { name: 'searched', path: '/api/sample/checklists?q=darwin', status: 200 },

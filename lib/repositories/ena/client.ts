@@ -9,7 +9,7 @@ import { type EnaReceipt, parseReceipt, type ReceiptObject } from './receipt';
 import { parseSampleSet } from './sample-set';
 import type { BrokerDefaults, WebinDocument } from './types';
 
-export type { ArchiveFile, ArchiveFileState } from './file-report';
+export type { ArchiveFile } from './file-report';
 
 /**
  * Webin REST v2 (docs/repositories.md §1): one multipart part `file` holding a `<WEBIN>` document, sent to `…/submit`

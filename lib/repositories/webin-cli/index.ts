@@ -1,12 +1,3 @@
-export {
-  type GenomeAssemblyType,
-  type GenomeManifest,
-  type GenomeMoleculeType,
-  type SequenceManifest,
-  type TranscriptomeManifest,
-  type WebinCliContext,
-  type WebinCliManifest,
-  type WebinCliManifests,
-  writeManifestText,
-} from './manifest';
-export { runWebinCli, WebinCliFailure, type WebinCliOptions, type WebinCliRequest, type WebinCliResult } from './run';
+export { type GenomeManifest, type SequenceManifest, writeManifestText } from './manifest';
+export { runWebinCli, WebinCliFailure, type WebinCliOptions } from './run';
+export { type WebinCliSettings, webinCliSettings } from './settings';

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import { RepositoryRefused } from '@/lib/repositories/errors';
-import { type GenomeManifest, runWebinCli, type WebinCliOptions } from '@/lib/repositories/webin-cli';
+import { type GenomeManifest, runWebinCli, type WebinCliSettings } from '@/lib/repositories/webin-cli';
 import type { StudyRow } from '@/lib/studies';
 import type { AssemblyAccessions, ReadAccessions } from '@/lib/studies/contract';
 import type { SubmissionProgress } from '@/lib/submissions/contract';
@@ -22,9 +21,6 @@ import { checkFiles, type ReadsDeps } from './staging';
  * rejected with Webin-CLI's reports. An assembly already at ENA is not sent again: ENA changes assemblies through
  * its helpdesk, not by a second submission.
  */
-
-/** Webin-CLI as the settings give it; `missing` names the setting that is not set. */
-export type WebinCliSettings = { ready: true; options: Omit<WebinCliOptions, 'workDir'> } | { ready: false; missing: string };
 
 export interface AssemblyDeps extends ReadsDeps {
   webinCli: () => WebinCliSettings;
@@ -146,7 +142,7 @@ export async function submitAssemblies(
       if (!run) throw refused(`${r.where}: the read row ${id} it names has no run at ENA.`);
       return run;
     });
-    const workDir = path.join(os.tmpdir(), 'rmb-webin-cli', submissionId, r.id.replace(/[^\w.-]/g, '_'));
+    const workDir = path.join(cli.workRoot, 'assemblies', submissionId, r.id.replace(/[^\w.-]/g, '_'));
     try {
       const files = await copyFiles(deps, study, r, path.join(workDir, 'files'));
       const manifest: GenomeManifest = { STUDY: projectAccession, ...r.manifest, ...(runRefs.length && { RUN_REF: runRefs }), ...files };
@@ -164,26 +160,4 @@ export async function submitAssemblies(
     }
   }
   return done;
-}
-
-/** Webin-CLI from the settings: the jar, Java and the Webin account, on ENA's test service when Webin's URL is. */
-export function webinCliSettings(cfg: {
-  WEBIN_CLI_JAR?: string;
-  JAVA: string;
-  ENA_USERNAME?: string;
-  ENA_PASSWORD?: string;
-  ENA_WEBIN_URL: string;
-}): WebinCliSettings {
-  if (!cfg.WEBIN_CLI_JAR) return { ready: false, missing: 'WEBIN_CLI_JAR' };
-  if (!cfg.ENA_USERNAME || !cfg.ENA_PASSWORD) return { ready: false, missing: 'ENA_USERNAME and ENA_PASSWORD' };
-  return {
-    ready: true,
-    options: {
-      java: cfg.JAVA,
-      jar: cfg.WEBIN_CLI_JAR,
-      username: cfg.ENA_USERNAME,
-      password: cfg.ENA_PASSWORD,
-      test: new URL(cfg.ENA_WEBIN_URL).hostname.startsWith('wwwdev'),
-    },
-  };
 }

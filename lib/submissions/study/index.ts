@@ -5,7 +5,6 @@
  * Both use scope (the study's targets and state), accessions (what the repositories returned) and file-progress.
  */
 
-export { webinCliSettings } from './ena-assemblies';
 export { submitStudyJob } from './job';
 export { publishStudy } from './publish';
 export { queueStudySubmission } from './queue';

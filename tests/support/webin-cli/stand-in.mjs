@@ -3,9 +3,10 @@
 // for the genome, transcriptome and sequence contexts, without Java or ENA.
 //
 // Checks, in Webin-CLI's order: the arguments and the jar; the password (unset, or `wrong`: refused as ENA refuses a
-// bad one); the manifest's fields and files; the FASTA files' contents. It departs from Webin-CLI in one way: the
-// manifest's problems end with exit 3, written to webin-cli.report, where Webin-CLI gives exit 2 and a report beside
-// the manifest.
+// bad one); the manifest's fields and files; the FASTA files' contents; a TAB file's template line, mandatory columns
+// and values. It departs from Webin-CLI in two ways: the manifest's problems end with exit 3, written to
+// webin-cli.report, where Webin-CLI gives exit 2 and a report beside the manifest; and a TAB file without a template
+// line is passed unread, where Webin-CLI refuses it.
 //
 // For the tests: each call appends a JSON line { argv, manifest, passwordSet } to the file WEBIN_CLI_STANDIN_LOG
 // names, and submissions are numbered in a file beside it (ERZ1000001, ERZ1000002, …); WEBIN_CLI_STANDIN_EXIT=1 makes
@@ -55,6 +56,23 @@ const CONTEXTS = {
 };
 
 const IUPAC_NUCLEOTIDES = /^[ACGTURYSWKMBDHVN]+$/i;
+
+/** The mandatory columns of a TAB file, by its template: Webin-CLI carries its checklists' templates itself. */
+const TEMPLATE_MANDATORY = {
+  ERT000020: [
+    'ENTRYNUMBER',
+    'ORGANISM_NAME',
+    'ENV_SAM',
+    '5_CDS',
+    '3_CDS',
+    '5_PARTIAL',
+    '3_PARTIAL',
+    'TRANSLATION_TABLE',
+    'CODON_START',
+    'SEQUENCE',
+  ],
+  ERT000002: ['ENTRYNUMBER', 'ORGANISM_NAME', 'ENV_SAM', 'GENE', 'PARTIAL', 'SEQUENCE'],
+};
 /** a file's report stops here, as Webin-CLI's does for a file that is wrong throughout */
 const MAX_FILE_ERRORS = 100;
 
@@ -148,6 +166,36 @@ function fastaErrors(file) {
   }
   if (!seen) errors.push(`Invalid fasta file: the file has no sequences. [${name}]`);
   else if (!sequences && !errors.length) errors.push(`Invalid fasta file: the file has no sequences. [${name}]`);
+  return errors;
+}
+
+/** A TAB file (annotated sequence spreadsheet): its template line, a header holding the template's mandatory columns, full rows. */
+function tabErrors(file) {
+  const name = path.basename(file);
+  let text;
+  try {
+    const bytes = readFileSync(file);
+    text = (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+  } catch (err) {
+    return [`Invalid TAB file: the file could not be read (${err.code ?? err.message}). [${name}]`];
+  }
+  const lines = text.split(/\r?\n/).filter((l) => l.trim());
+  const template = /^#template_accession\s+(ERT\d+)\s*$/.exec(lines[0] ?? '')?.[1];
+  if (!template) return [];
+  const mandatory = TEMPLATE_MANDATORY[template];
+  if (!mandatory) return [`Unknown template ${template}. [${name}]`];
+  const header = (lines[1] ?? '').split('\t').map((h) => h.trim().toUpperCase());
+  const errors = mandatory
+    .filter((m) => !header.includes(m))
+    .map((m) => `Mandatory column ${m} of template ${template} is missing. [${name}]`);
+  if (errors.length) return errors;
+  for (let i = 2; i < lines.length && errors.length < MAX_FILE_ERRORS; i++) {
+    const cells = lines[i].split('\t');
+    const at = `[${name}, line: ${i + 1}]`;
+    if (cells.length !== header.length) errors.push(`The line has ${cells.length} values for ${header.length} columns. ${at}`);
+    for (const m of mandatory) if (!cells[header.indexOf(m)]?.trim()) errors.push(`Mandatory field ${m} has no value. ${at}`);
+  }
+  if (lines.length < 3) errors.push(`Invalid TAB file: the file has no sequences. [${name}]`);
   return errors;
 }
 
@@ -259,8 +307,8 @@ function main(argv) {
 
   const fileErrors = new Map();
   for (const { field, file } of files) {
-    if (field !== 'FASTA') continue;
-    const errors = fastaErrors(file);
+    if (field !== 'FASTA' && field !== 'TAB') continue;
+    const errors = field === 'TAB' ? tabErrors(file) : fastaErrors(file);
     if (errors.length) fileErrors.set(file, errors);
   }
   if (fileErrors.size) return failed(fileErrors);
