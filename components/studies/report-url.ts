@@ -31,10 +31,13 @@ async function through(bytes: Uint8Array, stream: CompressionStream | Decompress
 const toBase64Url = (bytes: Uint8Array) => {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s)
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/(?<!=)=+$/, '');
+  return (
+    btoa(s)
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      // base64 pads with at most two
+      .replace(/={1,2}$/, '')
+  );
 };
 
 const fromBase64Url = (text: string) => {

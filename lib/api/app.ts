@@ -201,13 +201,35 @@ export function createApiApp(deps: ApiDeps): ApiApp {
  * The pattern of the operation that answered (`/api/sample/svc_id/:svc_ids`), or `unmatched`: a label of bounded
  * values, whatever paths are asked for. Middleware is registered for every method; an operation for one.
  */
+/** A route's path with each parameter's pattern left out (`:svc_ids{[^\/]+}` → `:svc_ids`); braces may nest once. */
+function withoutPatterns(route: string): string {
+  let out = '';
+  for (let i = 0; i < route.length; i++) {
+    out += route[i];
+    if (route[i] !== ':') continue;
+    let j = i + 1;
+    while (j < route.length && /\w/.test(route[j] as string)) j++;
+    if (route[j] !== '{') continue;
+    let depth = 0;
+    let k = j;
+    for (; k < route.length; k++) {
+      if (route[k] === '{') depth++;
+      else if (route[k] === '}' && --depth === 0) break;
+    }
+    if (k >= route.length) continue;
+    out += route.slice(i + 1, j);
+    i = k;
+  }
+  return out;
+}
+
 function routeOf(c: Context<AppEnv>): string {
   const operation = matchedRoutes(c).findLast((r) => r.method !== 'ALL');
   if (!operation) return 'unmatched';
   let label = ROUTE_LABELS.get(operation.path);
   if (label === undefined) {
     // a parameter's pattern (`:svc_ids{[^\/]+}`) is said by its name alone
-    label = operation.path.replace(/(:\w+)\{(?:[^{}]|\{[^{}]*\})*\}(?=\/|$)/g, '$1');
+    label = withoutPatterns(operation.path);
     ROUTE_LABELS.set(operation.path, label);
   }
   return label;

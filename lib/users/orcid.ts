@@ -100,9 +100,10 @@ export function usernameBase(person: OrcidPerson): string {
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '.')
-    .replace(/^\.+|(?<!\.)\.+$/g, '')
+    // the line above leaves no two dots together
+    .replace(/^\.|\.$/g, '')
     .slice(0, 40)
-    .replace(/(?<!\.)\.+$/, '');
+    .replace(/\.$/, '');
   const name = fromName.length >= 2 ? fromName : `orcid-${person.orcidId}`;
   return UsernameSchema.parse(name);
 }

@@ -72,7 +72,8 @@ export function roundCoordinate(value: string): string | undefined {
   const n = Number(v);
   if (!Number.isFinite(n) || Math.abs(n) >= 1e21) return undefined;
   let s = n.toFixed(8);
-  if (s.includes('.')) s = s.replace(/(?<!0)0+$/, '').replace(/\.$/, '');
+  // toFixed(8) leaves at most eight zeros to drop
+  if (s.includes('.')) s = s.replace(/0{1,8}$/, '').replace(/\.$/, '');
   return s === '-0' ? '0' : s;
 }
 
