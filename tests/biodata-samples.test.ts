@@ -6,6 +6,7 @@ import { giveUpBiodataRegistration } from '@/lib/biodata-samples/register';
 import type { SchemaName } from '@/lib/checklists/contract';
 import type { ChecklistField } from '@/lib/sample-checklists/contract';
 import { refreshEnaChecklists } from '@/lib/sample-checklists/refresh';
+import type { SequenceDataList } from '@/lib/submissions/study/contract';
 import { fillSampleSheet, validSampleRows } from './fixtures/biodata/sheet';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { bytesOf, definition, studiesApi } from './fixtures/studies/api';
@@ -372,7 +373,7 @@ describe('a single-cell study of the profile’s samples', () => {
     expect(experiments.some((r) => r.body.includes(registered[0]!.biosampleAccession!))).toBe(true);
   });
 
-  it('sends a reads study of the registered samples as PROJECT, EXPERIMENT and RUN, its read files staged', async () => {
+  it('sends a reads study of the registered samples as PROJECT, EXPERIMENT, RUN and ANALYSIS, its files staged', async () => {
     const registered = (await samplesOfProfile()).filter((s) => s.status === 'accepted' && s.biosampleAccession).slice(0, 2);
     const { api, bytes } = await studyOf(
       'PBMCREADS',
@@ -392,13 +393,20 @@ describe('a single-cell study of the profile’s samples', () => {
     );
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'accepted' });
     const objects = server.ena.objects(server.credentials.ena.username).filter((o) => o.alias.includes(':PBMCREADS'));
-    expect(objects.map((o) => o.type).sort()).toEqual(['EXPERIMENT', 'EXPERIMENT', 'PROJECT', 'RUN', 'RUN']);
+    expect(objects.map((o) => o.type).sort()).toEqual(['ANALYSIS', 'ANALYSIS', 'EXPERIMENT', 'EXPERIMENT', 'PROJECT', 'RUN', 'RUN']);
     const experiments = server.requests.filter(
       (r) => r.service === 'ena' && r.body.includes('<EXPERIMENT') && r.body.includes('PBMCREADS'),
     );
     for (const s of registered) expect(experiments.some((r) => r.body.includes(`accession="${s.biosampleAccession}"`))).toBe(true);
     const staged = server.requests.filter((r) => r.service === 'ena' && r.body.includes('<RUN ') && r.body.includes('PBMCREADS'));
     expect(staged.some((r) => r.body.includes('read_file_read_1_file_1.fastq.gz'))).toBe(true);
+    // without WEBIN_CLI_JAR its assemblies wait, saying which setting is missing
+    const listed = (await (
+      await h.request(`/api/profiles/${profileId}/sequence-data?kind=assembly`, { key: owner.key })
+    ).json()) as SequenceDataList;
+    const assemblies = listed.data.filter((d) => d.study_id === 'PBMCREADS');
+    expect(assemblies.length).toBeGreaterThan(0);
+    for (const a of assemblies) expect(a).toMatchObject({ state: 'waiting', detail: expect.stringContaining('WEBIN_CLI_JAR is not set') });
   });
 
   it('is refused while its samples are confirmed but not registered, naming them', async () => {

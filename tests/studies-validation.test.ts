@@ -419,8 +419,10 @@ describe('request errors', () => {
     );
     expect((await expectProblem(await api.upload(SCHEMA, 'version_xyz', base), 400)).detail).toMatch(/^Invalid value for 'checklist_id'/);
     await expectProblem(await api.upload(SCHEMA, 'version_rembi', base), 400);
-    const unknown = await expectProblem(await api.upload('svc_reads', CHECKLIST, base), 404);
-    expect(unknown.detail).toBe("Unknown schema 'svc_reads'. Accepted values are: svc_single_cell, svc_image_rembi and svc_image_stx_fish");
+    const unknown = await expectProblem(await api.upload('svc_rnaseq', CHECKLIST, base), 404);
+    expect(unknown.detail).toBe(
+      "Unknown schema 'svc_rnaseq'. Accepted values are: svc_single_cell, svc_image_rembi, svc_image_stx_fish and svc_read",
+    );
   });
 
   it('answers 404 for an unknown or someone else’s profile and 401 without a key', async () => {

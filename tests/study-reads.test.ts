@@ -1,11 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samples, studies } from '@/db/schema';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
 import type { StudyAccessions } from '@/lib/studies/contract';
+import type { SequenceDataList } from '@/lib/submissions/study/contract';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { bytesOf, definition, studiesApi } from './fixtures/studies/api';
 import { md5Of, uploadFiles, withDataFiles } from './fixtures/studies/data-files';
@@ -243,5 +244,53 @@ describe('a reads study of a Tree of Life profile’s registered samples', () =>
     const [assembly] = Object.values((await storedAccessions('WYTHAMBAD')).ena!.assembly!);
     expect(assembly!.error).toMatch(/ERROR|FASTA|sequence/i);
     expect(assembly!.assembly_accession).toBeUndefined();
+  });
+
+  it('shows each read, assembly and annotation with its accessions, and ENA’s processing of their files as it moves', async () => {
+    const list = async (path = 'sequence-data', method = 'GET') => {
+      const res = await h.request(`/api/profiles/${profileId}/${path}`, { method, key: manager.key });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as SequenceDataList;
+    };
+    const mine = (l: SequenceDataList) => l.data.filter((d) => d.study_id === 'WYTHAMASM');
+    const shown = mine(await list());
+    expect(shown.map((d) => [d.kind, d.state]).sort()).toEqual([
+      ['annotation', 'accepted'],
+      ['assembly', 'accepted'],
+      ['read', 'accepted'],
+    ]);
+    const read = shown.find((d) => d.kind === 'read')!;
+    expect(read).toMatchObject({
+      accessions: { run: expect.stringMatching(/^ERR/), experiment: expect.stringMatching(/^ERX/) },
+      archive: 'unknown',
+    });
+    expect(read.sample).toBe(registered[0]!.accession);
+    expect(shown.find((d) => d.kind === 'annotation')!.accessions.analysis).toMatch(/^ERZ/);
+
+    // asked on request: ENA has the run's files, still processing
+    const asked = mine(await list('sequence-data/action/refresh', 'POST'));
+    const run = read.accessions.run!;
+    const askedRead = asked.find((d) => d.kind === 'read')!;
+    expect(askedRead.archive).toBe('processing');
+    expect(askedRead.files.map((f) => f.state)).toEqual(['processing', 'processing']);
+
+    // the job asks again once ENA has archived them; an annotation whose file ENA could not read says why
+    server.ena.files.archive(run);
+    const analysis = asked.find((d) => d.kind === 'annotation')!.accessions.analysis!;
+    server.ena.files.fail(analysis, 'Invalid GFF3 file: line 1 is not a GFF3 header.');
+    await h.database.db.execute(
+      sql`update studies set accessions = jsonb_set(accessions, '{ena,archive}', '{}'::jsonb) where study_id = 'WYTHAMASM'`,
+    );
+    await h.jobs['study.archive-status']({});
+    const after = mine(await list());
+    const archived = after.find((d) => d.kind === 'read')!;
+    expect(archived.archive).toBe('archived');
+    expect(archived.files.map((f) => f.state)).toEqual(['archived', 'archived']);
+    expect(after.find((d) => d.kind === 'annotation')).toMatchObject({
+      archive: 'failed',
+      files: [expect.objectContaining({ state: 'failed', error: expect.stringContaining('Invalid GFF3') })],
+    });
+    // each kind alone
+    expect(mine(await list('sequence-data?kind=assembly')).map((d) => d.kind)).toEqual(['assembly']);
   });
 });

@@ -36,6 +36,7 @@ import { registerSampleChecklistRoutes } from './routes/sample-checklists';
 import { registerSampleDecisionRoutes } from './routes/sample-decisions';
 import { registerSampleRightsRoutes } from './routes/sample-rights';
 import { registerSampleRoutes } from './routes/samples';
+import { registerSequenceDataRoutes } from './routes/sequence-data';
 import { registerSharingRoutes } from './routes/sharing';
 import { registerStatsRoutes } from './routes/stats';
 import { registerStudyRoutes } from './routes/studies';
@@ -168,6 +169,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   registerBarcodeRoutes(app);
   registerStudyRoutes(app);
   registerStudyActionRoutes(app);
+  registerSequenceDataRoutes(app);
   registerManifestValidationRoutes(app);
   registerPermitRoutes(app);
   registerImageRoutes(app);

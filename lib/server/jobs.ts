@@ -31,7 +31,7 @@ import { remindApproversJob } from '@/lib/samples/reminders';
 import { rightsCheckJob } from '@/lib/samples/rights';
 import { requestTolidsJob } from '@/lib/samples/tolids';
 import { registerSamplesJob } from '@/lib/submissions/registration';
-import { submitStudyJob } from '@/lib/submissions/study';
+import { archiveStatusJob, submitStudyJob } from '@/lib/submissions/study';
 
 /** What jobs need from the outside world. */
 export interface JobDeps {
@@ -105,6 +105,7 @@ const JOBS = [
   refreshChecklistsJob,
   registerBiodataSamplesJob,
   submitBarcodesJob,
+  archiveStatusJob,
 ] as const satisfies readonly AnyJobSpec<JobContext>[];
 
 /** The jobs bound to one context made from the settings. */

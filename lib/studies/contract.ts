@@ -57,6 +57,26 @@ const AssemblyAccessionsSchema = z.object({
 });
 export type AssemblyAccessions = z.infer<typeof AssemblyAccessionsSchema>;
 
+export const ARCHIVE_FILE_STATES = ['received', 'processing', 'archived', 'failed'] as const;
+
+export const ArchiveFileSchema = z
+  .object({
+    name: z.string().meta({ description: 'the file as ENA names it', example: 'PRJ1/reads_R1.fastq.gz' }),
+    state: z.enum(ARCHIVE_FILE_STATES).meta({ description: 'where ENA’s processing of the file stands' }),
+    size: z.number().optional(),
+    md5: z.string().optional(),
+    error: z.string().optional().meta({ description: 'ENA’s reason, when it failed' }),
+  })
+  .meta({ id: 'ArchiveFile', description: 'a file of a run or an analysis, as ENA’s reports service shows it' });
+export type ArchiveFileStatus = z.infer<typeof ArchiveFileSchema>;
+
+/** Kept on the study (accessions.ena.archive), by run or analysis accession: ENA's last word on its files. */
+export const ArchiveStatusSchema = z.object({
+  checked_at: z.string().meta({ description: 'when ENA’s reports service was last asked (ISO 8601)' }),
+  files: z.array(ArchiveFileSchema),
+});
+export type ArchiveStatus = z.infer<typeof ArchiveStatusSchema>;
+
 const EnaAccessionsSchema = z.object({
   study: z.string().optional().meta({ description: 'the PROJECT', example: 'PRJEB76543' }),
   state: z.string().optional().meta({ description: 'PRIVATE or PUBLIC' }),
@@ -69,6 +89,10 @@ const EnaAccessionsSchema = z.object({
     .record(z.string(), AnalysisAccessionsSchema)
     .optional()
     .meta({ description: 'the sequence annotations (ENA ANALYSIS of type SEQUENCE_ANNOTATION), by row identifier' }),
+  archive: z
+    .record(z.string(), ArchiveStatusSchema)
+    .optional()
+    .meta({ description: 'ENA’s processing of the files of each run and analysis, by its accession, as last asked' }),
   assembly: z
     .record(z.string(), AssemblyAccessionsSchema)
     .optional()

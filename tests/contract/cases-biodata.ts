@@ -36,6 +36,16 @@ export function biodataCases(): Record<string, Case[]> {
       { name: 'another’s profile', path: barcodes, key: 'stranger', form: barcodesForm, status: 404 },
       { name: 'no key', path: barcodes, form: barcodesForm, status: 401 },
     ],
+    'GET /api/profiles/{profile_id}/sequence-data': [
+      { name: 'all kinds', path: `/api/profiles/${w.biodataProfile}/sequence-data`, key: 'owner', status: 200 },
+      { name: 'reads only', path: `/api/profiles/${w.biodataProfile}/sequence-data?kind=read`, key: 'owner', status: 200 },
+      { name: 'an unknown kind', path: `/api/profiles/${w.biodataProfile}/sequence-data?kind=photos`, key: 'owner', status: 400 },
+      { name: 'another’s', path: `/api/profiles/${w.biodataProfile}/sequence-data`, key: 'stranger', status: 404 },
+    ],
+    'POST /api/profiles/{profile_id}/sequence-data/action/refresh': [
+      { name: 'asked of ENA', path: `/api/profiles/${w.biodataProfile}/sequence-data/action/refresh`, key: 'owner', status: 200 },
+      { name: 'another’s', path: `/api/profiles/${w.biodataProfile}/sequence-data/action/refresh`, key: 'stranger', status: 404 },
+    ],
     'GET /api/profiles/{profile_id}/barcodes': [
       { name: 'the profile’s', path: barcodes, key: 'owner', status: 200 },
       { name: 'another’s', path: barcodes, key: 'stranger', status: 404 },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UuidSchema } from '../../identifiers/contract';
-import { StudyStatusSchema } from '../../studies/contract';
+import { ARCHIVE_FILE_STATES, ArchiveFileSchema, StudyStatusSchema } from '../../studies/contract';
 import { FILE_STATES, REPOSITORIES, RepositorySchema } from '../contract';
 
 /**
@@ -107,3 +107,49 @@ export const StudyPublishAnswerSchema = z
   .union([EnaPublishAnswerSchema, ZenodoPublishAnswerSchema])
   .meta({ id: 'StudyPublishAnswer', description: 'ENA: the project released (or its hold date set); Zenodo: the DOI' });
 export type StudyPublishAnswer = z.infer<typeof StudyPublishAnswerSchema>;
+
+// ---- what was made from the samples, at ENA: reads, assemblies, sequence annotations ----
+
+export const SEQUENCE_DATA_KINDS = ['read', 'assembly', 'annotation'] as const;
+export const SequenceDataKindSchema = z.enum(SEQUENCE_DATA_KINDS).meta({ description: 'reads, assemblies or sequence annotations' });
+export type SequenceDataKind = z.infer<typeof SequenceDataKindSchema>;
+
+export const SequenceDataQuerySchema = z.object({
+  kind: SequenceDataKindSchema.optional().meta({ description: 'one kind only; default: all three' }),
+});
+
+export const SequenceDataItemSchema = z
+  .object({
+    kind: SequenceDataKindSchema,
+    study_id: z.string(),
+    schema_name: z.string(),
+    row_id: z.string().meta({ description: 'the row’s identifier in its sheet', example: 'FILE001' }),
+    name: z.string().meta({ description: 'the read files, the assembly’s name or the annotation’s title' }),
+    sample: z.string().meta({ description: 'the BioSample the row names', example: 'SAMEA7524530' }),
+    state: z
+      .enum(['pending', 'processing', 'waiting', 'accepted', 'rejected'])
+      .meta({ description: 'pending: not sent; waiting: cannot be sent yet (detail says why); then ENA’s answer' }),
+    detail: z.string().meta({ description: 'why it waits or was refused; empty otherwise' }),
+    accessions: z
+      .object({
+        experiment: z.string().optional().meta({ example: 'ERX1234567' }),
+        run: z.string().optional().meta({ example: 'ERR1234567' }),
+        analysis: z.string().optional().meta({ description: 'annotations and assemblies', example: 'ERZ1234567' }),
+      })
+      .meta({ description: 'what ENA gave the row' }),
+    archive: z.enum(['unknown', ...ARCHIVE_FILE_STATES]).meta({
+      description: 'ENA’s processing of the row’s files taken together: failed or processing while any is, archived when all are',
+    }),
+    files: z.array(ArchiveFileSchema),
+    checked_at: z.string().optional().meta({ description: 'when ENA was last asked about the files' }),
+  })
+  .meta({
+    id: 'SequenceDataItem',
+    description: 'a read row, an assembly or a sequence annotation of a study, with where it stands at ENA',
+  });
+export type SequenceDataItem = z.infer<typeof SequenceDataItemSchema>;
+
+export const SequenceDataListSchema = z
+  .object({ number_found: z.number().int(), data: z.array(SequenceDataItemSchema) })
+  .meta({ id: 'SequenceDataList', description: 'the reads, assemblies and sequence annotations of a profile’s studies' });
+export type SequenceDataList = z.infer<typeof SequenceDataListSchema>;

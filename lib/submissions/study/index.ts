@@ -5,8 +5,10 @@
  * Both use scope (the study's targets and state), accessions (what the repositories returned) and file-progress.
  */
 
+export { archiveStatusJob, refreshProfileArchiveStatus } from './archive-status';
 export { submitStudyJob } from './job';
 export { publishStudy } from './publish';
 export { queueStudySubmission } from './queue';
 export type { StudyClients } from './scope';
+export { profileSequenceData } from './sequence-data';
 export { studyAccessions, studySubmissionStatus } from './status';

@@ -1,0 +1,132 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { studies } from '@/db/schema';
+import { type ChecklistDefinition, getChecklistDefinition } from '@/lib/checklists/definitions';
+import { getProfile } from '@/lib/profiles/profiles';
+import type { StudyRow } from '@/lib/studies';
+import type { ArchiveFileStatus, ArchiveStatus } from '@/lib/studies/contract';
+import { type RepositoryState, repositoryStates } from '@/lib/studies/status';
+import type { UserRecord } from '@/lib/users/users';
+import type { SequenceDataItem, SequenceDataKind } from './contract';
+
+/**
+ * What was made from a profile's samples, as its studies describe it and ENA answered (docs/studies-and-checklists.md
+ * §15): each read row, assembly and sequence annotation with its state, its accessions and ENA's processing of its
+ * files (kept by ./archive-status.ts). A row is accepted once ENA gave it an accession; before that it takes the
+ * study's state at ENA; an assembly waits (for Webin-CLI's settings) or was refused on its own.
+ */
+
+const ENA_NAMES: Record<SequenceDataKind, string> = { read: 'read', assembly: 'assembly', annotation: 'sequencing_annotation' };
+
+/** ENA's processing of a row's files taken together: failed or processing while any is, archived once all are. */
+export function archiveOf(files: readonly ArchiveFileStatus[]): SequenceDataItem['archive'] {
+  if (!files.length) return 'unknown';
+  for (const state of ['failed', 'processing', 'received'] as const) if (files.some((f) => f.state === state)) return state;
+  return 'archived';
+}
+
+function sampleOf(study: StudyRow, def: ChecklistDefinition, values: Record<string, string>): string {
+  const accessionTerm = def.components.find((c) => c.key === 'sample')?.fields.find((f) => f.type === 'BIOSAMPLEACCESSION_FIELD')?.termName;
+  // a read row names its sample itself (single cell) or through its library preparation (reads)
+  const prep = values.library_prep_id ? study.components.lib_prep?.find((p) => p.library_prep_id === values.library_prep_id) : undefined;
+  const sampleId = values.sample_id || prep?.sample_id;
+  const sample = sampleId ? study.components.sample?.find((s) => s.sample_id === sampleId) : undefined;
+  return (accessionTerm && sample?.[accessionTerm]) || '';
+}
+
+function itemsOf(study: StudyRow, def: ChecklistDefinition, ena: RepositoryState | undefined, kinds: readonly SequenceDataKind[]) {
+  const items: SequenceDataItem[] = [];
+  const at = study.accessions.ena ?? {};
+  const archive = (accession: string | undefined): { files: ArchiveFileStatus[]; checked_at?: string } => {
+    const kept: ArchiveStatus | undefined = accession ? at.archive?.[accession] : undefined;
+    return kept ? { files: kept.files, checked_at: kept.checked_at } : { files: [] };
+  };
+  // before ENA gave a row its accession, the row stands where the study's latest submission stands
+  const unsent = (): Pick<SequenceDataItem, 'state' | 'detail'> =>
+    ena?.status === 'processing'
+      ? { state: 'processing', detail: ena.detail ?? '' }
+      : ena?.status === 'rejected'
+        ? { state: 'rejected', detail: ena.error }
+        : { state: 'pending', detail: '' };
+  for (const kind of kinds) {
+    const component = def.components.find((c) => c.repositories.ena === ENA_NAMES[kind]);
+    if (!component) continue;
+    const idTerm = component.fields.find((f) => f.identifier)?.termName ?? '';
+    for (const row of study.components[component.key] ?? []) {
+      const rowId = row[idTerm] ?? '';
+      const base = { kind, study_id: study.studyId, schema_name: study.schemaName, row_id: rowId, sample: sampleOf(study, def, row) };
+      if (kind === 'read') {
+        const sent = at.file?.[rowId];
+        const name = ['read_1_file', 'read_2_file']
+          .map((t) => row[t])
+          .filter(Boolean)
+          .join(', ');
+        const files = archive(sent?.run_accession);
+        items.push({
+          ...base,
+          name,
+          ...(sent ? { state: 'accepted', detail: '' } : unsent()),
+          accessions: sent ? { experiment: sent.experiment_accession, run: sent.run_accession } : {},
+          archive: archiveOf(files.files),
+          ...files,
+        });
+      } else if (kind === 'annotation') {
+        const sent = at.analysis?.[rowId];
+        const files = archive(sent?.analysis_accession);
+        items.push({
+          ...base,
+          name: row.sequencing_annotation_title || rowId,
+          ...(sent ? { state: 'accepted', detail: '' } : unsent()),
+          accessions: sent ? { analysis: sent.analysis_accession } : {},
+          archive: archiveOf(files.files),
+          ...files,
+        });
+      } else {
+        const sent = at.assembly?.[rowId];
+        const accession = sent?.assembly_accession;
+        const files = archive(accession);
+        const state: Pick<SequenceDataItem, 'state' | 'detail'> = accession
+          ? { state: 'accepted', detail: '' }
+          : sent?.waiting && ena?.status !== 'processing'
+            ? { state: 'waiting', detail: sent.waiting }
+            : sent?.error && ena?.status !== 'processing'
+              ? { state: 'rejected', detail: sent.error }
+              : unsent();
+        items.push({
+          ...base,
+          name: row.assembly_name || rowId,
+          ...state,
+          accessions: accession ? { analysis: accession } : {},
+          archive: archiveOf(files.files),
+          ...files,
+        });
+      }
+    }
+  }
+  return items;
+}
+
+/** The profile's reads, assemblies and sequence annotations, study by study, for who may see the profile. */
+export async function profileSequenceData(
+  db: Db,
+  user: UserRecord,
+  profileId: string,
+  kind?: SequenceDataKind,
+): Promise<{ number_found: number; data: SequenceDataItem[] }> {
+  const profile = await getProfile(db, user, profileId, 'view');
+  const rows = await db.select().from(studies).where(eq(studies.profileId, profile.id)).orderBy(studies.createdAt, studies.studyId);
+  const states = await repositoryStates(db, rows, () => ['ena']);
+  const defs = new Map<string, ChecklistDefinition>();
+  const data: SequenceDataItem[] = [];
+  for (const study of rows) {
+    const key = `${study.schemaName}/${study.checklistId}`;
+    let def = defs.get(key);
+    if (!def) {
+      def = await getChecklistDefinition(db, study.schemaName, study.checklistId);
+      defs.set(key, def);
+    }
+    if (!def.components.find((c) => c.key === 'study')?.repositories.ena) continue;
+    data.push(...itemsOf(study, def, states.get(study.id)?.get('ena'), kind ? [kind] : ['read', 'assembly', 'annotation']));
+  }
+  return { number_found: data.length, data };
+}
