@@ -33,6 +33,7 @@ let profileId: string;
 let def: ChecklistDefinition;
 let api: ReturnType<typeof studiesApi>;
 let registered: FixtureSample[];
+let manifestId: string;
 
 // Webin-CLI's stand-in (tests/support/webin-cli), behind a `java` that tells it where to log each call
 const cliDir = mkdtempSync(path.join(os.tmpdir(), 'rmb-webin-cli-'));
@@ -77,6 +78,7 @@ beforeAll(async () => {
 
   // two DTOL samples, accepted by the manager and registered at ENA as the service does
   const { manifest_id } = await uploadManifest(h, manager.key, profileId, dtolRows(2));
+  manifestId = manifest_id;
   const ids = (await h.database.db.select({ id: samples.id }).from(samples).where(eq(samples.manifestId, manifest_id))).map((r) => r.id);
   expect((await decideSamples(h, manager.key, { svc_ids: ids, decision: 'accept' })).status).toBe(200);
   const rows = await waitFor(
@@ -292,5 +294,46 @@ describe('a reads study of a Tree of Life profile’s registered samples', () =>
     });
     // each kind alone
     expect(mine(await list('sequence-data?kind=assembly')).map((d) => d.kind)).toEqual(['assembly']);
+  });
+
+  it('names the public runs and analyses of a sample in the query API and the manifest’s RO-Crate, once ENA made them public', async () => {
+    const accession = registered[0]!.accession;
+    const publicData = async () =>
+      (await (await h.request(`/api/sample/biosampleAccessions/${accession}/sequence_data`)).json()) as {
+        number_found: number;
+        data: { kind: string; run_accession?: string; analysis_accession?: string; study_accession: string }[];
+      };
+    // held at ENA: nothing is said of it
+    expect((await publicData()).data.filter((d) => d.study_accession)).toEqual([]);
+
+    const released = await h.request(`${api.base(SCHEMA)}/studies/WYTHAMASM/action/publish?repository=ena`, {
+      method: 'POST',
+      key: manager.key,
+    });
+    expect(released.status, await released.clone().text()).toBe(200);
+    const project = (await storedAccessions('WYTHAMASM')).ena!.study!;
+    const shown = (await publicData()).data.filter((d) => d.study_accession === project);
+    expect(shown.map((d) => d.kind).sort()).toEqual(['annotation', 'assembly', 'read']);
+    expect(shown.find((d) => d.kind === 'read')!.run_accession).toMatch(/^ERR\d+$/);
+    expect(shown.find((d) => d.kind === 'assembly')!.analysis_accession).toMatch(/^ERZ\d+$/);
+
+    const crate = (await (await h.request(`/api/manifest/${manifestId}?return_type=rocrate`)).json()) as {
+      '@graph': {
+        '@id': string;
+        '@type': string;
+        identifier?: string;
+        additionalType?: string;
+        about?: { '@id': string };
+        subjectOf?: { '@id': string }[];
+      }[];
+    };
+    const made = crate['@graph'].filter((e) => e.additionalType?.startsWith('ENA '));
+    const run = shown.find((d) => d.kind === 'read')!.run_accession!;
+    expect(made.map((e) => e.identifier)).toEqual(
+      expect.arrayContaining([run, shown.find((d) => d.kind === 'assembly')!.analysis_accession]),
+    );
+    const sample = crate['@graph'].find((e) => e['@type'] === 'BioSample' && e.subjectOf?.some((r) => r['@id'].endsWith(run)));
+    expect(sample).toBeDefined();
+    expect(made.find((e) => e.identifier === run)!.about).toEqual({ '@id': sample!['@id'] });
   });
 });

@@ -5,7 +5,7 @@ import { manifests, profiles, samples } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { isEmbargoed, jsonString, renderSample, type SampleRecord } from '@/lib/standards/render';
-import { buildRoCrate } from '@/lib/standards/rocrate';
+import { buildRoCrate, type CrateSequenceData } from '@/lib/standards/rocrate';
 import { csvCell } from '@/lib/values/csv';
 import { parseDateRange } from '@/lib/values/dates';
 import type { CurrentVersions, RoCrate, SampleStatusItem } from './contract';
@@ -148,7 +148,15 @@ export async function manifestSampleStatus(db: Db, input: { manifestId: string; 
  * GET manifest/{manifest_id}?return_type=rocrate. A manifest's samples are bounded (one upload), so the crate is
  * built in memory. Embargoed samples are left out of it; a manifest without samples is the reference's 400.
  */
-export async function manifestRoCrate(db: Db, input: { manifestId: string; baseUrl: string }): Promise<RoCrate> {
+export async function manifestRoCrate(
+  db: Db,
+  input: {
+    manifestId: string;
+    baseUrl: string;
+    /** what was made from the samples at ENA, by BioSample accession, within the manifest's profile */
+    sequenceDataOf?: (biosamples: string[], profileId: string) => Promise<ReadonlyMap<string, readonly CrateSequenceData[]>>;
+  },
+): Promise<RoCrate> {
   const manifestId = parseManifestId(input.manifestId);
   const where = eq(samples.manifestId, manifestId);
   const records: SampleRecord[] = [];
@@ -157,7 +165,7 @@ export async function manifestRoCrate(db: Db, input: { manifestId: string; baseU
   }
   if (!records.length) throw Invalid("Only one 'manifest_id' can be processed at a time.");
   const [owner] = await db
-    .select({ title: profiles.title, description: profiles.description })
+    .select({ title: profiles.title, description: profiles.description, profileId: profiles.id })
     .from(manifests)
     .innerJoin(profiles, eq(profiles.id, manifests.profileId))
     .where(eq(manifests.id, manifestId));
@@ -167,5 +175,12 @@ export async function manifestRoCrate(db: Db, input: { manifestId: string; baseU
     description: owner?.description ?? '',
     baseUrl: input.baseUrl,
     records,
+    ...(input.sequenceDataOf &&
+      owner && {
+        sequenceData: await input.sequenceDataOf(
+          records.flatMap((r) => r.biosampleAccession || []),
+          owner.profileId,
+        ),
+      }),
   });
 }

@@ -51,6 +51,16 @@ export const RoCrateBioSampleSchema = entity('BioSample', {
   collector: Refs.optional(),
   custodian: Refs.optional(),
   additionalProperty: Refs,
+  subjectOf: Refs.optional(),
+});
+/** A run, assembly or sequence annotation made from a sample, at ENA (public studies only). */
+export const RoCrateSequenceDataSchema = entity('Dataset', {
+  name: z.string(),
+  identifier: z.string(),
+  additionalType: z.enum(['ENA run', 'ENA assembly', 'ENA sequence annotation']),
+  url: z.string(),
+  about: Ref,
+  isPartOf: Ref.optional(),
 });
 export const RoCrateTaxonSchema = entity('Taxon', {
   name: z.string(),
@@ -68,6 +78,7 @@ export const RoCrateEntitySchema = z.union([
   RoCrateDatasetSchema,
   RoCrateLicenseSchema,
   RoCrateBioSampleSchema,
+  RoCrateSequenceDataSchema,
   RoCrateTaxonSchema,
   RoCratePlaceSchema,
   RoCratePersonSchema,

@@ -59,7 +59,21 @@ export interface CrateInput {
   baseUrl: string;
   /** the manifest's samples rendered in the tol standard (embargoed placeholders already left out) */
   records: SampleRecord[];
+  /** what was made from the samples at ENA (public studies only), by BioSample accession */
+  sequenceData?: ReadonlyMap<string, readonly CrateSequenceData[]>;
 }
+
+/** A run, assembly or annotation of a sample, by its ENA accessions. */
+export interface CrateSequenceData {
+  kind: 'read' | 'assembly' | 'annotation';
+  name: string;
+  study_accession: string;
+  run_accession?: string;
+  analysis_accession?: string;
+}
+
+const SEQUENCE_TYPES = { read: 'ENA run', assembly: 'ENA assembly', annotation: 'ENA sequence annotation' } as const;
+const ENA_VIEW = 'https://www.ebi.ac.uk/ena/browser/view/';
 
 type Ref = { '@id': string };
 type Dataset = z.infer<typeof RoCrateDatasetSchema>;
@@ -187,6 +201,25 @@ export function buildRoCrate(input: CrateInput): RoCrate {
         pushUnique(contributors, personId);
         pushUnique(roles[p.role], personId);
       });
+    }
+    // what ENA holds made from the sample: its runs, assemblies and annotations, each by its accession
+    for (const d of (present(r.biosampleAccession) && input.sequenceData?.get(r.biosampleAccession)) || []) {
+      const accession = d.run_accession ?? d.analysis_accession;
+      if (!accession) continue;
+      const id = `${ENA_VIEW}${accession}`;
+      const study = d.study_accession ? `${ENA_VIEW}${d.study_accession}` : undefined;
+      graph.add({
+        '@id': id,
+        '@type': 'Dataset',
+        name: d.name || accession,
+        identifier: accession,
+        additionalType: SEQUENCE_TYPES[d.kind],
+        url: id,
+        about: ref(sampleId),
+        ...(study && { isPartOf: ref(study) }),
+      });
+      sample.subjectOf ??= [];
+      pushUnique(sample.subjectOf, id);
     }
     if (roles.collector.length) sample.collector = roles.collector;
     if (roles.custodian.length) sample.custodian = roles.custodian;

@@ -36,6 +36,10 @@ export function biodataCases(): Record<string, Case[]> {
       { name: 'another’s profile', path: barcodes, key: 'stranger', form: barcodesForm, status: 404 },
       { name: 'no key', path: barcodes, form: barcodesForm, status: 401 },
     ],
+    'GET /api/sample/biosampleAccessions/{biosampleAccessions}/sequence_data': [
+      { name: 'a registered sample', path: `/api/sample/biosampleAccessions/${w.biosample}/sequence_data`, status: 200 },
+      { name: 'several, one unknown', path: `/api/sample/biosampleAccessions/${w.biosample},SAMEA0/sequence_data`, status: 200 },
+    ],
     'GET /api/profiles/{profile_id}/sequence-data': [
       { name: 'all kinds', path: `/api/profiles/${w.biodataProfile}/sequence-data`, key: 'owner', status: 200 },
       { name: 'reads only', path: `/api/profiles/${w.biodataProfile}/sequence-data?kind=read`, key: 'owner', status: 200 },

@@ -23,6 +23,7 @@ import {
   manifestSamples,
 } from '@/lib/query/manifests';
 import { parseReturnType } from '@/lib/query/params';
+import { releasedSequenceData } from '@/lib/submissions/study';
 import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import type { ApiApp } from '../context';
 import { listResponse, outputOptions, QUERY_PATTERNS, sendRoCrate, sendRows } from '../formats';
@@ -163,7 +164,12 @@ export function registerManifestReadRoutes(app: ApiApp) {
     const manifestId = c.req.valid('param').manifest_id;
     const out = outputOptions(c.req.valid('query'), ['json', 'csv', 'rocrate']);
     if (out.returnType === 'rocrate') {
-      return sendRoCrate(c, await manifestRoCrate(db, { manifestId, baseUrl: config.baseUrl }), manifestId.toLowerCase());
+      const crate = await manifestRoCrate(db, {
+        manifestId,
+        baseUrl: config.baseUrl,
+        sequenceDataOf: (biosamples, profileId) => releasedSequenceData(db, biosamples, profileId),
+      });
+      return sendRoCrate(c, crate, manifestId.toLowerCase());
     }
     return sendRows(c, await manifestSamples(db, { manifestId, ...out }), out);
   });

@@ -1,8 +1,12 @@
+import { createRoute } from '@hono/zod-openapi';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
+import { AccessionsParamsSchema } from '@/lib/query/contract';
 import { createEnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
-import { profileSequenceData, refreshProfileArchiveStatus } from '@/lib/submissions/study';
-import { SequenceDataListSchema, SequenceDataQuerySchema } from '@/lib/submissions/study/contract';
+import { profileSequenceData, refreshProfileArchiveStatus, releasedSequenceData } from '@/lib/submissions/study';
+import { ReleasedSequenceDataListSchema, SequenceDataListSchema, SequenceDataQuerySchema } from '@/lib/submissions/study/contract';
+import { splitList } from '@/lib/values/lists';
 import type { ApiApp } from '../context';
+import { QUERY_PATTERNS } from '../formats';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { jsonResponse, pick } from '../schemas';
 import { signedIn } from '../signed-in';
@@ -37,7 +41,26 @@ const refresh = signedIn({
   responses: { 200: jsonResponse('The list, with ENA’s latest answers', SequenceDataListSchema), ...pick(400, 401, 403, 404, 409, 503) },
 });
 
+const ofSamples = createRoute({
+  method: 'get',
+  path: '/sample/biosampleAccessions/{biosampleAccessions}/sequence_data',
+  tags: ['Samples'],
+  summary: 'The runs, assemblies and annotations made from these samples (comma list of BioSample accessions)',
+  description:
+    'From the studies of this broker that ENA has made public (a held study’s objects stay private): each read row ' +
+    'with its experiment and run accessions, each assembly and sequence annotation with its analysis accession (ERZ…), ' +
+    'and the project. A sample under traditional-knowledge rights is left out. No key needed.',
+  request: { params: AccessionsParamsSchema },
+  responses: { 200: jsonResponse('What ENA holds made from the samples', ReleasedSequenceDataListSchema), ...pick(400) },
+});
+
 export function registerSequenceDataRoutes(app: ApiApp) {
+  openapiConstrained(app, ofSamples, { biosampleAccessions: QUERY_PATTERNS.list }, async (c) => {
+    const accessions = splitList(c.req.valid('param').biosampleAccessions, { upper: true });
+    const found = await releasedSequenceData(c.get('deps').db, accessions);
+    const data = accessions.flatMap((a) => found.get(a) ?? []);
+    return c.json({ number_found: data.length, data }, 200);
+  });
   openapiConstrained(app, list, idPattern, async (c) => {
     const { db } = c.get('deps');
     return c.json(await profileSequenceData(db, c.get('user'), c.req.valid('param').profile_id, c.req.valid('query').kind), 200);

@@ -153,3 +153,20 @@ export const SequenceDataListSchema = z
   .object({ number_found: z.number().int(), data: z.array(SequenceDataItemSchema) })
   .meta({ id: 'SequenceDataList', description: 'the reads, assemblies and sequence annotations of a profile’s studies' });
 export type SequenceDataList = z.infer<typeof SequenceDataListSchema>;
+
+export const ReleasedSequenceDataListSchema = z
+  .object({
+    number_found: z.number().int(),
+    data: z.array(
+      z.object({
+        biosampleAccession: z.string(),
+        kind: SequenceDataKindSchema,
+        name: z.string(),
+        study_accession: z.string().meta({ example: 'PRJEB76543' }),
+        experiment_accession: z.string().optional(),
+        run_accession: z.string().optional(),
+        analysis_accession: z.string().optional().meta({ description: 'assemblies and annotations', example: 'ERZ1234567' }),
+      }),
+    ),
+  })
+  .meta({ id: 'ReleasedSequenceDataList', description: 'runs, assemblies and annotations of studies ENA has made public, by sample' });

@@ -10,5 +10,5 @@ export { submitStudyJob } from './job';
 export { publishStudy } from './publish';
 export { queueStudySubmission } from './queue';
 export type { StudyClients } from './scope';
-export { profileSequenceData } from './sequence-data';
+export { profileSequenceData, releasedSequenceData } from './sequence-data';
 export { studyAccessions, studySubmissionStatus } from './status';

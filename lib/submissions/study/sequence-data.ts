@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { studies } from '@/db/schema';
+import { samples, studies } from '@/db/schema';
 import { type ChecklistDefinition, getChecklistDefinition } from '@/lib/checklists/definitions';
 import { getProfile } from '@/lib/profiles/profiles';
+import { isEmbargoed } from '@/lib/standards/render';
 import type { StudyRow } from '@/lib/studies';
 import type { ArchiveFileStatus, ArchiveStatus } from '@/lib/studies/contract';
 import { type RepositoryState, repositoryStates } from '@/lib/studies/status';
@@ -129,4 +130,74 @@ export async function profileSequenceData(
     data.push(...itemsOf(study, def, states.get(study.id)?.get('ena'), kind ? [kind] : ['read', 'assembly', 'annotation']));
   }
   return { number_found: data.length, data };
+}
+
+/** A run or analysis made from a sample, as the public sees it: only what a study released at ENA holds. */
+export interface ReleasedSequenceData {
+  biosampleAccession: string;
+  kind: SequenceDataKind;
+  name: string;
+  study_accession: string;
+  experiment_accession?: string;
+  run_accession?: string;
+  analysis_accession?: string;
+}
+
+/**
+ * The runs, assemblies and annotations made from these BioSamples, of studies ENA has made public (a held study's
+ * objects stay private at ENA, and so here); within one profile when given. By BioSample accession.
+ */
+export async function releasedSequenceData(
+  db: Db,
+  biosamples: readonly string[],
+  profileId?: string,
+): Promise<Map<string, ReleasedSequenceData[]>> {
+  const wanted = new Set(biosamples);
+  const out = new Map<string, ReleasedSequenceData[]>();
+  if (!wanted.size) return out;
+  // a Tree of Life sample under traditional-knowledge rights is not named with what was made from it
+  const held = await db
+    .select({
+      accession: samples.biosampleAccession,
+      project: samples.project,
+      fields: samples.fields,
+      rightsClearedAt: samples.rightsClearedAt,
+    })
+    .from(samples)
+    .where(inArray(samples.biosampleAccession, [...wanted]));
+  for (const h of held) if (h.accession && isEmbargoed({ ...h, rightsCleared: h.rightsClearedAt !== null })) wanted.delete(h.accession);
+  if (!wanted.size) return out;
+  const rows = await db
+    .select()
+    .from(studies)
+    .where(
+      and(
+        sql`${studies.accessions} #>> '{ena,state}' = 'PUBLIC'`,
+        profileId ? eq(studies.profileId, profileId) : undefined,
+        // a study names its samples in its own sheet: only those naming one of these are read
+        sql`exists (select 1 from jsonb_array_elements(coalesce(${studies.components} -> 'sample', '[]'::jsonb)) s
+                    where s ->> 'biosampleAccession' in (${sql.join(
+                      [...wanted].map((a) => sql`${a}`),
+                      sql`, `,
+                    )}))`,
+      ),
+    );
+  for (const study of rows) {
+    const def = await getChecklistDefinition(db, study.schemaName, study.checklistId);
+    for (const item of itemsOf(study, def, undefined, ['read', 'assembly', 'annotation'])) {
+      if (item.state !== 'accepted' || !wanted.has(item.sample)) continue;
+      const list = out.get(item.sample) ?? [];
+      list.push({
+        biosampleAccession: item.sample,
+        kind: item.kind,
+        name: item.name,
+        study_accession: study.accessions.ena?.study ?? '',
+        ...(item.accessions.experiment && { experiment_accession: item.accessions.experiment }),
+        ...(item.accessions.run && { run_accession: item.accessions.run }),
+        ...(item.accessions.analysis && { analysis_accession: item.accessions.analysis }),
+      });
+      out.set(item.sample, list);
+    }
+  }
+  return out;
 }
