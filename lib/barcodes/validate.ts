@@ -1,5 +1,5 @@
-import { RE2JS } from 're2js';
 import type { ChecklistField, SampleChecklist } from '@/lib/sample-checklists/contract';
+import { choiceKey, wholeMatch } from '@/lib/sample-checklists/match';
 import { CELL_MAX_CHARS, cellTooLongMessage, quotedValue } from '@/lib/values/cell-bound';
 import { type BarcodeChecklist, type BarcodeFields, type BarcodeIssue, type BarcodeStatus, StudyAccessionSchema } from './contract';
 import { BARCODE_MAX_ROWS, type BarcodeSheet, type SheetCell } from './sheet';
@@ -59,25 +59,8 @@ export interface BarcodeSheetResult {
 export const checklistOfSheet = (sheet: BarcodeSheet): BarcodeChecklist =>
   sheet.columns.some((c) => c.header.toUpperCase() === GENE) ? 'ERT000002' : 'ERT000020';
 
-const patterns = new Map<string, RE2JS>();
-/** A checklist's pattern as a whole-value match, on RE2 (linear in the value, whatever the pattern). */
-function wholeMatch(pattern: string, value: string): boolean {
-  let re = patterns.get(pattern);
-  if (!re) {
-    re = RE2JS.compile(`^(?:${pattern})$`);
-    patterns.set(pattern, re);
-  }
-  return re.test(value);
-}
-
 // a TAB file holds a barcode per line and a field per tab
 const LINE_BREAKING = /[\t\n\r]/;
-
-const choiceKey = (v: string) =>
-  v
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, ' ');
 
 const listed = (values: readonly string[]) =>
   values.length <= 12 ? values.join(', ') : `${values.slice(0, 8).join(', ')} … (${values.length} values)`;

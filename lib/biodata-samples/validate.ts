@@ -1,4 +1,3 @@
-import { RE2JS } from 're2js';
 import { EventLoopTurns } from '@/lib/concurrency';
 import type { FieldChange, Issue, ParsedRow, RowMatch, TaxonomyLookup, TaxonRecord } from '@/lib/manifests/contract';
 import { TaxonomyUnavailableError } from '@/lib/manifests/errors';
@@ -6,6 +5,7 @@ import { Reporter } from '@/lib/manifests/rules/context';
 import type { ParsedManifest } from '@/lib/manifests/types';
 import { earliestDay, latestToday, parseEnaDate } from '@/lib/manifests/values';
 import type { ChecklistField, SampleChecklist } from '@/lib/sample-checklists/contract';
+import { choiceKey, wholeMatch } from '@/lib/sample-checklists/match';
 import { columnLetter } from '@/lib/spreadsheets/columns';
 import { CELL_MAX_CHARS, cellTooLongMessage } from '@/lib/values/cell-bound';
 import { SampleAliasSchema } from './contract';
@@ -72,23 +72,7 @@ const missingTerm = (value: string) =>
       .replace(/[\s_]+/g, ' '),
   ) ?? null;
 
-const choiceKey = (v: string) =>
-  v
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, ' ');
 const TAXON_ID_SHAPE = /^[0-9]+$/;
-
-const patterns = new Map<string, RE2JS>();
-/** A checklist's pattern as a whole-value match, on RE2 (linear in the value, whatever the pattern). */
-function wholeMatch(pattern: string, value: string): boolean {
-  let re = patterns.get(pattern);
-  if (!re) {
-    re = RE2JS.compile(`^(?:${pattern})$`);
-    patterns.set(pattern, re);
-  }
-  return re.test(value);
-}
 
 /** Sample names a few, or says how many (a list of 288 countries is the Guide sheet's to give). */
 const listed = (values: readonly string[]) =>
