@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { trimEndOf } from '@/lib/values/text';
 
 const MiB = 1024 * 1024;
 const optionalString = z
@@ -25,7 +26,7 @@ const ConfigSchema = z.object({
     .string()
     .url()
     .default('https://orcid.org')
-    .transform((v) => v.replace(/(?<!\/)\/+$/, '')),
+    .transform((v) => trimEndOf(v, '/')),
   /** a person signing in with an ORCID iD no account has gets a new account (true) or is told to ask an admin (false) */
   SELF_REGISTRATION: z
     .enum(['true', 'false', '1', '0', ''])
@@ -102,7 +103,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ...cfg,
     dataDir,
     authSecret: cfg.NEXTAUTH_SECRET ?? loadOrCreateSecret(dataDir, 'nextauth-secret'),
-    baseUrl: (cfg.NEXTAUTH_URL ?? `http://localhost:${cfg.PORT}`).replace(/(?<!\/)\/+$/, ''),
+    baseUrl: trimEndOf(cfg.NEXTAUTH_URL ?? `http://localhost:${cfg.PORT}`, '/'),
   };
 }
 

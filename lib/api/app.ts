@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { metrics } from '@/lib/metrics/registry';
 import { API_POLICY, securityHeaders, servedOverHttps } from '@/lib/security-headers';
+import { trimEndOf } from '@/lib/values/text';
 import { boundedBody } from './body-limit';
 import type { ApiApp, ApiDeps, AppEnv } from './context';
 import { databaseBreaker } from './database-breaker';
@@ -270,7 +271,7 @@ function methodsFor(app: ApiApp, path: string): string[] {
   const found = new Set<string>();
   for (const r of app.routes) {
     if (r.method === 'ALL') continue;
-    if (routeRegex(r.path).test(path.replace(/(?<!\/)\/+$/, ''))) found.add(r.method);
+    if (routeRegex(r.path).test(trimEndOf(path, '/'))) found.add(r.method);
   }
   if (found.has('GET')) found.add('HEAD');
   return [...found];
@@ -280,8 +281,7 @@ const regexCache = new Map<string, RegExp>();
 function routeRegex(pattern: string): RegExp {
   let re = regexCache.get(pattern);
   if (!re) {
-    const body = pattern
-      .replace(/(?<!\/)\/+$/, '')
+    const body = trimEndOf(pattern, '/')
       .split('/')
       .map((seg) => {
         const m = /^:\w+(?:\{(.+)\})?\??$/.exec(seg);

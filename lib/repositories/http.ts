@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { metrics } from '@/lib/metrics/registry';
+import { trimEndOf } from '@/lib/values/text';
 import { RepositoryError, RepositoryHttpError, type RepositoryService, RepositoryUnavailableError } from './errors';
 
 /**
@@ -92,9 +93,9 @@ export function basicAuth(username: string, password: string): string {
 
 /** `base` + path segments, keeping any path `base` already has (`…/api` + `deposit` → `…/api/deposit`). */
 export function joinUrl(base: string, ...segments: string[]): string {
-  const trimmed = base.replace(/(?<!\/)\/+$/, '');
+  const trimmed = trimEndOf(base, '/');
   const path = segments
-    .map((s) => s.replace(/^\/+|(?<!\/)\/+$/g, ''))
+    .map((s) => trimEndOf(s.replace(/^\/+/, ''), '/'))
     .filter(Boolean)
     .join('/');
   return path ? `${trimmed}/${path}` : trimmed;

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { trimEndOf } from '@/lib/values/text';
 import { RepositoryProtocolError } from './errors';
 import { type HttpOptions, httpRequest, joinUrl, plumbingOf } from './http';
 
@@ -39,7 +40,7 @@ const ProjectSchema = z.looseObject({
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The hub's site for people: the API root without its `/api/vN`. */
-const siteOf = (baseUrl: string) => baseUrl.replace(/(?<!\/)\/+$/, '').replace(/\/api(\/v\d+)?$/, '');
+const siteOf = (baseUrl: string) => trimEndOf(baseUrl, '/').replace(/\/api(\/v\d+)?$/, '');
 
 /** A project's page at the hub, for people to follow, from the API root (LOCAL_CONTEXTS_URL). */
 export const localContextsProjectPage = (baseUrl: string, projectId: string): string =>

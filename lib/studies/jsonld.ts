@@ -1,12 +1,12 @@
 import type { FieldDefinition } from '@/lib/checklists/contract';
 import type { ChecklistDefinition } from '@/lib/checklists/definitions';
+import { trimEndOf } from '@/lib/values/text';
 import type { StudyComponents } from './validate';
 
 const ABSOLUTE_IRI = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** Where the service's own vocabulary lives for a schema: terms and components without an external IRI. */
-export const vocabularyBase = (baseUrl: string, schemaName: string) =>
-  `${baseUrl.replace(/(?<!\/)\/+$/, '')}/api/profiles/schema/${schemaName}/`;
+export const vocabularyBase = (baseUrl: string, schemaName: string) => `${trimEndOf(baseUrl, '/')}/api/profiles/schema/${schemaName}/`;
 
 /**
  * A term's IRI: its term_reference when that is an IRI, else the service's term page. Ontology terms carry the

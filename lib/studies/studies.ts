@@ -9,6 +9,7 @@ import type { ProfileNeed } from '@/lib/profiles/access';
 import { getProfile } from '@/lib/profiles/profiles';
 import { REPOSITORIES, type Repository } from '@/lib/submissions/contract';
 import type { UserRecord } from '@/lib/users/users';
+import { trimEndOf } from '@/lib/values/text';
 import type { StudyAccessions } from './contract';
 import { studyJsonLd, vocabularyBase } from './jsonld';
 import { type RepositoryState, repositoryStates } from './status';
@@ -100,7 +101,7 @@ export async function exportStudy(
   if (returnType === 'xlsx') {
     return { fileName: `${name}.xlsx`, contentType: XLSX_TYPE, body: await writeStudyWorkbook(def, study.components) };
   }
-  const base = input.baseUrl.replace(/(?<!\/)\/+$/, '');
+  const base = trimEndOf(input.baseUrl, '/');
   const doc = studyJsonLd(def, study.components, {
     vocab: vocabularyBase(base, schema),
     id: `${base}/api/profiles/${profileId}/schema/${schema}/studies/${encodeURIComponent(study.studyId)}`,

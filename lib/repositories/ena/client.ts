@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { Conflict } from '@/lib/errors';
+import { trimEndOf } from '@/lib/values/text';
 import { RepositoryError, RepositoryHttpError, RepositoryProtocolError } from '../errors';
 import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
 import { buildWebinXml } from './build';
@@ -97,10 +98,7 @@ export class EnaStillQueuedError extends RepositoryError {
 
 /** The Webin REST root from whatever the setting names (the root, the v1 drop-box or the v2 service). */
 export function webinRoot(baseUrl: string): string {
-  return baseUrl
-    .trim()
-    .replace(/(?<!\/)\/+$/, '')
-    .replace(/\/(drop-box(\/submit)?|webin-v2(\/submit(\/queue)?)?)$/, '');
+  return trimEndOf(baseUrl.trim(), '/').replace(/\/(drop-box(\/submit)?|webin-v2(\/submit(\/queue)?)?)$/, '');
 }
 
 const lastSegment = (url: string): string => {
