@@ -1,33 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { type Download, expect, type Page, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { expectNoSidewaysScroll, FROM_PORTAL, navigateTo, signIn, unique } from './helpers';
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** Drops a file on an element the way a browser's drag and drop does. */
-async function dropFile(page: Page, selector: string, file: { name: string; bytes: Buffer }) {
-  const dataTransfer = await page.evaluateHandle(
-    ({ name, b64, type }) => {
-      const bin = atob(b64);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      const dt = new DataTransfer();
-      dt.items.add(new File([bytes], name, { type }));
-      return dt;
-    },
-    { name: file.name, b64: file.bytes.toString('base64'), type: XLSX },
-  );
-  await page.dispatchEvent(selector, 'dragenter', { dataTransfer });
-  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
-  await page.dispatchEvent(selector, 'drop', { dataTransfer });
-}
-
-async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; bytes: Buffer }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
-  return { download, bytes: await readFile((await download.path())!) };
-}
+import { expectNoSidewaysScroll, navigateTo, signIn, unique } from './helpers';
+import { downloaded, dropFile, dropFiles, exampleCopied, md5, newBiodataProfile, setCell } from './studies';
 
 /** Fills a sheet of the downloaded template by header label, from row 5 as the template says. */
 function fill(wb: ExcelJS.Workbook, sheet: string, values: Record<string, string>) {
@@ -163,34 +138,6 @@ const CHECKLISTS: [schema: string, label: string, checklist: string][] = [
   ['svc_read', 'Reads, assemblies and annotations', 'version_tol'],
 ];
 
-/** Copies row 3 (the example) onto row 5 of every sheet, values and number formats, as copy and paste does. */
-async function exampleCopied(template: Buffer): Promise<ExcelJS.Workbook> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(template as unknown as ExcelJS.Buffer);
-  for (const ws of wb.worksheets) {
-    if (ws.name === 'data_values') continue;
-    ws.getRow(3).eachCell({ includeEmpty: false }, (cell, col) => {
-      const target = ws.getRow(5).getCell(col);
-      target.value = cell.value;
-      target.numFmt = cell.numFmt;
-    });
-  }
-  return wb;
-}
-
-/** A biodata profile made through the API with the page's session, opened in the page. */
-async function newBiodataProfile(page: Page, title: string): Promise<string> {
-  const res = await page.request.post('/api/profiles', {
-    headers: FROM_PORTAL,
-    data: { title, description: 'browser test', type: 'biodata' },
-  });
-  expect(res.status()).toBe(201);
-  const { id } = (await res.json()) as { id: string };
-  await page.goto(`/profiles/${id}`);
-  await expect(page.getByRole('heading', { name: title })).toBeVisible();
-  return id;
-}
-
 test('every checklist accepts its own template with the example row copied below the line', async ({ page }, testInfo) => {
   test.setTimeout(240_000);
   await signIn(page);
@@ -208,41 +155,6 @@ test('every checklist accepts its own template with the example row copied below
     await expect(studies.getByRole('table', { name: /^Problems found/ })).toHaveCount(0);
   }
 });
-
-/** Drops several files on an element, as dragging a selection from a file manager does. */
-async function dropFiles(page: Page, selector: string, files: { name: string; bytes: Buffer }[]) {
-  const dataTransfer = await page.evaluateHandle(
-    (list) => {
-      const dt = new DataTransfer();
-      for (const { name, b64 } of list) {
-        const bin = atob(b64);
-        const bytes = new Uint8Array(bin.length);
-        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-        dt.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-      }
-      return dt;
-    },
-    files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })),
-  );
-  await page.dispatchEvent(selector, 'dragenter', { dataTransfer });
-  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
-  await page.dispatchEvent(selector, 'drop', { dataTransfer });
-}
-
-const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
-
-/** Sets a cell of row 5 under the header with this label (with or without " (optional)"). */
-function setCell(wb: ExcelJS.Workbook, sheet: string, label: string, value: string) {
-  const ws = wb.getWorksheet(sheet)!;
-  let found = false;
-  ws.getRow(1).eachCell((cell, col) => {
-    if (String(cell.value).replace(/ \(optional\)$/, '') === label) {
-      ws.getRow(5).getCell(col).value = value;
-      found = true;
-    }
-  });
-  if (!found) throw new Error(`${sheet} has no column ${label}`);
-}
 
 test('a single-cell study from data files to ENA runs and a Zenodo DOI, followed file by file', async ({ page }, testInfo) => {
   test.setTimeout(180_000);

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { ReportsList } from '@/components/manifests/reports-list';
 import styles from '@/components/profiles/profile-hub.module.css';
+import { SEQUENCE_DATA_SECTIONS } from '@/components/studies/sequence-data-sections';
 import { Section } from '@/components/ui/section';
 import { SampleSheetUpload } from './sample-sheet-upload';
 import { BiodataSamplesList } from './samples-list';
@@ -10,11 +11,13 @@ const SECTIONS = [
   { id: 'add-samples', title: 'Add samples' },
   { id: 'reports', title: 'Validation reports' },
   { id: 'studies', title: 'Studies' },
+  ...SEQUENCE_DATA_SECTIONS.map(({ id, title }) => ({ id, title })),
 ] as const;
 
 /**
  * A biodata profile's samples (lib/biodata-samples): what it holds, with their state at ENA and the register action;
- * the checklist, template and upload that add more; the reports of its uploads. Its studies follow on the page.
+ * the checklist, template and upload that add more; the reports of its uploads. Its studies follow on the page, then
+ * the reads, assemblies and annotations they sent to ENA.
  */
 export function BiodataSamplesTab({ profileId, contributes }: { profileId: string; contributes: boolean }) {
   return (

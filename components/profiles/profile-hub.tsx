@@ -2,10 +2,14 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
+import { BarcodesSection } from '@/components/barcodes/barcodes-section';
 import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
 import { statusWords, UNSETTLED } from '@/components/samples/sample-state';
+import { SequenceDataSection } from '@/components/studies/sequence-data';
+import { SEQUENCE_DATA_SECTIONS } from '@/components/studies/sequence-data-sections';
+import { StudiesTab } from '@/components/studies/studies-tab';
 import { type CaptionedTable, DataTable } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
@@ -13,13 +17,13 @@ import { plural } from '@/components/ui/words';
 import { apiFetch } from '@/lib/client/api';
 import type { ProfilePermit } from '@/lib/permits/contract';
 import type { ProfileManifest, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
-import { FilesTab } from './files-tab';
 import styles from './profile-hub.module.css';
 
 /**
  * A Tree of Life profile's page below its facts: what it holds (samples by status, each count opening the samples
  * browser on them; its confirmed manifests; its validation reports; its permits) and what to do next (the template
- * and the upload), with its data files last. Refreshed while samples are on their way to ENA.
+ * and the upload); then what was made from its samples: its studies (with the data files they describe), the reads,
+ * assemblies and annotations they sent to ENA, and its DNA barcodes. Refreshed while samples are on their way to ENA.
  */
 
 const countWords = (c: StatusCount) => `${c.samples.toLocaleString('en-GB')} ${statusWords(c.status).toLowerCase()}`;
@@ -36,8 +40,9 @@ export function ProfileHub({ profileId, type, contributes }: { profileId: string
   });
   const summary = q.data;
   const erga = type === 'erga';
-  // each section is listed once: the page's table of contents is made from the same list
-  const sections: { id: string; title: string; body: ReactNode }[] = [
+  // each section is listed once: the page's table of contents is made from the same list. A part with `body` is
+  // shown in a section of the hub's; one with `own` is a component that renders its section itself, under this id
+  const sections: ({ id: string; title: string } & ({ body: ReactNode } | { own: ReactNode }))[] = [
     {
       id: 'samples',
       title: 'Samples',
@@ -73,13 +78,17 @@ export function ProfileHub({ profileId, type, contributes }: { profileId: string
         </>
       ),
     },
+    // the studies hold the profile's data files (their step 2), which is why the hub has no list of its own of them
+    { id: 'studies', title: 'Studies', own: <StudiesTab profileId={profileId} contributes={contributes} initialSchema="svc_read" /> },
+    ...SEQUENCE_DATA_SECTIONS.map((s) => ({ id: s.id, title: s.title, own: <SequenceDataSection profileId={profileId} kind={s.kind} /> })),
+    { id: 'barcodes', title: 'Barcodes', own: <BarcodesSection profileId={profileId} contributes={contributes} /> },
   ];
 
   return (
     <>
       <nav aria-label="On this page" className={styles.toc}>
         <ul>
-          {[...sections, { id: 'files', title: 'Data files' }].map(({ id, title }) => (
+          {sections.map(({ id, title }) => (
             <li key={id}>
               <a href={`#${id}`}>{title}</a>
             </li>
@@ -87,16 +96,15 @@ export function ProfileHub({ profileId, type, contributes }: { profileId: string
         </ul>
       </nav>
 
-      {sections.map(({ id, title, body }) => (
-        <Section key={id} id={id} anchor title={title}>
-          {body}
-        </Section>
-      ))}
-
-      {/* the files tab is a section of its own, with its own heading */}
-      <div id="files">
-        <FilesTab profileId={profileId} />
-      </div>
+      {sections.map((part) =>
+        'own' in part ? (
+          <Fragment key={part.id}>{part.own}</Fragment>
+        ) : (
+          <Section key={part.id} id={part.id} anchor title={part.title}>
+            {part.body}
+          </Section>
+        ),
+      )}
     </>
   );
 }

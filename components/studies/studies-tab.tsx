@@ -45,11 +45,22 @@ async function uploadStudy(url: string, checklistId: string, file: File): Promis
   return { state: 'failed', file: file.name, detail };
 }
 
-/** `contributes`: the caller may add to the profile; a viewer reads its studies and gets the templates, uploads nothing. */
-export function StudiesTab({ profileId, contributes }: { profileId: string; contributes: boolean }) {
+/**
+ * `contributes`: the caller may add to the profile; a viewer reads its studies and gets the templates, uploads nothing.
+ * `initialSchema`: the schema shown first (a Tree of Life profile describes its reads, assemblies and annotations).
+ */
+export function StudiesTab({
+  profileId,
+  contributes,
+  initialSchema = 'svc_single_cell',
+}: {
+  profileId: string;
+  contributes: boolean;
+  initialSchema?: SchemaName;
+}) {
   const qc = useQueryClient();
   const ids = { schema: useId(), checklist: useId() };
-  const [schema, setSchema] = useState<SchemaName>('svc_single_cell');
+  const [schema, setSchema] = useState<SchemaName>(initialSchema);
   const [picked, setPicked] = useState<string | null>(null);
   const [upload, setUpload] = useState<UploadState>({ state: 'idle' });
   // each part of the path encoded: the schema may come from the page's address (report-url.ts)
@@ -107,7 +118,8 @@ export function StudiesTab({ profileId, contributes }: { profileId: string; cont
       }
       setUpload(outcome);
       void keep(outcome, schema, checklist.checklist_id);
-      void qc.invalidateQueries({ queryKey: ['studies', profileId, schema] });
+      // the profile's reads, assemblies and annotations (components/studies/sequence-data.tsx) come from its studies too
+      void qc.invalidateQueries({ queryKey: ['studies', profileId] });
     },
     [base, checklist, keep, profileId, qc, schema],
   );

@@ -1,7 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
 import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/client/api';
@@ -46,6 +46,21 @@ export function showServerErrors<Values extends FieldValues, Out extends FieldVa
   return placed === err.errors.length && placed > 0 ? 'Please correct the fields marked above.' : err.message;
 }
 
+/**
+ * The ids of a field's control, hint and error: made unique on the page (useId), since two forms of one page may
+ * each have a field of the same name (a profile's sharing and its change of owner both ask for a username).
+ */
+interface FieldIds {
+  control: string;
+  hint: string;
+  error: string;
+}
+
+function useFieldIds(name: string): FieldIds {
+  const base = `${useId()}${name}`;
+  return { control: `${base}-field`, hint: `${base}-hint`, error: `${base}-error` };
+}
+
 interface FieldShell<Values extends FieldValues, Out extends FieldValues = Values> {
   form: UseFormReturn<Values, unknown, Out>;
   name: Path<Values>;
@@ -72,12 +87,13 @@ function Shell<Values extends FieldValues, Out extends FieldValues = Values>({
   label,
   hint,
   required,
+  ids,
   children,
-}: FieldShell<Values, Out> & { children: ReactNode }) {
+}: FieldShell<Values, Out> & { ids: FieldIds; children: ReactNode }) {
   const error = form.formState.errors[name]?.message;
   return (
     <div className="field">
-      <label htmlFor={`field-${name}`}>
+      <label htmlFor={ids.control}>
         {/* one grid cell, so the mark stays on the label's line (labels are grids: app/globals.css) */}
         <span>
           {label}
@@ -85,13 +101,13 @@ function Shell<Values extends FieldValues, Out extends FieldValues = Values>({
         </span>
       </label>
       {hint ? (
-        <span className="muted hint" id={`${name}-hint`}>
+        <span className="muted hint" id={ids.hint}>
           {hint}
         </span>
       ) : null}
       {children}
       {typeof error === 'string' && error ? (
-        <span className="field-error" id={`${name}-error`} role="alert">
+        <span className="field-error" id={ids.error} role="alert">
           {error}
         </span>
       ) : null}
@@ -105,13 +121,14 @@ function described<Values extends FieldValues, Out extends FieldValues = Values>
   name: Path<Values>,
   hint: unknown,
   required: boolean | undefined,
+  ids: FieldIds,
 ) {
   const invalid = Boolean(form.formState.errors[name]);
-  const ids = [hint ? `${name}-hint` : '', invalid ? `${name}-error` : ''].filter(Boolean).join(' ');
+  const describedBy = [hint ? ids.hint : '', invalid ? ids.error : ''].filter(Boolean).join(' ');
   return {
-    id: `field-${name}`,
+    id: ids.control,
     'aria-invalid': invalid || undefined,
-    'aria-describedby': ids || undefined,
+    'aria-describedby': describedBy || undefined,
     'aria-required': required || undefined,
   };
 }
@@ -124,9 +141,10 @@ export function TextField<Values extends FieldValues, Out extends FieldValues = 
   required,
   ...input
 }: FieldShell<Values, Out> & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'>) {
+  const ids = useFieldIds(name);
   return (
-    <Shell form={form} name={name} label={label} hint={hint} required={required}>
-      <input {...input} {...form.register(name)} {...described(form, name, hint, required)} />
+    <Shell form={form} name={name} label={label} hint={hint} required={required} ids={ids}>
+      <input {...input} {...form.register(name)} {...described(form, name, hint, required, ids)} />
     </Shell>
   );
 }
@@ -139,9 +157,10 @@ export function TextAreaField<Values extends FieldValues, Out extends FieldValue
   required,
   ...area
 }: FieldShell<Values, Out> & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'form'>) {
+  const ids = useFieldIds(name);
   return (
-    <Shell form={form} name={name} label={label} hint={hint} required={required}>
-      <textarea {...area} {...form.register(name)} {...described(form, name, hint, required)} />
+    <Shell form={form} name={name} label={label} hint={hint} required={required} ids={ids}>
+      <textarea {...area} {...form.register(name)} {...described(form, name, hint, required, ids)} />
     </Shell>
   );
 }
@@ -161,9 +180,10 @@ export function SelectField<Values extends FieldValues, Out extends FieldValues 
   options,
   ...select
 }: FieldShell<Values, Out> & { options: readonly Choice[] } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'form'>) {
+  const ids = useFieldIds(name);
   return (
-    <Shell form={form} name={name} label={label} hint={hint} required={required}>
-      <select {...select} {...form.register(name)} {...described(form, name, hint, required)}>
+    <Shell form={form} name={name} label={label} hint={hint} required={required} ids={ids}>
+      <select {...select} {...form.register(name)} {...described(form, name, hint, required, ids)}>
         {options.map((o) => (
           <option key={o.name} value={o.name}>
             {o.label}
@@ -192,26 +212,27 @@ export function CheckboxGroupField<Values extends FieldValues, Out extends Field
 }) {
   const error = form.formState.errors[name]?.message;
   const invalid = typeof error === 'string' && error !== '';
-  const ids = [hint ? `${name}-hint` : '', invalid ? `${name}-error` : ''].filter(Boolean).join(' ');
+  const ids = useFieldIds(name);
+  const describedBy = [hint ? ids.hint : '', invalid ? ids.error : ''].filter(Boolean).join(' ');
   const fixedValues = new Set(fixed.map((f) => f.name));
   return (
-    <fieldset className="field" aria-describedby={ids || undefined} aria-invalid={invalid || undefined}>
+    <fieldset className="field" aria-describedby={describedBy || undefined} aria-invalid={invalid || undefined}>
       {/* a group of checkboxes cannot be aria-required, so its legend says it in words a screen reader reads */}
       <legend>
         {label}
         {required ? <RequiredMark spoken /> : null}
       </legend>
       {hint ? (
-        <span className="muted hint" id={`${name}-hint`}>
+        <span className="muted hint" id={ids.hint}>
           {hint}
         </span>
       ) : null}
       {fixed.map((f) => (
         <label key={f.name} className={styles.option}>
-          <input type="checkbox" checked disabled readOnly aria-describedby={`${name}-${f.name}-note`} />
+          <input type="checkbox" checked disabled readOnly aria-describedby={`${ids.control}-${f.name}-note`} />
           <span>
             {f.label}{' '}
-            <span className="muted" id={`${name}-${f.name}-note`}>
+            <span className="muted" id={`${ids.control}-${f.name}-note`}>
               {f.note}
             </span>
           </span>
@@ -226,7 +247,7 @@ export function CheckboxGroupField<Values extends FieldValues, Out extends Field
           </label>
         ))}
       {invalid ? (
-        <span className="field-error" id={`${name}-error`} role="alert">
+        <span className="field-error" id={ids.error} role="alert">
           {error}
         </span>
       ) : null}

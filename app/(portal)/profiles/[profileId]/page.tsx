@@ -5,6 +5,7 @@ import { BiodataSamplesTab } from '@/components/biodata-samples/samples-tab';
 import { ProfileHub } from '@/components/profiles/profile-hub';
 import styles from '@/components/profiles/profile-hub.module.css';
 import { Sharing } from '@/components/profiles/sharing';
+import { SequenceData } from '@/components/studies/sequence-data';
 import { StudiesTab } from '@/components/studies/studies-tab';
 import { DeleteAction, DeletedNotice } from '@/components/ui/delete-action';
 import { When } from '@/components/ui/when';
@@ -94,6 +95,7 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
         <>
           <BiodataSamplesTab profileId={profile.id} contributes={profile.role !== 'viewer'} />
           <StudiesTab profileId={profile.id} contributes={profile.role !== 'viewer'} />
+          <SequenceData profileId={profile.id} />
         </>
       )}
       <Sharing profileId={profile.id} role={profile.role} me={me} />
