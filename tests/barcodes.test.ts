@@ -3,6 +3,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, samples } from '@/db/schema';
 import { refreshEnaChecklists } from '@/lib/sample-checklists/refresh';
@@ -264,6 +265,11 @@ describe('to ENA through Webin-CLI', () => {
     expect(list.data.map((b) => b.status)).toEqual(['accepted', 'accepted']);
     expect(list.data[0]?.accession).toMatch(/^ERZ\d+$/);
     expect(list.data[1]?.accession).toBe(list.data[0]?.accession);
+
+    // what reached ENA keeps its profile, even when nothing else of it did
+    await h.database.db.update(samples).set({ status: 'pending' }).where(eq(samples.profileId, profileId));
+    const kept = await expectProblem(await h.request(`/api/profiles/${profileId}`, { method: 'DELETE', key }), 409);
+    expect(kept.detail).toMatch(/barcode DTOLB03[12]-23 is at ENA \(ERZ\d+\)/);
   });
 
   it('writes the TAB file ENA’s annotated sequence spreadsheet is: template line, field names, a row per barcode', async () => {

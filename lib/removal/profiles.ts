@@ -1,7 +1,18 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
-import { manifests, permits, profiles, samples, specimens, studies, submissions, type TolProject, validationReports } from '@/db/schema';
+import {
+  barcodes,
+  manifests,
+  permits,
+  profiles,
+  samples,
+  specimens,
+  studies,
+  submissions,
+  type TolProject,
+  validationReports,
+} from '@/db/schema';
 import { NEVER_DELETED, type Removal, recordRemovals } from '@/lib/audit/events';
 import { Conflict, NotFound } from '@/lib/errors';
 import { fileStore } from '@/lib/files/files';
@@ -27,6 +38,19 @@ async function profileRemovalRefusal(tx: Db, profile: ProfileRecord, held: reado
   const why = (reason: string) => `Profile ${profile.title} cannot be deleted: ${reason}`;
   const sample = (await samplesRemovalRefusal(tx, held)) ?? (await profileBiodataRefusal(tx, profile.id));
   if (sample) return why(sample);
+  // a barcode at ENA, or on its way there, stays with its profile
+  const [barcode] = await tx
+    .select({ entryNumber: barcodes.entryNumber, status: barcodes.status, accession: barcodes.accession })
+    .from(barcodes)
+    .where(and(eq(barcodes.profileId, profile.id), inArray(barcodes.status, ['accepted', 'processing'])))
+    .limit(1);
+  if (barcode) {
+    return why(
+      barcode.status === 'accepted'
+        ? `barcode ${barcode.entryNumber} is at ENA${barcode.accession ? ` (${barcode.accession})` : ''}: ${NEVER_DELETED}`
+        : `barcode ${barcode.entryNumber} is being sent to ENA and may be public in a moment: ${NEVER_DELETED}`,
+    );
+  }
   const registered = await tx
     .select({ specimenId: specimens.specimenId, accession: specimens.biosampleAccession, project: specimens.project })
     .from(specimens)
