@@ -155,6 +155,15 @@ describe('runWebinCli', () => {
     expect(submitCall!.manifest).toMatchObject({ STUDY: 'PRJEB12345', ASSEMBLYNAME: 'ilAglIo1.1', COVERAGE: '42.5', FASTA: fasta });
   });
 
+  it('takes the accession ENA names when a submission sent again is refused as existing (an answer lost)', async () => {
+    const opts = await options();
+    const request = { context: 'genome', name: 'ilAglIo1.2', manifest: genome({ ASSEMBLYNAME: 'ilAglIo1.2' }), action: 'submit' } as const;
+    const first = await runWebinCli(opts, request);
+    const again = await runWebinCli(opts, request);
+    expect(again.accession).toBe(first.accession);
+    expect(again.output).toContain('already exists in the submission account');
+  });
+
   it('gives the password only in the environment', async () => {
     const opts = await options({ test: false, centerName: 'EARLHAM INSTITUTE' });
     const result = await runWebinCli(opts, { context: 'genome', name: 'ilAglIo1.1', manifest: genome(), action: 'submit' });

@@ -92,6 +92,8 @@ const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'JAVA_HOME
 /** A report or console line Webin-CLI gives an error in: `ERROR: …`, in its log after a timestamp. */
 const ERROR_LINE = /^(?:\d{4}-\d\d-\d\dT\S*\s+)?ERROR\s*:(.*)$/;
 const ANALYSIS_ACCESSION = /\bERZ\d+\b/;
+/** ENA's refusal of an object it holds, naming it: "… already exists in the submission account with accession: \"ERZ…\"" */
+const EXISTING = /already exists in the submission account with accession: "?(ERZ\d+)/;
 
 /** Validates (`action: 'validate'`) or submits one manifest with Webin-CLI; see WebinCliFailure and RepositoryRefused. */
 export async function runWebinCli(options: WebinCliOptions, request: WebinCliRequest): Promise<WebinCliResult> {
@@ -157,6 +159,10 @@ export async function runWebinCli(options: WebinCliOptions, request: WebinCliReq
     const specific = (await Promise.all(reports.map(errorsInFile))).flat();
     const general = [...(await errorsInFile(path.join(outputDir, LOG_REPORT))), ...errorsIn(run.output)];
     const messages = [...new Set(specific.length ? specific : general)].slice(0, MAX_MESSAGES);
+    // a -submit whose answer was lost (the process died, or Webin-CLI failed after ENA took it) is refused the second
+    // time as existing, with the accession ENA gave it: that is the answer
+    const existing = request.action === 'submit' ? [...messages, ...general].map((m) => EXISTING.exec(m)?.[1]).find(Boolean) : undefined;
+    if (existing) return { accession: existing, output: run.output, test: options.test };
     const lead = run.code === 3 ? `Webin-CLI found errors in ${what}` : `Webin-CLI refused ${what}`;
     if (!messages.length) throw new RepositoryRefused('ena', `${lead} (exit ${run.code}) without saying why.`);
     throw new RepositoryRefused('ena', `${lead}: ${summary(messages)}`, messages);

@@ -114,6 +114,12 @@ function log(entry) {
   if (file) appendFileSync(file, `${JSON.stringify(entry)}\n`);
 }
 
+/** What this account was given for each context and name: ENA refuses a second submission of one (an ADD of its alias). */
+function submittedFile(outputDir) {
+  const log = process.env.WEBIN_CLI_STANDIN_LOG;
+  return log ? `${log}.submitted.json` : path.join(outputDir, '.stand-in-submitted.json');
+}
+
 function nextAccession(outputDir) {
   const log = process.env.WEBIN_CLI_STANDIN_LOG;
   const counter = log ? `${log}.counter` : path.join(outputDir, '.stand-in-counter');
@@ -317,9 +323,21 @@ function main(argv) {
   report('INFO', validated);
   out('INFO', validated);
   if (options['-submit']) {
+    const registry = submittedFile(outputDir);
+    const submitted = existsSync(registry) ? JSON.parse(readFileSync(registry, 'utf8')) : {};
+    const alias = `webin-${options['-context']}-${name}`;
+    if (submitted[alias]) {
+      const message = `In analysis, alias: "${alias}". The object being added already exists in the submission account with accession: "${submitted[alias]}".`;
+      report('ERROR', message);
+      out('ERROR', message);
+      out('ERROR', 'The submission has failed because of a user error.');
+      writeLog();
+      return USER_ERROR;
+    }
     for (const { file } of files) out('INFO', `Uploading file: ${file}`);
     out('INFO', 'Files have been uploaded to webin2.ebi.ac.uk.');
     const accession = nextAccession(outputDir);
+    writeFileSync(registry, JSON.stringify({ ...submitted, [alias]: accession }));
     const done = options['-test']
       ? `The TEST submission has been completed successfully. This was a TEST submission and no data was submitted. The following analysis accession was assigned to the submission: ${accession}`
       : `The submission has been completed successfully. The following analysis accession was assigned to the submission: ${accession}`;
