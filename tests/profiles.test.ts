@@ -68,6 +68,18 @@ describe('POST profiles', () => {
     expect((await expectProblem(res, 400)).detail).toBe(detail);
   });
 
+  it('keeps ENA locus-tag prefixes, upper-cased, and refuses one ENA would not take', async () => {
+    const p = await create(alice.key, { title: 'Annotated', description: '', type: 'biodata', ena_locus_tags: 'bn123, ABCD' });
+    expect(p.ena_locus_tags).toEqual(['BN123', 'ABCD']);
+    const bad = await expectProblem(await post(alice.key, { title: 'Bad tags', type: 'biodata', ena_locus_tags: ['1AB'] }), 400);
+    expect(bad.detail).toContain("Invalid value '1AB'");
+    // an update without them keeps them; an empty value clears them
+    const kept = (await (await put(alice.key, p.id, { title: 'Annotated', type: 'biodata' })).json()) as Profile;
+    expect(kept.ena_locus_tags).toEqual(['BN123', 'ABCD']);
+    const cleared = (await (await put(alice.key, p.id, { type: 'biodata', ena_locus_tags: '' })).json()) as Profile;
+    expect(cleared.ena_locus_tags).toEqual([]);
+  });
+
   it('refuses a malformed body with 400', async () => {
     await expectProblem(await post(alice.key, { title: 5, type: 'biodata' }), 400);
     await expectProblem(await post(alice.key, ['biodata']), 400);

@@ -145,11 +145,21 @@ const objectsOf = (studyId: string, type: string) =>
 
 describe('a reads study of a Tree of Life profile’s registered samples', () => {
   it('reaches ENA as a PROJECT, an EXPERIMENT and a RUN per read row, naming the samples, its files staged once', async () => {
+    // the profile's locus-tag prefix goes on the project, for the genomes annotated under it
+    const tagged = await h.request(`/api/profiles/${profileId}`, {
+      method: 'PUT',
+      key: manager.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'dtol', ena_locus_tags: 'WYTHA' }),
+    });
+    expect(tagged.status, await tagged.clone().text()).toBe(200);
     const { files } = await readsStudy('WYTHAMREADS');
     const done = await submitAndWait('WYTHAMREADS');
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'accepted' });
 
     expect(objectsOf('WYTHAMREADS', 'PROJECT')).toHaveLength(1);
+    const project = server.requests.find((r) => r.service === 'ena' && r.body.includes('<PROJECT ') && r.body.includes('WYTHAMREADS'));
+    expect(project?.body).toContain('<LOCUS_TAG_PREFIX>WYTHA</LOCUS_TAG_PREFIX>');
     expect(objectsOf('WYTHAMREADS', 'EXPERIMENT')).toHaveLength(2);
     expect(objectsOf('WYTHAMREADS', 'RUN')).toHaveLength(2);
     const sent = server.requests.filter((r) => r.service === 'ena' && r.body.includes('<EXPERIMENT ')).map((r) => r.body);

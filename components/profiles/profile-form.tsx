@@ -35,6 +35,7 @@ const ProfileFormSchema = ProfileInputSchema.extend({
   type: z.string().min(1, 'Choose a type.'),
   associated_type: list,
   sequencing_centre: list,
+  ena_locus_tags: z.string().trim().max(500, 'At most 500 characters.'),
 });
 
 // the API's messages are the reference system's ("Missing required field: … associated_type"); beside the field the
@@ -59,6 +60,7 @@ export function ProfileForm({ options, profile, initialType }: Props) {
     type: profile?.type ?? usable.find((t) => t.type === initialType)?.type ?? usable[0]?.type ?? '',
     associated_type: (profile?.associated_type ?? []).filter((a) => !addedBy(profile?.sequencing_centre ?? []).some((c) => c.name === a)),
     sequencing_centre: profile?.sequencing_centre ?? [],
+    ena_locus_tags: (profile?.ena_locus_tags ?? []).join(', '),
   });
   const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
   const type = form.watch('type');
@@ -76,6 +78,7 @@ export function ProfileForm({ options, profile, initialType }: Props) {
       type: v.type,
       ...(info?.choose_associated_type && { associated_type: v.associated_type }),
       ...(info?.choose_sequencing_centre && { sequencing_centre: v.sequencing_centre }),
+      ena_locus_tags: v.ena_locus_tags,
     } satisfies ProfileInput;
     try {
       const saved = profile
@@ -151,6 +154,13 @@ export function ProfileForm({ options, profile, initialType }: Props) {
           }))}
         />
       )}
+      <TextField
+        form={form}
+        name="ena_locus_tags"
+        label="ENA locus-tag prefixes"
+        maxLength={500}
+        hint="Optional. For annotated genomes: the prefixes ENA registers on your studies’ projects, comma separated (3 to 12 letters and digits, starting with a letter, e.g. BN123)."
+      />
       <FormOutcome error={outcome.error} success={outcome.success} />
       <SubmitButton busy={busy} busyLabel="Saving…">
         {profile ? 'Save changes' : 'Create profile'}

@@ -22,6 +22,8 @@ export const profiles = pgTable(
     associatedTypes: text('associated_types').array().notNull().default(sql`'{}'::text[]`),
     /** sequencing centre short names, e.g. {EI} */
     sequencingCentres: text('sequencing_centres').array().notNull().default(sql`'{}'::text[]`),
+    /** ENA locus-tag prefixes, registered on the profile's studies' projects (annotated genomes name their genes by them) */
+    enaLocusTags: text('ena_locus_tags').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

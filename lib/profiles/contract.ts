@@ -21,6 +21,9 @@ export const ProfileSchema = z
     type: ProfileTypeSchema,
     associated_type: z.array(z.string()).meta({ description: 'associated profile types (sub-projects)', example: ['BGE', 'SANGER'] }),
     sequencing_centre: z.array(z.string()).meta({ description: 'sequencing centre short names', example: ['SANGER'] }),
+    ena_locus_tags: z
+      .array(z.string())
+      .meta({ description: 'ENA locus-tag prefixes, registered on the projects of the profile’s studies', example: ['BN123'] }),
     date_created: z.string().meta({ description: 'ISO 8601' }),
     date_modified: z.string().meta({ description: 'ISO 8601' }),
     owner: z.string().meta({ description: 'the username of the profile’s owner' }),
@@ -44,6 +47,10 @@ export const ProfileInputSchema = z
       description: 'ERGA only: sub-projects (GET /api/profiles/options); fixed for asg, dtol and dtolenv',
     }),
     sequencing_centre: names.optional().meta({ description: 'ERGA only: centre short names or labels' }),
+    ena_locus_tags: names.optional().meta({
+      description: 'ENA locus-tag prefixes (a comma list or an array; 3–12 letters and digits, starting with a letter)',
+      example: 'BN123,ABCD',
+    }),
   })
   .meta({ id: 'ProfileInput', description: 'a new profile, or the changes to one' });
 export type ProfileInput = z.infer<typeof ProfileInputSchema>;

@@ -11,6 +11,7 @@ export const profileJson = (p: ProfileView): Profile => ({
   type: p.type,
   associated_type: p.associatedTypes,
   sequencing_centre: p.sequencingCentres,
+  ena_locus_tags: p.enaLocusTags,
   date_created: p.createdAt.toISOString(),
   date_modified: p.updatedAt.toISOString(),
   owner: p.ownerUsername,

@@ -29,6 +29,7 @@ export interface ProfileRecord {
   type: ProfileType;
   associatedTypes: string[];
   sequencingCentres: string[];
+  enaLocusTags: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -143,6 +144,25 @@ function resolveAssociations(info: ProfileTypeInfo, input: ProfileInput, current
   };
 }
 
+// ENA's locus-tag prefix: a letter, then letters or digits, 3 to 12 in all, upper case
+const LOCUS_TAG = /^[A-Z][A-Z0-9]{2,11}$/;
+
+/** The locus-tag prefixes sent (a comma list or an array, any case), checked; undefined when not sent. */
+function checkLocusTags(input: ProfileInput, errors: FieldError[]): string[] | undefined {
+  const tags = sent(input.ena_locus_tags === undefined ? undefined : [input.ena_locus_tags].flat().flatMap((t) => t.split(',')));
+  if (tags === undefined) return undefined;
+  const upper = [...new Set(tags.map((t) => t.toUpperCase()))];
+  for (const t of upper) {
+    if (!LOCUS_TAG.test(t)) {
+      errors.push({
+        path: 'ena_locus_tags',
+        message: `ENA Locus Tags : Invalid value '${t}'. A locus-tag prefix is 3 to 12 letters and digits, starting with a letter.`,
+      });
+    }
+  }
+  return upper;
+}
+
 function checkText(input: ProfileInput, errors: FieldError[], { required }: { required: boolean }) {
   const title = input.title?.trim();
   if (title === undefined ? required : !title) {
@@ -169,12 +189,13 @@ export async function createProfile(db: Db, user: UserRecord, input: ProfileInpu
   const errors: FieldError[] = [];
   const { title, description } = checkText(input, errors, { required: true });
   const assoc = resolveAssociations(profileTypeInfo(type), input, null, errors);
+  const enaLocusTags = checkLocusTags(input, errors) ?? [];
   throwIfAny(errors);
   // a required title that is missing is among the errors thrown just above
   if (!title) throw new Error('expected a checked title');
   const [row] = await db
     .insert(profiles)
-    .values({ id: newProfileId(), ownerId: user.id, title, description: description ?? '', type, ...assoc })
+    .values({ id: newProfileId(), ownerId: user.id, title, description: description ?? '', type, ...assoc, enaLocusTags })
     .onConflictDoNothing({ target: [profiles.ownerId, profiles.title] })
     .returning();
   if (!row) throw duplicateTitle(title);
@@ -252,6 +273,7 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
       const errors: FieldError[] = [];
       const { title, description } = checkText(input, errors, { required: false });
       const assoc = resolveAssociations(profileTypeInfo(current.type), input, current, errors);
+      const enaLocusTags = checkLocusTags(input, errors);
       throwIfAny(errors);
       if (title && title !== current.title) {
         const [clash] = await tx
@@ -267,6 +289,7 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
             ...(title && { title }),
             ...(description !== undefined && { description }),
             ...assoc,
+            ...(enaLocusTags && { enaLocusTags }),
             updatedAt: sql`now()`,
           })
           .where(eq(profiles.id, id))

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+import { profiles } from '@/db/schema';
 import { getChecklistDefinition } from '@/lib/checklists/definitions';
 import { type EnaClient, sendOnce } from '@/lib/repositories/ena';
 import { RepositoryRefused } from '@/lib/repositories/errors';
@@ -58,11 +60,14 @@ async function registerProject(
   const values = study.components.study?.[0] ?? {};
   const alias = `${study.profileId}:${study.studyId}`;
   const existing = study.accessions.ena?.study;
+  // the profile's locus-tag prefixes are registered on the project, which its annotated genomes then name genes by
+  const [profile] = await deps.db.select({ tags: profiles.enaLocusTags }).from(profiles).where(eq(profiles.id, study.profileId));
   const spec = {
     alias,
     name: values.project_name || values.title || study.studyId,
     title: values.title || values.project_name || study.studyId,
     description: values.description || values.title || study.studyId,
+    ...(profile?.tags.length && { locusTagPrefixes: profile.tags }),
   };
   const modify = typeof existing === 'string' && existing !== '';
   const sent = await sendOnce(client, enaLedger(deps.db, submissionId, progress, 'project'), {

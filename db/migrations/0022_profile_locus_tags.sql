@@ -1,0 +1,1 @@
+ALTER TABLE "profiles" ADD COLUMN "ena_locus_tags" text[] DEFAULT '{}'::text[] NOT NULL;
