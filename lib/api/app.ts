@@ -5,7 +5,6 @@ import { matchedRoutes } from 'hono/route';
 import { metrics } from '@/lib/metrics/registry';
 import { API_POLICY, securityHeaders, servedOverHttps } from '@/lib/security-headers';
 import { trimEndOf } from '@/lib/values/text';
-import { boundedBody } from './body-limit';
 import type { ApiApp, ApiDeps, AppEnv } from './context';
 import { databaseBreaker } from './database-breaker';
 import { DATABASE_RETRY_AFTER_SECONDS, errorToResponse, problem, zodProblem } from './errors';
@@ -143,9 +142,6 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       c.res = unavailable();
     }
   });
-
-  // every body is bounded before it is read, by the limit its route declares (lib/api/body-limit.ts)
-  app.use('*', boundedBody);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {
     type: 'apiKey',

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { looksLikeApiKey, resolveApiKey } from '@/lib/auth/api-keys';
@@ -92,4 +93,24 @@ function fromThisSite(c: Context<AppEnv>, config: Config): boolean {
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.get('user').isAdmin) throw NotFound(`No route for ${c.req.method} ${c.req.path}`);
   await next();
+});
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** `Bearer <METRICS_TOKEN>`, compared in constant time (digests of equal length, whatever was sent). */
+function isMetricsToken(header: string | undefined, token: string | undefined): boolean {
+  if (!token || !header) return false;
+  const m = /^bearer\s+(\S+)\s*$/i.exec(header.trim());
+  return m?.[1] !== undefined && timingSafeEqual(digest(m[1]), digest(token));
+}
+
+/**
+ * A scraper with METRICS_TOKEN, or an admin (key or session); anyone else is refused as on any admin route: 401
+ * without credentials or with a wrong key or token (counted as a guess), 404 for a user who is not an admin.
+ */
+export const requireMetricsScraper = createMiddleware<AppEnv>(async (c, next) => {
+  if (isMetricsToken(c.req.header('authorization'), c.get('deps').config.METRICS_TOKEN)) return next();
+  await requireAuth(c, async () => {
+    await requireAdmin(c, next);
+  });
 });

@@ -12,8 +12,8 @@ import {
 import { userJson } from '@/lib/users/users';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
+import { route } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const keyJson = (k: StoredKey): ApiKeyInfo => ({
   id: k.id,
@@ -24,52 +24,67 @@ const keyJson = (k: StoredKey): ApiKeyInfo => ({
   revoked: k.revokedAt?.toISOString() ?? null,
 });
 
-const me = signedIn({
-  method: 'get',
-  path: '/account',
-  tags: ['Account'],
-  summary: 'The signed-in user',
-  responses: { 200: jsonResponse('The caller', UserSchema), ...pick(401) },
-});
+const me = route(
+  {
+    method: 'get',
+    path: '/account',
+    tags: ['Account'],
+    summary: 'The signed-in user',
+    responses: { 200: jsonResponse('The caller', UserSchema), ...pick(401) },
+  },
+  { access: 'signed-in' },
+);
 
-const listKeys = signedIn({
-  method: 'get',
-  path: '/account/keys',
-  tags: ['Account'],
-  summary: 'A page of the caller’s API keys (never the keys themselves)',
-  request: { query: PageQuery },
-  responses: { 200: { ...jsonResponse('Keys, newest first', z.array(ApiKeyInfoSchema)), headers: PAGE_HEADERS }, ...pick(400, 401) },
-});
+const listKeys = route(
+  {
+    method: 'get',
+    path: '/account/keys',
+    tags: ['Account'],
+    summary: 'A page of the caller’s API keys (never the keys themselves)',
+    request: { query: PageQuery },
+    responses: { 200: { ...jsonResponse('Keys, newest first', z.array(ApiKeyInfoSchema)), headers: PAGE_HEADERS }, ...pick(400, 401) },
+  },
+  { access: 'signed-in' },
+);
 
-const createKey = signedIn({
-  method: 'post',
-  path: '/account/keys',
-  tags: ['Account'],
-  summary: 'Create an API key; the key is in this response only',
-  description: 'The body is optional: without one the key has no name.',
-  request: { body: { required: false, content: { 'application/json': { schema: NewApiKeyBodySchema } } } },
-  responses: { 201: jsonResponse('The new key', NewApiKeySchema), ...pick(400, 401, 415) },
-});
+const createKey = route(
+  {
+    method: 'post',
+    path: '/account/keys',
+    tags: ['Account'],
+    summary: 'Create an API key; the key is in this response only',
+    description: 'The body is optional: without one the key has no name.',
+    request: { body: { required: false, content: { 'application/json': { schema: NewApiKeyBodySchema } } } },
+    responses: { 201: jsonResponse('The new key', NewApiKeySchema), ...pick(400, 401, 415) },
+  },
+  { access: 'signed-in' },
+);
 
-const revokeKey = signedIn({
-  method: 'delete',
-  path: '/account/keys/{id}',
-  tags: ['Account'],
-  summary: 'Revoke an API key',
-  request: { params: ApiKeyParamsSchema },
-  responses: { 200: jsonResponse('The revoked key', ApiKeyInfoSchema), ...pick(400, 401, 404) },
-});
+const revokeKey = route(
+  {
+    method: 'delete',
+    path: '/account/keys/{id}',
+    tags: ['Account'],
+    summary: 'Revoke an API key',
+    request: { params: ApiKeyParamsSchema },
+    responses: { 200: jsonResponse('The revoked key', ApiKeyInfoSchema), ...pick(400, 401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const endSessions = signedIn({
-  method: 'delete',
-  path: '/account/sessions',
-  tags: ['Account'],
-  summary: 'Sign out everywhere: end every portal session of the caller',
-  description:
-    'Every browser signed in to the account is signed out at its next request, this one too. API keys stay valid: ' +
-    'revoke them one by one (`DELETE /api/account/keys/{id}`). A new password does the same.',
-  responses: { 204: { description: 'Every session ended' }, ...pick(401) },
-});
+const endSessions = route(
+  {
+    method: 'delete',
+    path: '/account/sessions',
+    tags: ['Account'],
+    summary: 'Sign out everywhere: end every portal session of the caller',
+    description:
+      'Every browser signed in to the account is signed out at its next request, this one too. API keys stay valid: ' +
+      'revoke them one by one (`DELETE /api/account/keys/{id}`). A new password does the same.',
+    responses: { 204: { description: 'Every session ended' }, ...pick(401) },
+  },
+  { access: 'signed-in' },
+);
 
 export function registerAccountRoutes(app: ApiApp) {
   app.openapi(endSessions, async (c) => {

@@ -10,59 +10,70 @@ import {
   UserSearchSchema,
 } from '@/lib/users/contract';
 import { createUser, getUser, listUsers, updateUser, userJson } from '@/lib/users/users';
-import { requireAdmin } from '../auth';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
+import { route } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
-const list = signedIn({
-  method: 'get',
-  path: '/admin/users',
-  tags: ['Admin'],
-  summary: 'A page of the users, by name, with their project memberships, manager roles and the associated types they approve',
-  description: 'With `q`, only the users whose username, email, full name or ORCID iD contains it (any case); the total counts those.',
-  middleware: [requireAdmin],
-  request: { query: PageQuery.extend(UserSearchSchema.shape) },
-  responses: {
-    200: { ...jsonResponse('Users, with their groups and the profiles shared with them', z.array(AdminUserSchema)), headers: PAGE_HEADERS },
-    ...pick(400, 401, 404),
+const list = route(
+  {
+    method: 'get',
+    path: '/admin/users',
+    tags: ['Admin'],
+    summary: 'A page of the users, by name, with their project memberships, manager roles and the associated types they approve',
+    description: 'With `q`, only the users whose username, email, full name or ORCID iD contains it (any case); the total counts those.',
+    request: { query: PageQuery.extend(UserSearchSchema.shape) },
+    responses: {
+      200: {
+        ...jsonResponse('Users, with their groups and the profiles shared with them', z.array(AdminUserSchema)),
+        headers: PAGE_HEADERS,
+      },
+      ...pick(400, 401, 404),
+    },
   },
-});
+  { access: 'admin' },
+);
 
-const create = signedIn({
-  method: 'post',
-  path: '/admin/users',
-  tags: ['Admin'],
-  summary: 'Create a user',
-  middleware: [requireAdmin],
-  request: { body: { required: true, content: { 'application/json': { schema: NewUserBodySchema } } } },
-  responses: { 201: jsonResponse('The new user', UserSchema), ...pick(400, 401, 404, 409, 415) },
-});
-
-const patch = signedIn({
-  method: 'patch',
-  path: '/admin/users/{id}',
-  tags: ['Admin'],
-  summary: 'Change a user’s email, password, admin flag, activity, memberships, manager roles or approver types, or unlink their ORCID iD',
-  description: 'A new password also lifts every lock that failed sign-ins put on the account.',
-  middleware: [requireAdmin],
-  request: {
-    params: UserParamsSchema,
-    body: { required: true, content: { 'application/json': { schema: UserPatchBodySchema } } },
+const create = route(
+  {
+    method: 'post',
+    path: '/admin/users',
+    tags: ['Admin'],
+    summary: 'Create a user',
+    request: { body: { required: true, content: { 'application/json': { schema: NewUserBodySchema } } } },
+    responses: { 201: jsonResponse('The new user', UserSchema), ...pick(400, 401, 404, 409, 415) },
   },
-  responses: { 200: jsonResponse('The updated user', UserSchema), ...pick(400, 401, 404, 415) },
-});
+  { access: 'admin' },
+);
 
-const unlock = signedIn({
-  method: 'post',
-  path: '/admin/users/{id}/unlock',
-  tags: ['Admin'],
-  summary: 'Lift every lock that failed sign-ins put on a user’s account, from every address, leaving the password as it is',
-  middleware: [requireAdmin],
-  request: { params: UserParamsSchema },
-  responses: { 200: jsonResponse('The user, who may sign in again from everywhere', UserSchema), ...pick(400, 401, 404) },
-});
+const patch = route(
+  {
+    method: 'patch',
+    path: '/admin/users/{id}',
+    tags: ['Admin'],
+    summary:
+      'Change a user’s email, password, admin flag, activity, memberships, manager roles or approver types, or unlink their ORCID iD',
+    description: 'A new password also lifts every lock that failed sign-ins put on the account.',
+    request: {
+      params: UserParamsSchema,
+      body: { required: true, content: { 'application/json': { schema: UserPatchBodySchema } } },
+    },
+    responses: { 200: jsonResponse('The updated user', UserSchema), ...pick(400, 401, 404, 415) },
+  },
+  { access: 'admin' },
+);
+
+const unlock = route(
+  {
+    method: 'post',
+    path: '/admin/users/{id}/unlock',
+    tags: ['Admin'],
+    summary: 'Lift every lock that failed sign-ins put on a user’s account, from every address, leaving the password as it is',
+    request: { params: UserParamsSchema },
+    responses: { 200: jsonResponse('The user, who may sign in again from everywhere', UserSchema), ...pick(400, 401, 404) },
+  },
+  { access: 'admin' },
+);
 
 export function registerAdminUserRoutes(app: ApiApp) {
   app.openapi(list, async (c) => {

@@ -1,32 +1,35 @@
-import { createRoute } from '@hono/zod-openapi';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { signInWithPassword } from '@/lib/auth/sign-in';
 import { Unauthorized } from '@/lib/errors';
 import { type ApiKeyAnswer, ApiKeyAnswerSchema, CredentialsSchema } from '@/lib/users/contract';
 import { clientAddress } from '../client-address';
 import type { ApiApp } from '../context';
+import { route } from '../policy';
 import { jsonResponse, pick } from '../schemas';
 
-const apiKey = createRoute({
-  method: 'post',
-  path: '/apiKey',
-  tags: ['API key'],
-  summary: 'Obtain a new API key for a username and password',
-  description: 'Each call creates a new key. Keys are shown once; list and revoke them in the portal.',
-  request: {
-    body: {
-      // not `required`: with it every media type's validator runs on every request, so a form would be refused as
-      // JSON; each validator runs for its own content type, and the handler checks that one of them did
-      required: false,
-      content: {
-        'application/x-www-form-urlencoded': { schema: CredentialsSchema },
-        'multipart/form-data': { schema: CredentialsSchema },
-        'application/json': { schema: CredentialsSchema },
+const apiKey = route(
+  {
+    method: 'post',
+    path: '/apiKey',
+    tags: ['API key'],
+    summary: 'Obtain a new API key for a username and password',
+    description: 'Each call creates a new key. Keys are shown once; list and revoke them in the portal.',
+    request: {
+      body: {
+        // not `required`: with it every media type's validator runs on every request, so a form would be refused as
+        // JSON; each validator runs for its own content type, and the handler checks that one of them did
+        required: false,
+        content: {
+          'application/x-www-form-urlencoded': { schema: CredentialsSchema },
+          'multipart/form-data': { schema: CredentialsSchema },
+          'application/json': { schema: CredentialsSchema },
+        },
       },
     },
+    responses: { 200: jsonResponse('A new key', ApiKeyAnswerSchema), ...pick(400, 401, 415, 429) },
   },
-  responses: { 200: jsonResponse('A new key', ApiKeyAnswerSchema), ...pick(400, 401, 415, 429) },
-});
+  { access: 'anyone' },
+);
 
 export function registerApiKeyRoutes(app: ApiApp) {
   app.openapi(apiKey, async (c) => {

@@ -1,4 +1,3 @@
-import { createRoute } from '@hono/zod-openapi';
 import { auditBetween, auditOfFieldValue, auditOfManifests, auditOfSamples, auditOfUpdateType } from '@/lib/audit/audit';
 import {
   AuditFieldParamsSchema,
@@ -13,6 +12,7 @@ import {
 import type { ApiApp } from '../context';
 import { listResponse, outputOptions, QUERY_PATTERNS, sendRows } from '../formats';
 import { openapiConstrained } from '../openapi';
+import { route } from '../policy';
 import { pick } from '../schemas';
 
 const tags = ['Audit'];
@@ -24,51 +24,66 @@ const updates = listResponse(
   AuditRecordSchema,
 );
 
-const samples = createRoute({
-  method: 'get',
-  path: '/audit/samples',
-  tags,
-  summary: 'Changes to samples, narrowed by svc_id, project and field',
-  request: { query: q.extend(AuditSamplesQuerySchema.shape) },
-  responses: { 200: updates, ...pick(400) },
-});
+const samples = route(
+  {
+    method: 'get',
+    path: '/audit/samples',
+    tags,
+    summary: 'Changes to samples, narrowed by svc_id, project and field',
+    request: { query: q.extend(AuditSamplesQuerySchema.shape) },
+    responses: { 200: updates, ...pick(400) },
+  },
+  { access: 'anyone' },
+);
 
-const between = createRoute({
-  method: 'get',
-  path: '/audit/sample/{from}/{to}',
-  tags,
-  summary: 'Changes made in [from, to)',
-  request: { params: DateRangeParamsSchema, query: q },
-  responses: { 200: updates, ...pick(400) },
-});
+const between = route(
+  {
+    method: 'get',
+    path: '/audit/sample/{from}/{to}',
+    tags,
+    summary: 'Changes made in [from, to)',
+    request: { params: DateRangeParamsSchema, query: q },
+    responses: { 200: updates, ...pick(400) },
+  },
+  { access: 'anyone' },
+);
 
-const byManifest = createRoute({
-  method: 'get',
-  path: '/audit/sample/manifest_id/{manifest_id}',
-  tags,
-  summary: 'Changes to the samples of one or more manifests',
-  request: { params: AuditManifestsParamsSchema, query: q },
-  responses: { 200: updates, ...pick(400) },
-});
+const byManifest = route(
+  {
+    method: 'get',
+    path: '/audit/sample/manifest_id/{manifest_id}',
+    tags,
+    summary: 'Changes to the samples of one or more manifests',
+    request: { params: AuditManifestsParamsSchema, query: q },
+    responses: { 200: updates, ...pick(400) },
+  },
+  { access: 'anyone' },
+);
 
-const byType = createRoute({
-  method: 'get',
-  path: '/audit/sample/update_type/{update_type}',
-  tags,
-  summary: 'Changes by users (a re-uploaded manifest) or by the service itself',
-  request: { params: UpdateTypeParamsSchema, query: q.extend(AuditProjectQuerySchema.shape) },
-  responses: { 200: updates, ...pick(400) },
-});
+const byType = route(
+  {
+    method: 'get',
+    path: '/audit/sample/update_type/{update_type}',
+    tags,
+    summary: 'Changes by users (a re-uploaded manifest) or by the service itself',
+    request: { params: UpdateTypeParamsSchema, query: q.extend(AuditProjectQuerySchema.shape) },
+    responses: { 200: updates, ...pick(400) },
+  },
+  { access: 'anyone' },
+);
 
-const byField = createRoute({
-  method: 'get',
-  path: '/audit/sample/{field}/{field_value}',
-  tags,
-  summary: 'Changes to the samples whose field has exactly this value',
-  description: 'field: RACK_OR_PLATE_ID, SPECIMEN_ID, TUBE_OR_WELL_ID, biosampleAccession, public_name or sraAccession.',
-  request: { params: AuditFieldParamsSchema, query: q },
-  responses: { 200: updates, ...pick(400) },
-});
+const byField = route(
+  {
+    method: 'get',
+    path: '/audit/sample/{field}/{field_value}',
+    tags,
+    summary: 'Changes to the samples whose field has exactly this value',
+    description: 'field: RACK_OR_PLATE_ID, SPECIMEN_ID, TUBE_OR_WELL_ID, biosampleAccession, public_name or sraAccession.',
+    request: { params: AuditFieldParamsSchema, query: q },
+    responses: { 200: updates, ...pick(400) },
+  },
+  { access: 'anyone' },
+);
 
 export function registerAuditRoutes(app: ApiApp) {
   app.openapi(samples, async (c) => {

@@ -11,11 +11,10 @@ import { listBarcodes } from '@/lib/barcodes/read';
 import { submitBarcodes } from '@/lib/barcodes/submit';
 import { barcodeProfile, uploadBarcodes } from '@/lib/barcodes/upload';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
-import { withBodyLimit } from '../body-limit';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
+import { route } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Barcodes'];
 const idPattern = { profile_id: PATH_PATTERNS.profile_id };
@@ -26,8 +25,8 @@ const contributorOnly = createMiddleware<AppEnv>(async (c, next) => {
   return next();
 });
 
-const upload = withBodyLimit(
-  signedIn({
+const upload = route(
+  {
     method: 'post',
     path: '/profiles/{profile_id}/barcodes',
     tags,
@@ -51,36 +50,46 @@ const upload = withBodyLimit(
       ...pick(400, 401, 403, 404, 409, 413, 415),
       422: { description: 'The sheet breaks rules', content: { 'application/problem+json': { schema: BarcodeUploadReportSchema } } },
     },
-  }),
+  },
   {
-    maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
-    tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    access: { profile: 'contribute', in: 'profile_id' },
+    rateLimit: 'uploads',
+    body: {
+      maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
+      tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    },
   },
 );
 
-const list = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/barcodes',
-  tags,
-  summary: 'A page of the profile’s barcodes, newest first, with their state and accession',
-  description: 'For those who may see the profile.',
-  request: { params: ProfileParamsSchema, query: BarcodeListQuerySchema.extend(PageQuery.shape) },
-  responses: { 200: jsonResponse('The barcodes', BarcodeListSchema), ...pick(400, 401, 404, 409) },
-});
+const list = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/barcodes',
+    tags,
+    summary: 'A page of the profile’s barcodes, newest first, with their state and accession',
+    description: 'For those who may see the profile.',
+    request: { params: ProfileParamsSchema, query: BarcodeListQuerySchema.extend(PageQuery.shape) },
+    responses: { 200: jsonResponse('The barcodes', BarcodeListSchema), ...pick(400, 401, 404, 409) },
+  },
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
-const submit = signedIn({
-  method: 'post',
-  path: '/profiles/{profile_id}/barcodes/action/submit',
-  tags,
-  summary: 'Send the profile’s barcodes not yet at ENA to ENA, through Webin-CLI',
-  description:
-    'The barcodes pending (or rejected before) go in one Webin-CLI submission per checklist and study (`-context ' +
-    'sequence`, a TAB file), run by a job: `-validate`, then `-submit`; each barcode then holds the analysis ' +
-    'accession (ERZ…) or ENA’s words. Without WEBIN_CLI_JAR they wait, saying so, and are sent once it is set. 409 ' +
-    'without the ENA account’s settings or when no barcode waits to be sent. Who may add to the profile may submit.',
-  request: { params: ProfileParamsSchema },
-  responses: { 202: jsonResponse('Scheduled, or waiting', BarcodeSubmitAnswerSchema), ...pick(401, 403, 404, 409) },
-});
+const submit = route(
+  {
+    method: 'post',
+    path: '/profiles/{profile_id}/barcodes/action/submit',
+    tags,
+    summary: 'Send the profile’s barcodes not yet at ENA to ENA, through Webin-CLI',
+    description:
+      'The barcodes pending (or rejected before) go in one Webin-CLI submission per checklist and study (`-context ' +
+      'sequence`, a TAB file), run by a job: `-validate`, then `-submit`; each barcode then holds the analysis ' +
+      'accession (ERZ…) or ENA’s words. Without WEBIN_CLI_JAR they wait, saying so, and are sent once it is set. 409 ' +
+      'without the ENA account’s settings or when no barcode waits to be sent. Who may add to the profile may submit.',
+    request: { params: ProfileParamsSchema },
+    responses: { 202: jsonResponse('Scheduled, or waiting', BarcodeSubmitAnswerSchema), ...pick(401, 403, 404, 409) },
+  },
+  { access: { profile: 'contribute', in: 'profile_id' } },
+);
 
 export function registerBarcodeRoutes(app: ApiApp) {
   openapiConstrained(app, upload, idPattern, async (c) => {

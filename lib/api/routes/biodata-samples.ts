@@ -13,32 +13,34 @@ import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import { getProfile } from '@/lib/profiles/profiles';
 import { createSampleSheetReport } from '@/lib/reports/create';
 import { findChecklist } from '@/lib/sample-checklists/store';
-import { withBodyLimit } from '../body-limit';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
+import { route } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, pick, XLSX } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Biodata samples'];
 const idPattern = { profile_id: PATH_PATTERNS.profile_id };
 
-const template = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/samples/template',
-  tags,
-  summary: 'The blank sample sheet of a checklist, to fill and upload',
-  description:
-    'One column per field of the checklist, the mandatory ones first (shaded, each header’s note saying what it ' +
-    'takes), a unit column after each field with units, drop-downs for choice fields and units, and a `sample` ' +
-    '(your name for the sample, unique in the profile), `TAXON_ID` and `SCIENTIFIC_NAME` column; a Guide sheet lists ' +
-    'every column. For those who may see the profile.',
-  request: { params: ProfileParamsSchema, query: SampleTemplateQuerySchema },
-  responses: { 200: fileResponse('The template', XLSX), ...pick(400, 401, 404) },
-});
+const template = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/samples/template',
+    tags,
+    summary: 'The blank sample sheet of a checklist, to fill and upload',
+    description:
+      'One column per field of the checklist, the mandatory ones first (shaded, each header’s note saying what it ' +
+      'takes), a unit column after each field with units, drop-downs for choice fields and units, and a `sample` ' +
+      '(your name for the sample, unique in the profile), `TAXON_ID` and `SCIENTIFIC_NAME` column; a Guide sheet lists ' +
+      'every column. For those who may see the profile.',
+    request: { params: ProfileParamsSchema, query: SampleTemplateQuerySchema },
+    responses: { 200: fileResponse('The template', XLSX), ...pick(400, 401, 404) },
+  },
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
-const upload = withBodyLimit(
-  signedIn({
+const upload = route(
+  {
     method: 'post',
     path: '/profiles/{profile_id}/samples',
     tags,
@@ -54,21 +56,28 @@ const upload = withBodyLimit(
       body: { required: true, content: { 'multipart/form-data': { schema: SampleUploadFormSchema } } },
     },
     responses: { 202: jsonResponse('The report was created', SampleUploadAnswerSchema), ...pick(400, 401, 403, 404, 413, 415, 422) },
-  }),
+  },
   {
-    maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
-    tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    access: { profile: 'contribute', in: 'profile_id' },
+    rateLimit: 'uploads',
+    body: {
+      maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
+      tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    },
   },
 );
 
-const list = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/samples',
-  tags,
-  summary: 'A page of the profile’s checklist samples, newest first, with their state and accessions',
-  request: { params: ProfileParamsSchema, query: BiodataSampleListQuerySchema.extend(PageQuery.shape) },
-  responses: { 200: { ...jsonResponse('The samples', z.array(BiodataSampleSchema)), headers: PAGE_HEADERS }, ...pick(400, 401, 404) },
-});
+const list = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/samples',
+    tags,
+    summary: 'A page of the profile’s checklist samples, newest first, with their state and accessions',
+    request: { params: ProfileParamsSchema, query: BiodataSampleListQuerySchema.extend(PageQuery.shape) },
+    responses: { 200: { ...jsonResponse('The samples', z.array(BiodataSampleSchema)), headers: PAGE_HEADERS }, ...pick(400, 401, 404) },
+  },
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
 export function registerBiodataSampleRoutes(app: ApiApp) {
   openapiConstrained(app, template, idPattern, async (c) => {

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { DOCS_POLICY } from '@/lib/security-headers';
 import type { ApiApp } from '../context';
+import { declare, describePolicies, route } from '../policy';
 
 type OpenAPIObject = ReturnType<ApiApp['getOpenAPI31Document']>;
 
@@ -38,13 +39,16 @@ const PAGE = `<!doctype html>
 </html>`;
 
 // the docs page's own files: not part of the API, so not in its document
-const asset = createRoute({
-  method: 'get',
-  path: '/docs/assets/{file}',
-  hide: true,
-  request: { params: z.object({ file: z.string() }) },
-  responses: { 200: { description: 'The file' } },
-});
+const asset = route(
+  {
+    method: 'get',
+    path: '/docs/assets/{file}',
+    hide: true,
+    request: { params: z.object({ file: z.string() }) },
+    responses: { 200: { description: 'The file' } },
+  },
+  { access: 'anyone' },
+);
 
 export function registerDocsRoutes(app: ApiApp) {
   const config = {
@@ -58,10 +62,15 @@ export function registerDocsRoutes(app: ApiApp) {
     },
     servers: [{ url: '/' }],
   };
+  // the document and the page are public, as the API's description says
+  for (const page of ['/openapi.json', '/docs', '/']) declare('get', page, { access: 'anyone' });
   let document: OpenAPIObject | undefined;
   app.get('/openapi.json', (c) => {
     // built once, on first request: every route is registered by then
-    document ??= withKeyGuessingLimit(app.getOpenAPI31Document(config));
+    if (!document) {
+      document = withKeyGuessingLimit(app.getOpenAPI31Document(config));
+      describePolicies(document.paths ?? {}, c.get('deps').config);
+    }
     return c.json(document);
   });
   app.get('/docs', (c) => c.html(PAGE, 200, { 'content-security-policy': DOCS_POLICY }));

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   DataFileSchema,
   PresignBodySchema,
@@ -13,28 +13,30 @@ import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import { listProfileFiles, presignUploads } from '@/lib/profiles/files';
 import { filesInUse } from '@/lib/removal/data-files';
 import type { UserRecord } from '@/lib/users/users';
-import { withBodyLimit } from '../body-limit';
 import type { ApiApp, ApiDeps } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
+import { route } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Profiles'];
 const idPattern = { profile_id: PATH_PATTERNS.profile_id };
 
-const list = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/files',
-  tags,
-  summary: 'Data files uploaded to the profile',
-  description: 'Names keep their sub-folders (`dir/b.fastq.gz`); the reference system showed `/` as `_`.',
-  request: { params: ProfileParamsSchema, query: PageQuery },
-  responses: {
-    200: { ...jsonResponse('A page of the files, by name', z.array(DataFileSchema)), headers: PAGE_HEADERS },
-    ...pick(400, 401, 403, 404),
+const list = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/files',
+    tags,
+    summary: 'Data files uploaded to the profile',
+    description: 'Names keep their sub-folders (`dir/b.fastq.gz`); the reference system showed `/` as `_`.',
+    request: { params: ProfileParamsSchema, query: PageQuery },
+    responses: {
+      200: { ...jsonResponse('A page of the files, by name', z.array(DataFileSchema)), headers: PAGE_HEADERS },
+      ...pick(400, 401, 403, 404),
+    },
   },
-});
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
 const presignDescription =
   'One URL per name that accepts a single HTTP PUT of the file (e.g. `curl -T <file> <url>`) for 24 hours. Names ' +
@@ -46,31 +48,37 @@ const presignDescription =
 
 const urls = jsonResponse('Upload URLs', z.array(UploadUrlSchema));
 
-const presignGet = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/files/presignedurls',
-  tags,
-  summary: 'Upload URLs for data files (names in the query)',
-  description: `${presignDescription} Names are a comma-separated list or a repeated parameter (a name that contains a comma needs the POST form).`,
-  request: { params: ProfileParamsSchema, query: PresignQuerySchema },
-  responses: { 200: urls, ...pick(400, 401, 403, 404, 413) },
-});
-
-const presignPost = signedIn({
-  method: 'post',
-  path: '/profiles/{profile_id}/files/presignedurls',
-  tags,
-  summary: 'Upload URLs for data files (names in the body, as the reference system takes them)',
-  description: presignDescription,
-  request: {
-    params: ProfileParamsSchema,
-    body: { required: true, content: { 'application/json': { schema: PresignBodySchema } } },
+const presignGet = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/files/presignedurls',
+    tags,
+    summary: 'Upload URLs for data files (names in the query)',
+    description: `${presignDescription} Names are a comma-separated list or a repeated parameter (a name that contains a comma needs the POST form).`,
+    request: { params: ProfileParamsSchema, query: PresignQuerySchema },
+    responses: { 200: urls, ...pick(400, 401, 403, 404, 413) },
   },
-  responses: { 200: urls, ...pick(400, 401, 403, 404, 413, 415) },
-});
+  { access: { profile: 'contribute', in: 'profile_id' } },
+);
 
-const upload = withBodyLimit(
-  createRoute({
+const presignPost = route(
+  {
+    method: 'post',
+    path: '/profiles/{profile_id}/files/presignedurls',
+    tags,
+    summary: 'Upload URLs for data files (names in the body, as the reference system takes them)',
+    description: presignDescription,
+    request: {
+      params: ProfileParamsSchema,
+      body: { required: true, content: { 'application/json': { schema: PresignBodySchema } } },
+    },
+    responses: { 200: urls, ...pick(400, 401, 403, 404, 413, 415) },
+  },
+  { access: { profile: 'contribute', in: 'profile_id' } },
+);
+
+const upload = route(
+  {
     method: 'put',
     path: '/uploads/{profile_id}/{file_name}',
     tags,
@@ -87,8 +95,8 @@ const upload = withBodyLimit(
       },
     },
     responses: { 200: jsonResponse('The stored file', DataFileSchema), ...pick(400, 403, 404, 409, 413) },
-  }),
-  'streamed',
+  },
+  { access: 'anyone', body: 'streamed' },
 );
 
 export function registerFileRoutes(app: ApiApp) {

@@ -2,64 +2,82 @@ import { z } from '@hono/zod-openapi';
 import { GroupMemberParamsSchema, GroupParamsSchema, GroupSchema, NewGroupSchema, NewMemberSchema } from '@/lib/groups/contract';
 import { addMember, createGroup, deleteGroup, getGroup, listGroups, removeMember } from '@/lib/groups/groups';
 import type { ApiApp } from '../context';
+import { route } from '../policy';
 import { jsonResponse, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Groups'];
 
-const list = signedIn({
-  method: 'get',
-  path: '/groups',
-  tags,
-  summary: 'The caller’s groups: those they own or belong to (an admin’s: all), by name',
-  responses: { 200: jsonResponse('Groups', z.array(GroupSchema)), ...pick(401) },
-});
+const list = route(
+  {
+    method: 'get',
+    path: '/groups',
+    tags,
+    summary: 'The caller’s groups: those they own or belong to (an admin’s: all), by name',
+    responses: { 200: jsonResponse('Groups', z.array(GroupSchema)), ...pick(401) },
+  },
+  { access: 'signed-in' },
+);
 
-const create = signedIn({
-  method: 'post',
-  path: '/groups',
-  tags,
-  summary: 'Make a group; the caller owns it and is its first member',
-  request: { body: { required: true, content: { 'application/json': { schema: NewGroupSchema } } } },
-  responses: { 201: jsonResponse('The new group', GroupSchema), ...pick(400, 401, 409, 415) },
-});
+const create = route(
+  {
+    method: 'post',
+    path: '/groups',
+    tags,
+    summary: 'Make a group; the caller owns it and is its first member',
+    request: { body: { required: true, content: { 'application/json': { schema: NewGroupSchema } } } },
+    responses: { 201: jsonResponse('The new group', GroupSchema), ...pick(400, 401, 409, 415) },
+  },
+  { access: 'signed-in' },
+);
 
-const read = signedIn({
-  method: 'get',
-  path: '/groups/{group_id}',
-  tags,
-  summary: 'One group the caller owns or belongs to',
-  request: { params: GroupParamsSchema },
-  responses: { 200: jsonResponse('The group', GroupSchema), ...pick(400, 401, 404) },
-});
+const read = route(
+  {
+    method: 'get',
+    path: '/groups/{group_id}',
+    tags,
+    summary: 'One group the caller owns or belongs to',
+    request: { params: GroupParamsSchema },
+    responses: { 200: jsonResponse('The group', GroupSchema), ...pick(400, 401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const remove = signedIn({
-  method: 'delete',
-  path: '/groups/{group_id}',
-  tags,
-  summary: 'Delete a group (its owner, an admin): what was shared with it is no longer shared with its members',
-  request: { params: GroupParamsSchema },
-  responses: { 204: { description: 'Deleted' }, ...pick(400, 401, 403, 404) },
-});
+const remove = route(
+  {
+    method: 'delete',
+    path: '/groups/{group_id}',
+    tags,
+    summary: 'Delete a group (its owner, an admin): what was shared with it is no longer shared with its members',
+    request: { params: GroupParamsSchema },
+    responses: { 204: { description: 'Deleted' }, ...pick(400, 401, 403, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const addOne = signedIn({
-  method: 'post',
-  path: '/groups/{group_id}/members',
-  tags,
-  summary: 'Add a person to the group (its owner, an admin); adding a member again changes nothing',
-  request: { params: GroupParamsSchema, body: { required: true, content: { 'application/json': { schema: NewMemberSchema } } } },
-  responses: { 200: jsonResponse('The group', GroupSchema), ...pick(400, 401, 403, 404, 415) },
-});
+const addOne = route(
+  {
+    method: 'post',
+    path: '/groups/{group_id}/members',
+    tags,
+    summary: 'Add a person to the group (its owner, an admin); adding a member again changes nothing',
+    request: { params: GroupParamsSchema, body: { required: true, content: { 'application/json': { schema: NewMemberSchema } } } },
+    responses: { 200: jsonResponse('The group', GroupSchema), ...pick(400, 401, 403, 404, 415) },
+  },
+  { access: 'signed-in' },
+);
 
-const removeOne = signedIn({
-  method: 'delete',
-  path: '/groups/{group_id}/members/{username}',
-  tags,
-  summary: 'Remove a person from the group (its owner, an admin; a member may remove themselves)',
-  description: 'What the group was shared with is no longer theirs from this moment. The owner stays a member.',
-  request: { params: GroupMemberParamsSchema },
-  responses: { 204: { description: 'Removed' }, ...pick(400, 401, 403, 404, 409) },
-});
+const removeOne = route(
+  {
+    method: 'delete',
+    path: '/groups/{group_id}/members/{username}',
+    tags,
+    summary: 'Remove a person from the group (its owner, an admin; a member may remove themselves)',
+    description: 'What the group was shared with is no longer theirs from this moment. The owner stays a member.',
+    request: { params: GroupMemberParamsSchema },
+    responses: { 204: { description: 'Removed' }, ...pick(400, 401, 403, 404, 409) },
+  },
+  { access: 'signed-in' },
+);
 
 export function registerGroupRoutes(app: ApiApp) {
   app.openapi(list, async (c) => c.json(await listGroups(c.get('deps').db, c.get('user')), 200));

@@ -12,11 +12,10 @@ import {
 } from '@/lib/images/contract';
 import { manifestImages, readImage, sampleImages } from '@/lib/images/read';
 import { manifestForImages, uploadImages } from '@/lib/images/upload';
-import { withBodyLimit } from '../body-limit';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
+import { route } from '../policy';
 import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Images'];
 // a request carries a few images; more go in further requests
@@ -28,8 +27,8 @@ const uploaderOnly = createMiddleware<AppEnv>(async (c, next) => {
   return next();
 });
 
-const upload = withBodyLimit(
-  signedIn({
+const upload = route(
+  {
     method: 'post',
     path: '/manifest/{manifest_id}/images',
     tags,
@@ -52,51 +51,67 @@ const upload = withBodyLimit(
       ...pick(400, 401, 403, 404, 409, 413, 415),
       422: { ...problemResponses[422], description: 'A file is not an image of its type' },
     },
-  }),
+  },
   {
-    maxBytes: () => IMAGES_REQUEST_MAX_BYTES,
-    tooLarge: () => `Send at most ${IMAGES_REQUEST_MAX_BYTES} bytes of images per request (each at most ${IMAGE_MAX_BYTES}).`,
+    access: 'signed-in',
+    rateLimit: 'uploads',
+    body: {
+      maxBytes: () => IMAGES_REQUEST_MAX_BYTES,
+      tooLarge: () => `Send at most ${IMAGES_REQUEST_MAX_BYTES} bytes of images per request (each at most ${IMAGE_MAX_BYTES}).`,
+    },
   },
 );
 
-const ofManifest = signedIn({
-  method: 'get',
-  path: '/manifest/{manifest_id}/images',
-  tags,
-  summary: 'The images uploaded beside a manifest, for those who may see its profile or review its samples',
-  request: { params: ManifestImagesParamsSchema },
-  responses: { 200: jsonResponse('The manifest’s images', ManifestImagesSchema), ...pick(401, 404) },
-});
+const ofManifest = route(
+  {
+    method: 'get',
+    path: '/manifest/{manifest_id}/images',
+    tags,
+    summary: 'The images uploaded beside a manifest, for those who may see its profile or review its samples',
+    request: { params: ManifestImagesParamsSchema },
+    responses: { 200: jsonResponse('The manifest’s images', ManifestImagesSchema), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const ofSample = signedIn({
-  method: 'get',
-  path: '/sample/{svc_id}/images',
-  tags,
-  summary: 'The images of a sample’s specimen',
-  description:
-    'Those uploaded to the sample’s profile, for those who see the sample in full: those who may see its profile, ' +
-    'the project’s sample managers and the approvers of its types. Anyone else is answered 404, as for an unknown sample.',
-  request: { params: SampleImagesParamsSchema },
-  responses: { 200: jsonResponse('The images', SampleImagesSchema), ...pick(401, 404) },
-});
+const ofSample = route(
+  {
+    method: 'get',
+    path: '/sample/{svc_id}/images',
+    tags,
+    summary: 'The images of a sample’s specimen',
+    description:
+      'Those uploaded to the sample’s profile, for those who see the sample in full: those who may see its profile, ' +
+      'the project’s sample managers and the approvers of its types. Anyone else is answered 404, as for an unknown sample.',
+    request: { params: SampleImagesParamsSchema },
+    responses: { 200: jsonResponse('The images', SampleImagesSchema), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const bytes = signedIn({
-  method: 'get',
-  path: '/images/{image_id}',
-  tags,
-  summary: 'An image’s bytes, for those who may see its sample (404 otherwise)',
-  request: { params: ImageParamsSchema },
-  responses: { 200: fileResponse('The image', 'image/jpeg'), ...pick(401, 404) },
-});
+const bytes = route(
+  {
+    method: 'get',
+    path: '/images/{image_id}',
+    tags,
+    summary: 'An image’s bytes, for those who may see its sample (404 otherwise)',
+    request: { params: ImageParamsSchema },
+    responses: { 200: fileResponse('The image', 'image/jpeg'), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const thumbnail = signedIn({
-  method: 'get',
-  path: '/images/{image_id}/thumbnail',
-  tags,
-  summary: `An image’s thumbnail: a JPEG at most ${THUMBNAIL_PIXELS} pixels on its longer side`,
-  request: { params: ImageParamsSchema },
-  responses: { 200: fileResponse('The thumbnail', 'image/jpeg'), ...pick(401, 404) },
-});
+const thumbnail = route(
+  {
+    method: 'get',
+    path: '/images/{image_id}/thumbnail',
+    tags,
+    summary: `An image’s thumbnail: a JPEG at most ${THUMBNAIL_PIXELS} pixels on its longer side`,
+    request: { params: ImageParamsSchema },
+    responses: { 200: fileResponse('The thumbnail', 'image/jpeg'), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
 // svc_id in either case, as the other sample routes take it; a sample id that is not one is no route here
 const patterns = { svc_id: '[0-9a-fA-F]{24}' };

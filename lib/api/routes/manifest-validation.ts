@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { Invalid, TooLarge } from '@/lib/errors';
 import { mailContext } from '@/lib/mail/outbox';
 import { buildTemplate, currentDefinition, findDefinition, isManifestProject, loadManifestDefinitions } from '@/lib/manifests';
@@ -25,11 +25,10 @@ import { createValidationReport } from '@/lib/reports/create';
 import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
 import { reportJson, reportStateJson, reportSummaryJson } from '@/lib/reports/json';
 import { getReport, getReportSummary, listReports } from '@/lib/reports/read';
-import { withBodyLimit } from '../body-limit';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
+import { route } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, XLSX } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Manifest validation'];
 
@@ -45,8 +44,8 @@ const manifestFileProblem = (description: string) => ({
   content: { 'application/problem+json': { schema: ManifestFileProblemSchema } },
 });
 
-const validate = withBodyLimit(
-  signedIn({
+const validate = route(
+  {
     method: 'post',
     path: '/manifest/validate',
     tags,
@@ -58,11 +57,15 @@ const validate = withBodyLimit(
       415: manifestFileProblem('Not an .xlsx or .csv file (`reason`: unsupported_format), or not a multipart form'),
       422: manifestFileProblem('Not a manifest that can be read: empty, not a spreadsheet, no Metadata Entry sheet (`reason` says which)'),
     },
-  }),
+  },
   {
-    // the file and the form around it
-    maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
-    tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    access: 'signed-in',
+    rateLimit: 'uploads',
+    body: {
+      // the file and the form around it
+      maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
+      tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    },
   },
 );
 
@@ -90,26 +93,32 @@ function reportIdOf(...sources: ReportIdFields[]): string {
   ]);
 }
 
-const report = signedIn({
-  method: 'post',
-  path: '/manifest/validate/report',
-  tags,
-  summary: 'A validation report (validation_report_id in a form, JSON or the query)',
-  request: reportIdRequest,
-  responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(400, 401, 404, 415) },
-});
-const reportGet = signedIn({
-  method: 'get',
-  path: '/manifest/validate/report/{report_id}',
-  tags,
-  summary: 'A validation report',
-  request: { params: ReportIdParamsSchema },
-  responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(401, 404) },
-});
+const report = route(
+  {
+    method: 'post',
+    path: '/manifest/validate/report',
+    tags,
+    summary: 'A validation report (validation_report_id in a form, JSON or the query)',
+    request: reportIdRequest,
+    responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(400, 401, 404, 415) },
+  },
+  { access: 'signed-in' },
+);
+const reportGet = route(
+  {
+    method: 'get',
+    path: '/manifest/validate/report/{report_id}',
+    tags,
+    summary: 'A validation report',
+    request: { params: ReportIdParamsSchema },
+    responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
 const ListQuery = PageQuery.extend(ReportListFilterSchema.shape);
 
-const validations = signedIn({
+const validationsConfig = {
   method: 'post',
   path: '/manifest/validations',
   tags,
@@ -120,68 +129,84 @@ const validations = signedIn({
     200: { ...jsonResponse('Reports', ValidationReportSummarySchema.array()), headers: PAGE_HEADERS },
     ...pick(400, 401),
   },
-});
-const validationsGet = createRoute({ ...validations, method: 'get' });
+} as const;
+const validations = route(validationsConfig, { access: 'signed-in' });
+const validationsGet = route({ ...validationsConfig, method: 'get' }, { access: 'signed-in' });
 
-const reportStatus = signedIn({
-  method: 'get',
-  path: '/manifest/validate/report/{report_id}/status',
-  tags,
-  summary: 'Where a validation stands, for polling: status, progress and counts, without the error lists',
-  request: { params: ReportIdParamsSchema },
-  responses: { 200: jsonResponse('The report’s state', ValidationReportStateSchema), ...pick(401, 404) },
-});
+const reportStatus = route(
+  {
+    method: 'get',
+    path: '/manifest/validate/report/{report_id}/status',
+    tags,
+    summary: 'Where a validation stands, for polling: status, progress and counts, without the error lists',
+    request: { params: ReportIdParamsSchema },
+    responses: { 200: jsonResponse('The report’s state', ValidationReportStateSchema), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
 const IssuesQuery = PageQuery.extend(ReportIssueFilterSchema.shape);
 
-const issuesPage = signedIn({
-  method: 'get',
-  path: '/manifest/validate/report/{report_id}/issues',
-  tags,
-  summary: 'A page of a validation report’s errors and warnings, by severity, field and rule',
-  description:
-    'Errors first, then warnings, each in the report’s order. `severity`, `field` and `rule` together name one group of ' +
-    '`manifest/validate/report/{report_id}/groups`; an empty `field` selects the issues of the sheet as a whole.',
-  request: { params: ReportIdParamsSchema, query: IssuesQuery },
-  responses: { 200: jsonResponse('The page', ReportIssuesPageSchema), ...pick(400, 401, 404) },
-});
+const issuesPage = route(
+  {
+    method: 'get',
+    path: '/manifest/validate/report/{report_id}/issues',
+    tags,
+    summary: 'A page of a validation report’s errors and warnings, by severity, field and rule',
+    description:
+      'Errors first, then warnings, each in the report’s order. `severity`, `field` and `rule` together name one group of ' +
+      '`manifest/validate/report/{report_id}/groups`; an empty `field` selects the issues of the sheet as a whole.',
+    request: { params: ReportIdParamsSchema, query: IssuesQuery },
+    responses: { 200: jsonResponse('The page', ReportIssuesPageSchema), ...pick(400, 401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const issueGroups = signedIn({
-  method: 'get',
-  path: '/manifest/validate/report/{report_id}/groups',
-  tags,
-  summary: 'A validation report’s errors and warnings grouped by field and rule, with counts',
-  description:
-    'One group per severity, field and rule, with the number of issues and of rows, the allowed values of a vocabulary ' +
-    'and the expected format where the manifest definition names them; the cells of a group are at ' +
-    '`manifest/validate/report/{report_id}/issues`.',
-  request: { params: ReportIdParamsSchema, query: IssueGroupsQuerySchema },
-  responses: { 200: jsonResponse('The groups', IssueGroupsSchema), ...pick(400, 401, 404) },
-});
+const issueGroups = route(
+  {
+    method: 'get',
+    path: '/manifest/validate/report/{report_id}/groups',
+    tags,
+    summary: 'A validation report’s errors and warnings grouped by field and rule, with counts',
+    description:
+      'One group per severity, field and rule, with the number of issues and of rows, the allowed values of a vocabulary ' +
+      'and the expected format where the manifest definition names them; the cells of a group are at ' +
+      '`manifest/validate/report/{report_id}/issues`.',
+    request: { params: ReportIdParamsSchema, query: IssueGroupsQuerySchema },
+    responses: { 200: jsonResponse('The groups', IssueGroupsSchema), ...pick(400, 401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const confirm = signedIn({
-  method: 'post',
-  path: '/manifest/validate/confirm',
-  tags,
-  summary: 'Create or update the samples of a complete report without errors',
-  description:
-    'One transaction: a new manifest and its samples, or, for a re-upload, the changed fields with an audit record each. ' +
-    'A report can be confirmed once; a report whose profile changed since must be validated again (409). An ERGA ' +
-    'manifest that names permits is confirmed only once every permit PDF has been uploaded (409 naming the missing ' +
-    'files; see manifest/validate/permits). The sample managers of the project are emailed. The report id ' +
-    '(validation_report_id) is taken from a form, JSON or the query.',
-  request: reportIdRequest,
-  responses: { 200: jsonResponse('What was written', ManifestConfirmedSchema), ...pick(400, 401, 404, 409, 415) },
-});
+const confirm = route(
+  {
+    method: 'post',
+    path: '/manifest/validate/confirm',
+    tags,
+    summary: 'Create or update the samples of a complete report without errors',
+    description:
+      'One transaction: a new manifest and its samples, or, for a re-upload, the changed fields with an audit record each. ' +
+      'A report can be confirmed once; a report whose profile changed since must be validated again (409). An ERGA ' +
+      'manifest that names permits is confirmed only once every permit PDF has been uploaded (409 naming the missing ' +
+      'files; see manifest/validate/permits). The sample managers of the project are emailed. The report id ' +
+      '(validation_report_id) is taken from a form, JSON or the query.',
+    request: reportIdRequest,
+    responses: { 200: jsonResponse('What was written', ManifestConfirmedSchema), ...pick(400, 401, 404, 409, 415) },
+  },
+  { access: 'signed-in' },
+);
 
-const template = createRoute({
-  method: 'get',
-  path: '/manifest/template',
-  tags: ['Manifests'],
-  summary: 'A blank manifest template (xlsx) for a project and version, generated from the stored definition',
-  request: { query: TemplateQuerySchema },
-  responses: { 200: fileResponse('The workbook', XLSX), ...pick(400) },
-});
+const template = route(
+  {
+    method: 'get',
+    path: '/manifest/template',
+    tags: ['Manifests'],
+    summary: 'A blank manifest template (xlsx) for a project and version, generated from the stored definition',
+    request: { query: TemplateQuerySchema },
+    responses: { 200: fileResponse('The workbook', XLSX), ...pick(400) },
+  },
+  { access: 'anyone' },
+);
 
 export function registerManifestValidationRoutes(app: ApiApp) {
   app.openapi(validate, async (c) => {

@@ -1,4 +1,3 @@
-import { createRoute } from '@hono/zod-openapi';
 import { stringify } from 'csv-stringify/sync';
 import {
   CurrentVersionQuerySchema,
@@ -28,94 +27,117 @@ import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import type { ApiApp } from '../context';
 import { listResponse, outputOptions, QUERY_PATTERNS, sendRoCrate, sendRows } from '../formats';
 import { openapiConstrained } from '../openapi';
+import { route } from '../policy';
 import { CSV_CONTENT, pick } from '../schemas';
 
 const tags = ['Manifests'];
 const ids = listResponse('Manifest ids, newest manifest first', ManifestIdSchema);
 const q = OutputQuerySchema;
 
-const list = createRoute({
-  method: 'get',
-  path: '/manifest',
-  tags,
-  summary: 'Ids of every manifest that holds samples',
-  request: { query: q },
-  responses: { 200: ids, ...pick(400) },
-});
-
-const byCentre = createRoute({
-  method: 'get',
-  path: '/manifest/sequencing_centre',
-  tags,
-  summary: 'Ids of the manifests of a sequencing centre',
-  description:
-    'The centre is named by its label (`EARLHAM INSTITUTE`) or short name (`EI`), in any case. A manifest belongs to ' +
-    'the centre when its profile chose the centre, or when one of its samples names the centre as GAL.',
-  request: { query: q.extend(SequencingCentreQuerySchema.shape) },
-  responses: { 200: ids, ...pick(400) },
-});
-
-const versions = createRoute({
-  method: 'get',
-  path: '/manifest/current_version',
-  tags,
-  summary: 'The current manifest version of each project, or of one',
-  description: 'A one-element array, as the reference answers: `[{"ASG": "2.5", "DTOL": "2.5", …}]`. CSV columns: manifest_type, version.',
-  request: { query: CurrentVersionQuerySchema },
-  responses: {
-    200: { description: 'Versions', content: { 'application/json': { schema: CurrentVersionsSchema }, ...CSV_CONTENT } },
-    ...pick(400),
+const list = route(
+  {
+    method: 'get',
+    path: '/manifest',
+    tags,
+    summary: 'Ids of every manifest that holds samples',
+    request: { query: q },
+    responses: { 200: ids, ...pick(400) },
   },
-});
+  { access: 'anyone' },
+);
 
-const between = createRoute({
-  method: 'get',
-  path: '/manifest/{from}/{to}',
-  tags,
-  summary: 'Ids of the manifests recorded in [from, to)',
-  description: 'Dates are ISO 8601 (`2024-01-01T00:00:00+00:00`; `Z`, `+00:0`, a date alone are accepted).',
-  request: { params: DateRangeParamsSchema, query: q },
-  responses: { 200: ids, ...pick(400) },
-});
-
-const projectBetween = createRoute({
-  method: 'get',
-  path: '/manifest/{project}/{from}/{to}',
-  tags,
-  summary: 'Ids of the manifests of one or more projects recorded in [from, to)',
-  request: { params: ProjectDateRangeParamsSchema, query: q },
-  responses: { 200: ids, ...pick(400) },
-});
-
-const status = createRoute({
-  method: 'get',
-  path: '/manifest/{manifest_id}/sample_status',
-  tags,
-  summary: 'The status of each sample of a manifest',
-  request: { params: ManifestParamsSchema, query: q },
-  responses: {
-    200: listResponse('svc_id, manifest_id, status, time_created, time_updated per sample', SampleStatusItemSchema),
-    ...pick(400),
+const byCentre = route(
+  {
+    method: 'get',
+    path: '/manifest/sequencing_centre',
+    tags,
+    summary: 'Ids of the manifests of a sequencing centre',
+    description:
+      'The centre is named by its label (`EARLHAM INSTITUTE`) or short name (`EI`), in any case. A manifest belongs to ' +
+      'the centre when its profile chose the centre, or when one of its samples names the centre as GAL.',
+    request: { query: q.extend(SequencingCentreQuerySchema.shape) },
+    responses: { 200: ids, ...pick(400) },
   },
-});
+  { access: 'anyone' },
+);
 
-const byId = createRoute({
-  method: 'get',
-  path: '/manifest/{manifest_id}',
-  tags,
-  summary: 'The samples of a manifest (JSON, CSV or RO-Crate)',
-  description:
-    '`return_type=rocrate` answers an RO-Crate 1.2 metadata document (`application/ld+json`): the manifest as the root ' +
-    'dataset, one BioSample per sample, with its people, taxa and places.',
-  request: { params: ManifestParamsSchema, query: q },
-  responses: {
-    200: {
-      description: 'Sample records (JSON or CSV), or the RO-Crate',
-      content: { ...listResponse('', SampleRecordSchema).content, 'application/ld+json': { schema: RoCrateSchema } },
+const versions = route(
+  {
+    method: 'get',
+    path: '/manifest/current_version',
+    tags,
+    summary: 'The current manifest version of each project, or of one',
+    description:
+      'A one-element array, as the reference answers: `[{"ASG": "2.5", "DTOL": "2.5", …}]`. CSV columns: manifest_type, version.',
+    request: { query: CurrentVersionQuerySchema },
+    responses: {
+      200: { description: 'Versions', content: { 'application/json': { schema: CurrentVersionsSchema }, ...CSV_CONTENT } },
+      ...pick(400),
     },
-    ...pick(400),
   },
-});
+  { access: 'anyone' },
+);
+
+const between = route(
+  {
+    method: 'get',
+    path: '/manifest/{from}/{to}',
+    tags,
+    summary: 'Ids of the manifests recorded in [from, to)',
+    description: 'Dates are ISO 8601 (`2024-01-01T00:00:00+00:00`; `Z`, `+00:0`, a date alone are accepted).',
+    request: { params: DateRangeParamsSchema, query: q },
+    responses: { 200: ids, ...pick(400) },
+  },
+  { access: 'anyone' },
+);
+
+const projectBetween = route(
+  {
+    method: 'get',
+    path: '/manifest/{project}/{from}/{to}',
+    tags,
+    summary: 'Ids of the manifests of one or more projects recorded in [from, to)',
+    request: { params: ProjectDateRangeParamsSchema, query: q },
+    responses: { 200: ids, ...pick(400) },
+  },
+  { access: 'anyone' },
+);
+
+const status = route(
+  {
+    method: 'get',
+    path: '/manifest/{manifest_id}/sample_status',
+    tags,
+    summary: 'The status of each sample of a manifest',
+    request: { params: ManifestParamsSchema, query: q },
+    responses: {
+      200: listResponse('svc_id, manifest_id, status, time_created, time_updated per sample', SampleStatusItemSchema),
+      ...pick(400),
+    },
+  },
+  { access: 'anyone' },
+);
+
+const byId = route(
+  {
+    method: 'get',
+    path: '/manifest/{manifest_id}',
+    tags,
+    summary: 'The samples of a manifest (JSON, CSV or RO-Crate)',
+    description:
+      '`return_type=rocrate` answers an RO-Crate 1.2 metadata document (`application/ld+json`): the manifest as the root ' +
+      'dataset, one BioSample per sample, with its people, taxa and places.',
+    request: { params: ManifestParamsSchema, query: q },
+    responses: {
+      200: {
+        description: 'Sample records (JSON or CSV), or the RO-Crate',
+        content: { ...listResponse('', SampleRecordSchema).content, 'application/ld+json': { schema: RoCrateSchema } },
+      },
+      ...pick(400),
+    },
+  },
+  { access: 'anyone' },
+);
 
 export function registerManifestReadRoutes(app: ApiApp) {
   app.openapi(list, async (c) => {

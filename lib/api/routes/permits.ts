@@ -7,18 +7,17 @@ import {
 } from '@/lib/permits/contract';
 import { PERMIT_MAX_BYTES, readSamplePermit, samplePermits } from '@/lib/permits/permits';
 import { uploadPermits } from '@/lib/reports/permits';
-import { withBodyLimit } from '../body-limit';
 import type { ApiApp } from '../context';
 import { openapiConstrained } from '../openapi';
+import { route } from '../policy';
 import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Permits'];
 // a request carries a few permits; more go in further requests
 const PERMITS_REQUEST_MAX_BYTES = 50 * 1024 * 1024;
 
-const upload = withBodyLimit(
-  signedIn({
+const upload = route(
+  {
     method: 'post',
     path: '/manifest/validate/permits',
     tags,
@@ -35,34 +34,44 @@ const upload = withBodyLimit(
       ...pick(400, 401, 404, 409, 413, 415),
       422: { ...problemResponses[422], description: 'A file is not a PDF' },
     },
-  }),
+  },
   {
-    maxBytes: () => PERMITS_REQUEST_MAX_BYTES,
-    tooLarge: () => `Send at most ${PERMITS_REQUEST_MAX_BYTES} bytes of permits per request (each permit at most ${PERMIT_MAX_BYTES}).`,
+    access: 'signed-in',
+    rateLimit: 'uploads',
+    body: {
+      maxBytes: () => PERMITS_REQUEST_MAX_BYTES,
+      tooLarge: () => `Send at most ${PERMITS_REQUEST_MAX_BYTES} bytes of permits per request (each permit at most ${PERMIT_MAX_BYTES}).`,
+    },
   },
 );
 
 // the router takes a svc_id in either case, as the other sample routes do; the permits are looked up in lower case
 const patterns = { svc_id: '[0-9a-fA-F]{24}', stored_name: '[^/]+' };
 
-const list = signedIn({
-  method: 'get',
-  path: '/sample/{svc_id}/permits',
-  tags,
-  summary: 'The permits of a sample (ERGA): its project’s sample managers, the profile’s owner and admins',
-  description: 'Anyone else is answered 404, as for an unknown sample.',
-  request: { params: SamplePermitsParamsSchema },
-  responses: { 200: jsonResponse('The sample’s permits', SamplePermitSchema.array()), ...pick(401, 404) },
-});
+const list = route(
+  {
+    method: 'get',
+    path: '/sample/{svc_id}/permits',
+    tags,
+    summary: 'The permits of a sample (ERGA): its project’s sample managers, the profile’s owner and admins',
+    description: 'Anyone else is answered 404, as for an unknown sample.',
+    request: { params: SamplePermitsParamsSchema },
+    responses: { 200: jsonResponse('The sample’s permits', SamplePermitSchema.array()), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const download = signedIn({
-  method: 'get',
-  path: '/sample/{svc_id}/permits/{stored_name}',
-  tags,
-  summary: 'One permit PDF of a sample',
-  request: { params: SamplePermitParamsSchema },
-  responses: { 200: fileResponse('The PDF', 'application/pdf'), ...pick(401, 404) },
-});
+const download = route(
+  {
+    method: 'get',
+    path: '/sample/{svc_id}/permits/{stored_name}',
+    tags,
+    summary: 'One permit PDF of a sample',
+    request: { params: SamplePermitParamsSchema },
+    responses: { 200: fileResponse('The PDF', 'application/pdf'), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
 export function registerPermitRoutes(app: ApiApp) {
   app.openapi(upload, async (c) => {

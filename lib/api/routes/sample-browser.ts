@@ -7,45 +7,51 @@ import { profileSampleSummary } from '@/lib/samples/summary';
 import type { ApiApp } from '../context';
 import { sendRows } from '../formats';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
+import { route } from '../policy';
 import { CSV_CONTENT, jsonResponse, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
-const browse = signedIn({
-  method: 'get',
-  path: '/samples/browse',
-  tags: ['Portal'],
-  summary: 'Samples, filtered, sorted and paged (the portal’s sample browser)',
-  description:
-    'Every filter may be combined: project and status (comma lists), manifest_id, sequencing_centre (label or short ' +
-    'name), taxon_id (comma list, exact), scientific_name (case-insensitive substring), and field + contains (a sample ' +
-    'field containing the text, case-insensitively and literally; commas separate alternatives, as in ' +
-    'sample/sample_field). sort: time_created (default, newest first), svc_id, project, status, taxon_id, ' +
-    'scientific_name or tube; order asc or desc. JSON answers one page (limit, default 50, at most 500; offset) with ' +
-    '`columns`, the browser’s columns under their names in the standard; `return_type=csv` streams every match ' +
-    '(or the page asked for) with all fields. Records are rendered as by the query API, `standard` renaming them.',
-  request: { query: SampleBrowseQuerySchema },
-  responses: {
-    200: {
-      description: 'One page of sample records, or CSV',
-      content: { 'application/json': { schema: SampleBrowsePageSchema }, ...CSV_CONTENT },
+const browse = route(
+  {
+    method: 'get',
+    path: '/samples/browse',
+    tags: ['Portal'],
+    summary: 'Samples, filtered, sorted and paged (the portal’s sample browser)',
+    description:
+      'Every filter may be combined: project and status (comma lists), manifest_id, sequencing_centre (label or short ' +
+      'name), taxon_id (comma list, exact), scientific_name (case-insensitive substring), and field + contains (a sample ' +
+      'field containing the text, case-insensitively and literally; commas separate alternatives, as in ' +
+      'sample/sample_field). sort: time_created (default, newest first), svc_id, project, status, taxon_id, ' +
+      'scientific_name or tube; order asc or desc. JSON answers one page (limit, default 50, at most 500; offset) with ' +
+      '`columns`, the browser’s columns under their names in the standard; `return_type=csv` streams every match ' +
+      '(or the page asked for) with all fields. Records are rendered as by the query API, `standard` renaming them.',
+    request: { query: SampleBrowseQuerySchema },
+    responses: {
+      200: {
+        description: 'One page of sample records, or CSV',
+        content: { 'application/json': { schema: SampleBrowsePageSchema }, ...CSV_CONTENT },
+      },
+      ...pick(400, 401),
     },
-    ...pick(400, 401),
   },
-});
+  { access: 'signed-in' },
+);
 
-const summary = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/samples/summary',
-  tags: ['Portal'],
-  summary: 'What a profile holds: its confirmed manifests, its samples counted by status, its permits',
-  description:
-    'Manifests newest first, each with its samples by status; the same counts for the whole profile (statuses with no ' +
-    'sample are left out), and how many rejected samples failed at registration after approval; the ERGA permits ' +
-    'its samples name, the latest confirmed upload of each, with a URL to download it. For the profile’s owner (and ' +
-    'admins); anyone else is told 404, as for an unknown profile.',
-  request: { params: ProfileParamsSchema },
-  responses: { 200: jsonResponse('The profile’s manifests, samples and permits', ProfileSampleSummarySchema), ...pick(401, 403, 404) },
-});
+const summary = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/samples/summary',
+    tags: ['Portal'],
+    summary: 'What a profile holds: its confirmed manifests, its samples counted by status, its permits',
+    description:
+      'Manifests newest first, each with its samples by status; the same counts for the whole profile (statuses with no ' +
+      'sample are left out), and how many rejected samples failed at registration after approval; the ERGA permits ' +
+      'its samples name, the latest confirmed upload of each, with a URL to download it. For the profile’s owner (and ' +
+      'admins); anyone else is told 404, as for an unknown profile.',
+    request: { params: ProfileParamsSchema },
+    responses: { 200: jsonResponse('The profile’s manifests, samples and permits', ProfileSampleSummarySchema), ...pick(401, 403, 404) },
+  },
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
 export function registerSampleBrowserRoutes(app: ApiApp) {
   openapiConstrained(app, summary, { profile_id: PATH_PATTERNS.profile_id }, async (c) =>

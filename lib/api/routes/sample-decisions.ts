@@ -5,48 +5,57 @@ import { registrationQueue } from '@/lib/samples/registration';
 import { reviewQueue } from '@/lib/samples/review';
 import { DECIDED_DAYS, ReviewQuerySchema, ReviewQueueSchema } from '@/lib/samples/review-contract';
 import type { ApiApp } from '../context';
+import { route } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Sample approval'];
 
-const decide = signedIn({
-  method: 'post',
-  path: '/sample/decision',
-  tags,
-  summary: 'Accept or reject pending samples (sample managers of the samples’ project, and admins)',
-  description:
-    'A sample whose last required approval this is goes on to registration at once, queued in the same ' +
-    'transaction: `processing` (a registration job), `awaiting_tolid` (its specimen first needs a ToLID from the ToLID ' +
-    'service) or `awaiting_ena` (no Webin account configured yet; it is sent as soon as there is one). ' +
-    '`registrations` lists the registrations started. The reason of a rejection is never returned by the public API.',
-  request: { body: { required: true, content: { 'application/json': { schema: DecisionRequestSchema } } } },
-  responses: { 200: jsonResponse('Decided samples', DecisionAnswerSchema), ...pick(400, 401, 404, 409, 415) },
-});
+const decide = route(
+  {
+    method: 'post',
+    path: '/sample/decision',
+    tags,
+    summary: 'Accept or reject pending samples (sample managers of the samples’ project, and admins)',
+    description:
+      'A sample whose last required approval this is goes on to registration at once, queued in the same ' +
+      'transaction: `processing` (a registration job), `awaiting_tolid` (its specimen first needs a ToLID from the ToLID ' +
+      'service) or `awaiting_ena` (no Webin account configured yet; it is sent as soon as there is one). ' +
+      '`registrations` lists the registrations started. The reason of a rejection is never returned by the public API.',
+    request: { body: { required: true, content: { 'application/json': { schema: DecisionRequestSchema } } } },
+    responses: { 200: jsonResponse('Decided samples', DecisionAnswerSchema), ...pick(400, 401, 404, 409, 415) },
+  },
+  { access: 'signed-in' },
+);
 
-const pending = signedIn({
-  method: 'get',
-  path: '/sample/pending',
-  tags,
-  summary: 'Samples waiting for the caller’s decision (a sample manager’s review queue)',
-  request: { query: PageQuery },
-  responses: { 200: jsonResponse('A page of pending samples', PendingSamplesSchema), ...pick(400, 401) },
-});
+const pending = route(
+  {
+    method: 'get',
+    path: '/sample/pending',
+    tags,
+    summary: 'Samples waiting for the caller’s decision (a sample manager’s review queue)',
+    request: { query: PageQuery },
+    responses: { 200: jsonResponse('A page of pending samples', PendingSamplesSchema), ...pick(400, 401) },
+  },
+  { access: 'signed-in' },
+);
 
-const review = signedIn({
-  method: 'get',
-  path: '/sample/review',
-  tags,
-  summary: 'The caller’s review queue by manifest: samples awaiting a decision, or decided lately',
-  description:
-    '`state=awaiting` (default): the samples of the projects the caller manages (an admin: every project) that wait ' +
-    'for a decision, grouped by the manifest that brought them, oldest manifest first, with who confirmed the ' +
-    `manifest and when, and the ERGA permits each sample names. \`state=decided\`: the samples decided in the last ${DECIDED_DAYS} ` +
-    'days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration ' +
-    'at ENA, accession, or the reason of a rejection). Paged by manifest: every sample of a listed manifest is in its group.',
-  request: { query: ReviewQuerySchema },
-  responses: { 200: jsonResponse('A page of manifests with their samples', ReviewQueueSchema), ...pick(400, 401) },
-});
+const review = route(
+  {
+    method: 'get',
+    path: '/sample/review',
+    tags,
+    summary: 'The caller’s review queue by manifest: samples awaiting a decision, or decided lately',
+    description:
+      '`state=awaiting` (default): the samples of the projects the caller manages (an admin: every project) that wait ' +
+      'for a decision, grouped by the manifest that brought them, oldest manifest first, with who confirmed the ' +
+      `manifest and when, and the ERGA permits each sample names. \`state=decided\`: the samples decided in the last ${DECIDED_DAYS} ` +
+      'days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration ' +
+      'at ENA, accession, or the reason of a rejection). Paged by manifest: every sample of a listed manifest is in its group.',
+    request: { query: ReviewQuerySchema },
+    responses: { 200: jsonResponse('A page of manifests with their samples', ReviewQueueSchema), ...pick(400, 401) },
+  },
+  { access: 'signed-in' },
+);
 
 export function registerSampleDecisionRoutes(app: ApiApp) {
   app.openapi(review, async (c) => c.json(await reviewQueue(c.get('deps').db, c.get('user'), c.req.valid('query')), 200));

@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { SvcIdSchema } from '@/lib/identifiers/contract';
 import {
@@ -38,6 +38,7 @@ import { tubeOrWellIds } from '@/lib/query/tube-or-well';
 import type { ApiApp, AppEnv } from '../context';
 import { arrayWrappedResponse, datesOf, listResponse, outputOptions, QUERY_PATTERNS, sendRows } from '../formats';
 import { openapiConstrained } from '../openapi';
+import { route } from '../policy';
 import { pick } from '../schemas';
 
 const tags = ['Samples'];
@@ -52,41 +53,44 @@ const STANDARD_NOTE =
   '`svc_<FIELD>` (MIxS lat_lon holds "lat lon").';
 
 type Extra = Pick<RouteConfig, 'request'> & Partial<Pick<RouteConfig, 'description' | 'responses'>>;
-const route = <P extends string, E extends Extra>(path: P, summary: string, extra: E) =>
-  createRoute({
-    method: 'get' as const,
-    path,
-    tags,
-    summary,
-    description: STANDARD_NOTE,
-    responses: { 200: records, ...pick(400) },
-    ...extra,
-  });
+const sampleRoute = <P extends string, E extends Extra>(path: P, summary: string, extra: E) =>
+  route(
+    {
+      method: 'get' as const,
+      path,
+      tags,
+      summary,
+      description: STANDARD_NOTE,
+      responses: { 200: records, ...pick(400) },
+      ...extra,
+    },
+    { access: 'anyone' },
+  );
 
-const associated = route('/sample/associated_tol_project', 'Samples of profiles carrying every sub-project named', {
+const associated = sampleRoute('/sample/associated_tol_project', 'Samples of profiles carrying every sub-project named', {
   request: { query: q.extend(AssociatedProjectsQuerySchema.shape) },
 });
 
-const updatable = route('/sample/updatable_fields', 'Fields a re-uploaded manifest may change', {
+const updatable = sampleRoute('/sample/updatable_fields', 'Fields a re-uploaded manifest may change', {
   description: 'Sorted; a comma list of projects gives the union. In another standard, each field’s term at the current version.',
   request: { query: q.extend(ProjectQuerySchema.shape) },
   responses: { 200: listResponse('Field names', FieldNameSchema), ...pick(400) },
 });
 
-const bySvcId = route('/sample/svc_id/{svc_ids}', 'Samples by svc_id (comma list), in the order asked', {
+const bySvcId = sampleRoute('/sample/svc_id/{svc_ids}', 'Samples by svc_id (comma list), in the order asked', {
   request: { params: SvcIdsParamsSchema, query: q },
 });
-const byAccession = route('/sample/biosampleAccessions/{biosampleAccessions}', 'Samples by BioSamples accession (comma list)', {
+const byAccession = sampleRoute('/sample/biosampleAccessions/{biosampleAccessions}', 'Samples by BioSamples accession (comma list)', {
   request: { params: AccessionsParamsSchema, query: q },
 });
-const byAccessionSingular = route(
+const byAccessionSingular = sampleRoute(
   '/sample/biosampleAccession/{biosampleAccessions}',
   'Alias of sample/biosampleAccessions (the reference’s spelling)',
   {
     request: { params: AccessionsParamsSchema, query: q },
   },
 );
-const byField = route('/sample/sample_field/{field}/{values}', 'Samples whose field contains any of the values', {
+const byField = sampleRoute('/sample/sample_field/{field}/{values}', 'Samples whose field contains any of the values', {
   description:
     'Case-insensitive substring match on any of the comma-separated values, taken literally. `svc_id` matches exactly, ' +
     '`svc_profile_title` searches the profile title, and time_created / time_updated / last_bioimage_submitted mean ' +
@@ -94,13 +98,13 @@ const byField = route('/sample/sample_field/{field}/{values}', 'Samples whose fi
     STANDARD_NOTE,
   request: { params: SampleFieldParamsSchema, query: q },
 });
-const byCentre = route('/sample/sequencing_centre', 'Samples of a sequencing centre (label or short name)', {
+const byCentre = sampleRoute('/sample/sequencing_centre', 'Samples of a sequencing centre (label or short name)', {
   request: { query: q.extend(SequencingCentreQuerySchema.shape) },
 });
-const byTaxon = route('/sample/taxon_id/{taxon_ids}', 'Samples by NCBI taxon id (comma list)', {
+const byTaxon = sampleRoute('/sample/taxon_id/{taxon_ids}', 'Samples by NCBI taxon id (comma list)', {
   request: { params: TaxonIdsParamsSchema, query: q },
 });
-const bioimages = route('/sample/with_submitted_bioimages', 'Samples with images submitted to the BioImage Archive, newest first', {
+const bioimages = sampleRoute('/sample/with_submitted_bioimages', 'Samples with images submitted to the BioImage Archive, newest first', {
   description: 'Dates filter on the image submission time; `from`/`to` are accepted beside the reference’s `d_from`/`d_to`.',
   request: { query: BioimagesQuerySchema },
   responses: {
@@ -114,28 +118,31 @@ const bioimages = route('/sample/with_submitted_bioimages', 'Samples with images
 
 const tubesResponse = arrayWrappedResponse('Profiles with the tube or well ids of their samples', ProfileTubesSchema);
 const tubes = (method: 'get' | 'post', path: '/sample/tube_or_well_ids' | '/profile/tube_or_well_ids') =>
-  createRoute({
-    method,
-    path,
-    tags,
-    summary: 'Profile titles with the tube or well ids of their samples',
-    description:
-      'Served at both paths, by GET and POST, with both parameter spellings (profile_type or project, ' +
-      'associated_profile_type or associated_tol_project, d_from/d_to or from/to). The body is ignored.',
-    request: { query: TubeOrWellQuerySchema },
-    responses: { 200: tubesResponse, ...pick(400) },
-  });
+  route(
+    {
+      method,
+      path,
+      tags,
+      summary: 'Profile titles with the tube or well ids of their samples',
+      description:
+        'Served at both paths, by GET and POST, with both parameter spellings (profile_type or project, ' +
+        'associated_profile_type or associated_tol_project, d_from/d_to or from/to). The body is ignored.',
+      request: { query: TubeOrWellQuerySchema },
+      responses: { 200: tubesResponse, ...pick(400) },
+    },
+    { access: 'anyone' },
+  );
 
-const versionFields = route('/sample/project/manifest_version/fields', 'Fields of one manifest version of a project', {
+const versionFields = sampleRoute('/sample/project/manifest_version/fields', 'Fields of one manifest version of a project', {
   description: 'The one-element array form of the reference. Fields without a term in the standard are left out.',
   request: { query: q.extend(VersionFieldsQuerySchema.shape) },
   responses: { 200: arrayWrappedResponse('Field names', FieldNameSchema), ...pick(400) },
 });
 
-const between = route('/sample/{from}/{to}', 'Samples created in [from, to), newest first', {
+const between = sampleRoute('/sample/{from}/{to}', 'Samples created in [from, to), newest first', {
   request: { params: DateRangeParamsSchema, query: q },
 });
-const ofProjects = route('/sample/{project}', 'svc_ids of the samples of one or more projects', {
+const ofProjects = sampleRoute('/sample/{project}', 'svc_ids of the samples of one or more projects', {
   description: 'A comma list of asg, dtol, dtolenv, erga (any case).',
   request: { params: ProjectsParamsSchema, query: q },
   responses: { 200: listResponse('svc_ids', SvcIdSchema), ...pick(400) },

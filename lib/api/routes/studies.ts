@@ -15,45 +15,50 @@ import {
 import { studyJson, uploadResultJson } from '@/lib/studies/json';
 import { exportStudy, JSONLD_TYPE, listStudies, type StudyFile, studyTemplate } from '@/lib/studies/studies';
 import { uploadStudy } from '@/lib/studies/upload';
-import { withBodyLimit } from '../body-limit';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
+import { route } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, pick, UploadedFileSchema, XLSX } from '../schemas';
-import { signedIn } from '../signed-in';
 
 /** The studies of a profile under a schema: the template to fill, the listing, the upload and the export. */
 
 const tags = ['Studies'];
 export const studyPathPatterns = { profile_id: PATH_PATTERNS.profile_id, study_id: STUDY_ID_PATTERN };
 
-const template = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/schema/{schema_name}/template',
-  tags,
-  summary: 'Blank study spreadsheet of a checklist',
-  description:
-    'One sheet per component of the checklist: labels in row 1 (mandatory ones bold), description and example in ' +
-    'rows 2–3, the separator in row 4, data from row 5, with drop-downs for allowed values and references.',
-  request: { params: SchemaParamsSchema, query: ChecklistQuerySchema },
-  responses: { 200: fileResponse('The template', XLSX), ...pick(400, 401, 403, 404) },
-});
-
-const list = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/schema/{schema_name}/studies',
-  tags,
-  summary: 'Studies of the profile under the schema',
-  description: 'An empty list when there are none (the reference system answered 404 `No studies found`).',
-  request: { params: SchemaParamsSchema, query: ChecklistQuerySchema.extend(PageQuery.shape) },
-  responses: {
-    200: { ...jsonResponse('A page of the studies, oldest first', z.array(StudySchema)), headers: PAGE_HEADERS },
-    ...pick(400, 401, 403, 404),
+const template = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/schema/{schema_name}/template',
+    tags,
+    summary: 'Blank study spreadsheet of a checklist',
+    description:
+      'One sheet per component of the checklist: labels in row 1 (mandatory ones bold), description and example in ' +
+      'rows 2–3, the separator in row 4, data from row 5, with drop-downs for allowed values and references.',
+    request: { params: SchemaParamsSchema, query: ChecklistQuerySchema },
+    responses: { 200: fileResponse('The template', XLSX), ...pick(400, 401, 403, 404) },
   },
-});
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
-const upload = withBodyLimit(
-  signedIn({
+const list = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/schema/{schema_name}/studies',
+    tags,
+    summary: 'Studies of the profile under the schema',
+    description: 'An empty list when there are none (the reference system answered 404 `No studies found`).',
+    request: { params: SchemaParamsSchema, query: ChecklistQuerySchema.extend(PageQuery.shape) },
+    responses: {
+      200: { ...jsonResponse('A page of the studies, oldest first', z.array(StudySchema)), headers: PAGE_HEADERS },
+      ...pick(400, 401, 403, 404),
+    },
+  },
+  { access: { profile: 'view', in: 'profile_id' } },
+);
+
+const upload = route(
+  {
     method: 'post',
     path: '/profiles/{profile_id}/schema/{schema_name}/studies',
     tags,
@@ -84,31 +89,38 @@ const upload = withBodyLimit(
       ...pick(400, 401, 403, 404, 409, 413, 415, 503),
       422: { description: 'The spreadsheet breaks rules', content: { 'application/problem+json': { schema: StudyUploadReportSchema } } },
     },
-  }),
+  },
   {
-    // a study spreadsheet may be as large as any upload
-    maxBytes: (config) => config.UPLOAD_MAX_BYTES,
-    tooLarge: (config) => `The upload is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    access: { profile: 'contribute', in: 'profile_id' },
+    rateLimit: 'uploads',
+    body: {
+      // a study spreadsheet may be as large as any upload
+      maxBytes: (config) => config.UPLOAD_MAX_BYTES,
+      tooLarge: (config) => `The upload is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+    },
   },
 );
 
-const download = signedIn({
-  method: 'get',
-  path: '/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}',
-  tags,
-  summary: 'The study as a spreadsheet (default) or JSON-LD',
-  description:
-    'The spreadsheet re-uploads unchanged to the same study. JSON-LD carries an inline @context that maps each ' +
-    'term to its IRI (the checklist’s term reference, or this service’s term page).',
-  request: { params: StudyParamsSchema, query: ExportQuerySchema },
-  responses: {
-    200: {
-      description: 'The study',
-      content: { [XLSX]: { schema: z.string().openapi({ format: 'binary' }) }, [JSONLD_TYPE]: { schema: StudyJsonLdSchema } },
+const download = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}',
+    tags,
+    summary: 'The study as a spreadsheet (default) or JSON-LD',
+    description:
+      'The spreadsheet re-uploads unchanged to the same study. JSON-LD carries an inline @context that maps each ' +
+      'term to its IRI (the checklist’s term reference, or this service’s term page).',
+    request: { params: StudyParamsSchema, query: ExportQuerySchema },
+    responses: {
+      200: {
+        description: 'The study',
+        content: { [XLSX]: { schema: z.string().openapi({ format: 'binary' }) }, [JSONLD_TYPE]: { schema: StudyJsonLdSchema } },
+      },
+      ...pick(400, 401, 403, 404),
     },
-    ...pick(400, 401, 403, 404),
   },
-});
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
 const sendFile = (c: Context<AppEnv>, f: StudyFile) =>
   c.body(typeof f.body === 'string' ? f.body : new Uint8Array(f.body), 200, {

@@ -1,4 +1,4 @@
-import { createRoute, type z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { stringify } from 'csv-stringify/sync';
 import type { Context } from 'hono';
 import { listing } from '@/lib/checklists/definitions';
@@ -19,36 +19,42 @@ import {
 import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained } from '../openapi';
+import { route } from '../policy';
 import { CSV_CONTENT, jsonResponse, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 import { studyPathPatterns } from './studies';
 
 const tags = ['Study submission'];
 const base = '/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/action';
 
-const submit = signedIn({
-  method: 'post',
-  path: `${base}/submit`,
-  tags,
-  summary: 'Queue the study’s submission to ENA (a PROJECT) or Zenodo (a deposition)',
-  description:
-    '409 when the repository is not a target of the checklist (REMBI goes to Zenodo only), when its credentials ' +
-    '(ENA_USERNAME/ENA_PASSWORD, ZENODO_TOKEN) are not configured, when a submission is already running, or when ' +
-    'nothing changed since the last one. Nothing is queued then.',
-  request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
-  responses: { 202: jsonResponse('Queued', StudySubmitAnswerSchema), ...pick(400, 401, 403, 404, 409) },
-});
+const submit = route(
+  {
+    method: 'post',
+    path: `${base}/submit`,
+    tags,
+    summary: 'Queue the study’s submission to ENA (a PROJECT) or Zenodo (a deposition)',
+    description:
+      '409 when the repository is not a target of the checklist (REMBI goes to Zenodo only), when its credentials ' +
+      '(ENA_USERNAME/ENA_PASSWORD, ZENODO_TOKEN) are not configured, when a submission is already running, or when ' +
+      'nothing changed since the last one. Nothing is queued then.',
+    request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
+    responses: { 202: jsonResponse('Queued', StudySubmitAnswerSchema), ...pick(400, 401, 403, 404, 409) },
+  },
+  { access: { profile: 'contribute', in: 'profile_id' } },
+);
 
-const status = signedIn({
-  method: 'get',
-  path: `${base}/submit`,
-  tags,
-  summary: 'The study’s submission status at a repository',
-  request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
-  responses: { 200: jsonResponse('Status', StudySubmissionStatusSchema), ...pick(400, 401, 403, 404) },
-});
+const status = route(
+  {
+    method: 'get',
+    path: `${base}/submit`,
+    tags,
+    summary: 'The study’s submission status at a repository',
+    request: { params: StudyParamsSchema, query: RepositoryQuerySchema },
+    responses: { 200: jsonResponse('Status', StudySubmissionStatusSchema), ...pick(400, 401, 403, 404) },
+  },
+  { access: { profile: 'view', in: 'profile_id' } },
+);
 
-const accession = signedIn({
+const accessionConfig = {
   method: 'get',
   path: `${base}/accession`,
   tags,
@@ -58,20 +64,24 @@ const accession = signedIn({
     200: { description: 'Accession rows', content: { ...jsonResponse('', AccessionRowsSchema).content, ...CSV_CONTENT } },
     ...pick(400, 401, 403, 404),
   },
-});
-const accessionPost = createRoute({ ...accession, method: 'post' });
+} as const;
+const accession = route(accessionConfig, { access: { profile: 'view', in: 'profile_id' } });
+const accessionPost = route({ ...accessionConfig, method: 'post' }, { access: { profile: 'view', in: 'profile_id' } });
 
-const publish = signedIn({
-  method: 'post',
-  path: `${base}/publish`,
-  tags,
-  summary: 'Release the held ENA project (or set its hold date) or publish the Zenodo deposition',
-  description:
-    'Synchronous: the repository is asked in the request. 409 while a submission runs, before the first one, when ' +
-    'already published or released, and when the repository refuses; 503 when it cannot be reached (nothing changed).',
-  request: { params: StudyParamsSchema, query: PublishQuerySchema },
-  responses: { 200: jsonResponse('Published', StudyPublishAnswerSchema), ...pick(400, 401, 403, 404, 409, 503) },
-});
+const publish = route(
+  {
+    method: 'post',
+    path: `${base}/publish`,
+    tags,
+    summary: 'Release the held ENA project (or set its hold date) or publish the Zenodo deposition',
+    description:
+      'Synchronous: the repository is asked in the request. 409 while a submission runs, before the first one, when ' +
+      'already published or released, and when the repository refuses; 503 when it cannot be reached (nothing changed).',
+    request: { params: StudyParamsSchema, query: PublishQuerySchema },
+    responses: { 200: jsonResponse('Published', StudyPublishAnswerSchema), ...pick(400, 401, 403, 404, 409, 503) },
+  },
+  { access: { profile: 'contribute', in: 'profile_id' } },
+);
 
 const clientsOf = (c: Context<AppEnv>): StudyClients => {
   const { config, logger } = c.get('deps');

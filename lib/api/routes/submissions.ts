@@ -9,67 +9,79 @@ import {
 import { queueSampleRegistration } from '@/lib/submissions/registration';
 import { getReceiptXml, getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
 import type { ApiApp } from '../context';
+import { route } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, pick } from '../schemas';
-import { signedIn } from '../signed-in';
 
 const tags = ['Submissions'];
 
-const register = signedIn({
-  method: 'post',
-  path: '/sample/register',
-  tags,
-  summary: 'Register samples of a checklist at ENA, or retry the registration of approved Tree of Life samples',
-  description:
-    'Samples of a checklist (a biodata profile’s, confirmed or refused by ENA before) are registered by whoever may ' +
-    'add to their profile, with no approval: one SAMPLE_SET per profile, HOLD until `release_date` or RELEASE. ' +
-    'Tree of Life samples: approved samples are queued for registration the moment their last approval is recorded; this sends on again ' +
-    'those that wait (awaiting_ena, awaiting_tolid, or processing without a running registration) and those whose ' +
-    'registration failed after approval. Specimens are registered first (after their ToLIDs), then the samples ' +
-    'linked to them (sample derived from / same as / symbiont of). Accessions are written to the samples as `system` ' +
-    'updates. Idempotent: samples already on their way are answered with their registration (`created: false`). ' +
-    '409 naming the missing setting when no Webin account is configured.',
-  request: { body: { required: true, content: { 'application/json': { schema: RegisterRequestSchema } } } },
-  responses: {
-    202: jsonResponse(
-      'The registrations the samples are in, one per profile (samples waiting for a ToLID are in none yet)',
-      RegisterAnswerSchema,
-    ),
-    ...pick(400, 401, 404, 409, 415),
+const register = route(
+  {
+    method: 'post',
+    path: '/sample/register',
+    tags,
+    summary: 'Register samples of a checklist at ENA, or retry the registration of approved Tree of Life samples',
+    description:
+      'Samples of a checklist (a biodata profile’s, confirmed or refused by ENA before) are registered by whoever may ' +
+      'add to their profile, with no approval: one SAMPLE_SET per profile, HOLD until `release_date` or RELEASE. ' +
+      'Tree of Life samples: approved samples are queued for registration the moment their last approval is recorded; this sends on again ' +
+      'those that wait (awaiting_ena, awaiting_tolid, or processing without a running registration) and those whose ' +
+      'registration failed after approval. Specimens are registered first (after their ToLIDs), then the samples ' +
+      'linked to them (sample derived from / same as / symbiont of). Accessions are written to the samples as `system` ' +
+      'updates. Idempotent: samples already on their way are answered with their registration (`created: false`). ' +
+      '409 naming the missing setting when no Webin account is configured.',
+    request: { body: { required: true, content: { 'application/json': { schema: RegisterRequestSchema } } } },
+    responses: {
+      202: jsonResponse(
+        'The registrations the samples are in, one per profile (samples waiting for a ToLID are in none yet)',
+        RegisterAnswerSchema,
+      ),
+      ...pick(400, 401, 404, 409, 415),
+    },
   },
-});
+  { access: 'signed-in' },
+);
 
-const list = signedIn({
-  method: 'get',
-  path: '/submissions',
-  tags,
-  summary: 'A page of the submissions the caller may see, newest first',
-  description:
-    'The caller’s own (their profiles’, or started by them), and for a sample manager the sample registrations of ' +
-    'their projects; all for admins. `number_found` is the total.',
-  request: { query: PageQuery },
-  responses: { 200: jsonResponse('Submissions', SubmissionListSchema), ...pick(400, 401) },
-});
+const list = route(
+  {
+    method: 'get',
+    path: '/submissions',
+    tags,
+    summary: 'A page of the submissions the caller may see, newest first',
+    description:
+      'The caller’s own (their profiles’, or started by them), and for a sample manager the sample registrations of ' +
+      'their projects; all for admins. `number_found` is the total.',
+    request: { query: PageQuery },
+    responses: { 200: jsonResponse('Submissions', SubmissionListSchema), ...pick(400, 401) },
+  },
+  { access: 'signed-in' },
+);
 
-const one = signedIn({
-  method: 'get',
-  path: '/submissions/{submission_id}',
-  tags,
-  summary: 'One submission with its receipts',
-  request: { params: SubmissionIdParamsSchema },
-  responses: { 200: jsonResponse('The submission', SubmissionSchema), ...pick(401, 404) },
-});
+const one = route(
+  {
+    method: 'get',
+    path: '/submissions/{submission_id}',
+    tags,
+    summary: 'One submission with its receipts',
+    request: { params: SubmissionIdParamsSchema },
+    responses: { 200: jsonResponse('The submission', SubmissionSchema), ...pick(401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
-const receipt = signedIn({
-  method: 'get',
-  path: '/submissions/{submission_id}/receipts/{n}',
-  tags,
-  summary: 'ENA’s RECEIPT document of one of a submission’s answers, as ENA sent it',
-  description:
-    'The n-th entry of the submission’s `receipts` (from 0, oldest first), whose `xml_url` names this address. Sent as ' +
-    'a download (`Content-Disposition: attachment`). 404 for an entry that is not an ENA receipt (a Zenodo deposition).',
-  request: { params: SubmissionReceiptParamsSchema },
-  responses: { 200: fileResponse('The RECEIPT document', 'application/xml'), ...pick(400, 401, 404) },
-});
+const receipt = route(
+  {
+    method: 'get',
+    path: '/submissions/{submission_id}/receipts/{n}',
+    tags,
+    summary: 'ENA’s RECEIPT document of one of a submission’s answers, as ENA sent it',
+    description:
+      'The n-th entry of the submission’s `receipts` (from 0, oldest first), whose `xml_url` names this address. Sent as ' +
+      'a download (`Content-Disposition: attachment`). 404 for an entry that is not an ENA receipt (a Zenodo deposition).',
+    request: { params: SubmissionReceiptParamsSchema },
+    responses: { 200: fileResponse('The RECEIPT document', 'application/xml'), ...pick(400, 401, 404) },
+  },
+  { access: 'signed-in' },
+);
 
 export function registerSubmissionRoutes(app: ApiApp) {
   app.openapi(register, async (c) => {
