@@ -49,6 +49,12 @@ export interface RoutePolicy {
 /** Bodies of everything but uploads: 10,000 svc_ids or 1,000 file names fit with room to spare. */
 export const DEFAULT_BODY_MAX_BYTES = 2 * 1024 * 1024;
 
+/** A spreadsheet upload: one file of at most UPLOAD_MAX_BYTES, with room for the multipart form around it. */
+export const SHEET_UPLOAD: BodyPolicy = {
+  maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
+  tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
+};
+
 const DEFAULT_BODY: BodyPolicy = {
   maxBytes: () => DEFAULT_BODY_MAX_BYTES,
   tooLarge: () => `The request body is larger than ${DEFAULT_BODY_MAX_BYTES} bytes; files go to the upload endpoints.`,

@@ -13,7 +13,7 @@ import { barcodeProfile, uploadBarcodes } from '@/lib/barcodes/upload';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
-import { route } from '../policy';
+import { route, SHEET_UPLOAD } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
 
 const tags = ['Barcodes'];
@@ -54,10 +54,7 @@ const upload = route(
   {
     access: { profile: 'contribute', in: 'profile_id' },
     rateLimit: 'uploads',
-    body: {
-      maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
-      tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
-    },
+    body: SHEET_UPLOAD,
   },
 );
 

@@ -16,7 +16,7 @@ import { findChecklist } from '@/lib/sample-checklists/store';
 import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { route } from '../policy';
+import { route, SHEET_UPLOAD } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, pick, XLSX } from '../schemas';
 
 const tags = ['Biodata samples'];
@@ -60,10 +60,7 @@ const upload = route(
   {
     access: { profile: 'contribute', in: 'profile_id' },
     rateLimit: 'uploads',
-    body: {
-      maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
-      tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
-    },
+    body: SHEET_UPLOAD,
   },
 );
 

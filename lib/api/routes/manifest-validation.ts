@@ -27,7 +27,7 @@ import { reportJson, reportStateJson, reportSummaryJson } from '@/lib/reports/js
 import { getReport, getReportSummary, listReports } from '@/lib/reports/read';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { route } from '../policy';
+import { route, SHEET_UPLOAD } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, ProblemSchema, pick, XLSX } from '../schemas';
 
 const tags = ['Manifest validation'];
@@ -61,11 +61,7 @@ const validate = route(
   {
     access: 'signed-in',
     rateLimit: 'uploads',
-    body: {
-      // the file and the form around it
-      maxBytes: (config) => config.UPLOAD_MAX_BYTES + 64 * 1024,
-      tooLarge: (config) => `The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
-    },
+    body: SHEET_UPLOAD,
   },
 );
 

@@ -18,7 +18,7 @@ import { uploadStudy } from '@/lib/studies/upload';
 import type { ApiApp, AppEnv } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { announcePage, PAGE_HEADERS } from '../paging';
-import { route } from '../policy';
+import { route, SHEET_UPLOAD } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, pick, UploadedFileSchema, XLSX } from '../schemas';
 
 /** The studies of a profile under a schema: the template to fill, the listing, the upload and the export. */
@@ -93,11 +93,7 @@ const upload = route(
   {
     access: { profile: 'contribute', in: 'profile_id' },
     rateLimit: 'uploads',
-    body: {
-      // a study spreadsheet may be as large as any upload
-      maxBytes: (config) => config.UPLOAD_MAX_BYTES,
-      tooLarge: (config) => `The upload is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`,
-    },
+    body: SHEET_UPLOAD,
   },
 );
 
