@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, biodataSamples, submissions } from '@/db/schema';
-import { giveUpBiodataRegistration } from '@/lib/biodata-samples/register';
+import { giveUpBiodataRegistration } from '@/lib/biodata-samples/registration-job';
 import type { SchemaName } from '@/lib/checklists/contract';
 import type { ChecklistField } from '@/lib/sample-checklists/contract';
 import { refreshEnaChecklists } from '@/lib/sample-checklists/refresh';

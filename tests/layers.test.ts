@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The layers are checked, not hoped for: `npm run lint` runs scripts/check-layers.mjs (dependency-cruiser with
- * .dependency-cruiser.cjs, then loops between the folders of lib/). Here it is run on two small trees laid out like
- * the repository, each with one mistake, and must fail naming it.
+ * .dependency-cruiser.cjs, then loops between the folders of lib/, contracts included). Here it is run on small trees
+ * laid out like the repository, each with one mistake, and must fail naming it.
  */
 
 const check = (fixture: string) =>
@@ -25,5 +25,12 @@ describe('the layer check', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('lib/alpha ⇄ lib/beta');
     expect(result.stderr).toContain('lib/beta/three.ts → lib/alpha/four.ts');
+  });
+
+  it('fails on a domain whose contract imports a domain that imports it: a contract is no way round the rule', () => {
+    const result = check('contract-loop');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('lib/alpha ⇄ lib/beta');
+    expect(result.stderr).toContain('lib/beta/contract.ts → lib/alpha/contract.ts');
   });
 });

@@ -1,9 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { samples } from '@/db/schema';
-import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO } from '@/lib/profiles/enums';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
-import type { ApprovalGiven, SampleApprovals } from '@/lib/samples/contract';
+import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO } from '@/lib/projects/enums';
 import type { UserRecord } from '@/lib/users/users';
+import type { ApprovalGiven, SampleApprovals } from './contract';
 
 /**
  * Who approves what (docs/tol-manifests.md §3.2). A sample of an associated type flagged "approval required" waits until an

@@ -2,9 +2,9 @@ import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { forEachValueRow } from '@/db/rows';
 import { profiles, samples, sampleUpdates, UPDATE_TYPES, type UpdateType } from '@/db/schema';
-import { AUDIT_COLUMNS, type AuditRecord } from '@/lib/audit/contract';
 import { Invalid } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
+import { AUDIT_COLUMNS, type AuditRecord } from '@/lib/query/contract';
 import { type Page, parseProjects, parseSvcIds } from '@/lib/query/params';
 import { type BatchQuery, fromUtcText, queryOf, textOf, utcText } from '@/lib/query/sql';
 import { type PageRequest, type RowStream, summarisedRows, writtenRowStream } from '@/lib/query/stream';
@@ -114,8 +114,8 @@ const toRecord = (r: AuditRow): AuditRecord => {
 };
 
 /**
- * `JSON.stringify(toRecord(r))`, without the record: writing a 25-change audit took 108 µs through JSON.stringify and
- * the async generators around it, 59 µs so, in the service's profile (README, Benchmarks).
+ * `JSON.stringify(toRecord(r))`, without the record: in the service's profile, going through JSON.stringify and the
+ * async generators around it cost a large share of writing an audit (docs/benchmarks.md).
  */
 const auditJson = (r: AuditRow): string => {
   let json = '';
@@ -126,7 +126,7 @@ const auditJson = (r: AuditRow): string => {
 const auditCsv = (r: AuditRow): string => `${KEYS.map(({ value }) => csvCell(value(r))).join(',')}\n`;
 
 /**
- * `field = any('{…}'::text[])`, a constant rendered once: as `field in ($1, …, $127)` every audit query had Drizzle
+ * `field = any('{…}'::text[])`, a constant rendered once: as `field in ($1, …, $n)` every audit query had Drizzle
  * build, and the driver send, one parameter per exported field. The names are the standards' own (lib/standards),
  * quoted as an array literal inside a string literal.
  */
@@ -140,7 +140,7 @@ const exportedOnly = () => {
 };
 
 // a batch's text around its condition, built once: Drizzle built the select, its joins and the mapping of its rows on
-// every request (a fifth of the service's CPU on audit/sample/manifest_id at 50 connections)
+// every request, a large share of the service's CPU on the audit endpoints under load
 let batchText: { head: string; order: string } | null = null;
 const auditBatchText = () => {
   batchText ??= {
@@ -163,7 +163,7 @@ export function auditBatchQuery(where: SQL | undefined, { after, limit, offset }
 }
 
 // one manifest's first batch, the commonest audit query (audit/sample/manifest_id), as a text made once: building its
-// condition and statement took Drizzle some 25 µs a request, a tenth of what PostgreSQL takes to answer it
+// condition and statement with Drizzle on each request cost a visible share of the answer (docs/benchmarks.md)
 let oneManifestText: string | null = null;
 /** exported so that a test can EXPLAIN it */
 export const oneManifestFirstBatch =

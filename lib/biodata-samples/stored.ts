@@ -2,7 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { biodataSamples } from '@/db/schema';
 import { SCIENTIFIC_NAME, TAXON_ID } from './sheet';
-import type { StoredSample } from './validate';
+
+/** A sample of the profile, as a re-upload meets it. */
+export interface StoredSample {
+  sampleId: string;
+  alias: string;
+  checklistId: string;
+  values: Record<string, string>;
+}
 
 /** A profile's biodata samples as a sheet meets them: by alias, lower-cased, with their values as the sheet gives them. */
 export async function storedSamplesOf(db: Db, profileId: string): Promise<Map<string, StoredSample>> {

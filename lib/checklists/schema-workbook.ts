@@ -1,4 +1,4 @@
-import { REPOSITORIES, type Repository } from '@/lib/submissions/contract';
+import { REPOSITORIES, type Repository } from '@/lib/repositories/contract';
 import { type ComponentDefinition, type FieldDefinition, TERM_TYPES, type TermType, type WorkbookSheets } from './contract';
 import { correctedExample, DROPPED_PATTERNS, MAPPING_KEY_FIXES } from './corrections';
 import { compilePattern } from './patterns';

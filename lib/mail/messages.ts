@@ -2,8 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { type TolProject, userApproverTypes, userProjectRoles } from '@/db/schema';
 import { PROJECT_APPROVAL_TYPE, requiredTypes } from '@/lib/approvals/approvals';
+import type { SampleApprovals } from '@/lib/approvals/contract';
 import { profilePeople } from '@/lib/profiles/access';
-import type { SampleApprovals } from '@/lib/samples/contract';
 import { type MailContext, managersOf, queueEmail, recipientsOf } from './outbox';
 
 /**

@@ -134,6 +134,10 @@ export const ManifestTypeSchema = z
 export type ManifestType = z.infer<typeof ManifestTypeSchema>;
 export const manifestTypeOf = (project: TolProject): ManifestType => project.toUpperCase() as ManifestType;
 
+/** An issue's weight: what the rule catalogue gives each rule, and how a report groups its issues. */
+export const IssueSeveritySchema = z.enum(['error', 'warning']).meta({ description: 'an error blocks confirming; a warning does not' });
+export type IssueSeverity = z.infer<typeof IssueSeveritySchema>;
+
 /** One error or warning of a validation, at a cell, a row or the whole sheet. */
 export const IssueSchema = z
   .object({
@@ -158,6 +162,10 @@ export const FieldChangeSchema = z
   })
   .meta({ id: 'FieldChange' });
 export type FieldChange = z.infer<typeof FieldChangeSchema>;
+
+/** create: every row is a new sample; update: some row's rack/tube is already a sample of the profile (a re-upload). */
+export const ReportModeSchema = z.enum(['create', 'update']);
+export type ReportMode = z.infer<typeof ReportModeSchema>;
 
 /** A spreadsheet row: cell text keyed by header; empty cells are '' or absent. */
 export const ParsedRowSchema = z.object({

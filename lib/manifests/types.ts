@@ -4,8 +4,7 @@
  */
 
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
-import type { ReportMode } from '@/lib/reports/contract';
-import type { Issue, ParsedRow, RowMatch, TaxonomyLookup } from './contract';
+import type { Issue, ParsedRow, ReportMode, RowMatch, TaxonomyLookup } from './contract';
 
 export type { TaxonomyLookup } from './contract';
 

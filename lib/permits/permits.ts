@@ -54,7 +54,37 @@ export async function permitsOfReport(db: Db, report: Pick<ReportRow, 'id' | 'pe
 
 /** The files a report still waits for. */
 export async function missingPermits(db: Db, report: Pick<ReportRow, 'id' | 'permits'>): Promise<string[]> {
-  return (await permitsOfReport(db, report)).filter((p) => !p.received).map((p) => p.filename);
+  return (await missingPermitsOfReports(db, [report])).get(report.id) ?? [];
+}
+
+/**
+ * The files each of several reports still waits for, read in one statement whatever the number of reports (a list
+ * of them, as the home page shows, asks once and not once a report). Reports that wait for nothing are left out.
+ */
+export async function missingPermitsOfReports(
+  db: Db,
+  reports: readonly Pick<ReportRow, 'id' | 'permits'>[],
+): Promise<Map<string, string[]>> {
+  const needing = reports.filter((r) => requiredOf(r).length);
+  if (!needing.length) return new Map();
+  const got = await db
+    .select({ reportId: permits.reportId, fileName: permits.fileName })
+    .from(permits)
+    .where(
+      inArray(
+        permits.reportId,
+        needing.map((r) => r.id),
+      ),
+    );
+  const received = new Set(got.map((g) => `${g.reportId} ${g.fileName}`));
+  const missing = new Map<string, string[]>();
+  for (const r of needing) {
+    const files = requiredOf(r)
+      .filter((p) => !received.has(`${r.id} ${p.filename}`))
+      .map((p) => p.filename);
+    if (files.length) missing.set(r.id, files);
+  }
+  return missing;
 }
 
 export interface PermitUpload {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProfileIdSchema } from '../identifiers/contract';
 import { ProfileTypeSchema } from '../projects/contract';
+import { ShareRoleSchema } from '../users/contract';
 
 export const PROFILE_ROLES = ['admin', 'owner', 'contributor', 'viewer'] as const;
 export const ProfileRoleSchema = z.enum(PROFILE_ROLES).meta({
@@ -78,13 +79,9 @@ export const ProfileOptionsSchema = z
   .meta({ id: 'ProfileOptions', description: 'the associated types and sequencing centres an ERGA profile chooses from' });
 export type ProfileOptions = z.infer<typeof ProfileOptionsSchema>;
 
-export const SHARE_ROLES = ['viewer', 'contributor'] as const;
-export type ShareRole = (typeof SHARE_ROLES)[number];
-export const ShareRoleSchema = z.enum(SHARE_ROLES).meta({
-  id: 'ShareRole',
-  description:
-    'viewer: sees the profile and everything of it; contributor: also uploads and confirms manifests, uploads studies and data files, submits studies',
-});
+// a share's role is declared with the users, whose admin list names it (lib/users/contract.ts); the profile's API and
+// the profile_shares table name it from here
+export { SHARE_ROLES, type ShareRole, ShareRoleSchema } from '../users/contract';
 
 export const ProfileShareSchema = z
   .object({

@@ -1,6 +1,6 @@
+import { ASSOCIATED_TYPES, SEQUENCING_CENTRES } from '@/lib/projects/enums';
 import type { UserRecord } from '@/lib/users/users';
 import type { Profile, ProfileOptions, ProfileTypeOption } from './contract';
-import { ASSOCIATED_TYPES, SEQUENCING_CENTRES } from './enums';
 import { type ProfileView, profileTypeOptions } from './profiles';
 
 /** The profile as the API and the portal show it. */

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { SvcIdSchema, UuidSchema } from '../identifiers/contract';
 
 // shared with the layers below the query API, declared where they belong; the API's contract names them too
-export { AuditRecordSchema, UPDATE_TYPES } from '../audit/contract';
 export * from '../standards/contract';
 export { parseDate } from '../values/dates';
 
@@ -12,6 +11,41 @@ export { parseDate } from '../values/dates';
  * versions, tube or well ids, field lists — and the RO-Crate of a manifest. The parameters are taken as strings
  * (absent, once or repeated) and checked by the domain, so that a bad value gets the reference's sentence.
  */
+
+// ---------------------------------------------------------------------------------------------------------------
+// The audit trail's rows as the query API and the portal show them (docs/tol-manifests.md §4.4): declared here, below
+// the audit domain that reads them (lib/audit/audit.ts uses this API's paging and streams)
+
+/** user: a re-uploaded manifest changed the field; system: the service did (an accession, a ToLID…). */
+// in the reference's order, which its messages keep ('Must be one of: system or user')
+export const UPDATE_TYPES = ['system', 'user'] as const;
+export const UpdateTypeSchema = z.enum(UPDATE_TYPES);
+export type UpdateType = z.infer<typeof UpdateTypeSchema>;
+
+/** One changed field of a sample, with the sample's current identifiers; never who made the change. */
+export const AuditRecordSchema = z
+  .object({
+    field: z.string(),
+    outdated_value: z.string(),
+    updated_value: z.string(),
+    update_type: UpdateTypeSchema,
+    time_updated: z.string(),
+    RACK_OR_PLATE_ID: z.string(),
+    SPECIMEN_ID: z.string(),
+    TUBE_OR_WELL_ID: z.string(),
+    biosampleAccession: z.string(),
+    manifest_id: z.string(),
+    public_name: z.string(),
+    sraAccession: z.string(),
+    svc_audit_type: z.literal('update_log').meta({ description: 'rows are field updates' }),
+    svc_id: z.string(),
+    svc_profile_title: z.string(),
+    tol_project: z.string(),
+  })
+  .meta({ id: 'AuditRecord' });
+/** The CSV columns of the audit answers, in the reference's order. */
+export const AUDIT_COLUMNS = AuditRecordSchema.keyof().options;
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parameters

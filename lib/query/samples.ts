@@ -2,7 +2,7 @@ import { and, arrayContains, asc, gt, gte, inArray, isNotNull, lt, or, type SQL,
 import type { Db } from '@/db/client';
 import { samples, TOL_PROJECTS } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
-import { findSequencingCentre, SEQUENCING_CENTRES } from '@/lib/profiles/enums';
+import { findSequencingCentre, SEQUENCING_CENTRES } from '@/lib/projects/enums';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { recordColumns } from '@/lib/standards/writers';
 import { parseDateRange } from '@/lib/values/dates';

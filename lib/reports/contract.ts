@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { ProfileIdSchema, UuidSchema } from '../identifiers/contract';
-import { FieldChangeSchema, IssueSchema, ManifestTypeSchema } from '../manifests/contract';
+import { FieldChangeSchema, IssueSchema, IssueSeveritySchema, ManifestTypeSchema, ReportModeSchema } from '../manifests/contract';
 import { ReportPermitSchema } from '../permits/contract';
 import type { TolProject } from '../projects/contract';
+
+// what validating a manifest finds is the manifests' (lib/manifests/contract.ts), below the reports that keep it; the
+// table and the report page name these from here
+export type { IssueSeverity, ReportMode } from '../manifests/contract';
 
 /**
  * The validation report at the boundary (lib/reports): as stored in validation_reports' columns and as the API answers
@@ -25,10 +29,6 @@ export const reportManifestTypeOf = (project: ReportProject): ReportManifestType
 export const REPORT_STATUSES = ['pending', 'running', 'complete', 'failed'] as const;
 export const ReportStatusSchema = z.enum(REPORT_STATUSES).meta({ description: 'where the validation stands' });
 export type ReportStatus = z.infer<typeof ReportStatusSchema>;
-
-/** create: every row is a new sample; update: some row's rack/tube is already a sample of the profile (a re-upload). */
-export const ReportModeSchema = z.enum(['create', 'update']);
-export type ReportMode = z.infer<typeof ReportModeSchema>;
 
 export const ReportCountsSchema = z
   .object({
@@ -146,9 +146,6 @@ export type ManifestConfirmed = z.infer<typeof ManifestConfirmedSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // A report's issues, grouped and paged (the report page reads these instead of the whole report)
-
-export const IssueSeveritySchema = z.enum(['error', 'warning']).meta({ description: 'an error blocks confirming; a warning does not' });
-export type IssueSeverity = z.infer<typeof IssueSeveritySchema>;
 
 /** An issue with its severity: one line of a page of a report's issues. */
 export const ReportIssueSchema = IssueSchema.extend({ severity: IssueSeveritySchema }).meta({ id: 'ReportIssue' });

@@ -9,7 +9,7 @@ import { findChecklist } from '@/lib/sample-checklists/store';
 import { MANIFEST_MAX_ROWS } from './create';
 
 /**
- * The validation of a biodata profile's sample sheet (lib/reports/job.ts hands it over): read as a manifest is,
+ * The validation of a biodata profile's sample sheet (lib/reports/validation.ts hands it over): read as a manifest is,
  * checked against its checklist (lib/biodata-samples/validate.ts), and written as a report is, so that the report's
  * pages, JSON, CSV and confirmation are the same.
  */

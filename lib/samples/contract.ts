@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalGivenSchema } from '../approvals/contract';
 import { PATTERNS, ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
 import { ManifestTypeSchema } from '../manifests/contract';
 import { ProfilePermitSchema } from '../permits/contract';
@@ -30,10 +31,8 @@ export type SampleStatus = z.infer<typeof SampleStatusSchema>;
 export const SampleFieldsSchema = z.record(z.string(), z.string());
 export type SampleFields = z.infer<typeof SampleFieldsSchema>;
 
-/** The approvals of a sample, by associated project type (samples.approvals): {"DTOL": {"user_id": 3, "date": "…"}}. */
-export const SampleApprovalsSchema = z.record(z.string(), z.object({ user_id: z.number().int(), date: z.string() }));
-// Partial: a type is approved or absent, which is also what `{}` written beside `{ DTOL: … }` infers as
-export type SampleApprovals = Partial<z.infer<typeof SampleApprovalsSchema>>;
+// a sample's approvals are the approvals' (lib/approvals/contract.ts); the samples table names them from here
+export type { SampleApprovals } from '../approvals/contract';
 
 /** The last answer of the ToLID service about a specimen: approved (its public name is the ToLID), pending or rejected. */
 export const TolidStatusSchema = z.enum(['approved', 'pending', 'rejected']);
@@ -102,17 +101,6 @@ export const SampleLabelsSchema = z.object({
   SCIENTIFIC_NAME: z.string(),
 });
 export type SampleLabels = z.infer<typeof SampleLabelsSchema>;
-
-/** An approval a sample carries: which associated type, who gave it and when. */
-export const ApprovalGivenSchema = z
-  .object({
-    associated_type: z.string().meta({ example: 'ERGA_COMMUNITY' }),
-    user_id: z.number().int(),
-    approved_by: z.string().nullable().meta({ description: 'the approver’s username (null: the user is gone)' }),
-    approved_at: z.string().meta({ description: 'when (ISO 8601)' }),
-  })
-  .meta({ id: 'ApprovalGiven' });
-export type ApprovalGiven = z.infer<typeof ApprovalGivenSchema>;
 
 /** Where a sample stands in its approvals, as its reviewers see it. */
 export const approvalState = {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { submitBarcodesJob } from '@/lib/barcodes/submit';
-import { registerBiodataSamplesJob } from '@/lib/biodata-samples/register';
+import { registerBiodataSamplesJob } from '@/lib/biodata-samples/registration-job';
 import type { Config } from '@/lib/config';
 import { fileStore } from '@/lib/files/files';
 import { submitImagesJob } from '@/lib/images/submit';

@@ -1,5 +1,5 @@
 import type { ComponentDefinition } from '@/lib/checklists/contract';
-import type { Repository } from '@/lib/submissions/contract';
+import type { Repository } from '@/lib/repositories/contract';
 import type { ReadAccessions, StudyAccessions } from './contract';
 
 /**

@@ -1,4 +1,4 @@
-import { REPOSITORIES } from '@/lib/submissions/contract';
+import { REPOSITORIES } from '@/lib/repositories/contract';
 import type { Study, StudyUploadResult } from './contract';
 import type { StudySummary } from './studies';
 import { SAVED_MESSAGE, type UploadResult } from './upload';

@@ -1,12 +1,12 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { biodataSamples } from '@/db/schema';
-import type { BiodataSampleStatus } from '@/lib/biodata-samples/contract';
 
 /** A biodata profile's sample (lib/biodata-samples) as a study sheet meets it: registered (by its BioSample accession), or not yet. */
 export interface NamedBiodataSample {
   alias: string;
-  status: BiodataSampleStatus;
+  /** as the biodata_samples table keeps it (the biodata samples register through the submissions, above the studies) */
+  status: (typeof biodataSamples.$inferSelect)['status'];
   biosampleAccession: string | null;
   taxonId: string;
   scientificName: string;

@@ -18,7 +18,7 @@ export interface ParsedWorkbook {
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 // what one study workbook may hold: the largest checklists run to a few dozen columns, so 10,000 file rows of 40
-// columns fit; parsed, 500,000 short cells grow the process by about 90 MB (measured), well inside 256 MB
+// columns fit, and parsed they stay well inside the memory a hostile workbook may take (docs/benchmarks.md)
 export const STUDY_MAX_CELLS = 500_000;
 
 /** An unreadable upload: 400 with the reference's sentence and the reason. */

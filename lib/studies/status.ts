@@ -1,7 +1,7 @@
 import { desc, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { type SubmissionStatus, submissions } from '@/db/schema';
-import type { Repository } from '@/lib/submissions/contract';
+import type { Repository } from '@/lib/repositories/contract';
 import { studyAccession } from './accessions';
 import type { StudyAccessions, StudyStatus } from './contract';
 

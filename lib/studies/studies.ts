@@ -7,7 +7,7 @@ import { checklistExists, getChecklistDefinition, listing, requireSchema, unknow
 import { Invalid, NotFound } from '@/lib/errors';
 import type { ProfileNeed } from '@/lib/profiles/access';
 import { getProfile } from '@/lib/profiles/profiles';
-import { REPOSITORIES, type Repository } from '@/lib/submissions/contract';
+import { REPOSITORIES, type Repository } from '@/lib/repositories/contract';
 import type { UserRecord } from '@/lib/users/users';
 import { trimEndOf } from '@/lib/values/text';
 import type { StudyAccessions } from './contract';

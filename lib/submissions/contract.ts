@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProfileIdSchema, UuidSchema } from '../identifiers/contract';
+import { RepositorySchema } from '../repositories/contract';
 
 /**
  * A submission: one brokering job to a public repository (a study, or a batch of accepted Tree of Life samples), as
@@ -11,9 +12,9 @@ export const SUBMISSION_STATUSES = ['pending', 'processing', 'accepted', 'reject
 export const SubmissionStatusSchema = z.enum(SUBMISSION_STATUSES).meta({ description: 'where the submission stands' });
 export type SubmissionStatus = z.infer<typeof SubmissionStatusSchema>;
 
-export const REPOSITORIES = ['ena', 'zenodo'] as const;
-export const RepositorySchema = z.enum(REPOSITORIES).meta({ description: 'a public repository' });
-export type Repository = z.infer<typeof RepositorySchema>;
+// which repositories there are is the repositories' (lib/repositories/contract.ts); the submissions table and the
+// portal name them from here
+export { REPOSITORIES, type Repository, RepositorySchema } from '../repositories/contract';
 
 export const SubmissionKindSchema = z
   .enum(['samples', 'study', 'biodata_samples'])

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ShareRoleSchema } from '../profiles/contract';
-import { ASSOCIATED_TYPES } from '../profiles/enums';
 import { TolProjectSchema } from '../projects/contract';
+import { ASSOCIATED_TYPES } from '../projects/enums';
 
 /**
  * Accounts: users as admins create and change them, the signed-in user, and API keys. The same field rules check the
@@ -59,7 +58,7 @@ export function orcidRefusalText(code: string, orcidId: string): string | null {
   return text ? text.replace('{orcid}', orcidId) : null;
 }
 
-/** The associated types whose samples wait for an approval (lib/profiles/enums.ts): what a user can be named approver of. */
+/** The associated types whose samples wait for an approval (lib/projects/enums.ts): what a user can be named approver of. */
 export const APPROVAL_TYPES = ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name) as [string, ...string[]];
 export const ApprovalTypeSchema = z
   .enum(APPROVAL_TYPES, { error: `not an associated type that needs approval; one of ${APPROVAL_TYPES.join(', ')}` })
@@ -114,6 +113,15 @@ export const UserSchema = z
   })
   .meta({ id: 'User', description: 'A user, never their password' });
 export type User = z.infer<typeof UserSchema>;
+
+/** What a profile's owner gives another user, or a group, on it (profile_shares.role). */
+export const SHARE_ROLES = ['viewer', 'contributor'] as const;
+export type ShareRole = (typeof SHARE_ROLES)[number];
+export const ShareRoleSchema = z.enum(SHARE_ROLES).meta({
+  id: 'ShareRole',
+  description:
+    'viewer: sees the profile and everything of it; contributor: also uploads and confirms manifests, uploads studies and data files, submits studies',
+});
 
 /** A user as the admin's list shows them: with the groups they are in and the profiles shared with them. */
 export const AdminUserSchema = UserSchema.extend({

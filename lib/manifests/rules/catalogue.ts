@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IssueSeveritySchema } from '@/lib/reports/contract';
+import { IssueSeveritySchema } from '../contract';
 import catalogue from './catalogue.json' with { type: 'json' };
 
 /**

@@ -1,15 +1,7 @@
-import type {
-  ChecklistField,
-  ChecklistKind,
-  ChecklistSource,
-  FieldRole,
-  FieldType,
-  Requirement,
-  SampleChecklist,
-} from '@/lib/sample-checklists/contract';
+import type { ChecklistField, ChecklistKind, ChecklistSource, FieldRole, FieldType, Requirement, SampleChecklist } from '../contract';
 import { RepositoryProtocolError } from '../errors';
 import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
-import { webinRoot } from './client';
+import { webinRoot } from './webin-url';
 import { arrayOf, attrOf, childOf, createXmlParser, textOf } from './xml';
 
 /**

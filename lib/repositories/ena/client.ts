@@ -1,7 +1,3 @@
-import type { Logger } from 'pino';
-import { z } from 'zod';
-import { Conflict } from '@/lib/errors';
-import { trimEndOf } from '@/lib/values/text';
 import { RepositoryError, RepositoryHttpError, RepositoryProtocolError } from '../errors';
 import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
 import { buildWebinXml } from './build';
@@ -9,6 +5,7 @@ import { type ArchiveFile, parseFileReport } from './file-report';
 import { type EnaReceipt, parseReceipt, type ReceiptObject } from './receipt';
 import { parseSampleSet } from './sample-set';
 import type { BrokerDefaults, WebinDocument } from './types';
+import { lastSegment, pollLinkOf, pollUrlOnHost, QueueAnswer, webinRoot } from './webin-url';
 
 export type { ArchiveFile } from './file-report';
 
@@ -23,7 +20,7 @@ export interface EnaClientOptions extends Omit<HttpOptions, 'service'>, BrokerDe
   baseUrl: string;
   username: string;
   password: string;
-  /** for the synchronous submit, which ENA itself aborts after one minute; default 90 s */
+  /** for the synchronous submit, which ENA itself aborts after a while: by default a little longer, to hear ENA's answer */
   submitTimeoutMs?: number;
 }
 
@@ -38,9 +35,9 @@ export interface QueuedSubmission {
 export type PollResult = { state: 'pending' } | { state: 'complete'; receipt: EnaReceipt };
 
 export interface WaitOptions {
-  /** between polls; default 5 s */
+  /** between polls */
   intervalMs?: number;
-  /** give up (EnaStillQueuedError) after this long; default 10 min, ENA's own limit for queued submissions */
+  /** give up (EnaStillQueuedError) after this long; by default ENA's own limit for queued submissions */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -74,8 +71,8 @@ export interface EnaClient {
 }
 
 /**
- * Samples asked of Webin's reports service in one call. Webin documents no limit for a list of ids; 100 is the lot
- * submitters use against production, and a URL of 100 accessions stays far below any server's line length.
+ * Samples asked of Webin's reports service in one call. Webin documents no limit for a list of ids; this is the lot
+ * submitters use against production, and a URL of that many accessions stays far below any server's line length.
  */
 export const SAMPLE_REPORT_LOT = 100;
 
@@ -94,37 +91,6 @@ export class EnaStillQueuedError extends RepositoryError {
     super('ena', `ENA submission ${submissionId} is still queued`);
     this.name = 'EnaStillQueuedError';
   }
-}
-
-/** The Webin REST root from whatever the setting names (the root, the v1 drop-box or the v2 service). */
-export function webinRoot(baseUrl: string): string {
-  return trimEndOf(baseUrl.trim(), '/').replace(/\/(drop-box(\/submit)?|webin-v2(\/submit(\/queue)?)?)$/, '');
-}
-
-const lastSegment = (url: string): string => {
-  try {
-    return decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? '');
-  } catch {
-    return url;
-  }
-};
-
-const QueueAnswer = z.object({
-  submissionId: z.string().min(1),
-  submissionAccountId: z.string().optional(),
-  links: z.array(z.object({ rel: z.string(), href: z.string() })).optional(),
-  _links: z.record(z.string(), z.union([z.object({ href: z.string() }), z.array(z.object({ href: z.string() }))])).optional(),
-});
-type QueueAnswer = z.infer<typeof QueueAnswer>;
-
-/** The poll link of a queue answer, in the documented `links[rel]` shape or the HAL `_links` shape. */
-export function pollLinkOf(answer: QueueAnswer): string | undefined {
-  const rel = (name: string) => answer.links?.find((l) => l.rel === name)?.href;
-  const hal = (name: string) => {
-    const v = answer._links?.[name];
-    return Array.isArray(v) ? v[0]?.href : v?.href;
-  };
-  return rel('poll-xml') ?? hal('poll-xml') ?? hal('poll') ?? rel('poll') ?? rel('poll-json') ?? hal('poll-json');
 }
 
 export function createEnaClient(options: EnaClientOptions): EnaClient {
@@ -149,30 +115,9 @@ export function createEnaClient(options: EnaClientOptions): EnaClient {
     };
   };
 
-  /**
-   * A poll link is followed only on the configured host (ENA's links say http:// for an https service): the
-   * Basic credentials must never go anywhere else. The query (`mediaType=…`, spelt with spaces in ENA's own
-   * docs) is dropped; the poll answers XML by default.
-   */
-  const safePollUrl = (href: string | undefined, submissionId: string): string => {
-    if (href) {
-      try {
-        const u = new URL(href, root);
-        if (u.hostname === rootUrl.hostname) {
-          u.protocol = rootUrl.protocol;
-          u.port = rootUrl.port;
-          u.username = '';
-          u.password = '';
-          u.search = '';
-          u.hash = '';
-          return u.toString();
-        }
-      } catch {
-        // fall through to the documented path
-      }
-    }
-    return endpoints.poll(submissionId);
-  };
+  // a poll link on the configured host only, else the documented path (lib/repositories/ena/webin-url.ts)
+  const safePollUrl = (href: string | undefined, submissionId: string): string =>
+    pollUrlOnHost(rootUrl, href) ?? endpoints.poll(submissionId);
 
   // ENA may answer a refused document with 400 and a RECEIPT: that is an answer, not a transport failure
   const receiptOrThrow = (res: { status: number; body: string }, method: string, url: string): EnaReceipt => {
@@ -287,26 +232,4 @@ export function createEnaClient(options: EnaClientOptions): EnaClient {
     hold: (target, holdUntilDate) => submitDocument({ submission: { actions: [{ type: 'HOLD', target, holdUntilDate }] } }),
   };
   return client;
-}
-
-/**
- * Client options from the service settings. Without a Webin account nothing can be submitted: that is the 409
- * the API answers, naming the missing setting.
- */
-export function enaClientOptionsFromConfig(
-  config: { ENA_WEBIN_URL: string; ENA_USERNAME?: string; ENA_PASSWORD?: string },
-  logger: Logger,
-  extra: Partial<EnaClientOptions> = {},
-): EnaClientOptions {
-  const missing = [config.ENA_USERNAME ? undefined : 'ENA_USERNAME', config.ENA_PASSWORD ? undefined : 'ENA_PASSWORD'].filter(
-    (m): m is string => m !== undefined,
-  );
-  if (missing.length) throw Conflict(`ENA submission is not configured: set ${missing.join(' and ')}.`);
-  return {
-    baseUrl: config.ENA_WEBIN_URL,
-    username: config.ENA_USERNAME as string,
-    password: config.ENA_PASSWORD as string,
-    logger,
-    ...extra,
-  };
 }

@@ -1,5 +1,6 @@
 export * from './build';
 export * from './client';
+export * from './client-config';
 export * from './once';
 export * from './platforms';
 export * from './receipt';
@@ -7,3 +8,4 @@ export * from './samples';
 export * from './tol-sample';
 export * from './types';
 export * from './upload-area';
+export { webinRoot } from './webin-url';

@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { enaSampleCache } from '@/db/schema';
 import { RepositoryHttpError, RepositoryProtocolError, RepositoryUnavailableError } from '../errors';
 import { basicAuth, type HttpOptions, httpRequest, joinUrl, plumbingOf } from '../http';
-import { webinRoot } from './client';
+import { webinRoot } from './webin-url';
 import { arrayOf, attrOf, childOf, createXmlParser, textOf } from './xml';
 
 /**

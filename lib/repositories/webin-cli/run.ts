@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fieldInvalid, Invalid } from '@/lib/errors';
 import { RepositoryError, RepositoryProtocolError, RepositoryRefused } from '../errors';
 import { MANIFEST_FILE_FIELDS, manifestName, type WebinCliContext, type WebinCliManifests, writeManifestText } from './manifest';
+import { execute } from './process';
+import { accessionIn, errorsIn, errorsInFile, reportsIn, validationDir } from './reports';
 
 /**
  * ENA's Webin-CLI, run as `java -jar webin-cli.jar`: the only way ENA accepts genome and transcriptome assemblies and
@@ -28,7 +29,7 @@ export interface WebinCliOptions {
    * Kept between runs, so that a -submit after a -validate of the same manifest reuses what the validation prepared.
    */
   workDir: string;
-  /** default 30 minutes: a large genome takes long to validate and upload */
+  /** by default long enough for a large genome, which takes long to validate and upload */
   timeoutMs?: number;
   /** more variables for Java's environment; the service's own environment is not passed on (it holds secrets) */
   env?: Readonly<Record<string, string>>;
@@ -73,12 +74,6 @@ export class WebinCliFailure extends RepositoryError {
 }
 
 const DEFAULT_TIMEOUT_MS = 30 * 60 * 1000;
-/** how long Java has after SIGTERM to stop before it is killed */
-const KILL_GRACE_MS = 10_000;
-/** Webin-CLI logs every file it uploads: only the end of its output says how the run ended */
-const OUTPUT_LIMIT = 64 * 1024;
-/** a report of a large, badly formed FASTA holds an error per line; its beginning says enough */
-const REPORT_READ_LIMIT = 1024 * 1024;
 const MAX_MESSAGES = 100;
 /** how many of the messages the refusal's sentence quotes; all of them (up to MAX_MESSAGES) are in its list */
 const MESSAGES_IN_SUMMARY = 10;
@@ -89,9 +84,6 @@ const LOG_REPORT = 'webin-cli.report';
 /** what Java needs from the service's environment to start and find its settings */
 const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'JAVA_HOME', 'JAVA_TOOL_OPTIONS', 'JDK_JAVA_OPTIONS'];
 
-/** A report or console line Webin-CLI gives an error in: `ERROR: …`, in its log after a timestamp. */
-const ERROR_LINE = /^(?:\d{4}-\d\d-\d\dT\S*\s+)?ERROR\s*:(.*)$/;
-const ANALYSIS_ACCESSION = /\bERZ\d+\b/;
 /** ENA's refusal of an object it holds, naming it: "… already exists in the submission account with accession: \"ERZ…\"" */
 const EXISTING = /already exists in the submission account with accession: "?(ERZ\d+)/;
 
@@ -187,118 +179,8 @@ function checkRequest(request: WebinCliRequest): void {
   }
 }
 
-/** Webin-CLI's name for a submission's folder: the name's spaces and other unsafe characters become single `_`. */
-function safeDirName(name: string): string {
-  let safe = name
-    .trim()
-    .replace(/[^a-zA-Z0-9_.-]/g, '_')
-    .replace(/_+/g, '_');
-  if (safe.length > 1 && safe.startsWith('_')) safe = safe.slice(1);
-  if (safe.length > 1 && safe.endsWith('_')) safe = safe.slice(0, -1);
-  return safe;
-}
-
-const validationDir = (outputDir: string, context: WebinCliContext, name: string) =>
-  path.join(outputDir, context, safeDirName(name), 'validate');
-
-/** The `<file>.report` files of a validation, in name order. */
-async function reportsIn(dir: string): Promise<string[]> {
-  try {
-    const names = await readdir(dir);
-    return names
-      .filter((n) => n.endsWith('.report'))
-      .sort()
-      .map((n) => path.join(dir, n));
-  } catch {
-    return [];
-  }
-}
-
-/** The errors a report gives, or none when it cannot be read (it is read only to explain a failure already known). */
-async function errorsInFile(file: string): Promise<string[]> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(file, 'r');
-    const buffer = Buffer.alloc(REPORT_READ_LIMIT);
-    const { bytesRead } = await handle.read(buffer, 0, REPORT_READ_LIMIT, 0);
-    return errorsIn(buffer.subarray(0, bytesRead).toString('utf8'));
-  } catch {
-    return [];
-  } finally {
-    await handle?.close();
-  }
-}
-
-function errorsIn(text: string): string[] {
-  const errors: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const message = ERROR_LINE.exec(line.trim())?.[1]?.trim();
-    if (message) errors.push(message);
-  }
-  return errors;
-}
-
 function summary(messages: readonly string[]): string {
   const quoted = messages.slice(0, MESSAGES_IN_SUMMARY).join(' ');
   const more = messages.length - MESSAGES_IN_SUMMARY;
   return more > 0 ? `${quoted} (and ${more} more)` : quoted;
-}
-
-/**
- * The analysis accession of Webin-CLI's closing line, "… The following analysis accession was assigned to the
- * submission: ERZ…" (a test submission's says so first); any ERZ it printed when the wording changes.
- */
-function accessionIn(output: string): string | null {
-  const lines = output.split(/\r?\n/).reverse();
-  const closing = lines.find((l) => l.includes('accession was assigned') && ANALYSIS_ACCESSION.test(l));
-  for (const line of closing ? [closing] : lines) {
-    const found = ANALYSIS_ACCESSION.exec(line);
-    if (found) return found[0];
-  }
-  return null;
-}
-
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  output: string;
-  startError?: Error;
-}
-
-/** Runs a program without a shell and keeps the end of its output; after `timeoutMs` it is stopped. */
-function execute(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
-): Promise<Ended> {
-  return new Promise((resolve) => {
-    let tail = Buffer.alloc(0);
-    const keep = (chunk: Buffer) => {
-      tail = Buffer.concat([tail, chunk]);
-      if (tail.length > OUTPUT_LIMIT) tail = tail.subarray(tail.length - OUTPUT_LIMIT);
-    };
-    let timedOut = false;
-    let killer: NodeJS.Timeout | undefined;
-    let startError: Error | undefined;
-    // Next's types make NODE_ENV a member every environment has; Java's has no use for it
-    const env = options.env as NodeJS.ProcessEnv;
-    const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGTERM');
-      killer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-    }, options.timeoutMs);
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    // a command that cannot be started has no pid, and emits 'error' and then 'close'
-    child.on('error', (err) => {
-      if (child.pid === undefined) startError ??= err;
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      clearTimeout(killer);
-      resolve({ code, signal, timedOut, output: tail.toString('utf8'), startError });
-    });
-  });
 }
