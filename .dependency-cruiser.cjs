@@ -2,15 +2,21 @@
  * The layers (docs/architecture.md), checked by `npm run lint`:
  *
  *   app, components (the portal) ─┐
- *   lib/api (the HTTP faces)  ────┼─→ domains (lib/<domain>) ─→ base modules ─→ db ─→ contracts
- *   lib/server, server (composition: may import anything)
+ *   lib/api, lib/client (faces) ──┼─→ domains (lib/<domain>) ─→ base modules ─→ db ─→ contracts
+ *   lib/server, lib/seed, server (composition: may import anything)
  *
- * Base modules (lib/jobs, lib/repositories, lib/files, lib/spreadsheets, lib/values, lib/metrics, lib/errors,
- * lib/config, lib/logger, lib/crash-points, lib/concurrency, lib/security-headers) import no domain; db imports
- * contracts only; nothing below the faces imports them; and no module imports one that imports it back.
+ * Which folder of lib/ is in which layer is scripts/layers.cjs, the list docs/architecture.md's layer map is printed
+ * from. Base modules import no domain (nor a face or the composition); db imports contracts only; nothing below the
+ * faces imports them; and no module imports one that imports it back.
  */
-const DOMAINS =
-  '^lib/(approvals|audit|auth|browse|checklists|groups|health|identifiers|images|mail|manifests|permits|profiles|projects|query|removal|reports|sample-checklists|samples|seed|standards|stats|studies|submissions|users)/';
+const layers = require('./scripts/layers.cjs');
+
+const pattern = (names) => names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+/** what a base module may not import: every folder of lib/ above the base */
+const ABOVE_BASE = `^lib/(${pattern(Object.keys({ ...layers.domains, ...layers.faces, ...layers.composition }))})/`;
+const BASE = `^lib/(${pattern(Object.keys(layers.base))})`;
+/** the faces and the composition in lib/: what nothing else of lib/ may import */
+const ON_TOP = `^lib/(${pattern(Object.keys({ ...layers.faces, ...layers.composition }))})/`;
 const CONTRACT = '(^lib/[^/]+/contract\\.ts$|^lib/manifests/rules/catalogue\\.json$)';
 
 module.exports = {
@@ -33,17 +39,15 @@ module.exports = {
       name: 'base-imports-no-domain',
       severity: 'error',
       comment: 'The infrastructure serves the domains; a domain’s contract is the most it may know.',
-      from: {
-        path: '^lib/(jobs|repositories|files|spreadsheets|values|metrics|errors\\.ts|config\\.ts|logger\\.ts|crash-points\\.ts|concurrency\\.ts|security-headers\\.ts)',
-      },
-      to: { path: DOMAINS, pathNot: CONTRACT },
+      from: { path: BASE },
+      to: { path: ABOVE_BASE, pathNot: CONTRACT },
     },
     {
       name: 'lib-imports-no-face',
       severity: 'error',
       comment: 'Domains and infrastructure never import the HTTP API, the portal or the composition root.',
-      from: { path: '^(lib|db)/', pathNot: '^lib/(api|server|client)/' },
-      to: { path: '^(app|components|server)/|^lib/(api|server)/' },
+      from: { path: '^(lib|db)/', pathNot: ON_TOP },
+      to: { path: `^(app|components|server)/|${ON_TOP}` },
     },
     {
       name: 'portal-imports-no-server-code',

@@ -1,12 +1,11 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { TEST_NODE_FLAGS } from './tests/support/node-flags';
+import { TEST_NODE_FLAGS } from './tests/support/node-flags.ts';
 
 /**
  * Files that need a worker of their own: the hostile-uploads test bounds the growth of the process's memory while a
- * workbook is read, which another file's garbage in the same heap would blur (+578 MB against its +256 MB when it
- * shared a worker).
+ * workbook is read, which another file's garbage in the same heap would blur past its bound (docs/benchmarks.md).
  */
 const OWN_HEAP = ['tests/hostile-uploads.test.ts'];
 
@@ -30,10 +29,11 @@ export default defineConfig({
           include: ['tests/**/*.test.ts', 'lib/**/*.test.ts'],
           exclude: OWN_HEAP,
           // a worker keeps the modules it imported from one file to the next: importing the service (the API app, its
-          // routes and schemas, drizzle, pg-boss, exceljs, …) afresh took about 3 s a file, over 80 files. Each file
-          // still makes its own database, app and servers (tests/support/harness.ts) and closes them in afterAll;
-          // module-level caches are of immutable things (definitions, compiled patterns) or keyed by database, and
-          // the metrics test reads differences, so a file does not see what one before it did.
+          // routes and schemas, drizzle, pg-boss, exceljs, …) afresh for every file was much of the suite's time
+          // (docs/benchmarks.md). Each file still makes its own database, app and servers (tests/support/harness.ts)
+          // and closes them in afterAll; module-level caches are of immutable things (definitions, compiled patterns)
+          // or keyed by database, and the metrics test reads differences, so a file does not see what one before it
+          // did.
           isolate: false,
         },
       },

@@ -90,9 +90,9 @@ const RAW_TEXT = { to: RAW_TEXT_OID, from: [RAW_TEXT_OID], serialize: (x: unknow
 
 /**
  * bytea to and from PGlite without its built-in codec, which goes through a JS array of one number and one string per
- * byte: a 12 MB uploaded workbook took some 850 MB of heap and seconds (bench/memory.ts). A parameter is handed over as
- * the bytes themselves, which PGlite's protocol writer sends as a binary parameter (its serializers are typed as
- * returning text, hence the cast); results come as hex text, decoded by Buffer.
+ * byte: an uploaded workbook took many times its size in heap, and seconds (docs/benchmarks.md). A parameter is handed
+ * over as the bytes themselves, which PGlite's protocol writer sends as a binary parameter (its serializers are typed
+ * as returning text, hence the cast); results come as hex text, decoded by Buffer.
  */
 const byteaCodec = {
   serializers: { [types.BYTEA]: (x: Uint8Array) => x as unknown as string },

@@ -76,10 +76,8 @@ export async function forEachValueRow(
   let failure: { err: unknown } | null = null;
   // the row callback is let go once the statement is done or a row has failed it (the rows after are not taken).
   // Kept, a finished statement's rows stayed reachable through it (the driver's query object holds it) until a full
-  // collection: in a loop of 500-row statements every row since the last scavenge survived it, 5-15 MB a scavenge
-  // copied and moved to the old generation, 9 full collections in 3,000 statements instead of 2; a manifest's
-  // sample_status (500 rows) cost the service 1.9-2.8 ms of CPU instead of 1.1-1.6 (bench:http's machine, PostgreSQL,
-  // one request at a time)
+  // collection: in a loop of statements every row since the last scavenge survived it and was copied to the old
+  // generation, which then needed full collections far more often, and lists cost more CPU (docs/benchmarks.md)
   let take: ((values: unknown[]) => void) | null = onRow;
   const guarded = (values: unknown[]) => {
     if (!take) return;

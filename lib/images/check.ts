@@ -45,8 +45,8 @@ export function oversizedImages(parts: readonly { name: string; size: number }[]
 export async function checkImage(fileName: string, bytes: Uint8Array): Promise<CheckedImage | string> {
   const named = EXTENSIONS[extensionOf(fileName)];
   const words = named ? FORMAT_WORDS[named] : 'an';
-  // loaded when first needed: libvips takes ~30 MB of the process's memory, which a service that is never sent an
-  // image need not hold (and each start of the service was ~80 ms longer for it)
+  // loaded when first needed: libvips holds memory that a service never sent an image need not hold, and loading it
+  // lengthens every start (docs/benchmarks.md)
   const { default: sharp } = await import('sharp');
   try {
     const meta = await sharp(bytes, { failOn: 'error' }).metadata();

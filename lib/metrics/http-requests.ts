@@ -3,9 +3,9 @@
  * (`rmb_http_request_duration_seconds`), as two metrics of the service's Prometheus registry
  * (lib/metrics/registry.ts).
  *
- * Why not prom-client's Counter and Histogram: they check and hash their labels on every call, some 4 µs of each
- * request's CPU at 50 connections, where the whole request is about 130 (bench/http.ts). Here a request is two Map
- * look-ups and a few additions; the text is made when the metrics are scraped, in prom-client's format.
+ * Why not prom-client's Counter and Histogram: they check and hash their labels on every call, a share of each
+ * request's CPU worth saving under load (docs/benchmarks.md). Here a request is two Map look-ups and a few additions;
+ * the text is made when the metrics are scraped, in prom-client's format.
  */
 
 import type { Metric, Registry } from 'prom-client';

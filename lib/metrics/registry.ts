@@ -2,9 +2,9 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { HttpRequestMetrics } from './http-requests';
 
 /**
- * The service's Prometheus metrics (GET /api/metrics; the names and what to alert on are in the README). Counters
- * and histograms count what this process saw; the gauges of jobs and emails are read from the database when scraped
- * (lib/metrics/scrape.ts), so every instance reports the same figures for them.
+ * The service's Prometheus metrics (GET /api/metrics; the names and what to alert on are in docs/operating.md).
+ * Counters and histograms count what this process saw; the gauges of jobs and emails are read from the database when
+ * scraped (lib/metrics/scrape.ts), so every instance reports the same figures for them.
  */
 function createMetrics() {
   const registry = new Registry();

@@ -12,7 +12,7 @@ import { samplesByProjectAndStatus, samplesPerMonth } from './stats';
  * are kept DASHBOARD_CACHE_SECONDS in memory and every visitor in that time gets the same ones.
  */
 
-/** How long the dashboard's figures are answered again before they are counted anew (README: The public dashboard). */
+/** How long the dashboard's figures are answered again before they are counted anew (docs/features.md, the dashboard). */
 export const DASHBOARD_CACHE_SECONDS = 60;
 const TOP_TAXA = 10;
 // one-degree squares: at most 64,800 of them, however many samples

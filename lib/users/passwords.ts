@@ -7,7 +7,8 @@ export interface ScryptCost {
   p: number;
 }
 
-// OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB); the parameters are stored with each hash so they can grow later.
+// OWASP's scrypt floor: N=2^17, r=8, p=1 (a hash needs 128·N·r bytes, within MAXMEM); the parameters are stored with
+// each hash so they can grow later.
 const OWASP_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
 const KEYLEN = 64;
 const MAXMEM = 256 * 1024 * 1024;

@@ -33,7 +33,8 @@ export type { NewUser } from './contract';
 /**
  * `hashCost` is the cost of the stored password hash, OWASP's floor unless given (lib/users/passwords.ts); sign-in
  * checks a password at the cost stored with its hash. The service always takes the default; tests/support/harness.ts
- * makes its fixture accounts at a low cost, as at OWASP's each took 0.45 s of CPU and most are never signed in with.
+ * makes its fixture accounts at a low cost, as OWASP's costs each a noticeable share of a second of CPU and most are
+ * never signed in with (docs/benchmarks.md).
  */
 export async function createUser(db: Db, input: NewUser, hashCost?: ScryptCost): Promise<UserRecord> {
   const u = NewUserSchema.parse(input);

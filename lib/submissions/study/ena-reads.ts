@@ -19,7 +19,8 @@ import { filesOf, type ReadsDeps, type ReadsPlan, rowAccessions, stagedFiles, st
 export type { ReadsDeps } from './staging';
 export { planReads } from './staging';
 
-// rows per Webin submission: the synchronous submit takes documents up to 15 MB and a minute of ENA's time
+// rows per Webin submission: few enough for the size and time ENA allows a synchronous submit (docs/repositories.md,
+// Limits)
 const ROWS_PER_SUBMISSION = 200;
 
 const specsOf = (profileId: string, project: string, rows: ReadRow[]): { experiments: ExperimentSpec[]; runs: RunSpec[] } => ({
