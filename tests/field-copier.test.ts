@@ -5,11 +5,12 @@ import { ByteChunks } from '@/lib/query/byte-chunks';
 import { copyPlan, fieldCopier } from '@/lib/standards/field-copier';
 import { FIELD_COPIER_WASM } from '@/lib/standards/field-copier.wasm';
 import type { FieldSource } from '@/lib/standards/render';
-import { renderSample, type SampleRow } from '@/lib/standards/render';
+import { renderSample } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
-import { sampleJsonInto } from '@/lib/standards/writers';
+import { jsonRecordWriter } from '@/lib/standards/writers';
 import { compileFieldCopier, fieldCopierSource } from '../scripts/build-wasm.mjs';
 import { type JsonbText, jsonbText, storable } from './support/jsonb-text';
+import { sampleRow } from './support/sample-row';
 import { bytesOfParts } from './support/written-parts';
 
 /**
@@ -142,30 +143,22 @@ describe('the field copier', () => {
   it('writes rows of a key sequence met twice running, in place of the JavaScript path, with the same bytes', async () => {
     const version = currentDefinition('dtol').version;
     const [text] = (await db.print([{ SPECIMEN_ID: 'S1', SCIENTIFIC_NAME: 'Vulpes "vulpes"', LIFESTAGE: 'ADULT' }])) as [string];
-    const row: SampleRow = {
+    const row = sampleRow({
       id: '0123456789abcdef01234567',
       manifestId: '0b8f6c1e-0000-4000-8000-000000000001',
       project: 'dtol',
       manifestVersion: version,
       status: 'accepted',
       fields: new StoredFields(text),
-      publicName: null,
       biosampleAccession: 'SAMEA1',
-      sraAccession: null,
-      submissionAccession: null,
-      sampleDerivedFrom: null,
-      sampleSameAs: null,
-      sampleSymbiontOf: null,
-      associatedTolProjects: [],
-      lastBioimageSubmitted: null,
       timeCreated: '2026-01-02T03:04:05.000001',
       timeUpdated: '2026-01-02T03:04:05.000002',
       profileTitle: 'Moths',
-    };
-    const into = sampleJsonInto('tol');
+    });
+    const into = jsonRecordWriter('tol');
     const chunks = new ByteChunks(',');
     // the first two rows are written as text (the key sequence is learnt), the third as bytes
-    for (let time = 0; time < 3; time++) into(row, chunks);
+    for (let time = 0; time < 3; time++) into.write(row, chunks);
     const parts = chunks.parts();
     expect(parts.some((p) => typeof p !== 'string')).toBe(true);
     expect(bytesOfParts(parts).toString()).toBe(

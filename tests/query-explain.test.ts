@@ -262,7 +262,7 @@ describe('query plans', () => {
   it('plans a one-value look-up once for every value: PostgreSQL keeps its generic plan after the fifth run', async () => {
     // with the values as an array of unknown length, or LIMIT and OFFSET as parameters, the generic plan looked dearer
     // than one made for the values, and PostgreSQL planned the look-up anew on every run, which took longer than
-    // running it (lib/query/sample-rows.ts)
+    // running it (lib/query/sample-statements.ts)
     const one = lookupOneQuery({ column: 'id', values: [info.probe.svcId] }, { after: null, limit: 1000, offset: 0 });
     const { sql, params } = one!.toSQL();
     expect(params).toEqual([info.probe.svcId]);

@@ -7,9 +7,10 @@ import { ByteChunks } from '@/lib/query/byte-chunks';
 import { STANDARDS } from '@/lib/query/contract';
 import { jsonString, renderSample, type SampleRow } from '@/lib/standards/render';
 import { StoredFields } from '@/lib/standards/stored-fields';
-import { type RecordShape, recordColumns, sampleJsonInto, sampleWriters } from '@/lib/standards/writers';
+import { jsonRecordWriter, type RecordShape, recordColumns, sampleWriters } from '@/lib/standards/writers';
 import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
 import { type JsonbText, jsonbText, storable } from './support/jsonb-text';
+import { sampleRow } from './support/sample-row';
 import { bytesOfParts } from './support/written-parts';
 
 /**
@@ -66,7 +67,7 @@ const rowArb = fc
   .map(({ project, values, tk, publicName, biosample, image, associated, id, rightsCleared }): SampleRow => {
     const fields: Record<string, string> = { ...values };
     if (tk !== undefined) fields.ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE = tk;
-    return {
+    return sampleRow({
       id,
       manifestId: '0b8f6c1e-0000-4000-8000-000000000001',
       project,
@@ -75,18 +76,13 @@ const rowArb = fc
       fields,
       publicName,
       biosampleAccession: biosample,
-      sraAccession: null,
-      submissionAccession: null,
-      sampleDerivedFrom: null,
-      sampleSameAs: null,
-      sampleSymbiontOf: null,
       associatedTolProjects: associated,
       lastBioimageSubmitted: image,
       timeCreated: '2026-01-02T03:04:05.000001',
       timeUpdated: '2026-01-02T03:04:05.000002',
       profileTitle: 'Moths, "mostly"',
       rightsCleared,
-    };
+    });
   });
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
@@ -106,7 +102,7 @@ describe('the exports’ writers', () => {
         ];
         const columns = recordColumns(shapes, standard);
         const write = sampleWriters(columns, standard);
-        const into = sampleJsonInto(standard);
+        const into = jsonRecordWriter(standard);
         const read = await stored(rows);
         for (const [i, row] of read.entries()) {
           const inMemory = rows[i] as SampleRow;
@@ -116,14 +112,14 @@ describe('the exports’ writers', () => {
           expect(Object.keys(record)).toEqual(Object.keys(renderSample(inMemory, standard)));
           // written three times: a row's key sequence read a third time running is cut up by its expression
           // (lib/standards/stored-fields.ts, Shape)
-          for (let time = 0; time < 3; time++) expect(write.json(row)).toBe(JSON.stringify(record));
+          for (let time = 0; time < 3; time++) expect(write.json.text(row)).toBe(JSON.stringify(record));
           // and into an answer's chunks four times: from the third, by the field copier (lib/standards/field-copier.ts)
           const chunks = new ByteChunks(',');
-          for (let time = 0; time < 4; time++) into(row, chunks);
+          for (let time = 0; time < 4; time++) into.write(row, chunks);
           expect(bytesOfParts(chunks.parts()).toString()).toBe(Array(4).fill(JSON.stringify(record)).join(','));
-          expect(write.json(inMemory)).toBe(JSON.stringify(record));
-          expect(write.csv(row)).toBe(stringify([columns.map((c) => cell(record[c]))], CSV_STRINGIFY_OPTIONS));
-          expect(write.csv(inMemory)).toBe(write.csv(row));
+          expect(write.json.text(inMemory)).toBe(JSON.stringify(record));
+          expect(write.csv.text(row)).toBe(stringify([columns.map((c) => cell(record[c]))], CSV_STRINGIFY_OPTIONS));
+          expect(write.csv.text(inMemory)).toBe(write.csv.text(row));
         }
       }),
       { numRuns: 300 },
@@ -163,16 +159,16 @@ describe('the exports’ writers', () => {
     ]);
     const write = sampleWriters(recordColumns([{ project: 'erga', version: rows[3]?.manifestVersion ?? '' }], 'tol'), 'tol');
     const pick = (r: SampleRow) => {
-      const rec = JSON.parse(write.json(r)) as Record<string, string>;
+      const rec = JSON.parse(write.json.text(r)) as Record<string, string>;
       return { risk: rec.SPECIMEN_IDENTITY_RISK, mixed: rec.MIXED_SAMPLE_RISK, barcoding: rec.BARCODING_STATUS };
     };
     const [former, both, emptyFormer, embargoed, open] = rows as [SampleRow, SampleRow, SampleRow, SampleRow, SampleRow];
     expect(pick(former)).toEqual({ risk: 'Y', mixed: 'NOT_PROVIDED', barcoding: 'DNA_BARCODE_EXEMPT' });
     expect(pick(both)).toEqual({ risk: 'N', mixed: '', barcoding: 'DNA_BARCODE_EXEMPT' });
     expect(pick(emptyFormer).risk).toBe('');
-    expect(write.json(embargoed)).toBe('{"status":"embargoed"}');
+    expect(write.json.text(embargoed)).toBe('{"status":"embargoed"}');
     expect(renderSample(embargoed, 'dwc')).toEqual({ status: 'embargoed' });
-    expect(JSON.parse(write.json(open)).SPECIMEN_ID).toBe('E1');
-    expect(write.csv(embargoed).trim().split(',').filter(Boolean)).toEqual(['embargoed']);
+    expect(JSON.parse(write.json.text(open)).SPECIMEN_ID).toBe('E1');
+    expect(write.csv.text(embargoed).trim().split(',').filter(Boolean)).toEqual(['embargoed']);
   });
 });

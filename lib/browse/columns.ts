@@ -1,7 +1,8 @@
 import { currentDefinition, findDefinition } from '@/lib/manifests';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import type { Standard } from '@/lib/standards/contract';
-import { isEmbargoed, renderSample, type SampleRow } from '@/lib/standards/render';
+import { isEmbargoed, renderSample } from '@/lib/standards/render';
+import { SAMPLE_COLUMN_LIST, type SampleRow } from '@/lib/standards/sample-columns';
 import type { RecordShape } from '@/lib/standards/writers';
 import type { DisplayColumn, SampleSort } from './contract';
 
@@ -32,33 +33,20 @@ const CLOSE = '\u0002';
 const mark = (name: string) => `${OPEN}${name}${CLOSE}`;
 const MARKED = new RegExp(`${OPEN}([^${CLOSE}]*)${CLOSE}`, 'g');
 
+/**
+ * A row of the shape whose every column the records carry holds a marker of its record key, and every manifest field
+ * a marker of its name. The project and the manifest version are the shape's own: they choose the layout rendered.
+ */
 function probeRow(shape: RecordShape): SampleRow {
   const def = findDefinition(shape.project, shape.version) ?? currentDefinition(shape.project);
   const fields = Object.fromEntries(def.fields.map((f) => [f.name, mark(f.name)]));
-  const row: SampleRow = {
-    id: mark('svc_id'),
-    manifestId: mark('manifest_id'),
-    project: shape.project,
-    manifestVersion: shape.version,
-    status: mark('status'),
-    fields,
-    publicName: mark('public_name'),
-    biosampleAccession: mark('biosampleAccession'),
-    sraAccession: mark('sraAccession'),
-    submissionAccession: mark('submissionAccession'),
-    sampleDerivedFrom: mark('sampleDerivedFrom'),
-    sampleSameAs: mark('sampleSameAs'),
-    sampleSymbiontOf: mark('sampleSymbiontOf'),
-    associatedTolProjects: [mark('associated_tol_project')],
-    lastBioimageSubmitted: mark('last_bioimage_submitted'),
-    timeCreated: mark('time_created'),
-    timeUpdated: mark('time_updated'),
-    profileTitle: mark('svc_profile_title'),
-  };
+  const row: Record<string, unknown> = {};
+  for (const [name, column] of SAMPLE_COLUMN_LIST) if (column.record !== null) row[name] = column.probe(mark(column.record));
+  Object.assign(row, { project: shape.project, manifestVersion: shape.version, fields });
   // a marked traditional-knowledge field would make the probe an embargoed record, which shows no fields at all
   for (const name of Object.keys(fields))
-    if (isEmbargoed({ project: row.project, fields: { [name]: fields[name] ?? '' } })) fields[name] = '';
-  return row;
+    if (isEmbargoed({ project: shape.project, fields: { [name]: fields[name] ?? '' } })) fields[name] = '';
+  return row as SampleRow;
 }
 
 const plans = new Map<string, Map<string, string>>();

@@ -3,21 +3,14 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { samples } from '@/db/schema';
 import { AppError, Invalid } from '@/lib/errors';
+import { sampleBatchFetcher } from '@/lib/query/sample-batches';
 import { fieldCondition } from '@/lib/query/sample-field';
-import {
-  type BatchRow,
-  type BatchText,
-  batchQuery,
-  CHOSEN_ID,
-  CHOSEN_SORT_VALUE,
-  countShapes,
-  sampleBatchFetcher,
-  sampleBatchText,
-  sampleRowStream,
-} from '@/lib/query/sample-rows';
+import { countShapes, csvRows, sampleRowStream } from '@/lib/query/sample-rows';
+import { type BatchRow, CHOSEN_ID, CHOSEN_SORT_VALUE } from '@/lib/query/sample-select';
+import { type BatchText, batchQuery, sampleBatchText } from '@/lib/query/sample-statements';
 import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { type BatchQuery, containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
-import { type Batch, CSV_SEPARATOR, keysetBatches, type PageRequest, type RowStream, type RowWriter } from '@/lib/query/stream';
+import { type Batch, keysetBatches, type PageRequest, type RowStream, type RowWriter } from '@/lib/query/stream';
 import { sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord, SampleRow } from '@/lib/standards/render';
 import { recordColumns, sampleWriters } from '@/lib/standards/writers';
@@ -27,7 +20,7 @@ import { DEFAULT_PAGE, type DisplayColumn, type SampleBrowseQuery, type SampleSo
 /**
  * The portal's sample browser (GET /api/samples/browse): every filter of the form at once, sorted on an indexed
  * column, one page per request. The conditions are the query API's own (taxon ids, sequencing centre, field
- * contains), the batches are the query API's (lib/query/sample-rows.ts) with the browser's order, number_found and
+ * contains), the batches are the query API's (lib/query/sample-batches.ts) with the browser's order, number_found and
  * the CSV columns come from the query API's grouped count over the same condition, and an export's rows are written
  * by the query API's writer as they arrive.
  */
@@ -158,13 +151,7 @@ export async function browseSamples(db: Db, p: SampleBrowseQuery): Promise<Sampl
   const page = { limit: p.limit ?? (csv ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };
   const columns = recordColumns(shapes, p.standard);
   const write = sampleWriters(columns, p.standard);
-  const fetch = sampleBrowseFetcher(
-    db,
-    where,
-    p.sort,
-    p.order === 'desc',
-    csv ? { write: write.csv, separator: CSV_SEPARATOR } : undefined,
-  );
+  const fetch = sampleBrowseFetcher(db, where, p.sort, p.order === 'desc', csv ? csvRows(write.csv) : undefined);
   const batches = keysetBatches(async (req: PageRequest<Key>) => (total ? fetch(req) : []), sampleBrowseKeyOf, page);
   return { ...sampleRowStream(batches, total, columns, p.standard, write), display: displayColumns(shapes, p.standard) };
 }

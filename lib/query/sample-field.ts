@@ -5,35 +5,39 @@ import { profiles, samples } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { invalidFieldMessage, sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord } from '@/lib/standards/render';
+import { SAMPLE_COLUMN_LIST } from '@/lib/standards/sample-columns';
 import { parseDate } from './contract';
 import { type Raw, splitList } from './params';
-import { accessionColumns, sampleStream } from './sample-rows';
+import { sampleStream } from './sample-rows';
 import type { SampleQuery } from './samples';
 import { containsPattern } from './sql';
 import type { RowStream } from './stream';
 
-/** Fields with a typed column: searched there, where a trigram index serves the substring match. */
-const COLUMNS: Record<string, AnyPgColumn | SQL> = {
+/** Manifest fields with a typed column: searched there, where a trigram index serves the substring match. */
+const TYPED: Record<string, AnyPgColumn> = {
   SPECIMEN_ID: samples.specimenId,
   RACK_OR_PLATE_ID: samples.rackOrPlateId,
   TUBE_OR_WELL_ID: samples.tubeOrWellId,
   TAXON_ID: samples.taxonId,
   SCIENTIFIC_NAME: samples.scientificName,
   SYMBIONT: samples.symbiont,
-  public_name: samples.publicName,
-  ...accessionColumns,
-  status: samples.status,
-  manifest_version: samples.manifestVersion,
-  tol_project: samples.project,
-  manifest_id: sql`${samples.manifestId}::text`,
-  associated_tol_project: sql`array_to_string(${samples.associatedTolProjects}, ' | ')`,
 };
 
-const DATES: Record<string, AnyPgColumn> = {
-  time_created: samples.timeCreated,
-  time_updated: samples.timeUpdated,
-  last_bioimage_submitted: samples.lastBioimageSubmitted,
+/** A stored column of the record searched as the text it prints as: a list as its items joined, a uuid as text. */
+const searchedAs = (column: AnyPgColumn): AnyPgColumn | SQL => {
+  const type = column.getSQLType();
+  if (type.endsWith('[]')) return sql`array_to_string(${column}, ' | ')`;
+  return type === 'uuid' ? sql`${column}::text` : column;
 };
+
+/** The record's own keys (lib/standards/sample-columns.ts): a timestamp's searched as a date, any other's as text. */
+const DATES: Record<string, AnyPgColumn> = {};
+const COLUMNS: Record<string, AnyPgColumn | SQL> = { ...TYPED };
+for (const [, { read, column, record }] of SAMPLE_COLUMN_LIST) {
+  if (record === null || column === null) continue;
+  if (read === 'time') DATES[record] = column;
+  else COLUMNS[record] = searchedAs(column);
+}
 
 const anyContains = (expr: AnyPgColumn | SQL, values: string[]): SQL => or(...values.map((v) => ilike(expr, containsPattern(v)))) as SQL;
 

@@ -27,7 +27,7 @@ export interface RowStream<T> {
 
 /**
  * A batch of rows, with the same rows already written (JSON values joined by commas, or CSV lines) when its producer
- * wrote each as it arrived (lib/query/sample-rows.ts, sampleBatchFetcher). A batch written so is read for its length
+ * wrote each as it arrived (lib/query/sample-batches.ts, sampleBatchFetcher). A batch written so is read for its length
  * and its last row (keysetBatches) and for what its producer says it keeps of the others; its rows are not rendered
  * again (unwrittenRows).
  */

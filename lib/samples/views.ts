@@ -15,7 +15,8 @@ import { approverScope, decidesOn } from '@/lib/approvals/approvals';
 import { samplePermits } from '@/lib/permits/permits';
 import { roleOn } from '@/lib/profiles/access';
 import { exportedFieldSet } from '@/lib/standards/fields';
-import { isEmbargoed, renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
+import { isEmbargoed, renderSample, type SampleRecord } from '@/lib/standards/render';
+import { loadedRow } from '@/lib/standards/sample-columns';
 import type { UserRecord } from '@/lib/users/users';
 
 /**
@@ -30,34 +31,9 @@ const maySee = async (
   sample: { project: TolProject; associatedTolProjects: string[] },
 ) => decidesOn(approverScope(user), sample) || (await roleOn(db, user, profile)) !== null;
 
-/** A stored timestamp as the UTC text the renderer takes (see lib/query/sql.ts utcText). */
-const utc = (d: Date | null) => (d ? d.toISOString().replace('Z', '000') : null);
-
 /** The sample as the public query API shows it (every exported field, nothing sensitive), for the public view. */
-function publicRecord(sample: typeof samples.$inferSelect, profileTitle: string): SampleRecord {
-  const row: SampleRow = {
-    id: sample.id,
-    manifestId: sample.manifestId,
-    project: sample.project,
-    manifestVersion: sample.manifestVersion,
-    status: sample.status,
-    fields: sample.fields,
-    publicName: sample.publicName,
-    biosampleAccession: sample.biosampleAccession,
-    sraAccession: sample.sraAccession,
-    submissionAccession: sample.submissionAccession,
-    sampleDerivedFrom: sample.sampleDerivedFrom,
-    sampleSameAs: sample.sampleSameAs,
-    sampleSymbiontOf: sample.sampleSymbiontOf,
-    associatedTolProjects: sample.associatedTolProjects,
-    lastBioimageSubmitted: utc(sample.lastBioimageSubmitted),
-    timeCreated: utc(sample.timeCreated) ?? '',
-    timeUpdated: utc(sample.timeUpdated) ?? '',
-    profileTitle,
-    rightsCleared: sample.rightsClearedAt !== null,
-  };
-  return renderSample(row, 'tol');
-}
+const publicRecord = (sample: typeof samples.$inferSelect, profileTitle: string): SampleRecord =>
+  renderSample(loadedRow(sample, profileTitle), 'tol');
 
 /**
  * A sample and its changes, newest first. Those who may see its profile, the project's sample managers and the

@@ -1,6 +1,7 @@
 import { FIELD_COPIER_WASM } from './field-copier.wasm';
+import type { Shape } from './key-sequence';
 import type { FieldSource } from './render';
-import { type Shape, stringOfJson } from './stored-fields';
+import { stringOfJson } from './stored-fields';
 
 /**
  * A row's stored fields written into its JSON record by WebAssembly (lib/standards/field-copier.wat): the text

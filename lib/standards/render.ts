@@ -1,48 +1,18 @@
 import type { TolProject } from '@/db/schema';
 import { currentDefinition, type FieldDefinition, findDefinition, type ManifestDefinition } from '@/lib/manifests';
 import type { SampleRecord, Standard } from '@/lib/standards/contract';
-import { formatUtc } from '@/lib/values/dates';
-import { FieldReader, type SampleFields } from './stored-fields';
+import { RECORD_COLUMNS, type SampleRow } from './sample-columns';
+import { FieldReader } from './stored-fields';
 
-/**
- * What rendering needs of a stored sample: the row as the sample queries select it. Timestamps arrive as UTC text
- * with microseconds (`YYYY-MM-DDTHH:MI:SS.US`) so they print exactly as stored; `fields` as the text PostgreSQL
- * prints for them, undecoded (lib/standards/stored-fields.ts), or as an object for a row built in memory.
- */
-export interface SampleRow {
-  id: string;
-  manifestId: string;
-  project: TolProject;
-  manifestVersion: string;
-  status: string;
-  fields: SampleFields;
-  publicName: string | null;
-  biosampleAccession: string | null;
-  sraAccession: string | null;
-  submissionAccession: string | null;
-  sampleDerivedFrom: string | null;
-  sampleSameAs: string | null;
-  sampleSymbiontOf: string | null;
-  associatedTolProjects: string[];
-  lastBioimageSubmitted: string | null;
-  timeCreated: string;
-  timeUpdated: string;
-  profileTitle: string | null;
-  /**
-   * The Local Contexts Hub said the sample's traditional-knowledge project is public (samples.rights_cleared_at is
-   * set): rights that apply no longer embargo it. Absent counts as not cleared, so a row built without it stays hidden.
-   */
-  rightsCleared?: boolean;
-}
-
-// what leaves the service: lib/query/contract.ts
-export type { SampleRecord };
+// what leaves the service (lib/query/contract.ts), and the row rendering takes: one property per column of the sample
+// record (lib/standards/sample-columns.ts)
+export type { SampleRecord, SampleRow };
 
 /** What an ERGA sample under traditional-knowledge rights shows instead of itself (docs/api-behaviour.md §1.8 step 5). */
 export const EMBARGOED: Readonly<SampleRecord> = Object.freeze({ status: 'embargoed' });
 
 /** A key of the records of one (manifest version, standard), and where its value comes from. */
-type Slot =
+export type Slot =
   /** manifest fields: one, or several joined by a space (MIxS lat_lon) */
   | { key: string; fields: readonly string[] }
   /** the service's own */
@@ -51,37 +21,17 @@ type Slot =
 type ServiceSlot = Extract<Slot, { value: unknown }>;
 
 // The reference fills these when a record lacks them (docs/api-behaviour.md §1.8 step 7).
-const DEFAULTS: Record<string, string> = { MIXED_SAMPLE_RISK: 'NOT_PROVIDED', BARCODING_STATUS: 'DNA_BARCODE_EXEMPT' };
+export const DEFAULTS: Readonly<Record<string, string>> = { MIXED_SAMPLE_RISK: 'NOT_PROVIDED', BARCODING_STATUS: 'DNA_BARCODE_EXEMPT' };
 // Records written before the reference renamed the field still carry the old key.
-const LEGACY_KEYS: Record<string, string> = { SPECIMEN_IDENTITY_RISK: 'SPECIMEN_ID_RISK' };
+export const LEGACY_KEYS: Readonly<Record<string, string>> = { SPECIMEN_IDENTITY_RISK: 'SPECIMEN_ID_RISK' };
 
 /**
- * Keys the service adds to every record. Never among them: created_by, profile_id, approvals, rejection_reason,
- * the change log or anything naming a person's account (docs/api-behaviour.md §1.10).
+ * Keys the service adds to every record, sorted by code point: the record columns of the sample
+ * (lib/standards/sample-columns.ts, which says what never is among them).
  */
-const SYSTEM_SLOTS: ServiceSlot[] = (
-  [
-    ['associated_tol_project', (r) => r.associatedTolProjects.join(' | ')],
-    ['biosampleAccession', (r) => r.biosampleAccession ?? ''],
-    ['last_bioimage_submitted', (r) => formatUtc(r.lastBioimageSubmitted)],
-    ['manifest_id', (r) => r.manifestId],
-    ['manifest_version', (r) => r.manifestVersion],
-    ['public_name', (r) => r.publicName ?? ''],
-    ['sampleDerivedFrom', (r) => r.sampleDerivedFrom ?? ''],
-    ['sampleSameAs', (r) => r.sampleSameAs ?? ''],
-    ['sampleSymbiontOf', (r) => r.sampleSymbiontOf ?? ''],
-    ['sraAccession', (r) => r.sraAccession ?? ''],
-    ['status', (r) => r.status],
-    ['submissionAccession', (r) => r.submissionAccession ?? ''],
-    ['svc_id', (r) => r.id],
-    ['svc_profile_title', (r) => r.profileTitle ?? ''],
-    ['time_created', (r) => formatUtc(r.timeCreated)],
-    ['time_updated', (r) => formatUtc(r.timeUpdated)],
-    ['tol_project', (r) => r.project.toUpperCase()],
-  ] as [string, ServiceSlot['value']][]
-)
-  .map(([key, value]) => ({ key, value }))
-  .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+const SYSTEM_SLOTS: ServiceSlot[] = RECORD_COLUMNS.map(({ key, value }) => ({ key, value })).sort((a, b) =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+);
 
 /** Names of the keys the service adds, as they appear in `tol` records. */
 export const SYSTEM_KEYS: readonly string[] = SYSTEM_SLOTS.map((s) => s.key);
@@ -125,7 +75,11 @@ function buildSlots(def: ManifestDefinition, standard: Standard): Slot[] {
 const definitionOf = (project: TolProject, version: string): ManifestDefinition =>
   findDefinition(project, version) ?? currentDefinition(project);
 
-const TRADITIONAL_KNOWLEDGE = 'ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE';
+/** The slots of the records of one (project, manifest version) in a standard, in order (a later slot of a key wins). */
+export const recordSlots = (project: TolProject, version: string, standard: Standard): readonly Slot[] =>
+  buildSlots(definitionOf(project, version), standard);
+
+export const TRADITIONAL_KNOWLEDGE = 'ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_RIGHTS_APPLICABLE';
 
 // what JSON.stringify escapes in a string: a quote, a backslash, a control character, half of a surrogate pair (and
 // JSON.stringify leaves a whole pair as it is, which this sends to it too)
@@ -134,7 +88,7 @@ const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * JSON.stringify of a string, without its serialiser for what needs no escape: the service's own values (ids, times,
- * accessions) nearly never do, and a list of 500 records writes 8,500 of them (40 against 70 ns each).
+ * accessions) nearly never do, and a list writes many of them per record (see docs/benchmarks.md).
  */
 export const jsonString = (value: string): string => (ESCAPED_IN_JSON.test(value) ? JSON.stringify(value) : `"${value}"`);
 
@@ -210,7 +164,7 @@ function compileLayout(project: TolProject, version: string, standard: Standard)
   };
   // the last slot of a key wins, as it does when a record is built key by key
   const byKey = new Map<string, Value>();
-  for (const slot of buildSlots(definitionOf(project, version), standard)) byKey.set(slot.key, slotValue(slot));
+  for (const slot of recordSlots(project, version, standard)) byKey.set(slot.key, slotValue(slot));
   const embargo = project === 'erga' ? at(TRADITIONAL_KNOWLEDGE) : -1;
   return { keys: [...byKey.keys()], values: [...byKey.values()], fields: new FieldReader(names), embargo };
 }

@@ -1,3 +1,5 @@
+import { type Shape, shapeOf } from './key-sequence';
+
 /**
  * A sample's `fields` (jsonb, every value a string) as the sample queries read it: the text PostgreSQL prints for
  * `fields::text`, left undecoded.
@@ -78,40 +80,12 @@ function closingQuote(text: string, from: number, backslash: number): number {
   return -1;
 }
 
-/**
- * A key sequence met in stored text, as one regular expression over a row of exactly those keys, capturing the JSON
- * text of each value read (`groups`: per name, its capture group, 0 for none). A row of the same keys as the last is
- * checked and cut up by the expression in one pass of compiled code; walking it key by key (FieldReader.locate) took
- * three times as long (a 500-sample list's 69 fields: 1.6 against 0.55 ms, README, Benchmarks).
- */
-export interface Shape {
-  re: RegExp;
-  groups: Int32Array;
-  /** the keys as printed, in the row's order, and each one's position among the names read (-1: not read) */
-  keys: readonly string[];
-  positions: readonly number[];
-}
-
-// a JSON string as PostgreSQL prints one: no quote or backslash unescaped; unrolled, so that it never backtracks
-const STRING_PATTERN = '"[^"\\\\]*(?:\\\\.[^"\\\\]*)*"';
-const escapeForPattern = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 // expressions a reader keeps, the oldest made dropped for a new one: a layout's rows mostly have one key sequence, and
-// an expression of 69 keys takes some 130 kB compiled (256 of them: RSS +34 MB); readers are one per layout met
+// the compiled expression of a manifest's keys is large (many of them swell the process's memory); readers are one
+// per layout met
 const SHAPES_KEPT = 4;
 // a key sequence longer than this is walked: no expression is built for it
 const SHAPE_MAX_KEYS = 2000;
-
-function shapeOf(keys: readonly string[], positions: readonly number[], names: number): Shape {
-  const groups = new Int32Array(names);
-  let group = 0;
-  const pairs = keys.map((key, k) => {
-    const position = positions[k] as number;
-    const value = position < 0 ? STRING_PATTERN : `(${STRING_PATTERN})`;
-    if (position >= 0) groups[position] = ++group;
-    return `${escapeForPattern(`"${key}"`)}: ${value}`;
-  });
-  return { re: new RegExp(`^\\{${pairs.join(', ')}\\}$`), groups, keys: [...keys], positions: [...positions] };
-}
 
 /**
  * Reads a fixed list of fields (a record layout's) from one row after another, by their position in the list:
@@ -136,7 +110,7 @@ export class FieldReader {
   /** the row's fields decoded, when they were built in memory or not in PostgreSQL's canonical form */
   private record: Record<string, string> | null = null;
   /** the key sequences met, by their keys joined; the last row's, tried first on the next */
-  private readonly shapes = new Map<string, Shape>();
+  private readonly shapes = new Map<string, Shape | null>();
   private shape: Shape | null = null;
   /** the keys of the last row walked for want of a shape, joined */
   private lastWalked = '';
@@ -154,7 +128,7 @@ export class FieldReader {
     this.match = null;
     if (fields instanceof StoredFields) {
       const text = fields.text;
-      this.match = this.shape?.re.exec(text) ?? null;
+      this.match = this.shape ? this.matched(this.shape, text) : null;
       if (this.match || this.locate(text)) {
         this.record = null;
         if (!this.match) this.shape = this.shapeWalked();
@@ -165,6 +139,21 @@ export class FieldReader {
     return this;
   }
 
+  /**
+   * The shape's match of the text, or null. V8 compiles an expression when it first runs it, and refuses one too large
+   * (a key sequence whose keys run to many thousands of characters): that shape is dropped and its rows walked.
+   */
+  private matched(shape: Shape, text: string): RegExpExecArray | null {
+    try {
+      return shape.re.exec(text);
+    } catch (err) {
+      if (!(err instanceof SyntaxError || err instanceof RangeError)) throw err;
+      for (const [signature, kept] of this.shapes) if (kept === shape) this.shapes.set(signature, null);
+      this.shape = null;
+      return null;
+    }
+  }
+
   /** The shape of the row just walked: kept, or made and kept. */
   private shapeWalked(): Shape | null {
     const { lastKeys, lastPositions } = this;
@@ -172,7 +161,7 @@ export class FieldReader {
     // a key as printed holds no NUL (it is escaped), so NUL cannot join two sequences into one
     const signature = lastKeys.join('\u0000');
     let shape = this.shapes.get(signature);
-    if (!shape) {
+    if (shape === undefined) {
       // made for a sequence two rows running have: rows of ever other keys are walked, never each compiled anew
       const repeated = signature === this.lastWalked;
       this.lastWalked = signature;
@@ -238,11 +227,11 @@ export class FieldReader {
     let at = 1;
     while (at < last) {
       if (text.charCodeAt(at) !== QUOTE) return false;
-      // the key the last row had here, compared where it stands: cutting each key out of the text was a tenth of what
-      // an export allocated per row, and looking for its closing quote a fifth of this walk. A quote right after the
-      // expected key closes it: a key as printed never ends in an odd run of backslashes, which would escape it. The
-      // comparison is indexOf's, after the key's first and last characters: startsWith(key, at) was most of the walk
-      // (a row's 67 keys 9.5 µs with it, 6 with this, 2 without comparing; README, Benchmarks). A key of the same
+      // the key the last row had here, compared where it stands: cutting each key out of the text was a good part of
+      // what an export allocated per row, and looking for its closing quote a good part of this walk. A quote right
+      // after the expected key closes it: a key as printed never ends in an odd run of backslashes, which would escape
+      // it. The comparison is indexOf's, after the key's first and last characters: startsWith(key, at) was most of the
+      // walk (see docs/benchmarks.md). A key of the same
       // length and ends but another middle makes indexOf look further on, and the key is then read as a new one
       // (tests/stored-fields.test.ts).
       const expected = lastKeys[n];

@@ -3,8 +3,10 @@ import { currentDefinition } from '@/lib/manifests';
 import type { Standard } from '@/lib/standards/contract';
 import { csvCell } from '@/lib/values/csv';
 import { type CopyPlan, copyPlan, fieldCopier } from './field-copier';
+import type { Shape } from './key-sequence';
+import type { RecordSink, SampleRecordWriter, SampleRecordWriters } from './record-writer';
 import { EMBARGOED, type FieldSource, type Layout, layoutFor, readRow, rightsApply, type SampleRow, type Value } from './render';
-import { type FieldReader, type Shape, StoredFields } from './stored-fields';
+import { type FieldReader, StoredFields } from './stored-fields';
 
 /**
  * Results written as they stream (lib/query, lib/browse): the CSV columns of a result, and each row's record as a JSON
@@ -21,8 +23,8 @@ export interface RecordShape {
 // an empty result still gets a header: the columns of every project's current version
 const CURRENT_SHAPES: RecordShape[] = TOL_PROJECTS.map((project) => ({ project, version: currentDefinition(project).version }));
 
-// the columns of each set of shapes met, kept: a look-up's answer asked for them every time (about 1% of a one-record
-// look-up's CPU). Results have few shapes, of a few projects' versions; the bound only guards against a flood of them.
+// the columns of each set of shapes met, kept: a look-up's answer asked for them every time (see docs/benchmarks.md).
+// Results have few shapes, of a few projects' versions; the bound only guards against a flood of them.
 const columnsOfShapes = new Map<string, readonly string[]>();
 const COLUMN_SETS_KEPT = 1_000;
 
@@ -45,27 +47,12 @@ export function recordColumns(shapes: readonly RecordShape[], standard: Standard
 }
 
 /**
- * Where a record is written as it is made: an answer's chunks (lib/query/byte-chunks.ts, ByteChunks), as text or as
- * bytes already encoded.
- */
-export interface RecordSink {
-  write(text: string): void;
-  writeBytes(bytes: Uint8Array): void;
-}
-
-/** One layout's JSON record: as text, or written into a sink (as bytes when the field copier can). */
-interface JsonWriter {
-  text: (row: SampleRow) => string;
-  into: (row: SampleRow, sink: RecordSink) => void;
-}
-
-/**
  * `JSON.stringify(renderSample(row))`, written without building the record: each field's value is written as the
  * database printed it (already JSON), the service's own values through jsonString. Into a sink, a row of a key
  * sequence met before is written by the field copier (lib/standards/field-copier.ts) when the layout's values are its
  * fields' first and the service's after.
  */
-function compileJson(layout: Layout, embargoed: string): JsonWriter {
+function compileJson(layout: Layout, embargoed: string): SampleRecordWriter {
   const prefixes = layout.keys.map((key, i) => `${i ? ',' : '{'}${JSON.stringify(key)}:`);
   const values = layout.values.map((v) => v.json);
   // the record's keys and values from the `from`th to its end, closed
@@ -84,12 +71,12 @@ function compileJson(layout: Layout, embargoed: string): JsonWriter {
     return values.length ? joined(row, fields, 0) : '{}';
   };
   const leading = copiedValues(layout);
-  if (!leading) return { text, into: (row, sink) => sink.write(text(row)) };
+  if (!leading) return { text, write: (row, sink) => sink.write(text(row)) };
   const sources = layout.values.slice(0, leading).map((v) => v.field as FieldSource);
   const plans = new WeakMap<Shape, CopyPlan>();
   // the plan of the last row's key sequence, tried first on the next
   let plan: CopyPlan | null = null;
-  const into = (row: SampleRow, sink: RecordSink): void => {
+  const write = (row: SampleRow, sink: RecordSink): void => {
     const fields = row.fields;
     if (plan && fields instanceof StoredFields) {
       const copier = fieldCopier();
@@ -110,7 +97,7 @@ function compileJson(layout: Layout, embargoed: string): JsonWriter {
       plans.set(shape, plan);
     }
   };
-  return { text, into };
+  return { text, write };
 }
 
 /**
@@ -128,10 +115,10 @@ function copiedValues(layout: Layout): number {
   return leading;
 }
 
-function compileCsv(layout: Layout, columns: readonly string[], embargoed: string): (row: SampleRow) => string {
+function compileCsv(layout: Layout, columns: readonly string[], embargoed: string): SampleRecordWriter {
   const byKey = new Map(layout.keys.map((key, i) => [key, (layout.values[i] as Value).text]));
   const values = columns.map((c) => byKey.get(c));
-  return (row) => {
+  const text = (row: SampleRow): string => {
     const fields = readRow(layout, row);
     if (!fields) return embargoed;
     const cells: string[] = new Array(values.length);
@@ -141,11 +128,12 @@ function compileCsv(layout: Layout, columns: readonly string[], embargoed: strin
     }
     return `${cells.join(',')}\n`;
   };
+  return { text, write: (row, sink) => sink.write(text(row)) };
 }
 
 /**
  * What a writer compiled once per (project, version) met, for rows of that pair: a JSON writer is kept for the life of
- * the process (sampleJsonWriter), a CSV writer for one result, as its lines depend on the columns.
+ * the process (jsonRecordWriter), a CSV writer for one result, as its lines depend on the columns.
  */
 function perLayout<T>(standard: Standard, compile: (layout: Layout) => T): (row: SampleRow) => T {
   const cache = new Map<string, Map<string, T>>();
@@ -165,63 +153,54 @@ function perLayout<T>(standard: Standard, compile: (layout: Layout) => T): (row:
 }
 
 const EMBARGOED_JSON = JSON.stringify(EMBARGOED);
-// a JSON record does not depend on the result it is in: one writer per standard for the life of the process (compiling
-// it for every answer took about 4% of a one-record look-up's CPU)
-const jsonWriters = new Map<Standard, (row: SampleRow) => JsonWriter>();
 
-const jsonWriterOf = (standard: Standard): ((row: SampleRow) => JsonWriter) => {
-  let writerOf = jsonWriters.get(standard);
-  if (!writerOf) {
-    writerOf = perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON));
-    jsonWriters.set(standard, writerOf);
+/** A writer that hands each row to the writer compiled for its (project, version). */
+const byLayout = (writerOf: (row: SampleRow) => SampleRecordWriter): SampleRecordWriter => ({
+  text: (row) => writerOf(row).text(row),
+  write: (row, sink) => writerOf(row).write(row, sink),
+});
+
+// a JSON record does not depend on the result it is in: one writer per standard for the life of the process, not
+// compiled again for every answer
+const jsonWriters = new Map<Standard, SampleRecordWriter>();
+
+/**
+ * What `JSON.stringify(renderSample(row))` would be, written straight from the stored row by a writer compiled once
+ * per (project, version): a list or an export builds no record objects and decodes no fields it does not have to;
+ * into a sink, a row of a key sequence met before is written by the field copier.
+ */
+export function jsonRecordWriter(standard: Standard): SampleRecordWriter {
+  let writer = jsonWriters.get(standard);
+  if (!writer) {
+    writer = byLayout(perLayout(standard, (layout) => compileJson(layout, EMBARGOED_JSON)));
+    jsonWriters.set(standard, writer);
   }
-  return writerOf;
-};
+  return writer;
+}
 
-/**
- * What `JSON.stringify(renderSample(row))` would be, written straight from the stored row by a function compiled
- * once per (project, version): a list or an export builds no record objects and decodes no fields it does not have
- * to.
- */
-export const sampleJsonWriter = (standard: Standard): ((row: SampleRow) => string) => {
-  const writerOf = jsonWriterOf(standard);
-  return (row) => writerOf(row).text(row);
-};
+/** A CSV line of the rendered record in the result's `columns`, written the same way. */
+export function csvRecordWriter(columns: readonly string[], standard: Standard): SampleRecordWriter {
+  const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
+  return byLayout(perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv)));
+}
 
-/** The same record written into a sink: the rows of a list or an export, as they arrive. */
-export const sampleJsonInto = (standard: Standard): ((row: SampleRow, sink: RecordSink) => void) => {
-  const writerOf = jsonWriterOf(standard);
-  return (row, sink) => writerOf(row).into(row, sink);
-};
-
-/**
- * The JSON writer, and a CSV line of the rendered record in the result's `columns`, written the same way; the CSV
- * writer is made when first asked for (a JSON answer never is).
- */
-export const sampleWriters = (columns: readonly string[], standard: Standard): SampleWriters => new SampleWriters(columns, standard);
+/** A result's writers: the JSON writer, and the CSV writer made when first asked for (a JSON answer never is). */
+export const sampleWriters = (columns: readonly string[], standard: Standard): SampleRecordWriters => new SampleWriters(columns, standard);
 
 // a class rather than an object literal with a getter, which V8 builds on a slow path (one per answer)
-export class SampleWriters {
-  readonly json: (row: SampleRow) => string;
-  /** the same record written into a sink, by the field copier when it can */
-  readonly jsonInto: (row: SampleRow, sink: RecordSink) => void;
-  private csvWriter: ((row: SampleRow) => string) | undefined;
+class SampleWriters implements SampleRecordWriters {
+  readonly json: SampleRecordWriter;
+  private csvWriter: SampleRecordWriter | undefined;
 
   constructor(
     private readonly columns: readonly string[],
     private readonly standard: Standard,
   ) {
-    this.json = sampleJsonWriter(standard);
-    this.jsonInto = sampleJsonInto(standard);
+    this.json = jsonRecordWriter(standard);
   }
 
-  get csv(): (row: SampleRow) => string {
-    if (!this.csvWriter) {
-      const { columns, standard } = this;
-      const embargoedCsv = `${columns.map((c) => (c in EMBARGOED ? csvCell(EMBARGOED[c] as string) : '')).join(',')}\n`;
-      const writerOf = perLayout(standard, (layout) => compileCsv(layout, columns, embargoedCsv));
-      this.csvWriter = (row) => writerOf(row)(row);
-    }
+  get csv(): SampleRecordWriter {
+    this.csvWriter ??= csvRecordWriter(this.columns, this.standard);
     return this.csvWriter;
   }
 }
