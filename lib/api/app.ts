@@ -83,7 +83,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       await next();
     }
     // on Node's own response when @hono/node-server serves the API: reading the answer's headers made the adapter
-    // build a web Headers object for every answer and then turn it back into Node's form (~6 µs a request).
+    // build a web Headers object for every answer and then turn it back into Node's form, on every request.
     // Otherwise on the answer's own headers: c.header() on a finished answer copies it into a new Response, which
     // took @hono/node-server off its fast path for a string body (a web stream per answer)
     const outgoing = c.env?.outgoing;

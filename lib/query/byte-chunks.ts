@@ -10,10 +10,10 @@ const ROW_CHARS = 1024;
 
 /**
  * Chunks of answers sent whole, given back once copied into the body (releaseChunks) and taken again by the next.
- * Why: V8 counts the memory of every buffer made, and past some 64 MB made since its last full collection starts
- * another ("external memory pressure"), marking the whole heap however little of it is garbage. A 500-record list
- * made 22 chunks (1.4 MB); the service ran a full collection every 28 such lists, 23 ms of its main thread each
- * (--trace-gc; README, Benchmarks). With the chunks reused, none in 500, and 15% less CPU a list.
+ * Why: V8 counts the memory of every buffer made, and past a threshold made since its last full collection starts
+ * another ("external memory pressure"), marking the whole heap however little of it is garbage; lists made enough
+ * chunks to cross it every few dozen answers. Reused, they make none (docs/benchmarks.md, "Chunks of answers are
+ * reused").
  */
 const freeChunks: Buffer[] = [];
 const FREE_CHUNKS_KEPT = 64;
@@ -53,7 +53,7 @@ export function releaseChunks(parts: readonly WrittenPart[]): void {
  * Rows' text encoded into chunks of bytes as the rows are written, in order, with `separator` between two rows: what
  * the response sends, outside V8's heap.
  *
- * Why: a row's text held until its batch was complete (a thousand of them, some 3 MB of JSON) outlived the young
+ * Why: a row's text held until its batch was complete (a thousand of them, megabytes of JSON) outlived the young
  * generation's collections and was copied by each of them, then joined with its neighbours into a string that was
  * copied flat again to be encoded. Encoded here a few rows at a time, the text dies young and the chunks wait for the
  * socket instead (docs/architecture.md, Decision 8). Rows that add up to less than TEXT_CHARS stay text: a look-up's

@@ -172,7 +172,7 @@ export async function* mapRows<A, B>(rows: AsyncIterable<A>, fn: (a: A) => B): A
 /**
  * Rows written in order, joined by the writer's separator: a batch its producer already wrote is passed on as it is,
  * any other is written here, a row at a time into chunks of bytes (ByteChunks), so that no row's text outlives its
- * encoding and no batch is one string (a thousand JSON records are some 3 MB, which V8 would put in its
+ * encoding and no batch is one string (a thousand JSON records are megabytes, which V8 would put in its
  * large-object space, freed only by a full collection).
  */
 export async function* writeBatches<R>(batches: AsyncIterable<Batch<R>>, writer: RowWriter<R>): AsyncGenerator<WrittenPart> {
