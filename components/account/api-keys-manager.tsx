@@ -2,14 +2,13 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { arrayPages } from '@/components/ui/api-pages';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
-import { apiFetch } from '@/lib/client/api';
+import { api, apiPage } from '@/lib/client/api';
 import { type ApiKeyInfo, type NewApiKey, NewApiKeyBodySchema } from '@/lib/users/contract';
 import styles from './api-keys-manager.module.css';
 
@@ -21,7 +20,7 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
   const keys = usePagedList({
     key: ['account-keys'],
     limit: PAGE,
-    fetch: arrayPages<ApiKeyInfo>('/api/account/keys'),
+    fetch: (offset, limit) => apiPage('/api/account/keys', { offset, limit }),
   });
   const [fresh, setFresh] = useState<NewApiKey | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
@@ -30,7 +29,7 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
   const form = useZodForm(NewApiKeyBodySchema, { name: '' });
 
   const create = useMutation({
-    mutationFn: (name: string) => apiFetch<NewApiKey>('/api/account/keys', { method: 'POST', json: { name } }),
+    mutationFn: (name: string) => api.POST('/api/account/keys', { body: { name } }),
     onSuccess: (k) => {
       setFresh(k);
       setCopied(null);
@@ -41,7 +40,7 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
     onError: (err) => setFormError(showServerErrors(form, err)),
   });
   const revoke = useMutation({
-    mutationFn: (k: ApiKeyInfo) => apiFetch<ApiKeyInfo>(`/api/account/keys/${k.id}`, { method: 'DELETE' }),
+    mutationFn: (k: ApiKeyInfo) => api.DELETE('/api/account/keys/{id}', { params: { path: { id: k.id } } }),
     onSuccess: keys.refresh,
     onSettled: () => setAsking(null),
   });

@@ -3,7 +3,7 @@
 import { signOut } from 'next-auth/react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 
 /**
  * Ends every portal session of the account (`DELETE /api/account/sessions`): a browser left signed in elsewhere, or
@@ -18,7 +18,7 @@ export function SignOutEverywhere() {
     setBusy(true);
     setFailure(null);
     try {
-      await apiFetch<void>('/api/account/sessions', { method: 'DELETE' });
+      await api.DELETE('/api/account/sessions');
       await signOut({ redirect: false });
       window.location.assign('/signin?signed_out=everywhere');
     } catch (err) {

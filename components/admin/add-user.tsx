@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
-import { apiFetch } from '@/lib/client/api';
+import { api, type Schema } from '@/lib/client/api';
 import { type NewUserBody, NewUserBodySchema, type User } from '@/lib/users/contract';
 import { ApproverTypes, ProjectRoles } from './user-projects';
 import styles from './users-admin.module.css';
@@ -32,7 +32,10 @@ export function AddUser({
   });
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: (body: NewUserBody) => apiFetch<User>('/api/admin/users', { method: 'POST', json: body }),
+    mutationFn: (body: NewUserBody) =>
+      // the form's schema is the route's own; its approval types are listed at run time (lib/users/contract.ts), so
+      // its type says string where the API's document names each type
+      api.POST('/api/admin/users', { body: body as Schema<'NewUser'> }),
     onSuccess: (u) => {
       form.reset();
       onAdded(u);

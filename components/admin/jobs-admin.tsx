@@ -8,8 +8,8 @@ import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
-import type { FailedJob, FailedJobs, RetriedJob } from '@/lib/jobs/contract';
+import { api } from '@/lib/client/api';
+import type { FailedJob } from '@/lib/jobs/contract';
 import styles from './jobs-admin.module.css';
 
 const PAGE = 50;
@@ -53,11 +53,11 @@ export function JobsAdmin() {
   const jobs = usePagedList({
     key: ['admin-jobs'],
     limit: PAGE,
-    fetch: foundPages<FailedJobs>('/api/admin/jobs'),
+    fetch: foundPages((page) => api.GET('/api/admin/jobs', { params: { query: page } })),
     refetchInterval: () => 10_000,
   });
   const retry = useMutation({
-    mutationFn: (job: FailedJob) => apiFetch<RetriedJob>(`/api/admin/jobs/failed/${job.id}/retry`, { method: 'POST' }),
+    mutationFn: (job: FailedJob) => api.POST('/api/admin/jobs/failed/{id}/retry', { params: { path: { id: job.id } } }),
     onSettled: jobs.refresh,
   });
 

@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { NewPasswordFields } from '@/components/auth/new-password-fields';
 import styles from '@/components/ui/confirm-dialog.module.css';
 import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { NewPasswordFormSchema, type User } from '@/lib/users/contract';
 
 /**
@@ -20,7 +20,7 @@ export function SetPasswordDialog({ user, onClose, onSet }: { user: User | null;
   const [done, setDone] = useState<string | null>(null);
   const set = useMutation({
     mutationFn: ({ u, password }: { u: User; password: string }) =>
-      apiFetch<User>(`/api/admin/users/${u.id}`, { method: 'PATCH', json: { password } }),
+      api.PATCH('/api/admin/users/{id}', { params: { path: { id: u.id } }, body: { password } }),
     onSuccess: (u) => {
       form.reset();
       setDone(`The password of ${u.username} is set, and any sign-in locks on the account are lifted. Tell them the new password.`);

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
-import { apiFetch } from '@/lib/client/api';
+import { api, type Schema } from '@/lib/client/api';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
 import { APPROVAL_TYPES, type User, UserPatchBodySchema } from '@/lib/users/contract';
 import styles from './users-admin.module.css';
@@ -21,7 +21,9 @@ export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: st
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>
-      apiFetch<User>(`/api/admin/users/${user.id}`, { method: 'PATCH', json: body }),
+      // the form's schema is the route's own; its approval types are listed at run time (lib/users/contract.ts), so
+      // its type says string where the API's document names each type
+      api.PATCH('/api/admin/users/{id}', { params: { path: { id: user.id } }, body: body as Omit<Schema<'UserPatch'>, 'orcid_id'> }),
     onSuccess: (u) =>
       onDone(
         `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${

@@ -10,7 +10,8 @@ import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
 import type { AuditRecord } from '@/lib/audit/contract';
-import { type AuditBrowsePage, AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
+import { AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
+import { api } from '@/lib/client/api';
 
 const PARAMS = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit', 'offset'] as const;
 const FORM = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit'] as const;
@@ -60,12 +61,8 @@ const table: TableDefinition<Row> = {
 };
 
 export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
-  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter<
-    (typeof PARAMS)[number],
-    AuditBrowsePage,
-    typeof AuditBrowseQuerySchema
-  >({
-    endpoint: '/api/audit/browse',
+  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter({
+    fetch: (search) => api.GET('/api/audit/browse', { querySerializer: () => search }),
     queryKey: 'audit-browse',
     params: PARAMS,
     form: FORM,

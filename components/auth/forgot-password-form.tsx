@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { type PasswordResetRequest, PasswordResetRequestSchema } from '@/lib/users/contract';
 
 /** Asks for a reset email; the answer is the server's, the same whoever is named. */
@@ -12,7 +12,7 @@ export function ForgotPasswordForm() {
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const ask = useMutation({
-    mutationFn: (body: PasswordResetRequest) => apiFetch<{ detail: string }>('/api/password-reset', { method: 'POST', json: body }),
+    mutationFn: (body: PasswordResetRequest) => api.POST('/api/password-reset', { body }),
     onSuccess: (answer) => setSent(answer.detail),
     onError: (err) => setError(showServerErrors(form, err)),
   });

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { NewPasswordFields } from '@/components/auth/new-password-fields';
 import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { NewPasswordFormSchema } from '@/lib/users/contract';
 
 /** The new password, twice, for the account of a reset link; once set, the link is spent and the way leads to sign-in. */
@@ -13,8 +13,7 @@ export function ResetPasswordForm({ token, username }: { token: string; username
   const form = useZodForm(NewPasswordFormSchema, { new_password: '', confirm_password: '' });
   const [error, setError] = useState<string | null>(null);
   const set = useMutation({
-    mutationFn: (password: string) =>
-      apiFetch<{ detail: string }>('/api/password-reset/confirm', { method: 'POST', json: { token, password } }),
+    mutationFn: (password: string) => api.POST('/api/password-reset/confirm', { body: { token, password } }),
     onError: (err) => setError(showServerErrors(form, err)),
   });
   if (set.isSuccess) {

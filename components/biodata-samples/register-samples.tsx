@@ -3,8 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
-import type { RegisterAnswer } from '@/lib/samples/contract';
+import { api } from '@/lib/client/api';
 import styles from './biodata-samples.module.css';
 
 /** Today and the last day ENA holds a sample private (two years ahead), as the date input's bounds. */
@@ -34,8 +33,7 @@ export function RegisterSamples({
   const bounds = releaseBounds();
   const qc = useQueryClient();
   const register = useMutation({
-    mutationFn: (input: { svc_ids: string[]; release_date?: string }) =>
-      apiFetch<RegisterAnswer>('/api/sample/register', { method: 'POST', json: input }),
+    mutationFn: (input: { svc_ids: string[]; release_date?: string }) => api.POST('/api/sample/register', { body: input }),
     onSuccess: (answer) => {
       // every list of the samples moves on with them
       void qc.invalidateQueries({ queryKey: ['biodata-samples'] });

@@ -5,8 +5,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
 import { DropZone } from '@/components/ui/drop-zone';
-import type { SampleUploadAnswer } from '@/lib/biodata-samples/contract';
-import { ApiError, apiFetch } from '@/lib/client/api';
+import { ApiError, api, formData } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { ChecklistSummary } from '@/lib/sample-checklists/contract';
 import styles from './biodata-samples.module.css';
@@ -46,7 +45,7 @@ export function SampleSheetUpload({ profileId }: { profileId: string }) {
   const [uploading, setUploading] = useState(false);
   const checklists = useQuery({
     queryKey: ['sample-checklists'],
-    queryFn: () => apiFetch<{ number_found: number; data: ChecklistSummary[] }>('/api/sample/checklists'),
+    queryFn: () => api.GET('/api/sample/checklists'),
     staleTime: 60 * 60 * 1000,
   });
   const all = checklists.data?.data ?? [];
@@ -61,13 +60,11 @@ export function SampleSheetUpload({ profileId }: { profileId: string }) {
     setUploading(true);
     setError(null);
     setSent(null);
-    const fd = new FormData();
-    fd.set('checklist_id', picked.checklist_id);
-    fd.set('file', file);
     try {
-      const res = await apiFetch<SampleUploadAnswer>(`/api/profiles/${encodeURIComponent(profileId)}/samples`, {
-        method: 'POST',
-        body: fd,
+      const res = await api.POST('/api/profiles/{profile_id}/samples', {
+        params: { path: { profile_id: profileId } },
+        body: { checklist_id: picked.checklist_id, file },
+        bodySerializer: formData,
       });
       setSent(`${file.name} uploaded: opening its validation report…`);
       router.push(`/manifests/reports/${res.report_id}`);

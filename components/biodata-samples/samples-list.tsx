@@ -3,12 +3,12 @@
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
-import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import type { BiodataSample } from '@/lib/biodata-samples/contract';
+import { apiPage } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import styles from './biodata-samples.module.css';
 import { BiodataState, releaseWords } from './biodata-state';
@@ -56,7 +56,12 @@ export function BiodataSamplesList({ profileId, contributes }: { profileId: stri
     key: ['biodata-samples', profileId, q],
     limit: PAGE,
     param: OFFSET_PARAM,
-    fetch: arrayPages<BiodataSample>(`/api/profiles/${encodeURIComponent(profileId)}/samples?${new URLSearchParams(q ? { q } : {})}`),
+    fetch: (offset, limit) =>
+      apiPage(
+        '/api/profiles/{profile_id}/samples',
+        { offset, limit },
+        { params: { path: { profile_id: profileId }, query: q ? { q } : {} } },
+      ),
     refetchInterval: (page) => (page?.rows.some((s) => s.status === 'processing') ? 3000 : false),
   });
   const [chosen, setChosen] = useState<Set<string>>(new Set());

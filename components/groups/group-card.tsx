@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { type Group, type NewMember, NewMemberSchema } from '@/lib/groups/contract';
 import styles from './groups.module.css';
 
@@ -18,7 +18,7 @@ export function GroupCard({ group, me, onChange, onDelete }: { group: Group; me:
   const form = useZodForm(NewMemberSchema, { username: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const add = useMutation({
-    mutationFn: (body: NewMember) => apiFetch<Group>(`/api/groups/${group.id}/members`, { method: 'POST', json: body }),
+    mutationFn: (body: NewMember) => api.POST('/api/groups/{group_id}/members', { params: { path: { group_id: group.id } }, body }),
     onSuccess: () => {
       form.reset();
       onChange();
@@ -27,7 +27,7 @@ export function GroupCard({ group, me, onChange, onDelete }: { group: Group; me:
   });
   const remove = useMutation({
     mutationFn: async (username: string) => {
-      await apiFetch<unknown>(`/api/groups/${group.id}/members/${encodeURIComponent(username)}`, { method: 'DELETE' });
+      await api.DELETE('/api/groups/{group_id}/members/{username}', { params: { path: { group_id: group.id, username } } });
       return username;
     },
     onSuccess: onChange,

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { QueryState } from '@/components/ui/query-state';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { type Group, type NewGroup, NewGroupSchema } from '@/lib/groups/contract';
 import { GroupCard } from './group-card';
 
@@ -16,14 +16,14 @@ import { GroupCard } from './group-card';
  */
 export function GroupsManager({ me }: { me: string }) {
   const client = useQueryClient();
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => apiFetch<Group[]>('/api/groups') });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.GET('/api/groups') });
   const refresh = () => void client.invalidateQueries({ queryKey: ['groups'] });
   const form = useZodForm(NewGroupSchema, { name: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
 
   const create = useMutation({
-    mutationFn: (body: NewGroup) => apiFetch<Group>('/api/groups', { method: 'POST', json: body }),
+    mutationFn: (body: NewGroup) => api.POST('/api/groups', { body }),
     onSuccess: () => {
       form.reset();
       refresh();
@@ -32,7 +32,7 @@ export function GroupsManager({ me }: { me: string }) {
   });
   const remove = useMutation({
     mutationFn: async (g: Group) => {
-      await apiFetch<unknown>(`/api/groups/${g.id}`, { method: 'DELETE' });
+      await api.DELETE('/api/groups/{group_id}', { params: { path: { group_id: g.id } } });
       return g;
     },
     onSuccess: refresh,

@@ -5,8 +5,7 @@ import { useId, useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
 import { DropZone } from '@/components/ui/drop-zone';
 import { plural } from '@/components/ui/words';
-import { ApiError, apiFetch } from '@/lib/client/api';
-import type { ManifestImages } from '@/lib/images/contract';
+import { ApiError, api, formData } from '@/lib/client/api';
 import styles from './images.module.css';
 import { ImageThumbnails, manifestImagesKey, useManifestImages } from './specimen-images';
 
@@ -34,9 +33,11 @@ export function ManifestImagesStep({ manifestId }: { manifestId: string }) {
     setBusy(true);
     setMessage(null);
     try {
-      const fd = new FormData();
-      for (const f of files) fd.append('files', f);
-      const answer = await apiFetch<ManifestImages>(`/api/manifest/${manifestId}/images`, { method: 'POST', body: fd });
+      const answer = await api.POST('/api/manifest/{manifest_id}/images', {
+        params: { path: { manifest_id: manifestId } },
+        body: { files },
+        bodySerializer: formData,
+      });
       setMessage({ ok: true, text: `${plural(answer.number_found, 'image')} stored: ${answer.data.map((i) => i.file_name).join(', ')}.` });
       await qc.invalidateQueries({ queryKey: manifestImagesKey(manifestId) });
     } catch (err) {

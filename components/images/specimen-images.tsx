@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '@/lib/client/api';
-import type { ManifestImages, SampleImages, SpecimenImage } from '@/lib/images/contract';
+import { api } from '@/lib/client/api';
+import type { SpecimenImage } from '@/lib/images/contract';
 import styles from './images.module.css';
 
 /** Where an image is on its way to the BioImage Archive, in words. */
@@ -51,7 +51,7 @@ export const manifestImagesKey = (manifestId: string) => ['manifest-images', man
 export function useManifestImages(manifestId: string) {
   return useQuery({
     queryKey: manifestImagesKey(manifestId),
-    queryFn: () => apiFetch<ManifestImages>(`/api/manifest/${manifestId}/images`),
+    queryFn: () => api.GET('/api/manifest/{manifest_id}/images', { params: { path: { manifest_id: manifestId } } }),
     retry: false,
   });
 }
@@ -66,7 +66,7 @@ export function ManifestThumbnails({ manifestId, file }: { manifestId: string; f
 export function SampleImagesSection({ svcId, specimenId }: { svcId: string; specimenId: string | null }) {
   const images = useQuery({
     queryKey: ['sample-images', svcId],
-    queryFn: () => apiFetch<SampleImages>(`/api/sample/${svcId}/images`),
+    queryFn: () => api.GET('/api/sample/{svc_id}/images', { params: { path: { svc_id: svcId } } }),
     retry: false,
   });
   const data = images.data?.data ?? [];

@@ -3,8 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { apiFetch } from '@/lib/client/api';
-import type { PendingSamples } from '@/lib/samples/contract';
+import { api } from '@/lib/client/api';
 
 export interface NavItem {
   href: string;
@@ -29,7 +28,7 @@ export const REVIEW_COUNT_KEY = 'review-count';
 export function useReviewCount(initial: number | null, pathname: string): number | null {
   const q = useQuery({
     queryKey: [REVIEW_COUNT_KEY, pathname],
-    queryFn: async () => (await apiFetch<PendingSamples>('/api/sample/pending?limit=1')).number_found,
+    queryFn: async () => (await api.GET('/api/sample/pending', { params: { query: { limit: 1 } } })).number_found,
     enabled: initial !== null,
     placeholderData: (previous) => previous ?? initial ?? undefined,
     refetchOnWindowFocus: true,

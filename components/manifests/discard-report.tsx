@@ -2,7 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 
 /**
  * An unfinished report on the home page with its Discard button: no confirmation (an unconfirmed report is only a
@@ -10,7 +10,7 @@ import { apiFetch } from '@/lib/client/api';
  */
 export function DiscardableReport({ reportId, fileName, children }: { reportId: string; fileName: string; children: ReactNode }) {
   const discard = useMutation({
-    mutationFn: () => apiFetch<void>(`/api/manifest/validate/report/${reportId}`, { method: 'DELETE' }),
+    mutationFn: () => api.DELETE('/api/manifest/validate/report/{report_id}', { params: { path: { report_id: reportId } } }),
   });
   return (
     <>

@@ -5,9 +5,9 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
-import type { IssueGroup, IssueGroups as IssueGroupsAnswer, IssueSeverity, ReportIssue, ReportIssuesPage } from '@/lib/reports/contract';
+import type { IssueGroup, IssueSeverity, ReportIssue } from '@/lib/reports/contract';
 import { MessageText, ValueList } from './message-text';
 import styles from './report.module.css';
 
@@ -45,7 +45,7 @@ export function IssueGroups({ reportId }: { reportId: string }) {
   const open = new Set(search.getAll(OPEN));
   const q = useQuery({
     queryKey: ['report-groups', reportId],
-    queryFn: () => apiFetch<IssueGroupsAnswer>(`/api/manifest/validate/report/${reportId}/groups`),
+    queryFn: () => api.GET('/api/manifest/validate/report/{report_id}/groups', { params: { path: { report_id: reportId } } }),
   });
 
   const go = (next: URLSearchParams) => {
@@ -179,16 +179,10 @@ function GroupCells({
   offset: number;
   hrefFor: (offset: number) => string;
 }) {
-  const qs = new URLSearchParams({
-    severity: group.severity,
-    field: group.field ?? '',
-    rule: group.rule,
-    limit: String(CELLS),
-    offset: String(offset),
-  });
+  const query = { severity: group.severity, field: group.field ?? '', rule: group.rule, limit: CELLS, offset };
   const q = useQuery({
     queryKey: ['report-issues', reportId, keyOf(group), offset],
-    queryFn: () => apiFetch<ReportIssuesPage>(`/api/manifest/validate/report/${reportId}/issues?${qs}`),
+    queryFn: () => api.GET('/api/manifest/validate/report/{report_id}/issues', { params: { path: { report_id: reportId }, query } }),
     placeholderData: keepPreviousData,
   });
   const listed = Boolean(group.allowed_values);

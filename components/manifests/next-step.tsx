@@ -5,9 +5,9 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { plural } from '@/components/ui/words';
-import { ApiError, apiFetch } from '@/lib/client/api';
+import { ApiError, api } from '@/lib/client/api';
 import type { ReportPermit } from '@/lib/permits/contract';
-import type { ManifestConfirmed, ValidationReportSummary } from '@/lib/reports/contract';
+import type { ValidationReportSummary } from '@/lib/reports/contract';
 import { CorrectedUpload } from './corrected-upload';
 import { PermitStep } from './permit-step';
 import styles from './report.module.css';
@@ -24,8 +24,7 @@ export function NextStep({ report }: { report: ValidationReportSummary }) {
     setPermits(report.permits);
   }
   const confirm = useMutation({
-    mutationFn: () =>
-      apiFetch<ManifestConfirmed>('/api/manifest/validate/confirm', { method: 'POST', json: { validation_report_id: report.report_id } }),
+    mutationFn: () => api.POST('/api/manifest/validate/confirm', { body: { validation_report_id: report.report_id } }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['validations'] });
       // a sample sheet's samples are listed on its profile's page

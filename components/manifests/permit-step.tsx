@@ -5,8 +5,8 @@ import type { FileRejection } from 'react-dropzone';
 import { DropZone } from '@/components/ui/drop-zone';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
-import { ApiError, apiFetch } from '@/lib/client/api';
-import type { PermitKind, PermitUploadAnswer, ReportPermit } from '@/lib/permits/contract';
+import { ApiError, api, formData } from '@/lib/client/api';
+import type { PermitKind, ReportPermit } from '@/lib/permits/contract';
 import styles from './report.module.css';
 
 const KIND_WORDS: Record<PermitKind, string> = { ETHICS: 'ethics', SAMPLING: 'sampling', NAGOYA: 'Nagoya' };
@@ -68,11 +68,11 @@ function PermitLine({
     setBusy(true);
     setMessage(null);
     try {
-      const fd = new FormData();
-      fd.set('validation_report_id', reportId);
-      // the server matches permits by the name the manifest gives them
-      fd.append('file', new File([file], permit.filename, { type: 'application/pdf' }));
-      const answer = await apiFetch<PermitUploadAnswer>('/api/manifest/validate/permits', { method: 'POST', body: fd });
+      const answer = await api.POST('/api/manifest/validate/permits', {
+        // the server matches permits by the name the manifest gives them
+        body: { validation_report_id: reportId, file: new File([file], permit.filename, { type: 'application/pdf' }) },
+        bodySerializer: formData,
+      });
       setMessage({
         ok: true,
         text: file.name === permit.filename ? `${permit.filename} received.` : `${file.name} received as ${permit.filename}.`,

@@ -9,9 +9,9 @@ import { FormOutcome } from '@/components/ui/form';
 import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
-import type { PrivateSample, PrivateSamples as PrivateSamplesAnswer, RightsCheckAnswer } from '@/lib/samples/review-contract';
+import type { PrivateSample, RightsCheckAnswer } from '@/lib/samples/review-contract';
 import styles from './review-queue.module.css';
 
 /**
@@ -101,11 +101,10 @@ export function PrivateSamples() {
   const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
   const list = useQuery({
     queryKey: ['private-samples', offset],
-    queryFn: () => apiFetch<PrivateSamplesAnswer>(`/api/sample/private?limit=${PAGE}&offset=${offset}`),
+    queryFn: () => api.GET('/api/sample/private', { params: { query: { limit: PAGE, offset } } }),
   });
   const check = useMutation({
-    mutationFn: (svcIds: string[]) =>
-      apiFetch<RightsCheckAnswer>('/api/sample/rights/check', { method: 'POST', json: { svc_ids: svcIds } }),
+    mutationFn: (svcIds: string[]) => api.POST('/api/sample/rights/check', { body: { svc_ids: svcIds } }),
     onSuccess: (answer) => {
       setOutcome(summary(answer));
       // cleared samples move to the list awaiting a decision

@@ -8,10 +8,10 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { FieldChange } from '@/lib/manifests/contract';
-import type { ValidationReport, ValidationReportState, ValidationReportSummary } from '@/lib/reports/contract';
+import type { ValidationReportState, ValidationReportSummary } from '@/lib/reports/contract';
 import { CorrectedUpload } from './corrected-upload';
 import { IssueGroups } from './issue-groups';
 import { NextStep } from './next-step';
@@ -25,7 +25,7 @@ const CHANGES = 25;
 
 /** The report's errors and warnings as a CSV file the submitter can open next to the spreadsheet. */
 async function downloadCsv(reportId: string) {
-  const report = await apiFetch<ValidationReport>(`/api/manifest/validate/report/${reportId}`);
+  const report = await api.GET('/api/manifest/validate/report/{report_id}', { params: { path: { report_id: reportId } } });
   const url = URL.createObjectURL(new Blob([reportCsv(report)], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;
@@ -42,7 +42,7 @@ function useFollow(report: ValidationReportSummary): ValidationReportState | und
   const state = useQuery({
     queryKey: ['report-status', report.report_id],
     enabled: running,
-    queryFn: () => apiFetch<ValidationReportState>(`/api/manifest/validate/report/${report.report_id}/status`),
+    queryFn: () => api.GET('/api/manifest/validate/report/{report_id}/status', { params: { path: { report_id: report.report_id } } }),
     refetchInterval: (q) => {
       if (q.state.data && ENDED.has(q.state.data.status)) return false;
       polls.current += 1;
@@ -186,7 +186,7 @@ function Changes({ reportId }: { reportId: string }) {
   const offset = Math.max(0, Number(search.get('changes')) || 0);
   const q = useQuery({
     queryKey: ['report', reportId],
-    queryFn: () => apiFetch<ValidationReport>(`/api/manifest/validate/report/${reportId}`),
+    queryFn: () => api.GET('/api/manifest/validate/report/{report_id}', { params: { path: { report_id: reportId } } }),
   });
   const table: TableDefinition<FieldChange> = {
     noun: 'changes',

@@ -2,13 +2,11 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
-import type { Profile } from '@/lib/profiles/contract';
+import { api, apiPage } from '@/lib/client/api';
 import type { ValidationReportSummary } from '@/lib/reports/contract';
 import { StateBadge } from './state-badge';
 import { reportState, sheetWords } from './words';
@@ -26,15 +24,14 @@ export function ReportsList({ profileId }: { profileId?: string }) {
     key: ['validations', profileId ?? ''],
     limit: PAGE,
     param: OFFSET_PARAM,
-    fetch: arrayPages<ValidationReportSummary>(
-      `/api/manifest/validations?${new URLSearchParams(profileId ? { profile_id: profileId } : {})}`,
-    ),
+    fetch: (offset, limit) =>
+      apiPage('/api/manifest/validations', { offset, limit }, { params: { query: profileId ? { profile_id: profileId } : {} } }),
     refetchInterval: (page) => (page?.rows.some((r) => r.status === 'pending' || r.status === 'running') ? 3000 : false),
   });
   // the profile column names profiles by title; a list of one profile's reports needs no such column
   const profiles = useQuery({
     queryKey: ['profiles'],
-    queryFn: () => apiFetch<Profile[]>('/api/profiles?limit=1000'),
+    queryFn: () => api.GET('/api/profiles', { params: { query: { limit: 1000 } } }),
     enabled: !profileId,
   });
   const titleOf = new Map((profiles.data ?? []).map((p) => [p.id, p.title]));

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { FormOutcome, SubmitButton, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
 import { QueryState } from '@/components/ui/query-state';
 import { plural, samplesWord } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
-import { type Decision, type DecisionAnswer, type DecisionRequest, DecisionRequestSchema } from '@/lib/samples/contract';
+import { type Decision, type DecisionRequest, DecisionRequestSchema } from '@/lib/samples/contract';
 import { Group, GroupPager, useReview } from './review-group';
 import styles from './review-queue.module.css';
 
@@ -31,7 +31,7 @@ export function AwaitingSamples() {
   const form = useZodForm(RejectSchema, { reason: '' });
 
   const decide = useMutation({
-    mutationFn: (body: DecisionRequest) => apiFetch<DecisionAnswer>('/api/sample/decision', { method: 'POST', json: body }),
+    mutationFn: (body: DecisionRequest) => api.POST('/api/sample/decision', { body }),
     onSuccess: (answer) => {
       const n = answer.accepted.length || answer.rejected.length;
       setOutcome({

@@ -12,8 +12,8 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
-import type { ReviewGroup, ReviewQueue as ReviewQueueAnswer, ReviewSample } from '@/lib/samples/review-contract';
+import { api } from '@/lib/client/api';
+import type { ReviewGroup, ReviewSample } from '@/lib/samples/review-contract';
 import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
@@ -29,7 +29,7 @@ export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_
 export function useReview(state: 'awaiting' | 'decided', offset: number) {
   return useQuery({
     queryKey: ['review', state, offset],
-    queryFn: () => apiFetch<ReviewQueueAnswer>(`/api/sample/review?state=${state}&limit=${GROUPS}&offset=${offset}`),
+    queryFn: () => api.GET('/api/sample/review', { params: { query: { state, limit: GROUPS, offset } } }),
     // decided samples are followed until each has reached a state that does not end by itself
     refetchInterval: (q) =>
       state === 'decided' && q.state.data?.data.some((g) => g.samples.some((s) => UNSETTLED.has(s.status))) ? 2000 : false,

@@ -6,10 +6,8 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
 import { DropZone } from '@/components/ui/drop-zone';
-import { ApiError, apiFetch } from '@/lib/client/api';
-import type { Profile } from '@/lib/profiles/contract';
+import { ApiError, api, formData } from '@/lib/client/api';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
-import type { ValidationQueued } from '@/lib/reports/contract';
 import styles from './manifests.module.css';
 
 const TOL = new Set<string>(TOL_PROJECTS);
@@ -39,7 +37,7 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
   const router = useRouter();
   const search = useSearchParams();
   const id = useId();
-  const profiles = useQuery({ queryKey: ['profiles'], queryFn: () => apiFetch<Profile[]>('/api/profiles?limit=1000') });
+  const profiles = useQuery({ queryKey: ['profiles'], queryFn: () => api.GET('/api/profiles', { params: { query: { limit: 1000 } } }) });
   const tolProfiles = (profiles.data ?? []).filter((p) => TOL.has(p.type));
   const [picked, setPicked] = useState(search.get('profile') ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -52,11 +50,8 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
     setUploading(true);
     setError(null);
     setSent(null);
-    const fd = new FormData();
-    fd.set('profile_id', selected);
-    fd.set('file', file);
     try {
-      const res = await apiFetch<ValidationQueued>('/api/manifest/validate', { method: 'POST', body: fd });
+      const res = await api.POST('/api/manifest/validate', { body: { profile_id: selected, file }, bodySerializer: formData });
       setSent(`${file.name} uploaded: opening its validation report…`);
       router.push(`/manifests/reports/${res.report_id}`);
     } catch (err) {

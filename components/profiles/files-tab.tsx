@@ -1,14 +1,13 @@
 'use client';
 
 import { useCallback, useMemo, useState } from 'react';
-import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { DeleteAction, DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
-import { apiFetch } from '@/lib/client/api';
-import type { DataFile, PresignBody, UploadUrl } from '@/lib/files/contract';
+import { api, apiPage } from '@/lib/client/api';
+import type { DataFile, UploadUrl } from '@/lib/files/contract';
 
 const PAGE = 50;
 // the list's page lives in the URL under its own name: the list shares its page with other tables
@@ -97,7 +96,8 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
     key: ['profile-files', profileId],
     limit: PAGE,
     param: OFFSET_PARAM,
-    fetch: arrayPages<DataFile>(`/api/profiles/${profileId}/files`),
+    fetch: (offset, limit) =>
+      apiPage('/api/profiles/{profile_id}/files', { offset, limit }, { params: { path: { profile_id: profileId } } }),
   });
   const [uploads, setUploads] = useState<Upload[]>([]);
   // stable across renders, so onDrop is not rebuilt on each one
@@ -116,9 +116,9 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
       let urls: UploadUrl[];
       try {
         // declared sizes: each URL takes exactly its file, and a file over the limit is refused before it is sent
-        urls = await apiFetch<UploadUrl[]>(`/api/profiles/${profileId}/files/presignedurls`, {
-          method: 'POST',
-          json: { file_names: accepted.map((f) => f.name), file_sizes: accepted.map((f) => f.size) } satisfies PresignBody,
+        urls = await api.POST('/api/profiles/{profile_id}/files/presignedurls', {
+          params: { path: { profile_id: profileId } },
+          body: { file_names: accepted.map((f) => f.name), file_sizes: accepted.map((f) => f.size) },
         });
       } catch (err) {
         for (const f of accepted) patch(f.name, { state: 'failed', error: (err as Error).message });

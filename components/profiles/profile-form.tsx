@@ -14,7 +14,7 @@ import {
   TextField,
   useZodForm,
 } from '@/components/ui/form';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { type Profile, type ProfileInput, ProfileInputSchema, type ProfileOptions, type ProfileTypeOption } from '@/lib/profiles/contract';
 
 interface Props {
@@ -82,8 +82,8 @@ export function ProfileForm({ options, profile, initialType }: Props) {
     } satisfies ProfileInput;
     try {
       const saved = profile
-        ? await apiFetch<Profile>(`/api/profiles/${profile.id}`, { method: 'PUT', json: body })
-        : await apiFetch<Profile>('/api/profiles', { method: 'POST', json: body });
+        ? await api.PUT('/api/profiles/{profile_id}', { params: { path: { profile_id: profile.id } }, body })
+        : await api.POST('/api/profiles', { body });
       setOutcome({ success: profile ? 'Profile saved. Opening it…' : 'Profile created. Opening it…' });
       await queryClient.invalidateQueries({ queryKey: ['profiles'] });
       router.push(`/profiles/${saved.id}`);

@@ -14,7 +14,7 @@ import { type CaptionedTable, DataTable } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import type { ProfilePermit } from '@/lib/permits/contract';
 import type { ProfileManifest, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
 import styles from './profile-hub.module.css';
@@ -35,7 +35,7 @@ const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024)
 export function ProfileHub({ profileId, type, contributes }: { profileId: string; type: string; contributes: boolean }) {
   const q = useQuery({
     queryKey: ['profile-summary', profileId],
-    queryFn: () => apiFetch<ProfileSampleSummary>(`/api/profiles/${profileId}/samples/summary`),
+    queryFn: () => api.GET('/api/profiles/{profile_id}/samples/summary', { params: { path: { profile_id: profileId } } }),
     refetchInterval: (query) => (query.state.data?.statuses.some((s) => UNSETTLED.has(s.status)) ? 3000 : false),
   });
   const summary = q.data;

@@ -1,10 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { arrayPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
+import { apiPage } from '@/lib/client/api';
 import type { Profile } from '@/lib/profiles/contract';
 
 const PAGE = 50;
@@ -50,7 +50,7 @@ export function ProfilesTable() {
   const list = usePagedList({
     key: ['profiles', 'page'],
     limit: PAGE,
-    fetch: arrayPages<Profile>('/api/profiles'),
+    fetch: (offset, limit) => apiPage('/api/profiles', { offset, limit }),
   });
   return (
     <DataTable

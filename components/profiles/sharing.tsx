@@ -9,8 +9,7 @@ import { FormOutcome, SelectField, SubmitButton, showServerErrors, TextField, us
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
-import { apiFetch } from '@/lib/client/api';
-import type { Group } from '@/lib/groups/contract';
+import { api } from '@/lib/client/api';
 import { type ProfileRole, type ProfileShare, ShareRoleSchema } from '@/lib/profiles/contract';
 import { TransferOwnership } from './transfer-ownership';
 
@@ -42,18 +41,18 @@ export function Sharing({ profileId, role, me }: { profileId: string; role: Prof
   const router = useRouter();
   const shares = useQuery({
     queryKey: ['shares', profileId],
-    queryFn: () => apiFetch<ProfileShare[]>(`/api/profiles/${profileId}/shares`),
+    queryFn: () => api.GET('/api/profiles/{profile_id}/shares', { params: { path: { profile_id: profileId } } }),
   });
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => apiFetch<Group[]>('/api/groups'), enabled: manages });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.GET('/api/groups'), enabled: manages });
   const form = useZodForm(ShareFormSchema, { with: PERSON, username: '', role: 'viewer' });
   const [formError, setFormError] = useState<string | null>(null);
   const refresh = () => void client.invalidateQueries({ queryKey: ['shares', profileId] });
 
   const share = useMutation({
     mutationFn: (v: z.infer<typeof ShareFormSchema>) =>
-      apiFetch<ProfileShare>(`/api/profiles/${profileId}/shares`, {
-        method: 'POST',
-        json: v.with === PERSON ? { username: v.username, role: v.role } : { group_id: Number(v.with), role: v.role },
+      api.POST('/api/profiles/{profile_id}/shares', {
+        params: { path: { profile_id: profileId } },
+        body: v.with === PERSON ? { username: v.username, role: v.role } : { group_id: Number(v.with), role: v.role },
       }),
     onSuccess: () => {
       form.reset({ with: form.getValues('with'), username: '', role: form.getValues('role') });
@@ -63,7 +62,7 @@ export function Sharing({ profileId, role, me }: { profileId: string; role: Prof
   });
   const unshare = useMutation({
     mutationFn: async (s: ProfileShare) => {
-      await apiFetch<unknown>(`/api/profiles/${profileId}/shares/${s.id}`, { method: 'DELETE' });
+      await api.DELETE('/api/profiles/{profile_id}/shares/{share_id}', { params: { path: { profile_id: profileId, share_id: s.id } } });
       return s;
     },
     onSuccess: (s) => {

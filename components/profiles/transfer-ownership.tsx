@@ -5,8 +5,8 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FormOutcome, SelectField, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
-import { apiFetch } from '@/lib/client/api';
-import { type Transfer, type Transferred, TransferSchema } from '@/lib/profiles/contract';
+import { api } from '@/lib/client/api';
+import { type Transfer, TransferSchema } from '@/lib/profiles/contract';
 
 const KEEPS = [
   { name: 'contributor', label: 'stays a contributor' },
@@ -24,7 +24,7 @@ export function TransferOwnership({ profileId }: { profileId: string }) {
   const [asking, setAsking] = useState<Transfer | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const transfer = useMutation({
-    mutationFn: (body: Transfer) => apiFetch<Transferred>(`/api/profiles/${profileId}/owner`, { method: 'PUT', json: body }),
+    mutationFn: (body: Transfer) => api.PUT('/api/profiles/{profile_id}/owner', { params: { path: { profile_id: profileId } }, body }),
     onSuccess: () => {
       form.reset();
       router.refresh();

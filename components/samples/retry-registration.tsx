@@ -3,8 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { samplesWord } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
-import type { RegisterAnswer, RegisterRequest } from '@/lib/samples/contract';
+import { api } from '@/lib/client/api';
 
 /**
  * Sends samples whose registration failed on to ENA again (POST /api/sample/register), and says so. Without
@@ -13,8 +12,7 @@ import type { RegisterAnswer, RegisterRequest } from '@/lib/samples/contract';
 export function RetryRegistration({ svcIds, name, onDone }: { svcIds: string[]; name?: string; onDone?: () => void }) {
   const router = useRouter();
   const retry = useMutation({
-    mutationFn: () =>
-      apiFetch<RegisterAnswer>('/api/sample/register', { method: 'POST', json: { svc_ids: svcIds } satisfies RegisterRequest }),
+    mutationFn: () => api.POST('/api/sample/register', { body: { svc_ids: svcIds } }),
     onSuccess: () => (onDone ? onDone() : router.refresh()),
   });
   const label = name ? `Retry registration of ${name}` : `Retry registration of ${samplesWord(svcIds.length)}`;

@@ -18,6 +18,7 @@ import {
   SampleBrowseQuerySchema,
   type SampleSort,
 } from '@/lib/browse/contract';
+import { api } from '@/lib/client/api';
 import { SEQUENCING_CENTRES } from '@/lib/profiles/enums';
 import type { SampleRecord } from '@/lib/standards/contract';
 import styles from './sample-browser.module.css';
@@ -96,11 +97,13 @@ function Cell({ column, value }: { column: DisplayColumn; value: string | undefi
 
 export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
   const router = useRouter();
-  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter<
-    (typeof PARAMS)[number],
-    SampleBrowsePage,
-    typeof SampleBrowseQuerySchema
-  >({ endpoint: '/api/samples/browse', queryKey: 'sample-browse', params: PARAMS, form: FORM, schema: SampleBrowseQuerySchema });
+  const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter({
+    fetch: (search) => api.GET('/api/samples/browse', { querySerializer: () => search }),
+    queryKey: 'sample-browse',
+    params: PARAMS,
+    form: FORM,
+    schema: SampleBrowseQuerySchema,
+  });
 
   const current = parsed.success ? parsed.data : null;
   const selected = (name: 'project' | 'status') =>

@@ -5,9 +5,9 @@ import { statusWords } from '@/components/samples/sample-state';
 import { BarChart, HorizontalBars } from '@/components/ui/bar-chart';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { formatMoment } from '@/components/ui/when';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
-import { NONE_GIVEN, type StatsSummary } from '@/lib/stats/contract';
+import { NONE_GIVEN } from '@/lib/stats/contract';
 import { SUBMISSION_STATUSES } from '@/lib/submissions/contract';
 import styles from './stats-dashboard.module.css';
 
@@ -38,7 +38,7 @@ type ProjectRow = { project: string; total: number; byStatus: Record<string, num
 export function StatsDashboard() {
   const q = useQuery({
     queryKey: ['stats-summary'],
-    queryFn: () => apiFetch<StatsSummary>('/api/stats/summary'),
+    queryFn: () => api.GET('/api/stats/summary'),
     refetchInterval: REFRESH_MS,
     staleTime: 0,
   });

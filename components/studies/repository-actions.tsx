@@ -4,12 +4,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { accessionLink } from '@/components/submissions/links';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import type { Repository } from '@/lib/submissions/contract';
-import type { StudyPublishAnswer, StudySubmitAnswer } from '@/lib/submissions/study/contract';
+import type { StudyPath } from './study-path';
 
 interface Props {
-  href: string;
+  at: StudyPath;
   studyId: string;
   repository: Repository;
   label: string;
@@ -21,13 +21,17 @@ interface Props {
 }
 
 /** Submit and publish buttons of one study at one repository, with the repository's answer next to them. */
-export function RepositoryActions({ href, studyId, repository, label, status, accession, doi, state }: Props) {
+export function RepositoryActions({ at, studyId, repository, label, status, accession, doi, state }: Props) {
   const qc = useQueryClient();
   // making a study public cannot be undone: it is asked first, saying so
   const [asking, setAsking] = useState(false);
   const act = useMutation({
-    mutationFn: (action: 'submit' | 'publish') =>
-      apiFetch<StudySubmitAnswer | StudyPublishAnswer>(`${href}/action/${action}?repository=${repository}`, { method: 'POST' }),
+    mutationFn: async (action: 'submit' | 'publish') => {
+      const params = { path: at, query: { repository } };
+      return action === 'submit'
+        ? await api.POST('/api/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/action/submit', { params })
+        : await api.POST('/api/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/action/publish', { params });
+    },
     onSettled: () => {
       setAsking(false);
       void qc.invalidateQueries({ queryKey: ['studies'] });

@@ -8,8 +8,8 @@ import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
-import { apiFetch } from '@/lib/client/api';
-import type { SequenceDataItem, SequenceDataKind, SequenceDataList } from '@/lib/submissions/study/contract';
+import { api } from '@/lib/client/api';
+import type { SequenceDataItem, SequenceDataKind } from '@/lib/submissions/study/contract';
 import styles from './sequence-data.module.css';
 import { SEQUENCE_DATA_SECTIONS, type SequenceDataSectionInfo } from './sequence-data-sections';
 
@@ -107,7 +107,7 @@ const TABLES = new Map(SEQUENCE_DATA_SECTIONS.map((info) => [info.kind, tableOf(
 function useSequenceData(profileId: string) {
   return useQuery({
     queryKey: queryKey(profileId),
-    queryFn: () => apiFetch<SequenceDataList>(`/api/profiles/${encodeURIComponent(profileId)}/sequence-data`),
+    queryFn: () => api.GET('/api/profiles/{profile_id}/sequence-data', { params: { path: { profile_id: profileId } } }),
     // a row on its way to ENA ends by itself: follow it until ENA has answered
     refetchInterval: (q) => (q.state.data?.data.some((d) => d.state === 'processing') ? 3000 : false),
   });
@@ -120,8 +120,7 @@ export function SequenceDataSection({ profileId, kind }: { profileId: string; ki
   const list = useSequenceData(profileId);
   const rows = list.data?.data.filter((d) => d.kind === kind);
   const ask = useMutation({
-    mutationFn: () =>
-      apiFetch<SequenceDataList>(`/api/profiles/${encodeURIComponent(profileId)}/sequence-data/action/refresh`, { method: 'POST' }),
+    mutationFn: () => api.POST('/api/profiles/{profile_id}/sequence-data/action/refresh', { params: { path: { profile_id: profileId } } }),
     // the answer is the list, refreshed: every section shows it at once
     onSuccess: (fresh) => qc.setQueryData(queryKey(profileId), fresh),
   });

@@ -1,16 +1,16 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FilesTab } from '@/components/profiles/files-tab';
 import { DataTable } from '@/components/ui/data-table';
 import { DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
 import { plural } from '@/components/ui/words';
-import { type Checklist, SCHEMA_LABELS, SCHEMA_NAMES, type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
-import { apiFetch, apiFetchAll } from '@/lib/client/api';
-import type { Study, StudyUploadReport, StudyUploadResult } from '@/lib/studies/contract';
+import { SCHEMA_LABELS, SCHEMA_NAMES, type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
+import { ApiError, api, apiAll, formData } from '@/lib/client/api';
+import { StudyUploadReportSchema } from '@/lib/studies/contract';
 import { type KeptUpload, reportFragment, reportFromFragment } from './report-url';
 import { studyTable } from './study-table';
 import { UploadReport } from './upload-report';
@@ -23,26 +23,21 @@ type UploadState =
   | { state: 'failed'; file: string; detail: string };
 
 /** Sends the spreadsheet; a 422 carries the validation report, other failures a problem detail. */
-async function uploadStudy(url: string, checklistId: string, file: File): Promise<UploadState> {
-  const form = new FormData();
-  form.set('checklist_id', checklistId);
-  form.set('file', file);
-  const res = await fetch(url, { method: 'POST', body: form, credentials: 'same-origin', headers: { accept: 'application/json' } });
-  // the answer of each status, as the API documents it: saved, the 422 report, or another problem
-  let body: unknown;
+async function uploadStudy(at: { profile_id: string; schema_name: string }, checklistId: string, file: File): Promise<UploadState> {
   try {
-    body = await res.json();
-  } catch {
-    // not JSON: the status line will do
-  }
-  if (res.ok) return { state: 'saved', file: file.name, result: body as StudyUploadResult };
-  const problem = (body ?? {}) as Partial<StudyUploadReport>;
-  const detail = problem.detail || `${res.status} ${res.statusText}`;
-  if (res.status === 422 && problem.errors) {
+    const result = await api.POST('/api/profiles/{profile_id}/schema/{schema_name}/studies', {
+      params: { path: at },
+      body: { checklist_id: checklistId, file },
+      bodySerializer: formData,
+    });
+    return { state: 'saved', file: file.name, result };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const report = err.status === 422 ? StudyUploadReportSchema.safeParse(err.problem) : null;
     // the API keeps the reference's sentence ('… the errors in the manifest'); the page says it in its own words
-    return { state: 'invalid', file: file.name, errors: problem.errors, warnings: problem.warnings ?? [] };
+    if (report?.success) return { state: 'invalid', file: file.name, errors: report.data.errors, warnings: report.data.warnings };
+    return { state: 'failed', file: file.name, detail: err.message };
   }
-  return { state: 'failed', file: file.name, detail };
 }
 
 /**
@@ -65,6 +60,7 @@ export function StudiesTab({
   const [upload, setUpload] = useState<UploadState>({ state: 'idle' });
   // each part of the path encoded: the schema may come from the page's address (report-url.ts)
   const base = `/api/profiles/${encodeURIComponent(profileId)}/schema/${encodeURIComponent(schema)}`;
+  const where = useMemo(() => ({ profile_id: profileId, schema_name: schema }), [profileId, schema]);
 
   // the last upload's report is kept in the address (report-url.ts), so a reload shows it again
   const outcomeRef = useRef<HTMLDivElement>(null);
@@ -94,13 +90,13 @@ export function StudiesTab({
 
   const checklists = useQuery({
     queryKey: ['checklists', schema],
-    queryFn: () => apiFetch<Checklist[]>(`/api/profiles/schema/${encodeURIComponent(schema)}/checklists`),
+    queryFn: () => api.GET('/api/profiles/schema/{schema_name}/checklists', { params: { path: { schema_name: schema } } }),
     staleTime: Infinity,
   });
   const checklist = checklists.data?.find((c) => c.checklist_id === picked) ?? checklists.data?.[0];
   const studies = useQuery({
     queryKey: ['studies', profileId, schema],
-    queryFn: () => apiFetchAll<Study>(`${base}/studies`),
+    queryFn: () => apiAll('/api/profiles/{profile_id}/schema/{schema_name}/studies', { params: { path: where } }),
     // follow running submissions until the repository has answered
     refetchInterval: (q) => (q.state.data?.some((s) => s.status_ena === 'processing' || s.status_zenodo === 'processing') ? 1500 : false),
   });
@@ -112,7 +108,7 @@ export function StudiesTab({
       setUpload({ state: 'uploading', file: file.name });
       let outcome: UploadState;
       try {
-        outcome = await uploadStudy(`${base}/studies`, checklist.checklist_id, file);
+        outcome = await uploadStudy(where, checklist.checklist_id, file);
       } catch (err) {
         outcome = { state: 'failed', file: file.name, detail: (err as Error).message };
       }
@@ -121,7 +117,7 @@ export function StudiesTab({
       // the profile's reads, assemblies and annotations (components/studies/sequence-data.tsx) come from its studies too
       void qc.invalidateQueries({ queryKey: ['studies', profileId] });
     },
-    [base, checklist, keep, profileId, qc, schema],
+    [where, checklist, keep, profileId, qc, schema],
   );
   const schemaLabel = SCHEMAS.find((s) => s.name === schema)?.label ?? schema;
   const [deleted, setDeleted] = useState<string | null>(null);
@@ -251,7 +247,7 @@ export function StudiesTab({
       <DeletedHere what={deleted} />
       <DataTable
         caption="Studies of this profile"
-        table={studyTable(base, onDeleted)}
+        table={studyTable(where, onDeleted)}
         rows={studies.data}
         query={studies}
         empty={`No ${schemaLabel} studies yet.`}

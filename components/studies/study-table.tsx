@@ -1,9 +1,11 @@
 import type { Column, TableDefinition } from '@/components/ui/data-table';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { When } from '@/components/ui/when';
+import type { FilledPath } from '@/lib/client/api';
 import type { Study } from '@/lib/studies/contract';
 import type { Repository } from '@/lib/submissions/contract';
 import { RepositoryActions } from './repository-actions';
+import type { StudyPath } from './study-path';
 import { SubmissionProgress } from './submission-progress';
 
 /** A profile's studies as a table: where each stands at each repository, its exports, and its deletion. */
@@ -51,8 +53,10 @@ function studyRefusal(study: Study): string | null {
   return null;
 }
 
-export function studyTable(base: string, onDeleted: (what: string) => void): TableDefinition<Study> {
-  const href = (study: Study) => `${base}/studies/${encodeURIComponent(study.study_id)}`;
+export function studyTable(schema: Omit<StudyPath, 'study_id'>, onDeleted: (what: string) => void): TableDefinition<Study> {
+  const at = (study: Study): StudyPath => ({ ...schema, study_id: study.study_id });
+  const href = (study: Study): FilledPath<'/api/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}'> =>
+    `/api/profiles/${encodeURIComponent(schema.profile_id)}/schema/${encodeURIComponent(schema.schema_name)}/studies/${encodeURIComponent(study.study_id)}`;
   const columns: Column<Study>[] = [
     { id: 'study', header: 'Study', key: true, nowrap: true, cell: (st) => <span className="mono">{st.study_id}</span> },
     { id: 'title', header: 'Title', cell: (st) => text(st.title) || text(st.project_name) || <span className="muted">—</span> },
@@ -72,7 +76,7 @@ export function studyTable(base: string, onDeleted: (what: string) => void): Tab
               <span className={`badge ${shown.tone}`}>{shown.words}</span>
               {error && <span className="field-error"> {error}</span>}
               <RepositoryActions
-                href={href(study)}
+                at={at(study)}
                 studyId={study.study_id}
                 repository={r.key}
                 label={r.label}
@@ -81,7 +85,7 @@ export function studyTable(base: string, onDeleted: (what: string) => void): Tab
                 doi={text(study[`doi_${r.key}`])}
                 state={state}
               />
-              <SubmissionProgress href={href(study)} repository={r.key} status={status} />
+              <SubmissionProgress at={at(study)} repository={r.key} status={status} />
             </>
           );
         },

@@ -4,9 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Accession } from '@/components/samples/sample-state';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { apiFetch } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import type { Repository } from '@/lib/submissions/contract';
-import type { AccessionRow, FileState, StudySubmissionStatus } from '@/lib/submissions/study/contract';
+import type { AccessionRow, FileState } from '@/lib/submissions/study/contract';
+import type { StudyPath } from './study-path';
 
 const FILE_STATE: Record<FileState, string> = {
   waiting: 'checked, waiting',
@@ -42,13 +43,16 @@ const runTable: TableDefinition<AccessionRow> = {
  * Where a study's submission to one repository stands: each data file as it is checked and sent (polled, more and
  * more slowly, while the submission runs), and afterwards the accession of each file row at ENA.
  */
-export function SubmissionProgress({ href, repository, status }: { href: string; repository: Repository; status: string }) {
+export function SubmissionProgress({ at, repository, status }: { at: StudyPath; repository: Repository; status: string }) {
   const polls = useRef(0);
   const running = status === 'processing';
   const detail = useQuery({
     // a new status (queued, accepted, published…) is a new answer to fetch
-    queryKey: ['study-submission', href, repository, status],
-    queryFn: () => apiFetch<StudySubmissionStatus>(`${href}/action/submit?repository=${repository}`),
+    queryKey: ['study-submission', at, repository, status],
+    queryFn: () =>
+      api.GET('/api/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/action/submit', {
+        params: { path: at, query: { repository } },
+      }),
     enabled: status !== 'pending',
     // 1 s, doubling to 10 s, while the submission runs; nothing once it has ended
     refetchInterval: (q) => {
@@ -58,8 +62,11 @@ export function SubmissionProgress({ href, repository, status }: { href: string;
     },
   });
   const rows = useQuery({
-    queryKey: ['study-accessions', href, repository, status],
-    queryFn: () => apiFetch<AccessionRow[]>(`${href}/action/accession?repository=${repository}`),
+    queryKey: ['study-accessions', at, repository, status],
+    queryFn: () =>
+      api.GET('/api/profiles/{profile_id}/schema/{schema_name}/studies/{study_id}/action/accession', {
+        params: { path: at, query: { repository } },
+      }),
     enabled: repository === 'ena' && (detail.data?.status === 'accepted' || status === 'accepted'),
   });
   const d = detail.data;

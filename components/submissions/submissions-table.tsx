@@ -7,7 +7,8 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
-import type { Submission, SubmissionList } from '@/lib/submissions/contract';
+import { api } from '@/lib/client/api';
+import type { Submission } from '@/lib/submissions/contract';
 import { accessionLink } from './links';
 import styles from './submissions-table.module.css';
 import { receiptSentence, repositoryName, submissionSentence, type Tone } from './words';
@@ -228,11 +229,14 @@ function detail(s: Submission) {
   );
 }
 
+// a value of its own: written inside the list's options, its page's type would be inferred from the list's, rows unknown
+const submissionPages = foundPages((page) => api.GET('/api/submissions', { params: { query: page } }));
+
 export function SubmissionsTable() {
   const list = usePagedList({
     key: ['submissions'],
     limit: PAGE,
-    fetch: foundPages<SubmissionList>('/api/submissions'),
+    fetch: submissionPages,
     // live status while anything on the page is still running; new submissions appear on the first page
     refetchInterval: (page, offset) => (page?.rows.some(running) ? 1500 : offset === 0 ? 10_000 : false),
   });

@@ -1,40 +1,24 @@
-import { ApiError, apiFetch } from '@/lib/client/api';
-
-/** Fetches the page of a list that starts at `offset` and holds at most `limit` rows. */
+/**
+ * Fetches the page of a list that starts at `offset` and holds at most `limit` rows. A list the API answers as a bare
+ * array is paged with `(offset, limit) => apiPage(path, { offset, limit })` (lib/client/api.ts).
+ */
 export type PageFetcher<Page> = (offset: number, limit: number) => Promise<Page>;
 
-/** `path` (which may carry a query of its own) asking for one page. */
-function pagePath(path: string, offset: number, limit: number): string {
-  const [base, query] = path.split('?', 2);
-  const qs = new URLSearchParams(query);
-  qs.set('limit', String(limit));
-  qs.set('offset', String(offset));
-  return `${base}?${qs}`;
+/** the page a fetch asks for, as the API's lists take it in their query */
+export interface PageQuery {
+  offset: number;
+  limit: number;
 }
 
 /**
- * Pages of a list the API answers as a bare array, with the true total from its `X-Total-Count` header
- * (lib/api/paging.ts), for the pager of the one table.
+ * Pages of a list the API answers in the reference's shape, `{"data": [...], "number_found": N, ...}`:
+ * `foundPages((page) => api.GET('/api/admin/jobs', { params: { query: page } }))`.
  */
-export function arrayPages<T>(path: string): PageFetcher<{ rows: T[]; total: number }> {
-  return async (offset, limit) => {
-    const url = pagePath(path, offset, limit);
-    const res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
-    // a refusal is read the one way every call of the portal reads it (problem+json into ApiError)
-    if (!res.ok) await apiFetch(url);
-    const rows = (await res.json()) as T[];
-    const total = Number(res.headers.get('x-total-count'));
-    if (!Number.isFinite(total)) throw new ApiError(500, 'The list came without its total.');
-    return { rows, total: Math.max(total, rows.length) };
-  };
-}
-
-/** Pages of a list the API answers in the reference's shape, `{"data": [...], "number_found": N, ...}`. */
 export function foundPages<Body extends { data: unknown[]; number_found: number }>(
-  path: string,
+  fetchPage: (page: PageQuery) => Promise<Body>,
 ): PageFetcher<Body & { rows: Body['data']; total: number }> {
   return async (offset, limit) => {
-    const body = await apiFetch<Body>(pagePath(path, offset, limit));
+    const body = await fetchPage({ offset, limit });
     return { ...body, rows: body.data, total: body.number_found };
   };
 }

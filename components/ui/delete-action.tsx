@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type ReactNode, useId, useState } from 'react';
-import { apiFetch } from '@/lib/client/api';
+import { type ApiPath, deleteAt, type FilledPath } from '@/lib/client/api';
 import { ConfirmDialog } from './confirm-dialog';
 
 /**
@@ -27,7 +27,8 @@ export function DeleteAction({
   name: string;
   /** what goes with it, in words, shown in the confirmation */
   children: ReactNode;
-  url: string;
+  /** what to DELETE: a path of the API's, filled in */
+  url: FilledPath<ApiPath<'delete'>>;
   /** why it may not be deleted, when it may not */
   refusal: string | null;
   /** where to go once it is gone (the notice is added to the URL as `deleted`) */
@@ -39,7 +40,7 @@ export function DeleteAction({
   const reasonId = useId();
   const what = `${noun.charAt(0).toUpperCase()}${noun.slice(1)} ${name}`;
   const remove = useMutation({
-    mutationFn: () => apiFetch<void>(url, { method: 'DELETE' }),
+    mutationFn: () => deleteAt(url),
     onSuccess: () => {
       setOpen(false);
       onDeleted?.(what);

@@ -5,7 +5,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import type { z } from 'zod';
 import { issuesByField } from '@/lib/browse/params';
-import { ApiError, apiFetch } from '@/lib/client/api';
+import { ApiError } from '@/lib/client/api';
 import { formValues, paramsObject, withParams } from '@/lib/client/search';
 
 /** The attributes of a form control of one parameter: its name, and its error wired for screen readers. */
@@ -29,7 +29,11 @@ export interface FilterControl {
  * Errors from the URL, the form and the server's problem body are shown next to their field.
  */
 export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
-  endpoint: string;
+  /**
+   * the page of results for the page URL's query, sent as it is (the schema has accepted it):
+   * `(search) => api.GET('/api/samples/browse', { querySerializer: () => search })`
+   */
+  fetch: (search: string) => Promise<T>;
   queryKey: string;
   params: readonly P[];
   /** the parameters the filter form sets (the others come from table headers and the pager) */
@@ -47,7 +51,7 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
 
   const q = useQuery({
     queryKey: [opts.queryKey, qs],
-    queryFn: () => apiFetch<T>(`${opts.endpoint}${qs ? `?${qs}` : ''}`),
+    queryFn: () => opts.fetch(qs),
     enabled: parsed.success,
     placeholderData: keepPreviousData,
   });

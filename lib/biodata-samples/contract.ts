@@ -78,4 +78,3 @@ export const SampleUploadAnswerSchema = z
     status: z.string().meta({ example: 'pending' }),
   })
   .meta({ id: 'SampleUploadQueued' });
-export type SampleUploadAnswer = z.infer<typeof SampleUploadAnswerSchema>;

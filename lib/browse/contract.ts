@@ -160,4 +160,3 @@ export const SampleBrowsePageSchema = wrapped(SampleRecordSchema)
 export type SampleBrowsePage = z.infer<typeof SampleBrowsePageSchema>;
 
 export const AuditBrowsePageSchema = wrapped(AuditRecordSchema).meta({ id: 'AuditBrowsePage' });
-export type AuditBrowsePage = z.infer<typeof AuditBrowsePageSchema>;

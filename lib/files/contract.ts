@@ -63,7 +63,6 @@ export const PresignBodySchema = z.object({
     .optional()
     .meta({ description: 'bytes of each file, in the order of file_names', example: [1048576, 2097152] }),
 });
-export type PresignBody = z.input<typeof PresignBodySchema>;
 
 export const UploadParamsSchema = z.object({
   profile_id: ProfileIdSchema,

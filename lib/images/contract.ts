@@ -47,7 +47,6 @@ export type SpecimenImage = z.infer<typeof SpecimenImageSchema>;
 export const SampleImagesSchema = z
   .object({ svc_id: SvcIdSchema, number_found: z.number().int(), data: z.array(SpecimenImageSchema) })
   .meta({ id: 'SampleImages', description: 'The images of a sample’s specimen' });
-export type SampleImages = z.infer<typeof SampleImagesSchema>;
 
 /** An image in a multipart form: binary in the OpenAPI document, a `File` to the handler. */
 const ImageFileSchema = z.instanceof(File).meta({ type: 'string', format: 'binary' });
@@ -67,7 +66,6 @@ export const ManifestImagesParamsSchema = z.object({
 export const ManifestImagesSchema = z
   .object({ manifest_id: UuidSchema, number_found: z.number().int(), data: z.array(SpecimenImageSchema) })
   .meta({ id: 'ManifestImages', description: 'The images of a manifest’s specimens' });
-export type ManifestImages = z.infer<typeof ManifestImagesSchema>;
 
 export const SampleImagesParamsSchema = z.object({ svc_id: z.string().meta({ example: '67e14bbf5b9e8a38259f95eb' }) });
 export const ImageParamsSchema = z.object({

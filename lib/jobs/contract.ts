@@ -62,7 +62,6 @@ const QueuedSchema = z.string().meta({ description: 'what was queued again', exa
 /** Work given up, typed by its job: `data` is what that job carries. */
 export type FailedJob = { [N in JobName]: z.infer<typeof FailedJobFieldsSchema> & { job: N; data: JobData[N] } }[JobName];
 export type RetriedJob = FailedJob & { queued: string };
-export type FailedJobs = { queue: QueueHealth; number_found: number; data: FailedJob[] };
 
 /**
  * The admin API's answers about failed jobs, for the jobs a queue runs (JobQueue.described): one variant per job, so

@@ -48,7 +48,6 @@ export const PermitUploadFormSchema = z
 export const PermitUploadAnswerSchema = z
   .object({ report_id: UuidSchema, permits: z.array(ReportPermitSchema) })
   .meta({ id: 'ReportPermits', description: 'What the manifest needs, and what has arrived' });
-export type PermitUploadAnswer = z.infer<typeof PermitUploadAnswerSchema>;
 
 /** A permit PDF as stored: the name the manifest gives it, the name it is kept under, its size and upload time, and where to download it. */
 const StoredPermitSchema = z.object({

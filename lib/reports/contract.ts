@@ -118,7 +118,6 @@ export const ManifestUploadFormSchema = z
 export const ValidationQueuedSchema = z
   .object({ ...reportIdentity, status: ReportStatusSchema })
   .meta({ id: 'ValidationQueued', description: 'The report was created; poll it with manifest/validate/report' });
-export type ValidationQueued = z.infer<typeof ValidationQueuedSchema>;
 
 /** manifest/validate/report and confirm: the report id, by its reference name or ours, in the body or the query. */
 export const ReportIdFieldsSchema = z

@@ -149,10 +149,8 @@ export const RegisterRequestSchema = z
     }),
   })
   .meta({ id: 'SampleRegistrationRequest' });
-export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
 export const RegisterAnswerSchema = z.array(RegistrationSchema);
-export type RegisterAnswer = z.infer<typeof RegisterAnswerSchema>;
 
 /** A confirmed manifest as lists of samples name it: the review queue's groups and a profile's manifests. */
 export const confirmedManifest = {

@@ -197,7 +197,6 @@ export const StudyUploadReportSchema = z
     warnings: z.array(ReportEntrySchema),
   })
   .meta({ id: 'StudyUploadReport', description: 'why the spreadsheet was not saved' });
-export type StudyUploadReport = z.infer<typeof StudyUploadReportSchema>;
 
 const TermContextSchema = z.object({ '@id': z.string() });
 const ComponentContextSchema = z.object({
