@@ -89,7 +89,7 @@ export async function uploadBarcodes(
   const { db } = deps;
   const profile = await barcodeProfile(db, user, input.profileId, 'contribute');
   if (input.bytes.byteLength > deps.config.UPLOAD_MAX_BYTES) {
-    throw TooLarge(`The file is larger than the upload limit of ${deps.config.UPLOAD_MAX_BYTES} bytes.`);
+    throw TooLarge(`The file is larger than the limit of ${deps.config.UPLOAD_MAX_BYTES} bytes.`);
   }
   const sheet = await readBarcodeSheet(input.bytes, input.fileName);
   const checklistId = input.checklist ?? checklistOfSheet(sheet);

@@ -73,7 +73,7 @@ export async function uploadStudy(
     ]);
   }
   if (file.bytes.byteLength > config.UPLOAD_MAX_BYTES) {
-    throw TooLarge(`The file is larger than the upload limit of ${config.UPLOAD_MAX_BYTES} bytes.`);
+    throw TooLarge(`The file is larger than the limit of ${config.UPLOAD_MAX_BYTES} bytes.`);
   }
   const def = await getChecklistDefinition(db, schema, input.checklistId);
   const parsed = await readingWorkbooks(() => readStudyWorkbook(file.bytes));
