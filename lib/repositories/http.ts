@@ -208,7 +208,8 @@ export async function httpRequest(options: HttpOptions, request: HttpRequest): P
       const code = errorCode(err);
       const notSent = code !== undefined && NOT_SENT_CODES.has(code);
       const canRetry = attempt < maxAttempts && replayable && (idempotent || notSent);
-      log.warn(
+      // an attempt that will be made again is the normal life of a remote service: a warning once it is the last
+      log[canRetry ? 'debug' : 'warn'](
         { ...fields, durationMs, timedOut, code, error: err instanceof Error ? err.message : String(err), willRetry: canRetry },
         'repository request failed',
       );
