@@ -44,6 +44,8 @@ export interface RoutePolicy {
   body?: BodyPolicy;
   /** requests counted per caller (lib/auth/request-limits.ts) */
   rateLimit?: RequestLimitName;
+  /** the domain's own check of the caller, run before the body is read (the manifest a photo is for, say) */
+  guard?: (c: Context<AppEnv>) => Promise<unknown>;
 }
 
 /** Bodies of everything but uploads: 10,000 svc_ids or 1,000 file names fit with room to spare. */
@@ -139,6 +141,7 @@ async function withCaller(c: Context<AppEnv>, policy: RoutePolicy, next: () => P
 }
 
 async function limited(c: Context<AppEnv>, policy: RoutePolicy, next: () => Promise<void>): Promise<void> {
+  if (policy.guard) await policy.guard(c);
   if (policy.rateLimit) {
     const user = c.var.user;
     await requestLimits(c.get('deps').db).consume(policy.rateLimit, user ? `user:${user.id}` : `client:${clientAddress(c)}`);

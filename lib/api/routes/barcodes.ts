@@ -1,4 +1,3 @@
-import { createMiddleware } from 'hono/factory';
 import {
   BarcodeListQuerySchema,
   BarcodeListSchema,
@@ -11,19 +10,13 @@ import { listBarcodes } from '@/lib/barcodes/read';
 import { submitBarcodes } from '@/lib/barcodes/submit';
 import { barcodeProfile, uploadBarcodes } from '@/lib/barcodes/upload';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
-import type { ApiApp, AppEnv } from '../context';
+import type { ApiApp } from '../context';
 import { openapiConstrained, PATH_PATTERNS } from '../openapi';
 import { route, SHEET_UPLOAD } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
 
 const tags = ['Barcodes'];
 const idPattern = { profile_id: PATH_PATTERNS.profile_id };
-
-// who may not add to the profile (or a profile that has no specimens) is answered before the body is read
-const contributorOnly = createMiddleware<AppEnv>(async (c, next) => {
-  await barcodeProfile(c.get('deps').db, c.get('user'), c.req.param('profile_id') ?? '', 'contribute');
-  return next();
-});
 
 const upload = route(
   {
@@ -40,7 +33,6 @@ const upload = route(
       'Every rule is checked at once; a sheet that breaks any answers 422 with the errors (sheet, Excel row, column ' +
       'letter, field, value, message) and nothing is stored. A row whose ENTRYNUMBER names a barcode of the profile ' +
       'not yet sent replaces it. Who may add to the profile may upload.',
-    middleware: [contributorOnly],
     request: {
       params: ProfileParamsSchema,
       body: { required: true, content: { 'multipart/form-data': { schema: BarcodeUploadFormSchema } } },
@@ -54,6 +46,8 @@ const upload = route(
   {
     access: { profile: 'contribute', in: 'profile_id' },
     rateLimit: 'uploads',
+    // who may not add to it is answered before the body is read
+    guard: (c) => barcodeProfile(c.get('deps').db, c.get('user'), c.req.param('profile_id') ?? '', 'contribute'),
     body: SHEET_UPLOAD,
   },
 );

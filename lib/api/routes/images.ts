@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { createMiddleware } from 'hono/factory';
 import { fileStore } from '@/lib/files/files';
 import { IMAGE_MAX_BYTES, THUMBNAIL_PIXELS } from '@/lib/images/check';
 import {
@@ -12,7 +11,7 @@ import {
 } from '@/lib/images/contract';
 import { manifestImages, readImage, sampleImages } from '@/lib/images/read';
 import { manifestForImages, uploadImages } from '@/lib/images/upload';
-import type { ApiApp, AppEnv } from '../context';
+import type { ApiApp } from '../context';
 import { openapiConstrained } from '../openapi';
 import { route } from '../policy';
 import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';
@@ -20,12 +19,6 @@ import { fileResponse, jsonResponse, pick, problemResponses } from '../schemas';
 const tags = ['Images'];
 // a request carries a few images; more go in further requests
 const IMAGES_REQUEST_MAX_BYTES = 4 * IMAGE_MAX_BYTES;
-
-// a caller who may not add to the manifest is answered before its body is read
-const uploaderOnly = createMiddleware<AppEnv>(async (c, next) => {
-  await manifestForImages(c.get('deps').db, c.get('user'), c.req.param('manifest_id') ?? '');
-  return next();
-});
 
 const upload = route(
   {
@@ -41,7 +34,6 @@ const upload = route(
       'again under the name of one not yet sent to the BioImage Archive replaces it. Once the specimen has its ' +
       'BioSample accession, its images are sent to the BioImage Archive as `{biosampleAccession}_{n}.{ext}`. ' +
       'Who may upload manifests to the profile may upload their images.',
-    middleware: [uploaderOnly],
     request: {
       params: ManifestImagesParamsSchema,
       body: { required: true, content: { 'multipart/form-data': { schema: ImageUploadFormSchema } } },
@@ -55,6 +47,8 @@ const upload = route(
   {
     access: 'signed-in',
     rateLimit: 'uploads',
+    // who may not add to it is answered before the body is read
+    guard: (c) => manifestForImages(c.get('deps').db, c.get('user'), c.req.param('manifest_id') ?? ''),
     body: {
       maxBytes: () => IMAGES_REQUEST_MAX_BYTES,
       tooLarge: () => `Send at most ${IMAGES_REQUEST_MAX_BYTES} bytes of images per request (each at most ${IMAGE_MAX_BYTES}).`,
