@@ -9,9 +9,9 @@ import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
-import type { AuditRecord } from '@/lib/audit/contract';
 import { AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
 import { api } from '@/lib/client/api';
+import type { AuditRecord } from '@/lib/query/contract';
 
 const PARAMS = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit', 'offset'] as const;
 const FORM = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit'] as const;

@@ -1,5 +1,5 @@
 import { UpdateIcon, UpdateTypeBadge } from '@/components/ui/update-type';
-import type { UpdateType } from '@/lib/audit/contract';
+import type { UpdateType } from '@/lib/query/contract';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
 import { StatusWords, statusWords } from './sample-state';
 

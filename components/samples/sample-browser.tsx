@@ -19,7 +19,7 @@ import {
   type SampleSort,
 } from '@/lib/browse/contract';
 import { api } from '@/lib/client/api';
-import { SEQUENCING_CENTRES } from '@/lib/profiles/enums';
+import { SEQUENCING_CENTRES } from '@/lib/projects/enums';
 import type { SampleRecord } from '@/lib/standards/contract';
 import styles from './sample-browser.module.css';
 import { Accession, StatusWords, statusWords } from './sample-state';

@@ -1,4 +1,4 @@
-import type { UpdateType } from '@/lib/audit/contract';
+import type { UpdateType } from '@/lib/query/contract';
 
 /**
  * User and system updates told apart by an icon, a word and a colour together, so that no one depends on colour

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import type { UpdateType } from '../../lib/audit/contract';
 import { PATTERNS } from '../../lib/identifiers/contract';
 import type { TaxonRecord } from '../../lib/manifests/contract';
+import type { UpdateType } from '../../lib/query/contract';
 import {
   type EnaSampleRecord,
   SAMPLE_STATUSES,
@@ -110,7 +110,7 @@ export const samples = pgTable(
   ],
 );
 
-export { UPDATE_TYPES, type UpdateType } from '../../lib/audit/contract';
+export { UPDATE_TYPES, type UpdateType } from '../../lib/query/contract';
 
 /** The audit trail: one row per changed field of a sample, written in the transaction that changed it. */
 export const sampleUpdates = pgTable(
