@@ -69,6 +69,19 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
+import {
+  agent,
+  type Case,
+  casesOf,
+  countNewlines,
+  FLOOR_PATH,
+  type Group,
+  median,
+  probeOf,
+  type Query,
+  request,
+  rowsOf,
+} from './http-cases';
 import { killProcesses, rssOf, startProcess } from './processes';
 import { type Exec, execFor, seedBulkSamples } from './query-seed';
 
@@ -98,8 +111,6 @@ const VALIDATION_ROWS = 10_000;
 const ALL_FROM = '1970-01-01T00:00:00+00:00';
 const ALL_TO = '2100-01-01T00:00:00+00:00';
 const MiB = 1024 * 1024;
-/** the framework's floor: a route that reads no database */
-const FLOOR_PATH = '/api/manifest/current_version';
 /** issue 28's goals */
 const GOAL = {
   lookup: 1.2,
@@ -115,11 +126,6 @@ const GOAL = {
 const out = (line = '') => console.log(line);
 const progress = (line: string) => console.error(`  … ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const ms = (x: number) => x.toFixed(1);
 const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
 const int = (x: number) => Math.round(x).toLocaleString('en');
@@ -147,73 +153,7 @@ const cpuOf = (pid: number) => {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// A keep-alive HTTP client: one socket, reused, so connection setup is not measured
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function request(
-  base: string,
-  p: string,
-  opts: { onChunk?: (chunk: Buffer) => void; signal?: AbortSignal; keep?: boolean; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: Buffer; bytes: number }> {
-  const u = new URL(p, base);
-  return new Promise((resolve, reject) => {
-    const req = http.get(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname + u.search,
-        agent: opts.signal ? undefined : agent,
-        signal: opts.signal,
-        headers: opts.headers,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (opts.onChunk) opts.onChunk(chunk);
-          if (opts.keep !== false) chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), bytes }));
-        res.on('error', reject);
-        // cut short (an abort, a reset): settles the promise whatever Node emitted before
-        res.on('close', () => {
-          if (!res.complete) reject(new Error(`${p}: the response was cut short`));
-        });
-      },
-    );
-    req.on('error', reject);
-    opts.signal?.addEventListener('abort', () => reject(new Error(`${p}: aborted`)), { once: true });
-  });
-}
-
-/** Rows of a list answer: `{number_found, data}`, its one-element-array form, or a bare array. */
-function rowsOf(body: Buffer): number {
-  const parsed = JSON.parse(body.toString('utf8')) as unknown;
-  const inner = Array.isArray(parsed) && parsed.length === 1 && (parsed[0] as { data?: unknown })?.data ? parsed[0] : parsed;
-  if (Array.isArray(inner)) return inner.length;
-  const data = (inner as { data?: unknown }).data;
-  if (Array.isArray(data)) return data.length;
-  throw new Error(`not a list answer: ${body.toString('utf8').slice(0, 200)}`);
-}
-
-const countNewlines = (chunk: Buffer) => {
-  let n = 0;
-  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
-  return n;
-};
-
-// ---------------------------------------------------------------------------------------------------------------
 // 1. The database: reused when it holds the right samples, else created, migrated and seeded
-
-interface Probe {
-  svcId: string;
-  biosampleAccession: string;
-  taxonId: string;
-  manifestId: string;
-  scientificName: string;
-}
 
 interface Prepared {
   url: string;
@@ -384,123 +324,7 @@ async function ensureAdmin(database: Database): Promise<void> {
   }
 }
 
-/** The values looked up, as seeded: the first sample's id, accession, taxon, manifest and name. */
-async function probeOf(query: Query): Promise<Probe> {
-  const [p] = (await query(`
-    select id, biosample_accession, taxon_id, manifest_id::text as manifest_id, scientific_name
-    from samples where id = substr(md5('1'), 1, 24)`)) as Record<string, unknown>[];
-  if (!p) throw new Error('the seeded probe sample is missing');
-  return {
-    svcId: String(p.id),
-    biosampleAccession: String(p.biosample_accession),
-    taxonId: String(p.taxon_id),
-    manifestId: String(p.manifest_id),
-    scientificName: String(p.scientific_name),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// 3. Point look-ups and lists: health, endpoint and natural SQL interleaved
-
-/** One natural SQL statement with positional parameters, on the engine under test: its rows. */
-type Query = (text: string, params?: unknown[]) => Promise<readonly unknown[]>;
-
-/** Which line of issue 28's table a request belongs to. */
-type Group = 'lookup' | 'point-list' | 'list';
-
-interface Case {
-  name: string;
-  /** the name in the summary */
-  short: string;
-  group: Group;
-  path: string;
-  text: string;
-  params: unknown[];
-}
-
 const GROUP_GOAL: Record<Group, number> = { lookup: GOAL.lookup, 'point-list': GOAL.pointLists, list: GOAL.lists };
-
-function casesOf(p: Probe): Case[] {
-  const day = ['2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'] as const;
-  const enc = encodeURIComponent;
-  return [
-    {
-      name: '`sample/svc_id/{id}`',
-      short: 'svc_id',
-      group: 'lookup',
-      path: `/api/sample/svc_id/${p.svcId}`,
-      text: 'select * from samples where id = $1',
-      params: [p.svcId],
-    },
-    {
-      name: '`sample/biosampleAccessions/{acc}`',
-      short: 'biosampleAccessions',
-      group: 'lookup',
-      path: `/api/sample/biosampleAccessions/${p.biosampleAccession}`,
-      text: 'select * from samples where biosample_accession = $1',
-      params: [p.biosampleAccession],
-    },
-    {
-      name: '`manifest/{id}/sample_status`',
-      short: 'sample_status',
-      group: 'point-list',
-      path: `/api/manifest/${p.manifestId}/sample_status`,
-      text: 'select id, manifest_id, status, time_created, time_updated from samples where manifest_id = $1 order by id',
-      params: [p.manifestId],
-    },
-    {
-      name: '`audit/sample/manifest_id/{id}`',
-      short: 'audit manifest_id',
-      group: 'point-list',
-      path: `/api/audit/sample/manifest_id/${p.manifestId}`,
-      // each change with the sample's current identifiers and its profile's title, newest first
-      text: `
-        select u.field, u.old_value, u.new_value, u.update_type, u.time_updated, u.manifest_id, u.project, u.sample_id,
-               s.rack_or_plate_id, s.specimen_id, s.tube_or_well_id, s.biosample_accession, s.public_name, s.sra_accession,
-               p.title
-        from sample_updates u
-        left join samples s on s.id = u.sample_id
-        left join profiles p on p.id = s.profile_id
-        where u.manifest_id = $1
-        order by u.time_updated desc, u.id desc`,
-      params: [p.manifestId],
-    },
-    {
-      name: '`sample/taxon_id/{id}`',
-      short: 'taxon_id',
-      group: 'list',
-      path: `/api/sample/taxon_id/${p.taxonId}`,
-      text: 'select * from samples where taxon_id = $1 order by id',
-      params: [p.taxonId],
-    },
-    {
-      name: '`manifest/{id}`',
-      short: 'manifest',
-      group: 'list',
-      path: `/api/manifest/${p.manifestId}`,
-      text: 'select * from samples where manifest_id = $1 order by id',
-      params: [p.manifestId],
-    },
-    {
-      name: '`sample/{from}/{to}` (one day)',
-      short: 'day list',
-      group: 'list',
-      path: `/api/sample/${day[0]}/${day[1]}`,
-      text: `
-        select * from samples where time_created >= $1::timestamptz and time_created < $2::timestamptz
-        order by time_created desc, id desc`,
-      params: [...day],
-    },
-    {
-      name: '`sample/sample_field/SCIENTIFIC_NAME/{v}`',
-      short: 'sample_field',
-      group: 'list',
-      path: `/api/sample/sample_field/SCIENTIFIC_NAME/${enc(p.scientificName)}`,
-      text: 'select * from samples where scientific_name ilike $1 order by id',
-      params: [`%${p.scientificName}%`],
-    },
-  ];
-}
 
 interface CaseResult {
   case: Case;

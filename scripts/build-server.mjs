@@ -7,6 +7,7 @@
 // resolve from node_modules.
 import path from 'node:path';
 import { build } from 'esbuild';
+import { serverBuildOptions } from './server-build-options.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const [outdir, ...scripts] = process.argv.slice(2);
@@ -16,17 +17,5 @@ const entryPoints = {
   'api-server': path.join(root, 'server', 'api.ts'),
   ...Object.fromEntries(scripts.map((file) => [path.basename(file, path.extname(file)), path.resolve(root, file)])),
 };
-await build({
-  entryPoints,
-  outdir: outdir ? path.resolve(outdir) : path.join(root, '.next'),
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  tsconfig: path.join(root, 'tsconfig.json'),
-  sourcemap: true,
-  logLevel: 'warning',
-});
+await build(serverBuildOptions(entryPoints, outdir ? path.resolve(outdir) : path.join(root, '.next')));
 console.log(outdir ? `built ${path.join(outdir, 'api-server.mjs')}` : 'built .next/server.mjs and .next/api-server.mjs');
