@@ -16,11 +16,15 @@
  * variants), throughput at 50 connections, and the query API's JSON and CSV of every sample (rows/s and RSS growth).
  * The gain of a measure on a goal is how much worse the goal's figure is without it, relative to the shipped service.
  *
- *   ROUNDS          measured rounds per request and variant (default 80)
+ *   ROUNDS          measured rounds per request and variant (default 80); MEASURES_LATENCY=0 skips them
  *   WARMUP_SECONDS  each request's warm-up on each variant (default 3)
- *   BENCH_SECONDS   each autocannon run (default 5), twice per variant, in alternating order
+ *   BENCH_SECONDS   each autocannon run (default 5), THROUGHPUT_PASSES times per variant (default 4)
+ *   EXPORT_ROWS     the newest samples each export reads (default 200,000; 0: every sample), EXPORT_PASSES times
+ *                   per variant (default 3); MEASURES_EXPORTS=0 skips them
  *   MEASURES        a comma-separated subset of the variants' names (default all)
- *   MEASURES_EXPORTS  0 to skip the exports
+ *
+ * Each pass of throughput and exports takes the variants in a new random order, and the figure is the median of the
+ * passes: a service measured first or last in every pass would otherwise read the machine's moment, not itself.
  *
  * It needs `npm run bench:http`'s database (rmb_bench_http, seeded by that bench) and a PostgreSQL server accepting
  * the variants' connections (each holds up to 14: its pool and its job queue's). No assertion on time: it is a
@@ -48,9 +52,12 @@ const ROUNDS = Number(process.env.ROUNDS ?? 80);
 const WARMUP_MS = 1000 * Number(process.env.WARMUP_SECONDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const EXPORTS = process.env.MEASURES_EXPORTS !== '0';
+const LATENCY = process.env.MEASURES_LATENCY !== '0';
+const THROUGHPUT_PASSES = Number(process.env.THROUGHPUT_PASSES ?? 4);
+const EXPORT_ROWS = Number(process.env.EXPORT_ROWS ?? 200_000);
+const EXPORT_PASSES = Number(process.env.EXPORT_PASSES ?? 3);
 const WORK = path.join(root, '.data', 'measures');
 const CONNECTIONS_PER_SERVICE = 14;
-const ALL = '/api/sample/1970-01-01T00:00:00+00:00/2100-01-01T00:00:00+00:00';
 const MiB = 1024 * 1024;
 
 const out = (line = '') => console.log(line);
@@ -109,7 +116,7 @@ function variants(): Variant[] {
         };
       }),
     ...SERVICE_NODE_FLAGS.map((flag) => ({
-      name: `no${flag.replace(/=.*/, '').replace(/^--/, '-')}`,
+      name: `no-flag${flag.replace(/=.*/, '')}`,
       measure: `V8 flag ${flag}`,
       where: 'scripts/node-flags.mjs',
       flags: SERVICE_NODE_FLAGS.filter((f) => f !== flag),
@@ -229,11 +236,11 @@ const cannon = (opts: autocannon.Options) =>
     autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
   });
 
-/** Requests per second at 50 connections on one look-up, twice per variant, the second pass in reverse order. */
+/** Requests per second at 50 connections on one look-up: the median of THROUGHPUT_PASSES passes over the variants. */
 async function throughput(vs: Running[], p: string): Promise<Map<string, number>> {
   const rates = new Map(vs.map((v) => [v.name, [] as number[]]));
-  for (const order of [vs, [...vs].reverse()]) {
-    for (const v of order) {
+  for (let pass = 0; pass < THROUGHPUT_PASSES; pass++) {
+    for (const v of shuffled(vs)) {
       await cannon({ url: v.proc.url + p, connections: 10, duration: 1 });
       const r = await cannon({ url: v.proc.url + p, connections: 50, duration: SECONDS });
       if (r.non2xx || r.errors) throw new Error(`${v.name}: ${r.non2xx} non-2xx, ${r.errors} errors at 50 connections`);
@@ -248,33 +255,43 @@ interface ExportFigure {
   rssGrowthMb: number;
 }
 
-/** A whole export read from each variant, in turn: rows per second and the RSS growth over its start. */
+/**
+ * A whole export read from each variant, EXPORT_PASSES times: the median rows per second, and the largest RSS growth
+ * over its start.
+ */
 async function exports(vs: Running[], p: string, kind: 'csv' | 'json'): Promise<Map<string, ExportFigure>> {
-  const figures = new Map<string, ExportFigure>();
-  for (const v of shuffled(vs)) {
-    const base = rssOf(v.proc.pid);
-    let peak = base;
-    const timer = setInterval(() => {
-      peak = Math.max(peak, rssOf(v.proc.pid));
-    }, 100);
-    let lines = 0;
-    let head = '';
-    const started = performance.now();
-    try {
-      await request(v.proc.url, p, {
-        keep: false,
-        onChunk: (chunk) => {
-          if (kind === 'csv') lines += countNewlines(chunk);
-          else if (head.length < 200) head += chunk.toString('utf8', 0, Math.min(chunk.length, 200));
-        },
-      });
-    } finally {
-      clearInterval(timer);
-    }
-    const rows = kind === 'csv' ? lines - 1 : Number(/"number_found":(\d+)/.exec(head)?.[1]);
-    figures.set(v.name, { rowsPerSecond: rows / ((performance.now() - started) / 1000), rssGrowthMb: (peak - base) / MiB });
+  const passes = new Map(vs.map((v) => [v.name, [] as ExportFigure[]]));
+  for (let pass = 0; pass < EXPORT_PASSES; pass++) for (const v of shuffled(vs)) passes.get(v.name)?.push(await exportOnce(v, p, kind));
+  return new Map(
+    [...passes].map(([name, fs]) => [
+      name,
+      { rowsPerSecond: median(fs.map((f) => f.rowsPerSecond)), rssGrowthMb: Math.max(...fs.map((f) => f.rssGrowthMb)) },
+    ]),
+  );
+}
+
+async function exportOnce(v: Running, p: string, kind: 'csv' | 'json'): Promise<ExportFigure> {
+  const base = rssOf(v.proc.pid);
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssOf(v.proc.pid));
+  }, 100);
+  let lines = 0;
+  let head = '';
+  const started = performance.now();
+  try {
+    await request(v.proc.url, p, {
+      keep: false,
+      onChunk: (chunk) => {
+        if (kind === 'csv') lines += countNewlines(chunk);
+        else if (head.length < 200) head += chunk.toString('utf8', 0, Math.min(chunk.length, 200));
+      },
+    });
+  } finally {
+    clearInterval(timer);
   }
-  return figures;
+  const rows = kind === 'csv' ? lines - 1 : Number(/"number_found":(\d+)/.exec(head)?.[1]);
+  return { rowsPerSecond: rows / ((performance.now() - started) / 1000), rssGrowthMb: (peak - base) / MiB };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -339,17 +356,23 @@ async function main(): Promise<void> {
       `- ${vs.length} services at once; ${ROUNDS} rounds per request, interleaved in a new random order each round, after ${WARMUP_MS / 1000} s of warm-up on each`,
     );
     out();
-    const cases = casesOf(probe);
+    const cases = LATENCY ? casesOf(probe) : [];
     const ratios = new Map<string, Map<string, number>>();
     for (const c of cases) {
       progress(`latency: ${c.name}`);
       ratios.set(c.short, await latency(running, c, sql));
     }
+    // the newest EXPORT_ROWS samples: the query API's list from the creation time of the last of them
+    const [{ from } = { from: '1970-01-01T00:00:00Z' }] = EXPORT_ROWS
+      ? await sql`select to_char(time_created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') as from
+          from samples order by time_created desc offset ${EXPORT_ROWS - 1} limit 1`
+      : [];
+    const all = `/api/sample/${encodeURIComponent(String(from))}/2100-01-01T00:00:00+00:00`;
     progress('throughput');
     const rps = await throughput(running, `/api/sample/svc_id/${probe.svcId}`);
-    if (EXPORTS) progress('exports of every sample: CSV, then JSON');
-    const csv = EXPORTS ? await exports(running, `${ALL}?return_type=csv`, 'csv') : null;
-    const json = EXPORTS ? await exports(running, ALL, 'json') : null;
+    if (EXPORTS) progress(`exports of ${EXPORT_ROWS ? int(EXPORT_ROWS) : 'every'} samples: CSV, then JSON`);
+    const csv = EXPORTS ? await exports(running, `${all}?return_type=csv`, 'csv') : null;
+    const json = EXPORTS ? await exports(running, all, 'json') : null;
 
     out('## Figures of each service');
     out();

@@ -79,10 +79,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 /**
  * Values of PostgreSQL's `varchar` come from postgres.js as the bytes that arrived, undecoded (a parser marked raw:
- * patches/postgres+3.4.9.patch). No column is a varchar (tests/postgres-driver.test.ts holds the migrations to that):
- * a statement casts text to it (`::varchar`, no work for PostgreSQL) to take a value as bytes, as the sample queries
- * take a sample's stored fields, which the service copies into its records without decoding them
- * (lib/standards/field-copier.ts). PGlite gives the text as it does any other.
+ * patches/postgres+3.4.9+007+raw-column-parser.patch). No column is a varchar (tests/postgres-driver.test.ts holds
+ * the migrations to that): a statement casts text to it (`::varchar`, no work for PostgreSQL) to take a value as
+ * bytes, as the sample queries take a sample's stored fields, which the service copies into its records without
+ * decoding them (lib/standards/field-copier.ts). PGlite gives the text as it does any other.
  */
 export const RAW_TEXT_OID = 1043;
 const rawText = Object.assign((bytes: Uint8Array) => bytes, { raw: true });
