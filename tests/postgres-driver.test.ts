@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 /** The patch files, in the order patch-package applies them; each has a describe below. */
-const PATCHES = ['001+closed-socket-write', '003+statement-signature-cache', '007+raw-column-parser'] as const;
+const PATCHES = ['001+closed-socket-write', '003+statement-signature-cache', '005+pool-lifo', '007+raw-column-parser'] as const;
 const patch = (name: (typeof PATCHES)[number]) => `postgres+3.4.9+${name}.patch`;
 
 it('the postgres.js patches are the ones tested here', () => {
@@ -182,6 +182,18 @@ describe('the driver’s reads: a message longer than a socket read arrives whol
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe(`${patch('005+pool-lifo')}: the pool hands a query the connection that went idle last`, () => {
+  it('gives one query after another the connection that was idle last, not each open connection in turn', async () => {
+    const sql = pool({ max: 4 });
+    // four at once open every connection
+    const opened = await Promise.all([0, 1, 2, 3].map(() => sql`select pg_backend_pid() as pid, pg_sleep(0.05)`));
+    expect(new Set(opened.map(([r]) => r?.pid)).size).toBe(4);
+    const pids = new Set<number>();
+    for (let i = 0; i < 12; i++) pids.add(await pidOf(sql));
+    expect(pids.size).toBe(1);
   });
 });
 
