@@ -76,9 +76,14 @@ describe('route policy', () => {
   it('documents who may call every operation, and how large a body each takes', () => {
     expect(operations.length).toBeGreaterThan(100);
     for (const op of operations) {
-      expect(op.role, `${op.method} ${op.path}`).toMatch(/^(anyone|signed-in|admin|admin-or-scraper|profile (viewer|contributor|owner))$/);
+      expect(op.role, `${op.method} ${op.path}`).toMatch(
+        /^(anyone|signed-in|admin|admin-or-scraper|sample manager \(.+\)|profile (viewer|contributor|owner)( of .+)?)$/,
+      );
       if (op.method !== 'GET') expect(op.maxBytes, `${op.method} ${op.path}`).toSatisfy((v) => v === 'streamed' || Number.isInteger(v));
     }
+    // an operation on one profile's thing says whose role it needs: `signed-in` is for the caller's own things
+    const onAThing = operations.filter((o) => /\{(profile_id|manifest_id|report_id|svc_id|image_id|submission_id)\}/.test(o.path));
+    expect(onAThing.filter((o) => o.role === 'signed-in').map((o) => `${o.method} ${o.path}`)).toEqual([]);
     // and every declared policy is an operation of the document or one of the docs' own pages
     const documented = new Set(operations.map((o) => `${o.method} ${o.path.replace(/^\/api/, '')}`));
     const undocumented = [...declaredPolicies().keys()].filter((k) => !documented.has(k));

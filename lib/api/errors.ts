@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, isDataException, isUniqueViolation } from '@/db/errors';
-import { RateLimited } from '@/lib/auth/limits';
+import { RateLimited } from '@/lib/auth/limit-store';
 import { AppError, type ErrorCode, type FieldError } from '@/lib/errors';
 import type { AppEnv } from './context';
 import { databaseBreaker } from './database-breaker';

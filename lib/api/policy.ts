@@ -12,11 +12,18 @@ import { clientAddress } from './client-address';
 import type { ApiApp, AppEnv } from './context';
 import { security } from './schemas';
 
+/** What an operation names whose profile decides who may call it, when no path parameter names the profile. */
+export type ProfileOf = 'manifest' | 'report' | 'sample' | 'image' | 'submission' | 'body';
+
 /**
- * Who may call an operation. `anyone`: no credentials. `signed-in`: an API key or the portal's session; finer rules
- * (an approver of the sample's type, the sample's profile) are the domain's and said in the route's description.
- * `admin`: others are answered 404. `{ profile, in }`: the caller's role on the profile named by a path parameter
- * must allow `profile` (404 when the caller cannot see it, 403 when they may only look).
+ * Who may call an operation. `anyone`: no credentials. `signed-in`: an API key or the portal's session, and the
+ * answer is the caller's own (their keys, their profiles). `admin`: others are answered 404. `{ profile, in }`: the
+ * caller's role on the profile named by a path parameter must allow `profile` (404 when the caller cannot see it, 403
+ * when they may only look), checked here. `{ profile, of }`: the same role on the profile of the manifest, report,
+ * sample, image or submission the operation names (or of the body's `profile_id`), and with `reviewers` also the
+ * sample managers who decide on its samples: only the domain can find that profile, so this declares the rule and the
+ * domain checks it, answering 404 as for an unknown thing. `approver`: a sample manager, an approver of the samples'
+ * associated types; the domain answers only what the caller decides on.
  */
 export type Access =
   | 'anyone'
@@ -24,7 +31,9 @@ export type Access =
   | 'admin'
   /** an admin, or a Prometheus scraper with the METRICS_TOKEN */
   | 'admin-or-scraper'
-  | { profile: ProfileNeed; in: 'profile_id' };
+  | 'approver'
+  | { profile: ProfileNeed; in: 'profile_id' }
+  | { profile: ProfileNeed; of: ProfileOf; reviewers?: true };
 
 /** How large a request's body may be. */
 export type BodyPolicy =
@@ -131,7 +140,7 @@ async function withCaller(c: Context<AppEnv>, policy: RoutePolicy, next: () => P
       await requireAdmin(c, then);
       return;
     }
-    if (typeof access === 'object') {
+    if (typeof access === 'object' && 'in' in access) {
       const id = c.req.param(access.in);
       if (!id) throw NotFound(`No route for ${c.req.method} ${c.req.path}`);
       await getProfile(c.get('deps').db, c.get('user'), id, access.profile);
@@ -155,10 +164,22 @@ const ROLE_WORDS: Record<ProfileNeed, string> = {
   own: 'profile owner',
 };
 
+const OF_WORDS: Record<ProfileOf, string> = {
+  manifest: 'the manifest’s profile',
+  report: 'the report’s profile',
+  sample: 'the sample’s profile',
+  image: 'the image’s profile',
+  submission: 'the submission’s profile',
+  body: 'the profile its body names (`profile_id`)',
+};
+
 /** What the document says of who may call: `x-required-role`. */
 export function roleOf(access: Access): string {
-  if (typeof access === 'object') return ROLE_WORDS[access.profile];
-  return access;
+  if (access === 'approver') return 'sample manager (an approver of the samples’ associated types)';
+  if (typeof access !== 'object') return access;
+  if ('in' in access) return ROLE_WORDS[access.profile];
+  const role = `${ROLE_WORDS[access.profile]} of ${OF_WORDS[access.of]}`;
+  return access.reviewers ? `${role}, or a sample manager deciding on its samples` : role;
 }
 
 type Paths = NonNullable<ReturnType<ApiApp['getOpenAPI31Document']>['paths']>;

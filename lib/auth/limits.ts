@@ -1,13 +1,11 @@
-import { and, gt, gte, lt, or, sql } from 'drizzle-orm';
-import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { and, gt, gte, or, sql } from 'drizzle-orm';
+import type { RateLimiterDrizzle } from 'rate-limiter-flexible';
 import type { Db } from '@/db/client';
 import { rateLimits } from '@/db/schema';
-import { AppError } from '@/lib/errors';
-import { metrics } from '@/lib/metrics/registry';
+import { limitStore, type RateLimited, refused as refusedAs } from './limit-store';
 
 /**
- * Limits on guessing, counted in the database (rate-limiter-flexible's Drizzle store, table `rate_limits`), so every
- * instance on it shares them. Only failures count: a right password or a valid key is never slowed, and a blocked
+ * Limits on guessing, counted in the database (./limit-store.ts), so every instance on it shares them. Only failures count: a right password or a valid key is never slowed, and a blocked
  * sign-in is refused before the password hash is computed, so guessing cannot be used to load the CPU either.
  *
  * - Passwords (portal sign-in and POST /apiKey): 10 failures for one account from one client within 15 minutes lock
@@ -29,23 +27,10 @@ export const LIMITS = {
   resetTokenFailures: { points: 10, duration: 15 * 60, blockDuration: 15 * 60 },
 } as const;
 
-export class RateLimited extends AppError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super('rate_limited', message, undefined, { retry_after: retryAfterSeconds });
-  }
-}
-
 /** Which limit refused an attempt: the `limit` label of rmb_throttled_attempts_total. */
 type LimitName = 'password_account' | 'password_client' | 'api_key_client' | 'reset_request' | 'reset_link_client';
 
-/** The 429 of one limit, counted for the operator (GET /api/metrics). */
-function refused(limit: LimitName, message: string, retryAfterSeconds: number): RateLimited {
-  metrics().throttled.inc({ limit });
-  return new RateLimited(message, retryAfterSeconds);
-}
+const refused = (limit: LimitName, message: string, retryAfterSeconds: number): RateLimited => refusedAs(limit, message, retryAfterSeconds);
 
 export interface GuessLimits {
   /** before checking a password: 429 when the account is locked or the client blocked */
@@ -74,27 +59,11 @@ const ACCOUNT_PREFIX = 'pw_account';
 
 const limiters = new WeakMap<Db, GuessLimits>();
 
-// rows whose count ended more than this long ago are deleted, at most once per CLEAN_EVERY_MS per database handle
-// (rate-limiter-flexible's own clean-up, with its numbers, which it runs on a timer per limiter)
-const EXPIRED_KEPT_MS = 60 * 60 * 1000;
-const CLEAN_EVERY_MS = 5 * 60 * 1000;
-
-/**
- * One set of limiters per database handle. Expired rows are cleaned as failures are counted, not on the library's
- * timers: those were six per handle, outlived the database they were made for (a closed one then logged "Failed to
- * clear expired records"), and only failures add rows, so the writes are when there can be something to clean.
- */
+/** One set of limiters per database handle. */
 export function guessLimits(db: Db): GuessLimits {
   let limits = limiters.get(db);
   if (limits) return limits;
-  const store = (keyPrefix: string, opts: { points: number; duration: number; blockDuration: number }) =>
-    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, clearExpiredByTimeout: false, ...opts });
-  let cleaned = 0;
-  const cleanExpired = async () => {
-    if (Date.now() - cleaned < CLEAN_EVERY_MS) return;
-    cleaned = Date.now();
-    await db.delete(rateLimits).where(lt(rateLimits.expire, new Date(Date.now() - EXPIRED_KEPT_MS)));
-  };
+  const { counter: store, consume } = limitStore(db);
   const accounts = store(ACCOUNT_PREFIX, LIMITS.accountFailures);
   const clientPasswords = store('pw_client', LIMITS.clientPasswordFailures);
   const clientKeys = store('key_client', LIMITS.clientKeyFailures);
@@ -107,18 +76,6 @@ export function guessLimits(db: Db): GuessLimits {
     const res = await limiter.get(key);
     return res && res.consumedPoints >= points ? res.msBeforeNext : 0;
   };
-  // consume throws the RateLimiterRes when the point that was just used is over the limit
-  const consume = async (limiter: RateLimiterDrizzle, key: string): Promise<number> => {
-    await cleanExpired();
-    try {
-      await limiter.consume(key);
-      return 0;
-    } catch (err) {
-      if (err instanceof RateLimiterRes) return err.msBeforeNext;
-      throw err;
-    }
-  };
-
   limits = {
     async assertPasswordAllowed(client, username) {
       const locked = await blocked(accounts, accountKey(client, username), LIMITS.accountFailures.points);

@@ -6,7 +6,7 @@ import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { type Config, orcidClient } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { getUser, type UserRecord } from '@/lib/users/users';
-import { RateLimited } from './limits';
+import { RateLimited } from './limit-store';
 import { ORCID_PROVIDER, type OrcidClient, orcidProvider, orcidSignInCallback } from './orcid';
 import { endSession, newSessionClaims, SESSION_IDLE_SECONDS, type SessionClaims, sessionClaims, sessionEndedBecause } from './sessions';
 import { signInWithPassword } from './sign-in';

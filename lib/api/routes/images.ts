@@ -45,7 +45,7 @@ const upload = route(
     },
   },
   {
-    access: 'signed-in',
+    access: { profile: 'contribute', of: 'manifest' },
     rateLimit: 'uploads',
     // who may not add to it is answered before the body is read
     guard: (c) => manifestForImages(c.get('deps').db, c.get('user'), c.req.param('manifest_id') ?? ''),
@@ -65,7 +65,7 @@ const ofManifest = route(
     request: { params: ManifestImagesParamsSchema },
     responses: { 200: jsonResponse('The manifest’s images', ManifestImagesSchema), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'manifest', reviewers: true } },
 );
 
 const ofSample = route(
@@ -80,7 +80,7 @@ const ofSample = route(
     request: { params: SampleImagesParamsSchema },
     responses: { 200: jsonResponse('The images', SampleImagesSchema), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'sample', reviewers: true } },
 );
 
 const bytes = route(
@@ -92,7 +92,7 @@ const bytes = route(
     request: { params: ImageParamsSchema },
     responses: { 200: fileResponse('The image', 'image/jpeg'), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'image', reviewers: true } },
 );
 
 const thumbnail = route(
@@ -104,7 +104,7 @@ const thumbnail = route(
     request: { params: ImageParamsSchema },
     responses: { 200: fileResponse('The thumbnail', 'image/jpeg'), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'image', reviewers: true } },
 );
 
 // svc_id in either case, as the other sample routes take it; a sample id that is not one is no route here

@@ -23,7 +23,7 @@ const spreadsheet = route(
     request: { params: ManifestParamsSchema },
     responses: { 200: fileResponse('The workbook', XLSX), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'manifest', reviewers: true } },
 );
 
 export function registerManifestSpreadsheetRoutes(app: ApiApp) {

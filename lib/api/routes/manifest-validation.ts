@@ -59,7 +59,7 @@ const validate = route(
     },
   },
   {
-    access: 'signed-in',
+    access: { profile: 'contribute', of: 'body' },
     rateLimit: 'uploads',
     body: SHEET_UPLOAD,
   },
@@ -98,7 +98,7 @@ const report = route(
     request: reportIdRequest,
     responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(400, 401, 404, 415) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'report' } },
 );
 const reportGet = route(
   {
@@ -109,7 +109,7 @@ const reportGet = route(
     request: { params: ReportIdParamsSchema },
     responses: { 200: jsonResponse('The report', ValidationReportSchema), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'report' } },
 );
 
 const ListQuery = PageQuery.extend(ReportListFilterSchema.shape);
@@ -138,7 +138,7 @@ const reportStatus = route(
     request: { params: ReportIdParamsSchema },
     responses: { 200: jsonResponse('The report’s state', ValidationReportStateSchema), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'report' } },
 );
 
 const IssuesQuery = PageQuery.extend(ReportIssueFilterSchema.shape);
@@ -155,7 +155,7 @@ const issuesPage = route(
     request: { params: ReportIdParamsSchema, query: IssuesQuery },
     responses: { 200: jsonResponse('The page', ReportIssuesPageSchema), ...pick(400, 401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'report' } },
 );
 
 const issueGroups = route(
@@ -171,7 +171,7 @@ const issueGroups = route(
     request: { params: ReportIdParamsSchema, query: IssueGroupsQuerySchema },
     responses: { 200: jsonResponse('The groups', IssueGroupsSchema), ...pick(400, 401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'report' } },
 );
 
 const confirm = route(
@@ -189,7 +189,7 @@ const confirm = route(
     request: reportIdRequest,
     responses: { 200: jsonResponse('What was written', ManifestConfirmedSchema), ...pick(400, 401, 404, 409, 415) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'contribute', of: 'report' } },
 );
 
 const template = route(

@@ -36,7 +36,7 @@ const upload = route(
     },
   },
   {
-    access: 'signed-in',
+    access: { profile: 'contribute', of: 'report' },
     rateLimit: 'uploads',
     body: {
       maxBytes: () => PERMITS_REQUEST_MAX_BYTES,
@@ -58,7 +58,7 @@ const list = route(
     request: { params: SamplePermitsParamsSchema },
     responses: { 200: jsonResponse('The sample’s permits', SamplePermitSchema.array()), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'sample', reviewers: true } },
 );
 
 const download = route(
@@ -70,7 +70,7 @@ const download = route(
     request: { params: SamplePermitParamsSchema },
     responses: { 200: fileResponse('The PDF', 'application/pdf'), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'sample', reviewers: true } },
 );
 
 export function registerPermitRoutes(app: ApiApp) {

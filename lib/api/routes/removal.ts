@@ -44,7 +44,7 @@ const sample = route(
     request: { params: SamplePermitsParamsSchema },
     responses: { ...deleted, ...pick(401, 403, 404), ...refused },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'contribute', of: 'sample' } },
 );
 
 const report = route(
@@ -59,7 +59,7 @@ const report = route(
     request: { params: ReportIdParamsSchema },
     responses: { ...deleted, ...pick(401, 403, 404), ...refused },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'contribute', of: 'report' } },
 );
 
 const file = route(

@@ -24,7 +24,7 @@ const decide = route(
     request: { body: { required: true, content: { 'application/json': { schema: DecisionRequestSchema } } } },
     responses: { 200: jsonResponse('Decided samples', DecisionAnswerSchema), ...pick(400, 401, 404, 409, 415) },
   },
-  { access: 'signed-in' },
+  { access: 'approver' },
 );
 
 const pending = route(
@@ -36,7 +36,7 @@ const pending = route(
     request: { query: PageQuery },
     responses: { 200: jsonResponse('A page of pending samples', PendingSamplesSchema), ...pick(400, 401) },
   },
-  { access: 'signed-in' },
+  { access: 'approver' },
 );
 
 const review = route(
@@ -54,7 +54,7 @@ const review = route(
     request: { query: ReviewQuerySchema },
     responses: { 200: jsonResponse('A page of manifests with their samples', ReviewQueueSchema), ...pick(400, 401) },
   },
-  { access: 'signed-in' },
+  { access: 'approver' },
 );
 
 export function registerSampleDecisionRoutes(app: ApiApp) {

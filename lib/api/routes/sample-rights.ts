@@ -28,7 +28,7 @@ const check = route(
     request: { body: { required: true, content: { 'application/json': { schema: RightsCheckRequestSchema } } } },
     responses: { 200: jsonResponse('Each sample after the check', RightsCheckAnswerSchema), ...pick(400, 401, 404, 415) },
   },
-  { access: 'signed-in' },
+  { access: 'approver' },
 );
 
 const privateSamples = route(
@@ -43,7 +43,7 @@ const privateSamples = route(
     request: { query: PageQuery },
     responses: { 200: jsonResponse('A page of private samples', PrivateSamplesSchema), ...pick(400, 401) },
   },
-  { access: 'signed-in' },
+  { access: 'approver' },
 );
 
 export function registerSampleRightsRoutes(app: ApiApp) {

@@ -65,7 +65,7 @@ const one = route(
     request: { params: SubmissionIdParamsSchema },
     responses: { 200: jsonResponse('The submission', SubmissionSchema), ...pick(401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'submission', reviewers: true } },
 );
 
 const receipt = route(
@@ -80,7 +80,7 @@ const receipt = route(
     request: { params: SubmissionReceiptParamsSchema },
     responses: { 200: fileResponse('The RECEIPT document', 'application/xml'), ...pick(400, 401, 404) },
   },
-  { access: 'signed-in' },
+  { access: { profile: 'view', of: 'submission', reviewers: true } },
 );
 
 export function registerSubmissionRoutes(app: ApiApp) {
