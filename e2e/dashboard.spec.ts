@@ -127,7 +127,7 @@ async function chartTable(page: Page, heading: string) {
   return table;
 }
 
-test('the public dashboard’s charts add up to the public samples, what they leave out said beside them', async ({
+test('the public dashboard’s charts add up to the samples held and registered, what they leave out said beside them', async ({
   page,
   request,
 }, testInfo) => {
@@ -140,16 +140,23 @@ test('the public dashboard’s charts add up to the public samples, what they le
     })
     .toBe(true);
   await page.goto('/dashboard');
-  const total = (await cards(page))['Public samples'] ?? Number.NaN;
+  const figures = await cards(page);
+  const total = figures['Samples held'] ?? Number.NaN;
+  const registered = figures['Registered at ENA'] ?? Number.NaN;
   expect(total).toBeGreaterThan(0);
+  // the samples were only uploaded: held, none registered at ENA
+  expect(registered).toBeLessThan(total);
+  const api = (await (await request.get('/api/stats/dashboard')).json()) as PublicDashboard;
+  expect(registered).toBe(api.registered);
 
-  expect(sum(await lastColumn(await chartTable(page, 'Samples per project and status'))), 'samples per project').toBe(total);
-  expect(sum(await lastColumn(await chartTable(page, 'Samples registered per month'))), 'samples per month').toBe(total);
+  expect(sum(await lastColumn(await chartTable(page, 'Samples held, per project and state'))), 'samples per project').toBe(total);
+  if (registered > 0)
+    expect(sum(await lastColumn(await chartTable(page, 'Samples registered at ENA, per month'))), 'registered per month').toBe(registered);
 
   const taxa = page.getByRole('region', { name: 'Most sampled taxa' });
   const shown = sum(await lastColumn(await chartTable(page, 'Most sampled taxa')));
-  const said = /have ([\d,]+) of the ([\d,]+) public samples; ([\d,]+) are of other taxa and ([\d,]+) name none/.exec(
-    (await taxa.getByText(/public samples; .* are of other taxa/).textContent()) ?? '',
+  const said = /have ([\d,]+) of the ([\d,]+) samples held; ([\d,]+) are of other taxa and ([\d,]+) name none/.exec(
+    (await taxa.getByText(/samples held; .* are of other taxa/).textContent()) ?? '',
   );
   expect(said, 'the sentence beside the taxa').not.toBeNull();
   const [inChart, of, others, none] = said!.slice(1).map(count) as [number, number, number, number];
@@ -157,7 +164,7 @@ test('the public dashboard’s charts add up to the public samples, what they le
   expect(inChart + others + none).toBe(total);
 
   const places = page.getByRole('region', { name: 'Where samples were collected' });
-  const located = /([\d,]+) of the ([\d,]+) public samples give their collection place; ([\d,]+) give no/.exec(
+  const located = /([\d,]+) of the ([\d,]+) samples held give their collection place; ([\d,]+) give no/.exec(
     (await places.getByText(/give their collection place/).textContent()) ?? '',
   );
   expect(located, 'the sentence beside the map').not.toBeNull();

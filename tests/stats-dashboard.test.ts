@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samples } from '@/db/schema';
+import { samples, sampleUpdates } from '@/db/schema';
 import { briefly } from '@/lib/concurrency';
 import { RIGHTS_APPLICABLE } from '@/lib/samples/rights-hold';
 import type { PublicDashboard } from '@/lib/stats/contract';
@@ -15,7 +15,14 @@ import { createHarness, type Harness } from './support/harness';
 let h: Harness;
 let seed: QuerySeed;
 let first: PublicDashboard;
-const ids = { heldAccepted: 'cc0000000000000000000001', cleared: 'cc0000000000000000000002' };
+const ids = {
+  heldAccepted: 'cc0000000000000000000001',
+  cleared: 'cc0000000000000000000002',
+  registered: 'cc0000000000000000000003',
+  rejected: 'cc0000000000000000000004',
+};
+/** the DTOL sample the registered and rejected ones are copies of */
+let dtolBase: string;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -34,6 +41,31 @@ beforeAll(async () => {
     { ...copy(ids.heldAccepted, 'FD90000001'), status: 'accepted' },
     { ...copy(ids.cleared, 'FD90000002'), status: 'pending', rightsClearedAt: new Date() },
   ]);
+  // beside them: a DTOL sample recorded in November 2025 and registered at ENA in February 2026 (its history says
+  // when), and one a manager rejected, which the broker holds but ENA never had
+  dtolBase = seed.samples.find((s) => s.project === 'dtol' && s.status === 'accepted')?.id ?? '';
+  const [base] = await h.deps.db.select().from(samples).where(eq(samples.id, dtolBase));
+  if (!base) throw new Error('no accepted DTOL sample in the seed');
+  const dtolCopy = (id: string, tube: string) => ({ ...base, id, fields: { ...base.fields, TUBE_OR_WELL_ID: tube }, tubeOrWellId: tube });
+  await h.deps.db.insert(samples).values([
+    {
+      ...dtolCopy(ids.registered, 'FD90000003'),
+      status: 'accepted',
+      biosampleAccession: 'SAMEA99000003',
+      timeCreated: new Date('2025-11-20T10:00:00Z'),
+    },
+    { ...dtolCopy(ids.rejected, 'FD90000004'), status: 'rejected', biosampleAccession: null, sraAccession: null, publicName: null },
+  ]);
+  await h.deps.db.insert(sampleUpdates).values({
+    sampleId: ids.registered,
+    manifestId: base.manifestId,
+    project: 'dtol',
+    updateType: 'system',
+    field: 'status',
+    oldValue: 'sending',
+    newValue: 'accepted',
+    timeUpdated: new Date('2026-02-10T08:00:00Z'),
+  });
   const res = await h.request('/api/stats/dashboard');
   expect(res.status).toBe(200);
   first = (await res.json()) as PublicDashboard;
@@ -54,7 +86,7 @@ describe('the public dashboard’s figures', () => {
   it('count exactly the samples the query API does not embargo', async () => {
     const records = await queryRecords();
     const shown = records.filter((r) => r.status !== 'embargoed');
-    expect(records.length).toBe(seed.samples.length + 2);
+    expect(records.length).toBe(seed.samples.length + 4);
     expect(records.length - shown.length).toBe(2);
     expect(first.samples).toBe(shown.length);
     expect(first.by_project.reduce((sum, p) => sum + p.total, 0)).toBe(shown.length);
@@ -65,11 +97,22 @@ describe('the public dashboard’s figures', () => {
     expect(first.by_project.map((p) => p.project)).toEqual(['asg', 'dtol', 'erga']);
   });
 
-  it('count samples per month by project, oldest first', () => {
+  it('count the samples registered at ENA apart from those held, by the month of their registration', () => {
+    // public and accessioned: the seed's accepted samples but the embargoed one, the cleared copy and the new one
+    const accessioned = seed.samples.filter((s) => s.biosampleAccession && s.id !== seed.embargoed).length;
+    expect(first.registered).toBe(accessioned + 2);
+    expect(first.registered).toBeLessThan(first.samples);
+    expect(first.by_project.find((p) => p.project === 'dtol')?.by_status.rejected).toBe(1);
+    // registered in February 2026 by its history, though recorded in November 2025
+    expect(first.per_month.find((m) => m.month === '2026-02')).toEqual({ month: '2026-02', by_project: { dtol: 1 }, registered: 1 });
+    expect(first.per_month.find((m) => m.month === '2025-11')).toBeUndefined();
+    // samples never sent from here count from when the broker recorded them: the seed's by the month of creation
+    const seeded = seed.samples.filter(
+      (s) => s.project === 'dtol' && s.biosampleAccession && s.timeCreated.toISOString().startsWith('2024-03'),
+    );
+    expect(first.per_month.find((m) => m.month === '2024-03')?.by_project.dtol).toBe(seeded.length);
     expect(first.per_month.map((m) => m.month)).toEqual([...first.per_month.map((m) => m.month)].sort());
-    expect(first.per_month[0]).toEqual({ month: '2023-06', by_project: { dtol: 2 }, count: 2 });
-    expect(first.per_month.find((m) => m.month === '2024-03')).toEqual({ month: '2024-03', by_project: { dtol: 4 }, count: 4 });
-    expect(first.per_month.reduce((sum, m) => sum + m.count, 0)).toBe(first.samples);
+    expect(first.per_month.reduce((sum, m) => sum + m.registered, 0)).toBe(first.registered);
   });
 
   it('name the most sampled taxa, most first', () => {
@@ -81,6 +124,8 @@ describe('the public dashboard’s figures', () => {
     }
     const held = seed.samples.find((s) => s.id === seed.embargoed)?.fields.SCIENTIFIC_NAME ?? '';
     counts.set(held, (counts.get(held) ?? 0) + 1); // the cleared copy
+    const dtolName = seed.samples.find((s) => s.id === dtolBase)?.fields.SCIENTIFIC_NAME ?? '';
+    counts.set(dtolName, (counts.get(dtolName) ?? 0) + 2); // the registered and the rejected copies
     const top = first.top_taxa[0];
     expect(top?.samples).toBe(Math.max(...counts.values()));
     expect(counts.get(top?.scientific_name ?? '')).toBe(top?.samples);

@@ -45,17 +45,18 @@ export default async function DashboardPage() {
       <main id="main" className={styles.page}>
         <h1>Tree of Life samples</h1>
         <p>
-          The samples of the Tree of Life projects brokered here, as anyone may read them through the public API. Private samples and
-          samples embargoed under traditional-knowledge rights are not counted. Figures are counted at most {d.cache_seconds} seconds before
-          they are shown (these at <When value={d.generated} />
+          The samples of the Tree of Life projects brokered here, as anyone may read them through the public API. Samples held are every
+          such sample the broker keeps, whatever its state (awaiting review, rejected by a manager, registered); registered samples are
+          those ENA has accessioned. Private samples and samples embargoed under traditional-knowledge rights are not counted. Figures are
+          counted at most {d.cache_seconds} seconds before they are shown (these at <When value={d.generated} />
           ).
         </p>
         <dl className="cards">
           {(
             [
-              ['Public samples', d.samples],
+              ['Samples held', d.samples],
+              ['Registered at ENA', d.registered],
               ['Projects', d.by_project.length],
-              ['Months with samples', d.per_month.length],
               ['Collection places', d.places.length],
             ] as const
           ).map(([label, n]) => (
@@ -67,10 +68,10 @@ export default async function DashboardPage() {
         </dl>
 
         <section aria-labelledby="by-project">
-          <h2 id="by-project">Samples per project and status</h2>
+          <h2 id="by-project">Samples held, per project and state</h2>
           <SeriesChart
-            title="Samples per project, stacked by status"
-            caption="Samples per project and status"
+            title="Samples held per project, stacked by state"
+            caption="Samples held per project and state"
             unit="samples"
             labelHeading="Project"
             rows={d.by_project.map((p) => ({ label: manifestTypeOf(p.project), values: p.by_status }))}
@@ -79,10 +80,11 @@ export default async function DashboardPage() {
         </section>
 
         <section aria-labelledby="per-month">
-          <h2 id="per-month">Samples registered per month</h2>
+          <h2 id="per-month">Samples registered at ENA, per month</h2>
           <SeriesChart
-            title="Samples registered per month, stacked by project"
-            caption="Samples registered per month, by project"
+            title="Samples registered at ENA per month of their registration, stacked by project"
+            caption="Samples registered at ENA per month, by project"
+            empty="No sample is registered at ENA yet."
             unit="samples"
             labelHeading="Month"
             rows={d.per_month.map((m) => ({ label: m.month, values: m.by_project }))}
@@ -93,8 +95,8 @@ export default async function DashboardPage() {
         <section aria-labelledby="top-taxa">
           <h2 id="top-taxa">Most sampled taxa</h2>
           <SeriesChart
-            title={`The ${d.top_taxa.length} taxa with the most samples`}
-            caption="Samples of the most sampled taxa"
+            title={`The ${d.top_taxa.length} taxa with the most samples held`}
+            caption="Samples held of the most sampled taxa"
             unit="samples"
             labelHeading="Taxon"
             lying
@@ -105,7 +107,7 @@ export default async function DashboardPage() {
             <p className="muted">
               {/* the chart shows the most sampled taxa only: what it leaves out, so that it adds up to the total */}
               These {plural(d.top_taxa.length, 'taxon', 'taxa')} have{' '}
-              {number(d.samples - d.samples_of_other_taxa - d.samples_without_taxon)} of the {number(d.samples)} public samples;{' '}
+              {number(d.samples - d.samples_of_other_taxa - d.samples_without_taxon)} of the {number(d.samples)} samples held;{' '}
               {number(d.samples_of_other_taxa)} are of other taxa and {number(d.samples_without_taxon)} name none (scientific name none
               given).
             </p>
@@ -117,7 +119,7 @@ export default async function DashboardPage() {
           <CollectionMap places={d.places} />
           {d.samples > 0 && (
             <p className="muted">
-              {number(d.samples - d.samples_without_place)} of the {number(d.samples)} public samples give their collection place;{' '}
+              {number(d.samples - d.samples_without_place)} of the {number(d.samples)} samples held give their collection place;{' '}
               {number(d.samples_without_place)} give no decimal latitude and longitude (none given, or for example NOT_COLLECTED).
             </p>
           )}

@@ -28,6 +28,8 @@ export interface SeriesChartProps {
   series: ChartSeries[];
   /** bars lying down, one line per category: for long names (taxa) */
   lying?: boolean;
+  /** what to say when there is nothing to chart, in the chart's own words */
+  empty?: string;
 }
 
 // Okabe and Ito's colours, told apart with every kind of colour vision
@@ -77,9 +79,9 @@ function summarise(rows: ChartRow[], unit: string): string {
  * A bar chart drawn by Recharts, stacked when it has several series, with its numbers as a table beside it. The
  * drawing is one image to assistive technology (its title and a sentence); the table is what they read.
  */
-export function SeriesChart({ title, caption, unit, labelHeading, rows, series, lying = false }: SeriesChartProps) {
+export function SeriesChart({ title, caption, unit, labelHeading, rows, series, lying = false, empty }: SeriesChartProps) {
   const id = useId();
-  if (rows.length === 0) return <p className="muted">Nothing to chart yet.</p>;
+  if (rows.length === 0) return <p className="muted">{empty ?? 'Nothing to chart yet.'}</p>;
   const data = rows.map((r) => ({ label: r.label, ...Object.fromEntries(series.map((s) => [s.key, r.values[s.key] ?? 0])) }));
   const size = lying ? { width: '100%', height: rows.length * 30 + 70 } : { width: '100%', maxHeight: 320, aspectRatio: 2 };
   return (

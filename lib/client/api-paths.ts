@@ -5009,7 +5009,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a Tree of Life manifest for validation; answers at once with the report id
-         * @description **Who:** signed-in. **Body:** at most 104923136 bytes (413 above). **Rate:** at most 600 requests per 600 s per caller (429 above).
+         * @description **Who:** profile contributor of the profile its body names (`profile_id`). **Body:** at most 104923136 bytes (413 above). **Rate:** at most 600 requests per 600 s per caller (429 above).
          */
         post: {
             parameters: {
@@ -5124,7 +5124,7 @@ export interface paths {
         put?: never;
         /**
          * A validation report (validation_report_id in a form, JSON or the query)
-         * @description **Who:** signed-in. **Body:** at most 2097152 bytes (413 above).
+         * @description **Who:** profile viewer of the report’s profile. **Body:** at most 2097152 bytes (413 above).
          */
         post: {
             parameters: {
@@ -5217,7 +5217,7 @@ export interface paths {
         };
         /**
          * A validation report
-         * @description **Who:** signed-in.
+         * @description **Who:** profile viewer of the report’s profile.
          */
         get: {
             parameters: {
@@ -5275,7 +5275,7 @@ export interface paths {
          * Delete a validation report that was not confirmed
          * @description The report, its stored rows and the permit PDFs uploaded for it go. A report still being validated is deleted too: its validation ends without writing. A confirmed report is 409: it goes with its manifest’s last sample.
          *
-         *     **Who:** signed-in. **Body:** at most 2097152 bytes (413 above).
+         *     **Who:** profile contributor of the report’s profile. **Body:** at most 2097152 bytes (413 above).
          */
         delete: {
             parameters: {
@@ -5357,7 +5357,7 @@ export interface paths {
         };
         /**
          * Where a validation stands, for polling: status, progress and counts, without the error lists
-         * @description **Who:** signed-in.
+         * @description **Who:** profile viewer of the report’s profile.
          */
         get: {
             parameters: {
@@ -5428,7 +5428,7 @@ export interface paths {
          * A page of a validation report’s errors and warnings, by severity, field and rule
          * @description Errors first, then warnings, each in the report’s order. `severity`, `field` and `rule` together name one group of `manifest/validate/report/{report_id}/groups`; an empty `field` selects the issues of the sheet as a whole.
          *
-         *     **Who:** signed-in.
+         *     **Who:** profile viewer of the report’s profile.
          */
         get: {
             parameters: {
@@ -5519,7 +5519,7 @@ export interface paths {
          * A validation report’s errors and warnings grouped by field and rule, with counts
          * @description One group per severity, field and rule, with the number of issues and of rows, the allowed values of a vocabulary and the expected format where the manifest definition names them; the cells of a group are at `manifest/validate/report/{report_id}/issues`.
          *
-         *     **Who:** signed-in.
+         *     **Who:** profile viewer of the report’s profile.
          */
         get: {
             parameters: {
@@ -5746,7 +5746,7 @@ export interface paths {
          * Create or update the samples of a complete report without errors
          * @description One transaction: a new manifest and its samples, or, for a re-upload, the changed fields with an audit record each. A report can be confirmed once; a report whose profile changed since must be validated again (409). An ERGA manifest that names permits is confirmed only once every permit PDF has been uploaded (409 naming the missing files; see manifest/validate/permits). The sample managers of the project are emailed. The report id (validation_report_id) is taken from a form, JSON or the query.
          *
-         *     **Who:** signed-in. **Body:** at most 2097152 bytes (413 above).
+         *     **Who:** profile contributor of the report’s profile. **Body:** at most 2097152 bytes (413 above).
          */
         post: {
             parameters: {
@@ -5905,7 +5905,7 @@ export interface paths {
          * Upload the permit PDFs a validated ERGA manifest names, before confirming it
          * @description Each file must be named as the manifest’s `*_PERMITS_FILENAME` names it (where `*_PERMITS_REQUIRED` is Y), be a real PDF (its content is checked) and at most 20971520 bytes. All are checked before any is stored; a file sent again replaces the earlier one. Permits are stored as `<name>_YYYYMMDD.pdf`. A re-upload of a manifest asks only for permits whose file name or REQUIRED changed. `manifest/validate/confirm` answers 409 naming every permit still missing.
          *
-         *     **Who:** signed-in. **Body:** at most 52428800 bytes (413 above). **Rate:** at most 600 requests per 600 s per caller (429 above).
+         *     **Who:** profile contributor of the report’s profile. **Body:** at most 52428800 bytes (413 above). **Rate:** at most 600 requests per 600 s per caller (429 above).
          */
         post: {
             parameters: {
@@ -6020,7 +6020,7 @@ export interface paths {
          * The permits of a sample (ERGA): its project’s sample managers, the profile’s owner and admins
          * @description Anyone else is answered 404, as for an unknown sample.
          *
-         *     **Who:** signed-in.
+         *     **Who:** profile viewer of the sample’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -6089,7 +6089,7 @@ export interface paths {
         };
         /**
          * One permit PDF of a sample
-         * @description **Who:** signed-in.
+         * @description **Who:** profile viewer of the sample’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -6160,7 +6160,7 @@ export interface paths {
         };
         /**
          * The images uploaded beside a manifest, for those who may see its profile or review its samples
-         * @description **Who:** signed-in.
+         * @description **Who:** profile viewer of the manifest’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -6216,7 +6216,7 @@ export interface paths {
          * Upload images of a confirmed manifest’s specimens
          * @description One or more parts named `files`: JPEG, PNG or TIFF images, each named by one of the manifest’s specimens, `SPECIMEN_ID-…` in any case (`NHMUK014425848-1.jpg`), checked by their content (a real image of the type its extension names), each at most 52428800 bytes. All are checked before any is stored: a name that matches no specimen is 400 naming it, a file that is not such an image 422, and nothing is stored. An image sent again under the name of one not yet sent to the BioImage Archive replaces it. Once the specimen has its BioSample accession, its images are sent to the BioImage Archive as `{biosampleAccession}_{n}.{ext}`. Who may upload manifests to the profile may upload their images.
          *
-         *     **Who:** signed-in. **Body:** at most 209715200 bytes (413 above). **Rate:** at most 600 requests per 600 s per caller (429 above).
+         *     **Who:** profile contributor of the manifest’s profile. **Body:** at most 209715200 bytes (413 above). **Rate:** at most 600 requests per 600 s per caller (429 above).
          */
         post: {
             parameters: {
@@ -6342,7 +6342,7 @@ export interface paths {
          * The images of a sample’s specimen
          * @description Those uploaded to the sample’s profile, for those who see the sample in full: those who may see its profile, the project’s sample managers and the approvers of its types. Anyone else is answered 404, as for an unknown sample.
          *
-         *     **Who:** signed-in.
+         *     **Who:** profile viewer of the sample’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -6410,7 +6410,7 @@ export interface paths {
         };
         /**
          * An image’s bytes, for those who may see its sample (404 otherwise)
-         * @description **Who:** signed-in.
+         * @description **Who:** profile viewer of the image’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -6478,7 +6478,7 @@ export interface paths {
         };
         /**
          * An image’s thumbnail: a JPEG at most 256 pixels on its longer side
-         * @description **Who:** signed-in.
+         * @description **Who:** profile viewer of the image’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -6662,7 +6662,7 @@ export interface paths {
          * The caller’s review queue by manifest: samples awaiting a decision, or decided lately
          * @description `state=awaiting` (default): the samples of the projects the caller manages (an admin: every project) that wait for a decision, grouped by the manifest that brought them, oldest manifest first, with who confirmed the manifest and when, and the ERGA permits each sample names. `state=decided`: the samples decided in the last 14 days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration at ENA, accession, or the reason of a rejection). Paged by manifest: every sample of a listed manifest is in its group.
          *
-         *     **Who:** signed-in.
+         *     **Who:** sample manager (an approver of the samples’ associated types).
          */
         get: {
             parameters: {
@@ -6739,7 +6739,7 @@ export interface paths {
          * Accept or reject pending samples (sample managers of the samples’ project, and admins)
          * @description A sample whose last required approval this is goes on to registration at once, queued in the same transaction: `processing` (a registration job), `awaiting_tolid` (its specimen first needs a ToLID from the ToLID service) or `awaiting_ena` (no Webin account configured yet; it is sent as soon as there is one). `registrations` lists the registrations started. The reason of a rejection is never returned by the public API.
          *
-         *     **Who:** signed-in. **Body:** at most 2097152 bytes (413 above).
+         *     **Who:** sample manager (an approver of the samples’ associated types). **Body:** at most 2097152 bytes (413 above).
          */
         post: {
             parameters: {
@@ -6834,7 +6834,7 @@ export interface paths {
         };
         /**
          * Samples waiting for the caller’s decision (a sample manager’s review queue)
-         * @description **Who:** signed-in.
+         * @description **Who:** sample manager (an approver of the samples’ associated types).
          */
         get: {
             parameters: {
@@ -6909,7 +6909,7 @@ export interface paths {
          * Look up private samples’ traditional-knowledge projects at the Local Contexts Hub now (their sample managers, and admins)
          * @description An ERGA sample whose traditional-knowledge rights apply and that names a Local Contexts Hub project is `private`: it is not decided, not sent to ENA and shown as `embargoed` by the public API until the hub says the community made the project public. The service asks the hub about every private sample every 24 hours; this asks at once, one call per project. A sample whose project is public becomes `pending` (its managers are emailed) and can then be decided. An unreachable hub changes nothing (`hub_unreachable`). Samples that are not private are answered as they are. Ids of samples the caller does not manage answer 404, as unknown ones do.
          *
-         *     **Who:** signed-in. **Body:** at most 2097152 bytes (413 above).
+         *     **Who:** sample manager (an approver of the samples’ associated types). **Body:** at most 2097152 bytes (413 above).
          */
         post: {
             parameters: {
@@ -6997,7 +6997,7 @@ export interface paths {
          * Private samples of the caller’s projects: they wait for their traditional-knowledge rights, not for a decision
          * @description Oldest first, each with its Local Contexts Hub project, when the hub last answered about it and what it said; `hub` is the outcome of the last look-up at the hub.
          *
-         *     **Who:** signed-in.
+         *     **Who:** sample manager (an approver of the samples’ associated types).
          */
         get: {
             parameters: {
@@ -7240,7 +7240,7 @@ export interface paths {
         };
         /**
          * One submission with its receipts
-         * @description **Who:** signed-in.
+         * @description **Who:** profile viewer of the submission’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -7311,7 +7311,7 @@ export interface paths {
          * ENA’s RECEIPT document of one of a submission’s answers, as ENA sent it
          * @description The n-th entry of the submission’s `receipts` (from 0, oldest first), whose `xml_url` names this address. Sent as a download (`Content-Disposition: attachment`). 404 for an entry that is not an ENA receipt (a Zenodo deposition).
          *
-         *     **Who:** signed-in.
+         *     **Who:** profile viewer of the submission’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -7859,7 +7859,7 @@ export interface paths {
          * A confirmed manifest as its project’s template (xlsx), filled with its samples’ current values
          * @description The template of the manifest’s project and version (as `manifest/template` serves it) with one row per sample, in the order of the uploaded rows, holding each sample’s values as they are now, later corrections included. Uploaded again through `manifest/validate` it is an update: unchanged it has no changes to apply, and each edited cell is one change. Numbers and dates are written as Excel cells where they read back as the same text. Whoever may open the manifest’s page may download it (its profile’s owner, the project’s sample managers, admins); anyone else gets 404.
          *
-         *     **Who:** signed-in.
+         *     **Who:** profile viewer of the manifest’s profile, or a sample manager deciding on its samples.
          */
         get: {
             parameters: {
@@ -10131,7 +10131,7 @@ export interface paths {
          * Delete a sample that never reached ENA
          * @description What reached a public archive (an accession, an accepted submission) or is on its way there is never deleted. A sample that is accepted, being sent, queued for registration or in a registration under way is 409. Its audit rows go with it; so do its specimen record, once no sample of any profile comes from the specimen and ENA does not hold it, and its manifest (with its permits and the reports confirmed into it) once its last sample goes. A biodata profile’s sample (registered against an ENA sample checklist) goes with its history when it is confirmed or ENA refused it.
          *
-         *     **Who:** signed-in. **Body:** at most 2097152 bytes (413 above).
+         *     **Who:** profile contributor of the sample’s profile. **Body:** at most 2097152 bytes (413 above).
          */
         delete: {
             parameters: {
@@ -13470,9 +13470,11 @@ export interface components {
             generated: string;
             /** @description how long the same figures are answered again */
             cache_seconds: number;
-            /** @description public samples */
+            /** @description public samples held by the broker, whatever their state (awaiting review, rejected, registered…): by_project.by_status says which */
             samples: number;
-            /** @description projects with public samples, in alphabetical order */
+            /** @description public samples registered at ENA (with a BioSample accession) */
+            registered: number;
+            /** @description projects with public samples, in alphabetical order: the samples held, by state */
             by_project: {
                 /**
                  * @description a Tree of Life project
@@ -13485,7 +13487,7 @@ export interface components {
                     [key: string]: number;
                 };
             }[];
-            /** @description samples registered (recorded by the broker) per month, oldest first; months with none are left out */
+            /** @description samples registered at ENA per month of their registration, oldest first; months with none are left out; these add up to registered */
             per_month: {
                 /** @example 2025-01 */
                 month: string;
@@ -13495,7 +13497,8 @@ export interface components {
                     dtolenv?: number;
                     erga?: number;
                 };
-                count: number;
+                /** @description samples registered at ENA in this month */
+                registered: number;
             }[];
             /** @description the taxa with the most samples, most first */
             top_taxa: {

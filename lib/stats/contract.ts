@@ -75,19 +75,26 @@ export const PublicDashboardSchema = z
   .object({
     generated: z.string().meta({ description: 'when the figures were counted (ISO 8601, UTC)', example: '2026-11-26T14:00:00.000Z' }),
     cache_seconds: z.number().int().meta({ description: 'how long the same figures are answered again' }),
-    samples: z.number().int().meta({ description: 'public samples' }),
+    samples: z.number().int().meta({
+      description:
+        'public samples held by the broker, whatever their state (awaiting review, rejected, registered…): by_project.by_status says which',
+    }),
+    registered: z.number().int().meta({ description: 'public samples registered at ENA (with a BioSample accession)' }),
     by_project: z
       .array(z.object({ project: TolProjectSchema, total: z.number().int(), by_status: CountsByStatusSchema }))
-      .meta({ description: 'projects with public samples, in alphabetical order' }),
+      .meta({ description: 'projects with public samples, in alphabetical order: the samples held, by state' }),
     per_month: z
       .array(
         z.object({
           month: z.string().meta({ example: '2025-01' }),
           by_project: z.partialRecord(TolProjectSchema, z.number().int()),
-          count: z.number().int(),
+          registered: z.number().int().meta({ description: 'samples registered at ENA in this month' }),
         }),
       )
-      .meta({ description: 'samples registered (recorded by the broker) per month, oldest first; months with none are left out' }),
+      .meta({
+        description:
+          'samples registered at ENA per month of their registration, oldest first; months with none are left out; these add up to registered',
+      }),
     top_taxa: z
       .array(z.object({ scientific_name: z.string(), taxon_id: z.string(), samples: z.number().int() }))
       .meta({ description: 'the taxa with the most samples, most first' }),

@@ -4,11 +4,12 @@ import { samples, type TolProject } from '@/db/schema';
 import { briefly } from '@/lib/concurrency';
 import { RIGHTS_APPLICABLE } from '@/lib/samples/rights-hold';
 import type { PublicDashboard } from './contract';
-import { samplesByProjectAndStatus, samplesPerMonth } from './stats';
+import { samplesByProjectAndStatus, samplesRegisteredPerMonth } from './stats';
 
 /**
- * The public dashboard's figures: the statistics queries of lib/stats/stats.ts over the public samples only, with
- * the most sampled taxa and where samples were collected. Counting a million samples takes seconds, so the figures
+ * The public dashboard's figures: the statistics queries of lib/stats/stats.ts over the public samples only (those
+ * held, whatever their state, and those registered at ENA by the month of their registration), with the most sampled
+ * taxa and where samples were collected. Counting a million samples takes seconds, so the figures
  * are kept DASHBOARD_CACHE_SECONDS in memory and every visitor in that time gets the same ones.
  */
 
@@ -41,7 +42,7 @@ const noTaxon = sql`coalesce(btrim(${samples.scientificName}), '') = ''`;
 async function countPublic(db: Db): Promise<Omit<PublicDashboard, 'generated' | 'cache_seconds'>> {
   const [byProjectStatus, perMonth, taxa, places, [leftOut]] = await Promise.all([
     samplesByProjectAndStatus(db, publicSamples),
-    samplesPerMonth(db, publicSamples),
+    samplesRegisteredPerMonth(db, publicSamples),
     db
       .select({
         scientificName: sql<string>`coalesce(${samples.scientificName}, '')`,
@@ -84,10 +85,10 @@ async function countPublic(db: Db): Promise<Omit<PublicDashboard, 'generated' | 
   }
   const months = new Map<string, PublicDashboard['per_month'][number]>();
   for (const r of perMonth) {
-    const m = months.get(r.month) ?? { month: r.month, by_project: {}, count: 0 };
+    const m = months.get(r.month) ?? { month: r.month, by_project: {}, registered: 0 };
     months.set(r.month, m);
     m.by_project[r.project] = Number(r.n);
-    m.count += Number(r.n);
+    m.registered += Number(r.n);
   }
   const byProject = [...projects.values()].sort((a, b) => a.project.localeCompare(b.project));
   const total = byProject.reduce((sum, p) => sum + p.total, 0);
@@ -95,6 +96,7 @@ async function countPublic(db: Db): Promise<Omit<PublicDashboard, 'generated' | 
   const withoutTaxon = Number(leftOut?.withoutTaxon ?? 0);
   return {
     samples: total,
+    registered: [...months.values()].reduce((sum, m) => sum + m.registered, 0),
     by_project: byProject,
     per_month: [...months.values()],
     top_taxa: topTaxa,

@@ -1,7 +1,7 @@
-import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
-import { manifests, profileFiles, profiles, samples, submissions, TOL_PROJECTS, type TolProject, users } from '@/db/schema';
+import { manifests, profileFiles, profiles, samples, sampleUpdates, submissions, TOL_PROJECTS, type TolProject, users } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { isTolProject as isProject } from '@/lib/projects/contract';
 import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO, SEQUENCING_CENTRES } from '@/lib/projects/enums';
@@ -79,6 +79,31 @@ export const samplesPerMonth = (db: Db, where?: SQL) =>
     })
     .from(samples)
     .where(where)
+    .groupBy(sql`1`, samples.project)
+    .orderBy(sql`1`, samples.project);
+
+/**
+ * When a sample was registered at ENA: its first change to `accepted` in its history, or, for one that came with its
+ * accession and was never sent from here, when the broker recorded it.
+ */
+const registeredAt = sql`coalesce(
+  (select min(${sampleUpdates.timeUpdated}) from ${sampleUpdates}
+   where ${sampleUpdates.sampleId} = ${samples.id} and ${sampleUpdates.field} = 'status' and ${sampleUpdates.newValue} = 'accepted'),
+  ${samples.timeCreated})`;
+
+/**
+ * Samples registered at ENA (accessioned: a BioSample accession), of all or of those `where` selects, counted by the
+ * month (UTC) of their registration and by project, oldest first.
+ */
+export const samplesRegisteredPerMonth = (db: Db, where?: SQL) =>
+  db
+    .select({
+      month: sql<string>`to_char(${registeredAt} at time zone 'UTC', 'YYYY-MM')`,
+      project: samples.project,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(samples)
+    .where(and(where, isNotNull(samples.biosampleAccession)))
     .groupBy(sql`1`, samples.project)
     .orderBy(sql`1`, samples.project);
 
