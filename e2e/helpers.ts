@@ -55,15 +55,20 @@ export async function expectNoSidewaysScroll(page: Page) {
       return false;
     };
     const outside: string[] = [];
+    // form controls, pictures and drawings scroll or scale their own content
+    const ownContent = 'input, textarea, select, svg, svg *, img, video, canvas, iframe';
+    const hasText = (el: Element) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim());
     for (const el of document.querySelectorAll('body *')) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || inScroller(el)) continue;
       const style = getComputedStyle(el);
-      // text for screen readers only is clipped to a pixel on purpose
-      if (style.clip !== 'auto' || style.clipPath !== 'none' || el.clientWidth <= 1) continue;
+      // text for screen readers only is clipped to a pixel on purpose; what is hidden shows nothing
+      if (style.clip !== 'auto' || style.clipPath !== 'none' || el.clientWidth <= 1 || style.visibility === 'hidden') continue;
       if (r.right > w + 0.5) outside.push(named(el, `right=${Math.round(r.right)}`));
-      // a box that clips its content on purpose says so with an ellipsis; one that hides a long name does not
+      // a box that clips its text on purpose says so with an ellipsis; one that hides a long name does not
       else if (
+        !el.matches(ownContent) &&
+        hasText(el) &&
         (style.overflowX === 'hidden' || style.overflowX === 'clip') &&
         style.textOverflow !== 'ellipsis' &&
         el.scrollWidth > el.clientWidth + 1
