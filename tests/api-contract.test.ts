@@ -3,7 +3,9 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAndQueryCases } from './contract/cases-accounts-query';
 import { biodataCases } from './contract/cases-biodata';
+import { correctionCases } from './contract/cases-corrections';
 import { buildImageWorld, imageCases } from './contract/cases-images';
+import { referenceCases } from './contract/cases-reference';
 import { buildRemovalWorld, removalCases } from './contract/cases-removal';
 import { buildSharingWorld, sharingCases } from './contract/cases-sharing';
 import { studyCases } from './contract/cases-studies';
@@ -98,6 +100,8 @@ describe('the API against its OpenAPI document', () => {
     // removals last: they delete what they name
     const table = {
       ...treeOfLifeCases(),
+      ...correctionCases(),
+      ...referenceCases(),
       ...imageCases(),
       ...studyCases(),
       ...biodataCases(),

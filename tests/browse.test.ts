@@ -5,6 +5,7 @@ import { BROWSE_STATUSES, SAMPLE_SORTS, type SampleSort, sampleBrowseParams } fr
 import { sampleBrowseCondition, sampleBrowseFetcher, sampleBrowseKeyOf } from '@/lib/browse/samples';
 import { currentDefinition } from '@/lib/manifests';
 import { keysetRows } from '@/lib/query/stream';
+import { sequencingCentres } from '@/lib/reference/read';
 import { typedColumns } from '@/lib/samples/columns';
 import { sampleWithHistory } from '@/lib/samples/views';
 import { exportedFieldSet } from '@/lib/standards/fields';
@@ -287,7 +288,7 @@ describe('GET /api/samples/browse', () => {
 
         // the keyset continuation the CSV export streams with gives the same order, batch after batch
         const params = sampleBrowseParams.parse({ sort, order });
-        const where = sampleBrowseCondition(params);
+        const where = sampleBrowseCondition(params, await sequencingCentres(h.deps.db));
         const keyset: string[] = [];
         const rows = keysetRows(sampleBrowseFetcher(h.deps.db, where, sort, order === 'desc'), sampleBrowseKeyOf, { offset: 0 }, 7);
         for await (const r of rows) keyset.push(r.id);

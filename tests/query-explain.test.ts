@@ -212,7 +212,7 @@ describe('query plans', () => {
     ['time_created range', () => createdCondition('2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'), 'newest'],
     ['field substring (trigram)', () => fieldCondition('SCIENTIFIC_NAME', 'species17'), 'id'],
     ['field substring on a typed column', () => fieldCondition('SPECIMEN_ID', 'SAN0000012'), 'id'],
-    ['sequencing centre', () => sequencingCentreCondition('SANGER INSTITUTE'), 'id'],
+    ['sequencing centre', () => sequencingCentreCondition('SANGER INSTITUTE', [{ name: 'SANGER', label: 'SANGER INSTITUTE' }]), 'id'],
   ];
 
   it.each(cases)('serves %s from an index: the count and every batch', async (_name, where, order) => {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NAV_ITEMS } from '@/components/layout/nav-items';
 import { Sidebar } from '@/components/layout/sidebar';
 import { reviewsSamples } from '@/lib/approvals/approvals';
+import { approvalTypes } from '@/lib/reference/read';
 import { countAwaitingReview } from '@/lib/samples/decision';
 import { signedInOrRedirect } from '@/lib/server/auth-options';
 import { getDb } from '@/lib/server/runtime';
@@ -10,9 +11,10 @@ export const dynamic = 'force-dynamic';
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const user = await signedInOrRedirect();
-  const reviews = reviewsSamples(user);
+  const db = await getDb();
+  const reviews = reviewsSamples(user, await approvalTypes(db));
   const items = NAV_ITEMS.filter((i) => (!i.adminOnly || user.isAdmin) && (!i.reviewers || reviews));
-  const awaiting = reviews ? await countAwaitingReview(await getDb(), user) : null;
+  const awaiting = reviews ? await countAwaitingReview(db, user) : null;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

@@ -33,8 +33,8 @@ export function AddUser({
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: (body: NewUserBody) =>
-      // the form's schema is the route's own; its approval types are listed at run time (lib/users/contract.ts), so
-      // its type says string where the API's document names each type
+      // the form's schema is the route's own: its input leaves out the fields its defaults fill in, which the API's
+      // document, describing the body the route reads, names as always there
       api.POST('/api/admin/users', { body: body as Schema<'NewUser'> }),
     onSuccess: (u) => {
       form.reset();

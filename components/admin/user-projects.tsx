@@ -1,12 +1,13 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
-import { api, type Schema } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
-import { APPROVAL_TYPES, type User, UserPatchBodySchema } from '@/lib/users/contract';
+import { type User, UserPatchBodySchema } from '@/lib/users/contract';
+import { ASSOCIATED_TYPES_KEY } from './associated-types-admin';
 import styles from './users-admin.module.css';
 
 const PROJECT_ROLES = { member_of: 'Member of', manager_of: 'Sample manager of' } as const;
@@ -21,9 +22,7 @@ export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: st
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>
-      // the form's schema is the route's own; its approval types are listed at run time (lib/users/contract.ts), so
-      // its type says string where the API's document names each type
-      api.PATCH('/api/admin/users/{id}', { params: { path: { id: user.id } }, body: body as Omit<Schema<'UserPatch'>, 'orcid_id'> }),
+      api.PATCH('/api/admin/users/{id}', { params: { path: { id: user.id } }, body }),
     onSuccess: (u) =>
       onDone(
         `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
@@ -70,15 +69,25 @@ export function ProjectRoles({ register }: { register: (field: 'member_of' | 'ma
   ));
 }
 
+/** The associated types that need approval now, retired ones too (their samples still wait): the Reference data page's. */
+export const useApprovalTypes = () =>
+  useQuery({
+    queryKey: ASSOCIATED_TYPES_KEY,
+    queryFn: () => api.GET('/api/admin/associated-types'),
+    select: (types) => types.filter((t) => t.approval_required).map((t) => t.name),
+  });
+
 /**
  * A checkbox per associated type that needs approval: a sample of such a type waits for an approver of it. A
  * project's sample managers approve its own type (DTOL, ASG) without being named here.
  */
 export function ApproverTypes({ register }: { register: () => UseFormRegisterReturn }) {
+  const types = useApprovalTypes();
   return (
-    <fieldset className={styles.projects}>
+    <fieldset className={styles.projects} aria-busy={types.isPending || undefined}>
       <legend>Approves samples of the associated types</legend>
-      {APPROVAL_TYPES.map((t) => (
+      {types.error && <span role="alert">The associated types could not be read: {types.error.message}</span>}
+      {(types.data ?? []).map((t) => (
         <label key={t} className={styles.check}>
           <input type="checkbox" value={t} {...register()} /> {t}
         </label>

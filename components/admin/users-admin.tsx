@@ -48,9 +48,8 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
 
   const patch = useMutation({
     mutationFn: ({ user, body }: { user: User; body: UserPatchBody; said: string }) =>
-      // the form's schema is the route's own; its approval types are listed at run time (lib/users/contract.ts), so
-      // its type says string where the API's document names each type. An `orcid_id: null` (unlinking) goes as it is:
-      // openapi-fetch types a field whose one value is null as one never sent
+      // the form's schema is the route's own. An `orcid_id: null` (unlinking) goes as it is: openapi-fetch types a field
+      // whose one value is null as one never sent
       api.PATCH('/api/admin/users/{id}', { params: { path: { id: user.id } }, body: body as Omit<Schema<'UserPatch'>, 'orcid_id'> }),
     onSuccess: (_user, { said }) => {
       setOutcome({ ok: true, text: said });

@@ -17,4 +17,5 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/admin/stats', label: 'Stats', adminOnly: true },
   { href: '/admin/users', label: 'Users', adminOnly: true },
   { href: '/admin/jobs', label: 'Jobs', adminOnly: true },
+  { href: '/admin/reference', label: 'Reference data', adminOnly: true },
 ];

@@ -51,7 +51,10 @@ export function ProfileForm({ options, profile, initialType }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const usable = options.types.filter((t) => t.allowed);
-  const centres = options.choices.sequencing_centres;
+  // a retired type or centre (not selectable) is offered only to a profile that has it already, which may keep it
+  const offered = <T extends { name: string; selectable: boolean }>(list: T[], had: readonly string[] = []) =>
+    list.filter((x) => x.selectable || had.includes(x.name));
+  const centres = offered(options.choices.sequencing_centres, profile?.sequencing_centre);
   // a centre that needs its own approval brings the associated project of its name; the form shows it as added
   const addedBy = (picked: readonly string[]) => centres.filter((c) => c.approval_required && picked.includes(c.name));
   const form = useZodForm(ProfileFormSchema, {
@@ -146,7 +149,7 @@ export function ProfileForm({ options, profile, initialType }: Props) {
           label="Associated projects"
           required
           hint="At least one. Each project whose approval is needed must approve a sample before it is registered at ENA."
-          options={associated.filter((a) => a.selectable)}
+          options={offered(associated, profile?.associated_type)}
           fixed={added.map((c) => ({
             name: c.name,
             label: labelOf(c.name),

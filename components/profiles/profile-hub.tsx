@@ -17,6 +17,7 @@ import { plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import type { ProfilePermit } from '@/lib/permits/contract';
 import type { ProfileManifest, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
+import { PrefilledTemplate } from './prefilled-template';
 import styles from './profile-hub.module.css';
 
 /**
@@ -75,6 +76,7 @@ export function ProfileHub({ profileId, type, contributes }: { profileId: string
             {erga && <li>Upload the permit PDFs the manifest names, then confirm.</li>}
           </ol>
           <UploadPanel profileId={profileId} />
+          <PrefilledTemplate profileId={profileId} />
         </>
       ),
     },

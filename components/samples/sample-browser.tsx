@@ -19,7 +19,6 @@ import {
   type SampleSort,
 } from '@/lib/browse/contract';
 import { api } from '@/lib/client/api';
-import { SEQUENCING_CENTRES } from '@/lib/projects/enums';
 import type { SampleRecord } from '@/lib/standards/contract';
 import styles from './sample-browser.module.css';
 import { Accession, StatusWords, statusWords } from './sample-state';
@@ -95,7 +94,8 @@ function Cell({ column, value }: { column: DisplayColumn; value: string | undefi
   return <>{value}</>;
 }
 
-export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
+/** `centres`: every sequencing centre (lib/reference), retired ones included, for the centre filter. */
+export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; centres: { name: string; label: string }[] }) {
   const router = useRouter();
   const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter({
     fetch: (search) => api.GET('/api/samples/browse', { querySerializer: () => search }),
@@ -132,7 +132,7 @@ export function SampleBrowser({ fieldNames }: { fieldNames: string[] }) {
             Sequencing centre
             <select {...fieldProps('sequencing_centre')} defaultValue={input.sequencing_centre ?? ''}>
               <option value="">Any</option>
-              {SEQUENCING_CENTRES.map((c) => (
+              {centres.map((c) => (
                 <option key={c.name} value={c.name}>
                   {c.label}
                 </option>

@@ -6,9 +6,13 @@ import { users } from './users';
 export const AUDITED_OBJECTS = ['sample', 'specimen', 'validation_report', 'data_file', 'study', 'profile'] as const;
 export type AuditedObject = (typeof AUDITED_OBJECTS)[number];
 
+/** What an administrator's change of the reference data names (lib/reference). */
+export type ReferenceObject = 'associated_type' | 'sequencing_centre';
+
 /**
  * Events that change no sample field and so have no row in `sample_updates`: changes of who may use a profile
- * (shares, transfers), and removals of a sample, a report, a data file, a study or a profile. The row outlives what it names (no foreign keys to it), so a removal can still be
+ * (shares, transfers), removals of a sample, a report, a data file, a study or a profile, and administrators' changes of
+ * the associated types and sequencing centres. The row outlives what it names (no foreign keys to it), so a removal can still be
  * read after the thing is gone; `detail` keeps what identified it (file name, tube, specimen…).
  */
 export const auditEvents = pgTable(
@@ -17,9 +21,12 @@ export const auditEvents = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     /** who did it; null for the service itself */
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    /** delete: a removal; share, unshare, transfer: a change of who may use a profile (lib/audit/events.ts) */
-    action: text('action').$type<'delete' | 'share' | 'unshare' | 'transfer'>().notNull(),
-    objectType: text('object_type').$type<AuditedObject>().notNull(),
+    /**
+     * delete: a removal; share, unshare, transfer: a change of who may use a profile (lib/audit/events.ts); create,
+     * update: an administrator's change of the reference data (lib/reference/admin.ts)
+     */
+    action: text('action').$type<'delete' | 'share' | 'unshare' | 'transfer' | 'create' | 'update'>().notNull(),
+    objectType: text('object_type').$type<AuditedObject | ReferenceObject>().notNull(),
     objectId: text('object_id').notNull(),
     /** the profile it belonged to (kept as text: the profile may be gone too) */
     profileId: text('profile_id'),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { profiles } from './profiles';
 
@@ -29,7 +30,12 @@ export const emails = pgTable(
     to: text('to').array().notNull(),
     userIds: integer('user_ids').array().notNull(),
     subject: text('subject').notNull(),
+    /** the plain-text part */
     body: text('body').notNull(),
+    /** an HTML part beside `body`, when the email has one (an acceptance email's next steps, lib/mail/acceptance.ts) */
+    html: text('html'),
+    /** addresses copied (Cc), who have no account: a sequencing centre's contacts */
+    cc: text('cc').array().notNull().default(sql`'{}'::text[]`),
     profileId: text('profile_id').references(() => profiles.id, { onDelete: 'set null' }),
     manifestId: uuid('manifest_id'),
     status: text('status').$type<EmailStatus>().notNull().default('queued'),

@@ -7,6 +7,7 @@ export * from './images';
 export * from './jobs';
 export * from './manifests';
 export * from './profiles';
+export * from './reference';
 export * from './samples';
 export * from './sharing';
 export * from './studies';

@@ -18,7 +18,7 @@ export const profiles = pgTable(
     description: text('description').notNull().default(''),
     /** fixed at creation */
     type: text('type').$type<ProfileType>().notNull(),
-    /** sub-project names (lib/projects/enums.ts), e.g. {BGE,SANGER} */
+    /** sub-project names (the associated_types table), e.g. {BGE,SANGER} */
     associatedTypes: text('associated_types').array().notNull().default(sql`'{}'::text[]`),
     /** sequencing centre short names, e.g. {EI} */
     sequencingCentres: text('sequencing_centres').array().notNull().default(sql`'{}'::text[]`),

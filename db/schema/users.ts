@@ -44,7 +44,7 @@ export const endedSessions = pgTable(
 );
 
 /**
- * The associated project types (BGE, ERGA_COMMUNITY, SANGER…, lib/projects/enums.ts) whose approval this user gives:
+ * The associated project types (BGE, ERGA_COMMUNITY, SANGER…: the associated_types table) whose approval this user gives:
  * a sample of a type flagged "approval required" waits until an approver of that type has accepted it.
  */
 export const userApproverTypes = pgTable(

@@ -1,7 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
 import { samples } from '@/db/schema';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
-import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO } from '@/lib/projects/enums';
+import { PROFILE_TYPE_INFO } from '@/lib/projects/enums';
+import { approvalTypes } from '@/lib/reference/read';
 import type { UserRecord } from '@/lib/users/users';
 import type { ApprovalGiven, SampleApprovals } from './contract';
 
@@ -18,17 +20,19 @@ import type { ApprovalGiven, SampleApprovals } from './contract';
  * - Whoever may approve one of a sample's required types, and the project's managers, decide on it: any of them may
  *   reject it, and an accept records the approvals that are theirs. A sample with nothing awaited (DTOL_ENV needs no
  *   approval; a registration that failed after approval) is sent on by the accept of any of them.
+ *
+ * Which types need approval is reference data administrators edit (lib/reference): the callers read the set with
+ * `approvalTypes(db)` and pass it in (`required`), so these rules stay plain functions.
  */
 
-/** Associated types whose approval a sample waits for. */
-export const NEEDS_APPROVAL: ReadonlySet<string> = new Set(ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name));
-const REQUIRED = [...NEEDS_APPROVAL];
-
-/** Per project, its own type that needs approval (DTOL for dtol, ASG for asg), which the project's managers approve. */
+/**
+ * Per project, its own type (DTOL for dtol, ASG for asg), which the project's managers approve when it needs approval:
+ * every use below takes it only among a sample's required types.
+ */
 export const PROJECT_APPROVAL_TYPE: Partial<Record<TolProject, string>> = Object.fromEntries(
   PROFILE_TYPE_INFO.flatMap((p) => {
-    const own = p.fixedAssociatedTypes.filter((t) => NEEDS_APPROVAL.has(t));
-    return (TOL_PROJECTS as readonly string[]).includes(p.type) && own[0] ? [[p.type, own[0]]] : [];
+    const own = p.fixedAssociatedTypes[0];
+    return (TOL_PROJECTS as readonly string[]).includes(p.type) && own ? [[p.type, own]] : [];
   }),
 );
 
@@ -38,6 +42,8 @@ export const AWAITING_DECISION = ['pending'] as const;
 /** What a user approves: every type (admins), or the types they approve and the projects they manage. */
 export interface ApproverScope {
   all: boolean;
+  /** the associated types that need approval now (lib/reference) */
+  required: ReadonlySet<string>;
   /** the approval-required types they are named approver of */
   types: string[];
   managed: TolProject[];
@@ -47,33 +53,41 @@ export interface ApproverScope {
  * `named`: only the roles the user was given, not an admin's reach (reminders go to the people named for the work,
  * not to every admin).
  */
-export const approverScope = (user: UserRecord, opts: { named?: boolean } = {}): ApproverScope => ({
+export const approverScope = (user: UserRecord, required: ReadonlySet<string>, opts: { named?: boolean } = {}): ApproverScope => ({
   all: user.isAdmin && !opts.named,
-  types: user.approverOf.filter((t) => NEEDS_APPROVAL.has(t)),
+  required,
+  types: user.approverOf.filter((t) => required.has(t)),
   managed: user.managerOf,
 });
 
+/** approverScope with the types that need approval now, read from the reference data. */
+export const approverScopeIn = async (db: Db, user: UserRecord, opts: { named?: boolean } = {}): Promise<ApproverScope> =>
+  approverScope(user, await approvalTypes(db), opts);
+
 /** Whether the user has any part in approving samples (the review queue, its count). */
-export const reviewsSamples = (user: UserRecord): boolean =>
-  user.isAdmin || user.managerOf.length > 0 || user.approverOf.some((t) => NEEDS_APPROVAL.has(t));
+export const reviewsSamples = (user: UserRecord, required: ReadonlySet<string>): boolean =>
+  user.isAdmin || user.managerOf.length > 0 || user.approverOf.some((t) => required.has(t));
 
 interface SampleTypes {
   project: TolProject;
   associatedTolProjects: string[];
 }
 
-/** The associated types of the sample that need an approval. */
-export const requiredTypes = (s: Pick<SampleTypes, 'associatedTolProjects'>): string[] =>
-  [...new Set(s.associatedTolProjects)].filter((t) => NEEDS_APPROVAL.has(t)).sort();
+/** The associated types of the sample that need an approval (`required`: the types that need one now). */
+export const requiredTypes = (s: Pick<SampleTypes, 'associatedTolProjects'>, required: ReadonlySet<string>): string[] =>
+  [...new Set(s.associatedTolProjects)].filter((t) => required.has(t)).sort();
 
 /** The required types of the sample without an approval yet. */
-export const awaitedTypes = (s: Pick<SampleTypes, 'associatedTolProjects'>, approvals: SampleApprovals): string[] =>
-  requiredTypes(s).filter((t) => !approvals[t]);
+export const awaitedTypes = (
+  s: Pick<SampleTypes, 'associatedTolProjects'>,
+  approvals: SampleApprovals,
+  required: ReadonlySet<string>,
+): string[] => requiredTypes(s, required).filter((t) => !approvals[t]);
 
 /** The required types of the sample that this scope approves. */
 export function typesApprovedBy(scope: ApproverScope, s: SampleTypes): string[] {
   const own = scope.managed.includes(s.project) ? PROJECT_APPROVAL_TYPE[s.project] : undefined;
-  return requiredTypes(s).filter((t) => scope.all || scope.types.includes(t) || t === own);
+  return requiredTypes(s, scope.required).filter((t) => scope.all || scope.types.includes(t) || t === own);
 }
 
 /** Whether this scope decides on the sample: it manages the project, or approves one of the sample's required types. */
@@ -82,8 +96,8 @@ export const decidesOn = (scope: ApproverScope, s: SampleTypes): boolean =>
 
 // the predicates in SQL, over the samples table, for counts and pages
 const textArray = (values: readonly string[]) => sql`${sql.param([...values])}::text[]`;
-const awaitedExists = (extra: SQL) =>
-  sql`exists (select 1 from unnest(${samples.associatedTolProjects}) as t(name) where t.name = any(${textArray(REQUIRED)}) and (${samples.approvals} -> t.name) is null and ${extra})`;
+const awaitedExists = (required: ReadonlySet<string>, extra: SQL) =>
+  sql`exists (select 1 from unnest(${samples.associatedTolProjects}) as t(name) where t.name = any(${textArray([...required])}) and (${samples.approvals} -> t.name) is null and ${extra})`;
 const ownTypeOf = () => {
   const pairs = Object.entries(PROJECT_APPROVAL_TYPE);
   return pairs.length
@@ -111,7 +125,7 @@ export function waitsForSql(scope: ApproverScope): SQL {
   )})`;
   if (scope.all) return awaiting;
   const mine = sql`(t.name = any(${textArray(scope.types)}) or (${samples.project} = any(${textArray(scope.managed)}) and t.name = ${ownTypeOf()}))`;
-  return sql`(${awaiting} and (${awaitedExists(mine)} or (not ${awaitedExists(sql`true`)} and ${decidesOnSql(scope)})))`;
+  return sql`(${awaiting} and (${awaitedExists(scope.required, mine)} or (not ${awaitedExists(scope.required, sql`true`)} and ${decidesOnSql(scope)})))`;
 }
 
 /** A sample's approvals as the API shows them, with the approvers' names. */

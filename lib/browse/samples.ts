@@ -8,9 +8,10 @@ import { fieldCondition } from '@/lib/query/sample-field';
 import { countShapes, csvRows, sampleRowStream } from '@/lib/query/sample-rows';
 import { type BatchRow, CHOSEN_ID, CHOSEN_SORT_VALUE } from '@/lib/query/sample-select';
 import { type BatchText, batchQuery, sampleBatchText } from '@/lib/query/sample-statements';
-import { sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
+import { type CentreNames, sequencingCentreCondition, taxonCondition } from '@/lib/query/samples';
 import { type BatchQuery, containsPattern, fromUtcText, utcText } from '@/lib/query/sql';
 import { type Batch, keysetBatches, type PageRequest, type RowStream, type RowWriter } from '@/lib/query/stream';
+import { sequencingCentres } from '@/lib/reference/read';
 import { sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord, SampleRow } from '@/lib/standards/render';
 import { recordColumns, sampleWriters } from '@/lib/standards/writers';
@@ -41,8 +42,8 @@ function forParam<T>(param: string, build: () => T): T {
   }
 }
 
-/** The browser's filter as one SQL condition (undefined: every sample). */
-export function sampleBrowseCondition(p: SampleBrowseQuery): SQL | undefined {
+/** The browser's filter as one SQL condition (undefined: every sample); `centres`: every sequencing centre. */
+export function sampleBrowseCondition(p: SampleBrowseQuery, centres: readonly CentreNames[]): SQL | undefined {
   let field: SQL | undefined;
   if (p.field !== undefined && p.contains !== undefined) {
     const canonical = sampleFieldNames().get(p.field.toLowerCase());
@@ -53,7 +54,7 @@ export function sampleBrowseCondition(p: SampleBrowseQuery): SQL | undefined {
     p.project?.length ? inArray(samples.project, p.project) : undefined,
     p.status?.length ? inArray(samples.status, p.status) : undefined,
     p.manifest_id ? eq(samples.manifestId, p.manifest_id) : undefined,
-    p.sequencing_centre ? forParam('sequencing_centre', () => sequencingCentreCondition(p.sequencing_centre)) : undefined,
+    p.sequencing_centre ? forParam('sequencing_centre', () => sequencingCentreCondition(p.sequencing_centre, centres)) : undefined,
     p.taxon_id ? forParam('taxon_id', () => taxonCondition(p.taxon_id)) : undefined,
     p.scientific_name ? ilike(samples.scientificName, containsPattern(p.scientific_name)) : undefined,
     field,
@@ -145,7 +146,7 @@ export const sampleBrowseFetcher = (
  * from the count before the first batch), so memory stays flat however many there are.
  */
 export async function browseSamples(db: Db, p: SampleBrowseQuery): Promise<SampleBrowseResult> {
-  const where = sampleBrowseCondition(p);
+  const where = sampleBrowseCondition(p, await sequencingCentres(db));
   const { total, shapes } = await countShapes(db, where);
   const csv = p.return_type === 'csv';
   const page = { limit: p.limit ?? (csv ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };

@@ -1217,6 +1217,586 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/associated-types/{name}/acceptance-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The acceptance email an associated type’s text makes, filled with example values, before it is saved
+         * @description Answers the subject, the plain-text part and the HTML part of the email an uploader gets when samples of this type are accepted, with made-up samples and a made-up sequencing centre (whose contact the email is copied to). A text naming an unknown placeholder is refused with 400, naming it, as saving it would be.
+         *
+         *     **Who:** admin. **Body:** at most 2097152 bytes (413 above).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AcceptancePreviewRequest"];
+                };
+            };
+            responses: {
+                /** @description The email as it would be sent */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AcceptancePreview"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a type of file (or body) this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/associated-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The associated project types (sub-projects), retired ones included, in the order lists show them
+         * @description There is no DELETE: profiles and samples keep the names they carry, so a type or centre is retired instead (`selectable` false): no longer offered for a new choice, still valid where it is already used.
+         *
+         *     **Who:** admin.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every associated type */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssociatedType"][];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an associated project type
+         * @description Audited. 409 when the name is taken. A change is seen at once by the instance that made it and within 30 seconds by the others.
+         *
+         *     **Who:** admin. **Body:** at most 2097152 bytes (413 above).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NewAssociatedType"];
+                };
+            };
+            responses: {
+                /** @description The new type */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssociatedType"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a type of file (or body) this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/associated-types/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an associated type’s label, approvals, whether it is offered, or its acceptance text
+         * @description Audited. Retire a type with `selectable: false`. There is no DELETE: profiles and samples keep the names they carry, so a type or centre is retired instead (`selectable` false): no longer offered for a new choice, still valid where it is already used. A change is seen at once by the instance that made it and within 30 seconds by the others.
+         *
+         *     **Who:** admin. **Body:** at most 2097152 bytes (413 above).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the name, in any case */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AssociatedTypePatch"];
+                };
+            };
+            responses: {
+                /** @description The type as changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssociatedType"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a type of file (or body) this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/admin/sequencing-centres": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sequencing centres, retired ones included, with their contacts, in the order lists show them
+         * @description There is no DELETE: profiles and samples keep the names they carry, so a type or centre is retired instead (`selectable` false): no longer offered for a new choice, still valid where it is already used.
+         *
+         *     **Who:** admin.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every sequencing centre */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SequencingCentre"][];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a sequencing centre
+         * @description Audited. 409 when the name is taken; a centre that needs approval needs the associated type of its name first (400), whose approvers approve its samples. A change is seen at once by the instance that made it and within 30 seconds by the others.
+         *
+         *     **Who:** admin. **Body:** at most 2097152 bytes (413 above).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NewSequencingCentre"];
+                };
+            };
+            responses: {
+                /** @description The new centre */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SequencingCentre"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a type of file (or body) this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sequencing-centres/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a sequencing centre’s label, approval, contacts, or whether it is offered
+         * @description Audited. Retire a centre with `selectable: false`. There is no DELETE: profiles and samples keep the names they carry, so a type or centre is retired instead (`selectable` false): no longer offered for a new choice, still valid where it is already used. A change is seen at once by the instance that made it and within 30 seconds by the others.
+         *
+         *     **Who:** admin. **Body:** at most 2097152 bytes (413 above).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the name, in any case */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SequencingCentrePatch"];
+                };
+            };
+            responses: {
+                /** @description The centre as changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SequencingCentre"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a type of file (or body) this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/profiles/singlecells/checklists": {
         parameters: {
             query?: never;
@@ -5847,16 +6427,24 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A blank manifest template (xlsx) for a project and version, generated from the stored definition
-         * @description **Who:** anyone.
+         * A manifest template (xlsx) for a project and version, blank or with values common to every row pre-filled
+         * @description Generated from the stored definition. With `prefill` (and `rows`) the named columns are filled on each of the first `rows` data rows; with `profile_id` the template is of the profile’s type and takes what the profile says of its sequencing centre and sub-project. `profile_id` needs an API key or the portal’s session.
+         *
+         *     **Who:** anyone.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description asg, dtol, dtolenv or erga (any case) */
-                    project: string;
+                query?: {
+                    /** @description asg, dtol, dtolenv or erga (any case); default: the type of profile_id (one of the two is required) */
+                    project?: string;
                     /** @description default: the current version */
                     version?: string;
+                    /** @description a Tree of Life profile the caller may see (an API key or the portal’s session is then needed: 401 without, 404 for a profile the caller may not see): the template is of its type, and where the profile names one sequencing centre (GAL) or one ERGA sub-project (PRIMARY_BIOGENOME_PROJECT) matching a value the manifest allows, that value is pre-filled */
+                    profile_id?: string;
+                    /** @description a JSON object (URL-encoded) of manifest field name → value, written in that column of every pre-filled row, the other columns left empty. Each value is checked by the field’s own rules (its vocabulary, format, dates not in the future); a COLLECTION_LOCATION may be a country alone, written as `Country | ` for each row to complete. An unknown field, a field checked against other rows or the taxonomy (TAXON_ID, SCIENTIFIC_NAME, the lineage, RACK_OR_PLATE_ID, TUBE_OR_WELL_ID, SPECIMEN_ID) or a value the field refuses is 400 naming it (`errors[].path`: `prefill.FIELD`). Values are written as text cells (numbers and dates as Excel cells where they read back the same), never as formulas. */
+                    prefill?: string;
+                    /** @description how many rows carry the pre-filled values (1–1000, default 10): one per sample, as a row left with only pre-filled values is read as a sample missing the rest */
+                    rows?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5875,6 +6463,24 @@ export interface paths {
                 };
                 /** @description Bad request */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7059,6 +7665,205 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/samples/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview corrections of registered samples by BioSample accession (admins and the samples’ approvers)
+         * @description At most 500 corrections, as JSON, as a CSV body (`text/csv`) or as a CSV file in a form (`file`); a CSV has a header row of exactly biosampleAccession, field, value. Each corrected sample is validated by its manifest’s rules as a re-upload of its row would be (the same rules and messages); an unknown accession, a sample the caller does not approve, an unknown field or one the service owns are errors of their row. Nothing changes: the answer is the diff (per sample, each field’s old and new value, and what will be sent to ENA: a MODIFY of the sample and of its specimen’s record, a new ToLID first when the taxon changes) and, when there is no error, a `confirm_url` that applies exactly this diff, valid for 60 minutes.
+         *
+         *     **Who:** sample manager (an approver of the samples’ associated types). **Body:** at most 2097152 bytes (413 above).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["SampleCorrectionsRequest"];
+                    "multipart/form-data": components["schemas"]["SampleCorrectionsForm"];
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description The diff, with errors beside their rows */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SampleCorrectionsPreview"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Larger than the upload limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a type of file (or body) this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A service the request needs (e.g. ENA) cannot be reached; nothing changed. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/samples/corrections/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a preview of corrections: its confirm_url
+         * @description Recomputes the diff and applies it only if it is the one previewed (409 if the samples changed since, or the link expired): each change is recorded in the sample’s history as the caller’s, and the samples go on to ENA as a registration does — a new ToLID first where the taxon changed, then one MODIFY of the sample and of its specimen’s record. A link confirmed before answers `already_applied` and does nothing; a link that is not the caller’s is 404.
+         *
+         *     **Who:** sample manager (an approver of the samples’ associated types). **Body:** at most 2097152 bytes (413 above).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the signed preview, from confirm_url */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What was corrected and sent */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SampleCorrectionsConfirmed"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A service the request needs (e.g. ENA) cannot be reached; nothing changed. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sample/register": {
         parameters: {
             query?: never;
@@ -7942,7 +8747,7 @@ export interface paths {
                     limit?: string | string[];
                     /** @description skip this many rows first (extension; default 0) */
                     offset?: string | string[];
-                    /** @description BGE, BIOBLITZ, CBP, ERGA_COMMUNITY, ERGA_PILOT or POP_GENOMICS; repeated or a comma list */
+                    /** @description sub-projects (as installed: BGE, BIOBLITZ, CBP, ERGA_COMMUNITY, ERGA_PILOT or POP_GENOMICS; admins keep the list), repeated or a comma list */
                     values?: string | string[];
                 };
                 header?: never;
@@ -9942,6 +10747,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profiles/{profile_id}/common-values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The values a profile’s samples hold in the columns a manifest template may pre-fill, the most used first
+         * @description For each column of the profile’s current manifest that a sheet usually fills alike (collector, affiliations, GAL, location, …): its label, its allowed values, what a template of the profile pre-fills by itself, and the distinct values of the profile’s samples, the most used first (at most 20), for `manifest/template?profile_id=…&prefill=…`. For whoever may see the profile; anyone else is told 404. A profile that is not of a Tree of Life type is 400.
+         *
+         *     **Who:** profile viewer.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a profile id: 24 lower-case hexadecimal characters */
+                    profile_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The columns and their values */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CommonValues"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed (e.g. not a member of the Tree of Life project) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, or not the caller’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/samples/browse": {
         parameters: {
             query?: never;
@@ -10451,7 +11345,7 @@ export interface components {
             /** @description Tree of Life projects whose samples the user manages (decides on) */
             manager_of: ("asg" | "dtol" | "dtolenv" | "erga")[];
             /** @description associated types whose approval the user gives: a sample waits for an approver of each of its types that needs one */
-            approver_of: ("ASG" | "BGE" | "BIOBLITZ" | "CBP" | "DTOL" | "ERGA_PILOT" | "ERGA_COMMUNITY" | "POP_GENOMICS" | "SANGER")[];
+            approver_of: string[];
             /** Format: date-time */
             created: string;
             /**
@@ -10505,7 +11399,7 @@ export interface components {
             /** @description Tree of Life projects whose samples the user manages (decides on) */
             manager_of: ("asg" | "dtol" | "dtolenv" | "erga")[];
             /** @description associated types whose approval the user gives: a sample waits for an approver of each of its types that needs one */
-            approver_of: ("ASG" | "BGE" | "BIOBLITZ" | "CBP" | "DTOL" | "ERGA_PILOT" | "ERGA_COMMUNITY" | "POP_GENOMICS" | "SANGER")[];
+            approver_of: string[];
             /** Format: date-time */
             created: string;
             /**
@@ -10549,7 +11443,7 @@ export interface components {
             /** @default [] */
             manager_of: ("asg" | "dtol" | "dtolenv" | "erga")[];
             /** @default [] */
-            approver_of: ("ASG" | "BGE" | "BIOBLITZ" | "CBP" | "DTOL" | "ERGA_PILOT" | "ERGA_COMMUNITY" | "POP_GENOMICS" | "SANGER")[];
+            approver_of: string[];
         };
         /** @description Only the fields sent change */
         UserPatch: {
@@ -10559,7 +11453,7 @@ export interface components {
             is_active?: boolean;
             member_of?: ("asg" | "dtol" | "dtolenv" | "erga")[];
             manager_of?: ("asg" | "dtol" | "dtolenv" | "erga")[];
-            approver_of?: ("ASG" | "BGE" | "BIOBLITZ" | "CBP" | "DTOL" | "ERGA_PILOT" | "ERGA_COMMUNITY" | "POP_GENOMICS" | "SANGER")[];
+            approver_of?: string[];
             /** @description null unlinks the user’s ORCID iD; an iD is linked only by its owner signing in with ORCID */
             orcid_id?: null;
         };
@@ -11468,6 +12362,160 @@ export interface components {
              */
             queued: string;
         };
+        AcceptancePreview: {
+            subject: string;
+            /** @description the plain-text part */
+            text: string;
+            /** @description the HTML part: a whole document, with no script and only http, https and mailto links */
+            html: string;
+            /** @description the example centre contacts the email is copied to */
+            cc: string[];
+        };
+        AcceptancePreviewRequest: {
+            /**
+             * @description what the email telling an uploader their samples were accepted says for this type; may be empty. Markdown (links to http, https and mailto addresses; raw HTML is shown as text) with placeholders in double braces: {{profile_title}}, {{associated_type}}, {{sample_count}}, {{tubes}}, {{specimens}}, {{centres}}, {{centre_contacts}}, {{manifest_id}}, {{manifest_link}}
+             * @example Thank you: the samples of {{profile_title}} are accepted for {{associated_type}}. Ship the tubes {{tubes}}.
+             */
+            acceptance_text: string;
+        };
+        /** @description an associated project type (a sub-project) */
+        AssociatedType: {
+            /**
+             * @description the associated type as profiles and samples store it
+             * @example BGE
+             */
+            name: string;
+            /** @description the name people read */
+            label: string;
+            /** @description a sample carrying the type waits for an approver of it */
+            approval_required: boolean;
+            /** @description a changed re-upload of an approved sample needs this type’s approval again (false: the approval is kept) */
+            approval_required_on_update: boolean;
+            /** @description a user may pick it on an ERGA profile; false retires it (profiles and samples that carry it keep it) */
+            selectable: boolean;
+            /**
+             * @description what the email telling an uploader their samples were accepted says for this type; may be empty. Markdown (links to http, https and mailto addresses; raw HTML is shown as text) with placeholders in double braces: {{profile_title}}, {{associated_type}}, {{sample_count}}, {{tubes}}, {{specimens}}, {{centres}}, {{centre_contacts}}, {{manifest_id}}, {{manifest_link}}
+             * @example Thank you: the samples of {{profile_title}} are accepted for {{associated_type}}. Ship the tubes {{tubes}}.
+             */
+            acceptance_text: string;
+            /**
+             * Format: date-time
+             * @description when an administrator last changed it (its creation, if never)
+             */
+            time_updated: string;
+        };
+        NewAssociatedType: {
+            /**
+             * @description the associated type as profiles and samples store it
+             * @example BGE
+             */
+            name: string;
+            /** @description the name people read */
+            label: string;
+            /**
+             * @description a sample carrying the type waits for an approver of it
+             * @default false
+             */
+            approval_required: boolean;
+            /**
+             * @description a changed re-upload of an approved sample needs this type’s approval again (false: the approval is kept)
+             * @default true
+             */
+            approval_required_on_update: boolean;
+            /**
+             * @description a user may pick it on an ERGA profile; false retires it (profiles and samples that carry it keep it)
+             * @default true
+             */
+            selectable: boolean;
+            /**
+             * @description what the email telling an uploader their samples were accepted says for this type; may be empty. Markdown (links to http, https and mailto addresses; raw HTML is shown as text) with placeholders in double braces: {{profile_title}}, {{associated_type}}, {{sample_count}}, {{tubes}}, {{specimens}}, {{centres}}, {{centre_contacts}}, {{manifest_id}}, {{manifest_link}}
+             * @default
+             * @example Thank you: the samples of {{profile_title}} are accepted for {{associated_type}}. Ship the tubes {{tubes}}.
+             */
+            acceptance_text: string;
+        };
+        /** @description the fields to change; the name never changes */
+        AssociatedTypePatch: {
+            /** @description the name people read */
+            label?: string;
+            /** @description a sample carrying the type waits for an approver of it */
+            approval_required?: boolean;
+            /** @description a changed re-upload of an approved sample needs this type’s approval again (false: the approval is kept) */
+            approval_required_on_update?: boolean;
+            /** @description a user may pick it on an ERGA profile; false retires it (profiles and samples that carry it keep it) */
+            selectable?: boolean;
+            /**
+             * @description what the email telling an uploader their samples were accepted says for this type; may be empty. Markdown (links to http, https and mailto addresses; raw HTML is shown as text) with placeholders in double braces: {{profile_title}}, {{associated_type}}, {{sample_count}}, {{tubes}}, {{specimens}}, {{centres}}, {{centre_contacts}}, {{manifest_id}}, {{manifest_link}}
+             * @example Thank you: the samples of {{profile_title}} are accepted for {{associated_type}}. Ship the tubes {{tubes}}.
+             */
+            acceptance_text?: string;
+        };
+        /** @description a sequencing centre */
+        SequencingCentre: {
+            /**
+             * @description the sequencing centre as profiles and samples store it
+             * @example BGE
+             */
+            name: string;
+            /** @description what the query API’s sequencing_centre parameter and a sample’s GAL name it by */
+            label: string;
+            /** @description picking it adds the associated type of the same name to the profile, whose approvers then approve its samples */
+            approval_required: boolean;
+            /** @description the people to write to about it */
+            contacts: components["schemas"]["CentreContact"][];
+            /** @description a user may pick it on an ERGA profile; false retires it (profiles that name it keep it) */
+            selectable: boolean;
+            /**
+             * Format: date-time
+             * @description when an administrator last changed it (its creation, if never)
+             */
+            time_updated: string;
+        };
+        CentreContact: {
+            name: string;
+            /** Format: email */
+            email: string;
+            /**
+             * @description what they do for the centre, e.g. sample manager
+             * @default
+             */
+            role: string;
+        };
+        NewSequencingCentre: {
+            /**
+             * @description the sequencing centre as profiles and samples store it
+             * @example BGE
+             */
+            name: string;
+            /** @description what the query API’s sequencing_centre parameter and a sample’s GAL name it by */
+            label: string;
+            /**
+             * @description picking it adds the associated type of the same name to the profile, whose approvers then approve its samples
+             * @default false
+             */
+            approval_required: boolean;
+            /**
+             * @description the people to write to about it
+             * @default []
+             */
+            contacts: components["schemas"]["CentreContact"][];
+            /**
+             * @description a user may pick it on an ERGA profile; false retires it (profiles that name it keep it)
+             * @default true
+             */
+            selectable: boolean;
+        };
+        /** @description the fields to change; the name never changes */
+        SequencingCentrePatch: {
+            /** @description what the query API’s sequencing_centre parameter and a sample’s GAL name it by */
+            label?: string;
+            /** @description picking it adds the associated type of the same name to the profile, whose approvers then approve its samples */
+            approval_required?: boolean;
+            /** @description the people to write to about it */
+            contacts?: components["schemas"]["CentreContact"][];
+            /** @description a user may pick it on an ERGA profile; false retires it (profiles that name it keep it) */
+            selectable?: boolean;
+        };
         /** @description a checklist of a study schema */
         Checklist: {
             /** @example version_dwc_sc_rnaseq */
@@ -11571,7 +12619,7 @@ export interface components {
             choose_associated_type: boolean;
             choose_sequencing_centre: boolean;
         };
-        /** @description the associated types and sequencing centres an ERGA profile chooses from */
+        /** @description the associated types and sequencing centres an ERGA profile chooses from: the selectable ones; retired ones (selectable false) stay valid on profiles that have them */
         ProfileOptions: {
             associated_types: {
                 name: string;
@@ -11583,6 +12631,7 @@ export interface components {
                 name: string;
                 label: string;
                 approval_required: boolean;
+                selectable: boolean;
             }[];
         };
         /** @description a profile: the manifests, samples, studies and data files of one piece of work */
@@ -13155,6 +14204,102 @@ export interface components {
             /** Format: date-time */
             time_created: string;
         };
+        SampleCorrectionsPreview: {
+            /** @description every correction sent, with the errors and warnings of its row */
+            rows: components["schemas"]["SampleCorrectionRow"][];
+            /** @description the diff: per sample, what changes and what is sent */
+            samples: components["schemas"]["CorrectedSample"][];
+            /** @description errors in all rows; nothing can be confirmed while there is one */
+            errors: number;
+            /** @description POST here to apply exactly this diff (null: errors, or nothing changes); it works once, for its sender */
+            confirm_url: string | null;
+            /** @description when the confirm_url stops working (ISO 8601) */
+            expires_at: string | null;
+        };
+        SampleCorrectionRow: {
+            /** @description the row as a spreadsheet of the corrections numbers it: header 1, first correction 2 */
+            row: number;
+            biosample_accession: string;
+            field: string;
+            value: string;
+            errors: components["schemas"]["SampleCorrectionIssue"][];
+            warnings: components["schemas"]["SampleCorrectionIssue"][];
+        };
+        SampleCorrectionIssue: {
+            /** @description a stable code: a manifest rule’s (as a re-upload reports it), or unknown_accession, unknown_field, not_correctable, not_correctable_now, duplicate */
+            rule: string;
+            message: string;
+        };
+        CorrectedSample: {
+            biosample_accession: string;
+            /**
+             * @description a sample’s svc_id: 24 lower-case hexadecimal characters
+             * @example 67e14bbf5b9e8a38259f95eb
+             */
+            svc_id: string;
+            /** @description each field that changes, as validation leaves it (a filled lineage included) */
+            changes: components["schemas"]["SampleCorrectionChange"][];
+            /**
+             * @description what is sent to ENA for the sample (null: nothing changes)
+             * @enum {string|null}
+             */
+            sample_action: "MODIFY" | null;
+            /**
+             * @description what is sent for its specimen’s record: MODIFY when the record changes, ADD for a specimen new to ENA, null: nothing
+             * @enum {string|null}
+             */
+            specimen_action: "MODIFY" | "ADD" | null;
+            /** @description a new ToLID is requested first (the taxon or the specimen changes) */
+            new_tolid: boolean;
+        };
+        SampleCorrectionChange: {
+            field: string;
+            old_value: string;
+            new_value: string;
+        };
+        SampleCorrectionsRequest: {
+            corrections: components["schemas"]["SampleCorrection"][];
+        };
+        SampleCorrection: {
+            /**
+             * @description the sample’s BioSample accession
+             * @example SAMEA7524530
+             */
+            biosampleAccession: string;
+            /**
+             * @description a field of the sample’s manifest
+             * @example TAXON_ID
+             */
+            field: string;
+            /**
+             * @description its new value
+             * @example 7227
+             */
+            value: string;
+        };
+        SampleCorrectionsForm: {
+            /**
+             * Format: binary
+             * @description a CSV with the header biosampleAccession,field,value
+             */
+            file: Blob;
+        };
+        SampleCorrectionsConfirmed: {
+            /** @description true: this link was confirmed before; nothing was done again */
+            already_applied: boolean;
+            /** @description the samples corrected now */
+            samples: {
+                biosample_accession: string;
+                /**
+                 * @description a sample’s svc_id: 24 lower-case hexadecimal characters
+                 * @example 67e14bbf5b9e8a38259f95eb
+                 */
+                svc_id: string;
+                changes: number;
+            }[];
+            /** @description the registrations that send the MODIFYs (samples waiting for a new ToLID are in none yet) */
+            registrations: components["schemas"]["SampleRegistration"][];
+        };
         SampleRegistrationRequest: {
             svc_ids: string[];
             /**
@@ -13667,6 +14812,46 @@ export interface components {
             kinds: ("ETHICS" | "SAMPLING" | "NAGOYA")[];
             /** @description samples of the profile that name it */
             samples: number;
+        };
+        /** @description What a profile’s samples used in the columns a manifest template may pre-fill */
+        CommonValues: {
+            /**
+             * @description a profile id: 24 lower-case hexadecimal characters
+             * @example 6571b2b6c4f5a2d1e0f3a9b8
+             */
+            profile_id: string;
+            /**
+             * @description a Tree of Life project
+             * @enum {string}
+             */
+            project: "asg" | "dtol" | "dtolenv" | "erga";
+            /** @description the manifest version the fields are of: the current one */
+            version: string;
+            /** @description the columns a sheet usually fills alike, in the order a form offers them */
+            fields: components["schemas"]["CommonField"][];
+        };
+        CommonField: {
+            /**
+             * @description the manifest field
+             * @example COLLECTED_BY
+             */
+            field: string;
+            label: string;
+            required: boolean;
+            /**
+             * @description how its cells are read: text, enum (allowed_values), location (`Country | region | locality`), …
+             * @enum {string}
+             */
+            kind: "text" | "enum" | "enum_list" | "integer" | "number" | "date_ena" | "date_iso" | "time" | "latitude" | "longitude" | "location" | "url" | "url_list" | "pattern";
+            /** @description the field’s vocabulary (a location field: its countries); null: free text */
+            allowed_values: string[] | null;
+            /** @description what a template of this profile pre-fills by itself: its one sequencing centre (GAL), its ERGA sub-project */
+            profile_value: string | null;
+            /** @description the distinct values of the profile’s samples, the most used first (at most 20) */
+            values: {
+                value: string;
+                samples: number;
+            }[];
         };
         /** @description One page of sample records, with the columns the browser shows */
         SampleBrowsePage: {

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, samples, specimenImages, specimens } from '@/db/schema';
-import { approverScope, decidesOn } from '@/lib/approvals/approvals';
+import { approverScopeIn, decidesOn } from '@/lib/approvals/approvals';
 import { AppError, NotFound } from '@/lib/errors';
 import type { FileStore } from '@/lib/files/store';
 import { isSvcId, isUuid } from '@/lib/identifiers/contract';
@@ -28,7 +28,7 @@ const notMine = (err: unknown): false => {
 async function seesAll(db: Db, user: UserRecord, profileId: string, specimen: { project: string; specimenId: string }) {
   if (await getProfile(db, user, profileId).then(() => true, notMine)) return true;
   const rows = await samplesOf(db, profileId, specimen);
-  const scope = approverScope(user);
+  const scope = await approverScopeIn(db, user);
   return rows.some((s) => decidesOn(scope, s));
 }
 
@@ -98,6 +98,7 @@ export async function manifestImages(db: Db, config: BioimageSettings, user: Use
   if (!isUuid(manifestId)) throw NotFound('Manifest not found');
   const [manifest] = await db.select().from(manifests).where(eq(manifests.id, manifestId.toLowerCase()));
   if (!manifest) throw NotFound('Manifest not found');
+  const scope = await approverScopeIn(db, user);
   const mayRead =
     (await getProfile(db, user, manifest.profileId).then(() => true, notMine)) ||
     (
@@ -105,7 +106,7 @@ export async function manifestImages(db: Db, config: BioimageSettings, user: Use
         .select({ project: samples.project, associatedTolProjects: samples.associatedTolProjects })
         .from(samples)
         .where(eq(samples.manifestId, manifest.id))
-    ).some((s) => decidesOn(approverScope(user), s));
+    ).some((s) => decidesOn(scope, s));
   if (!mayRead) throw NotFound('Manifest not found');
   const rows = await db
     .select()

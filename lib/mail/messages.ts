@@ -4,6 +4,8 @@ import { type TolProject, userApproverTypes, userProjectRoles } from '@/db/schem
 import { PROJECT_APPROVAL_TYPE, requiredTypes } from '@/lib/approvals/approvals';
 import type { SampleApprovals } from '@/lib/approvals/contract';
 import { profilePeople } from '@/lib/profiles/access';
+import { approvalTypes } from '@/lib/reference/read';
+import { acceptanceEmailFor } from './acceptance-reference';
 import { type MailContext, managersOf, queueEmail, recipientsOf } from './outbox';
 
 /**
@@ -48,7 +50,7 @@ export async function tellManagersOfManifest(tx: Db, mail: MailContext, e: Manif
     `Manifest ${e.manifestId}`,
   ].join('\n');
   // the samples wait for the approvers of their types as much as for the managers (lib/approvals/approvals.ts)
-  const types = requiredTypes({ associatedTolProjects: e.associatedTypes ?? [] });
+  const types = requiredTypes({ associatedTolProjects: e.associatedTypes ?? [] }, await approvalTypes(tx));
   const approvers = types.length
     ? await tx.select({ userId: userApproverTypes.userId }).from(userApproverTypes).where(inArray(userApproverTypes.associatedType, types))
     : [];
@@ -136,18 +138,38 @@ export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGro
     const project = g.project.toUpperCase();
     const n = g.svcIds.length;
     const link = `${mail.baseUrl}/samples?manifest_id=${g.manifestId}`;
+    const recipients = await recipientsOf(tx, [g.uploaderId, ...(people.get(g.profileId) ?? [])]);
     let subject: string;
     let lines: string[];
     switch (e.kind) {
-      case 'samples_accepted':
+      case 'samples_accepted': {
+        const next = acceptedNext(g.svcIds, e.registering, e.awaiting);
+        // the associated types' texts and the centres' contacts, when the samples are accepted (lib/mail/acceptance.ts)
+        const steps = await acceptanceEmailFor(tx, {
+          ...g,
+          by: e.by,
+          registering: e.registering,
+          next,
+          link,
+          recipients: recipients.map((r) => r.email),
+        });
+        if (steps) {
+          await queueEmail(tx, mail, {
+            kind: e.kind,
+            recipients,
+            subject: steps.subject,
+            body: steps.text,
+            html: steps.html,
+            cc: steps.cc,
+            profileId: g.profileId,
+            manifestId: g.manifestId,
+          });
+          continue;
+        }
         subject = `[${project}] ${plural(n, 'sample')} accepted`;
-        lines = [
-          `${e.by} accepted ${plural(n, 'sample')} of manifest ${g.manifestId}.`,
-          acceptedNext(g.svcIds, e.registering, e.awaiting),
-          '',
-          listed(g.svcIds),
-        ];
+        lines = [`${e.by} accepted ${plural(n, 'sample')} of manifest ${g.manifestId}.`, next, '', listed(g.svcIds)];
         break;
+      }
       case 'samples_rejected':
         subject = `[${project}] ${plural(n, 'sample')} rejected`;
         lines = [`${e.by} rejected ${plural(n, 'sample')} of manifest ${g.manifestId}.`, `Reason: ${e.reason}`, '', listed(g.svcIds)];
@@ -172,7 +194,7 @@ export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGro
     }
     await queueEmail(tx, mail, {
       kind: e.kind,
-      recipients: await recipientsOf(tx, [g.uploaderId, ...(people.get(g.profileId) ?? [])]),
+      recipients,
       subject,
       body: [...lines, '', `See them: ${link}`].join('\n'),
       profileId: g.profileId,
@@ -232,9 +254,10 @@ export async function tellApprovers(tx: Db, mail: MailContext, rows: ApprovedSam
 /** The active approvers of these samples (see tellApprovers), by id. */
 async function approversOf(tx: Db, rows: ApprovedSample[]) {
   const given = rows.flatMap((r) => Object.values(r.approvals).flatMap((a) => (a ? [a.user_id] : [])));
-  const types = [...new Set(rows.flatMap((r) => requiredTypes(r)))];
+  const required = await approvalTypes(tx);
+  const types = [...new Set(rows.flatMap((r) => requiredTypes(r, required)))];
   const projects = [
-    ...new Set(rows.filter((r) => requiredTypes(r).includes(PROJECT_APPROVAL_TYPE[r.project] ?? '')).map((r) => r.project)),
+    ...new Set(rows.filter((r) => requiredTypes(r, required).includes(PROJECT_APPROVAL_TYPE[r.project] ?? '')).map((r) => r.project)),
   ];
   const named = types.length
     ? await tx.select({ userId: userApproverTypes.userId }).from(userApproverTypes).where(inArray(userApproverTypes.associatedType, types))

@@ -33,16 +33,23 @@ export interface OutgoingEmail {
   kind: EmailKind;
   recipients: Recipient[];
   subject: string;
+  /** the plain-text part */
   body: string;
+  /** an HTML part beside it (the email is then multipart/alternative); only HTML made safe, as lib/mail/markdown.ts makes it */
+  html?: string;
+  /** addresses copied (Cc), beside the recipients: people without an account, such as a sequencing centre's contacts */
+  cc?: string[];
   profileId?: string;
   manifestId?: string;
 }
 
 export async function queueEmail(tx: Db, mail: MailContext, email: OutgoingEmail): Promise<void> {
   const addressed = email.recipients.filter((r) => r.email.trim());
+  const to = addressed.map((r) => r.email.trim());
+  const cc = [...new Set((email.cc ?? []).map((a) => a.trim()).filter((a) => a && !to.includes(a)))];
   const notSent = !mail.smtpConfigured
     ? 'SMTP_URL is not set: no email is sent.'
-    : !addressed.length
+    : !addressed.length && !cc.length
       ? 'No recipient has an email address.'
       : null;
   const row = one(
@@ -50,10 +57,12 @@ export async function queueEmail(tx: Db, mail: MailContext, email: OutgoingEmail
       .insert(emails)
       .values({
         kind: email.kind,
-        to: addressed.map((r) => r.email.trim()),
+        to,
+        cc,
         userIds: email.recipients.map((r) => r.userId),
         subject: email.subject,
         body: email.body,
+        html: email.html ?? null,
         profileId: email.profileId,
         manifestId: email.manifestId,
         status: notSent ? 'not_sent' : 'queued',

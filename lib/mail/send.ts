@@ -57,8 +57,10 @@ export async function sendEmail(deps: { db: Db; config: Config; logger: Logger }
     const info = await transportFor(config.SMTP_URL).sendMail({
       from: config.MAIL_FROM,
       to: email.to,
+      ...(email.cc.length ? { cc: email.cc } : {}),
       subject: email.subject,
       text: email.body,
+      ...(email.html ? { html: email.html } : {}),
     });
     await db
       .update(emails)

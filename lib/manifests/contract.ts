@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileIdSchema } from '../identifiers/contract';
 import { TOL_PROJECTS, type TolProject, TolProjectSchema } from '../projects/contract';
 
 /**
@@ -186,10 +187,47 @@ export type ReportRows = z.infer<typeof ReportRowsSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 // The blank template, and uploads that cannot be read as a manifest
 
+/** A pre-filled template has at most as many rows as a manifest may hold, and this many unless asked. */
+export const PREFILL_MAX_ROWS = 1000;
+export const PREFILL_DEFAULT_ROWS = 10;
+
 export const TemplateQuerySchema = z.object({
-  project: z.string().meta({ description: 'asg, dtol, dtolenv or erga (any case)', example: 'dtol' }),
+  project: z.string().optional().meta({
+    description: 'asg, dtol, dtolenv or erga (any case); default: the type of profile_id (one of the two is required)',
+    example: 'dtol',
+  }),
   version: z.string().optional().meta({ description: 'default: the current version' }),
+  profile_id: ProfileIdSchema.optional().meta({
+    description:
+      'a Tree of Life profile the caller may see (an API key or the portal’s session is then needed: 401 without, 404 for a ' +
+      'profile the caller may not see): the template is of its type, and where the profile names one sequencing centre ' +
+      '(GAL) or one ERGA sub-project (PRIMARY_BIOGENOME_PROJECT) matching a value the manifest allows, that value is pre-filled',
+  }),
+  prefill: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'a JSON object (URL-encoded) of manifest field name → value, written in that column of every pre-filled row, the ' +
+        'other columns left empty. Each value is checked by the field’s own rules (its vocabulary, format, dates not in ' +
+        'the future); a COLLECTION_LOCATION may be a country alone, written as `Country | ` for each row to complete. An ' +
+        'unknown field, a field checked against other rows or the taxonomy (TAXON_ID, SCIENTIFIC_NAME, the lineage, ' +
+        'RACK_OR_PLATE_ID, TUBE_OR_WELL_ID, SPECIMEN_ID) or a value the field refuses is 400 naming it ' +
+        '(`errors[].path`: `prefill.FIELD`). Values are written as text cells (numbers and dates as Excel cells where they ' +
+        'read back the same), never as formulas.',
+      example: '{"COLLECTED_BY":"Jane Smith","COLLECTOR_AFFILIATION":"University of Oxford","GAL":"SANGER INSTITUTE"}',
+    }),
+  rows: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PREFILL_MAX_ROWS)
+    .optional()
+    .meta({
+      description: `how many rows carry the pre-filled values (1–${PREFILL_MAX_ROWS}, default ${PREFILL_DEFAULT_ROWS}): one per sample, as a row left with only pre-filled values is read as a sample missing the rest`,
+    }),
 });
+export type TemplateQuery = z.infer<typeof TemplateQuerySchema>;
 
 /** Why an upload cannot be read as a manifest at all (415 for the first, 422 for the others). */
 export const MANIFEST_PARSE_REASONS = [

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { permits, profiles, samples, type validationReports } from '@/db/schema';
-import { approverScope, decidesOn } from '@/lib/approvals/approvals';
+import { approverScopeIn, decidesOn } from '@/lib/approvals/approvals';
 import { AppError, Conflict, Invalid, NotFound, TooLarge } from '@/lib/errors';
 import { isSvcId } from '@/lib/identifiers/contract';
 import { roleOn } from '@/lib/profiles/access';
@@ -200,7 +200,7 @@ async function permittedSample(db: Db, user: UserRecord, svcId: string) {
     .where(eq(samples.id, id));
   // anyone else is told what an unknown id is told
   const maySee = async (r: NonNullable<typeof row>) =>
-    decidesOn(approverScope(user), r) || (await roleOn(db, user, { id: r.profileId, ownerId: r.ownerId })) !== null;
+    decidesOn(await approverScopeIn(db, user), r) || (await roleOn(db, user, { id: r.profileId, ownerId: r.ownerId })) !== null;
   if (!row || !(await maySee(row))) throw NotFound('Sample not found');
   return row;
 }

@@ -74,9 +74,13 @@ export type ProfileTypeOption = z.infer<typeof ProfileTypeOptionSchema>;
 export const ProfileOptionsSchema = z
   .object({
     associated_types: z.array(z.object({ name: z.string(), label: z.string(), approval_required: z.boolean(), selectable: z.boolean() })),
-    sequencing_centres: z.array(z.object({ name: z.string(), label: z.string(), approval_required: z.boolean() })),
+    sequencing_centres: z.array(z.object({ name: z.string(), label: z.string(), approval_required: z.boolean(), selectable: z.boolean() })),
   })
-  .meta({ id: 'ProfileOptions', description: 'the associated types and sequencing centres an ERGA profile chooses from' });
+  .meta({
+    id: 'ProfileOptions',
+    description:
+      'the associated types and sequencing centres an ERGA profile chooses from: the selectable ones; retired ones (selectable false) stay valid on profiles that have them',
+  });
 export type ProfileOptions = z.infer<typeof ProfileOptionsSchema>;
 
 // a share's role is declared with the users, whose admin list names it (lib/users/contract.ts); the profile's API and

@@ -1,14 +1,7 @@
 import { PROFILE_TYPES, type ProfileType } from '@/db/schema';
 import { type FieldError, Invalid } from '@/lib/errors';
-import {
-  ASSOCIATED_TYPES,
-  findAssociatedType,
-  findSequencingCentre,
-  PROFILE_TYPE_INFO,
-  type ProfileTypeInfo,
-  profileTypeInfo,
-  SEQUENCING_CENTRES,
-} from '@/lib/projects/enums';
+import { PROFILE_TYPE_INFO, type ProfileTypeInfo, profileTypeInfo } from '@/lib/projects/enums';
+import { findAssociatedType, findSequencingCentre, type ReferenceData } from '@/lib/reference/read';
 import type { ProfileInput } from './contract';
 
 /**
@@ -58,19 +51,21 @@ const sent = (names: string | string[] | undefined) =>
 /**
  * The associated types and sequencing centres a profile of this type ends up with. Fixed types take theirs whatever
  * is sent (sending the same value is accepted, as the reference's clients do); ERGA validates the user's picks and
- * adds the name of every picked centre that needs approval. Absent fields keep `current` (on update).
+ * adds the name of every picked centre that needs approval. Absent fields keep `current` (on update). A new pick must
+ * be selectable (`lists`: the reference data); a retired one the profile already has stays.
  */
 export function resolveAssociations(
   info: ProfileTypeInfo,
   input: ProfileInput,
   current: Associations | null,
   errors: FieldError[],
+  lists: Pick<ReferenceData, 'associatedTypes' | 'sequencingCentres'>,
 ): Associations {
   const sentTypes = sent(input.associated_type);
   const sentCentres = sent(input.sequencing_centre);
   if (!info.choosesAssociatedTypes) {
     const fixed = new Set(info.fixedAssociatedTypes);
-    const wrong = (sentTypes ?? []).filter((v) => !fixed.has(findAssociatedType(v)?.name ?? ''));
+    const wrong = (sentTypes ?? []).filter((v) => !fixed.has(findAssociatedType(lists.associatedTypes, v)?.name ?? ''));
     if (wrong.length) {
       errors.push({
         path: 'associated_type',
@@ -87,14 +82,14 @@ export function resolveAssociations(
 
   const centres = new Set<string>();
   for (const v of sentCentres ?? current?.sequencingCentres ?? []) {
-    const c = findSequencingCentre(v);
-    if (c) centres.add(c.name);
+    const c = findSequencingCentre(lists.sequencingCentres, v);
+    if (c && (c.selectable || current?.sequencingCentres.includes(c.name))) centres.add(c.name);
     else errors.push({ path: 'sequencing_centre', message: `Invalid value for 'sequencing_centre': ${v}` });
   }
   const types = new Set<string>();
-  const selectable = ASSOCIATED_TYPES.filter((a) => a.selectable).map((a) => a.name);
+  const selectable = lists.associatedTypes.filter((a) => a.selectable).map((a) => a.name);
   for (const v of sentTypes ?? current?.associatedTypes ?? []) {
-    const a = findAssociatedType(v);
+    const a = findAssociatedType(lists.associatedTypes, v);
     if (a && (a.selectable || current?.associatedTypes.includes(a.name))) types.add(a.name);
     else {
       errors.push({
@@ -103,7 +98,7 @@ export function resolveAssociations(
       });
     }
   }
-  for (const c of SEQUENCING_CENTRES) if (c.approvalRequired && centres.has(c.name)) types.add(c.name);
+  for (const c of lists.sequencingCentres) if (c.approvalRequired && centres.has(c.name)) types.add(c.name);
   if (!centres.size && !errors.some((e) => e.path === 'sequencing_centre')) {
     errors.push({ path: 'sequencing_centre', message: 'Missing required field: Sequencing Centre sequencing_centre' });
   }
@@ -111,8 +106,8 @@ export function resolveAssociations(
     errors.push({ path: 'associated_type', message: 'Missing required field: Associated Profile Type associated_type' });
   }
   return {
-    associatedTypes: inOrder(types, ASSOCIATED_TYPES),
-    sequencingCentres: inOrder(centres, SEQUENCING_CENTRES),
+    associatedTypes: inOrder(types, lists.associatedTypes),
+    sequencingCentres: inOrder(centres, lists.sequencingCentres),
   };
 }
 

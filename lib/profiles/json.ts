@@ -1,4 +1,5 @@
-import { ASSOCIATED_TYPES, SEQUENCING_CENTRES } from '@/lib/projects/enums';
+import type { Db } from '@/db/client';
+import { referenceData } from '@/lib/reference/read';
 import type { UserRecord } from '@/lib/users/users';
 import type { Profile, ProfileOptions, ProfileTypeOption } from './contract';
 import { type ProfileView, profileTypeOptions } from './profiles';
@@ -30,12 +31,21 @@ export const profileTypesJson = (user: UserRecord): ProfileTypeOption[] =>
     choose_sequencing_centre: t.choosesSequencingCentres,
   }));
 
-export const profileOptionsJson = (): ProfileOptions => ({
-  associated_types: ASSOCIATED_TYPES.map((a) => ({
-    name: a.name,
-    label: a.label,
-    approval_required: a.approvalRequired,
-    selectable: a.selectable,
-  })),
-  sequencing_centres: SEQUENCING_CENTRES.map((s) => ({ name: s.name, label: s.label, approval_required: s.approvalRequired })),
-});
+/** Every associated type and centre, retired ones included: a profile that has one shows it; forms offer the selectable. */
+export async function profileOptionsJson(db: Db): Promise<ProfileOptions> {
+  const lists = await referenceData(db);
+  return {
+    associated_types: lists.associatedTypes.map((a) => ({
+      name: a.name,
+      label: a.label,
+      approval_required: a.approvalRequired,
+      selectable: a.selectable,
+    })),
+    sequencing_centres: lists.sequencingCentres.map((s) => ({
+      name: s.name,
+      label: s.label,
+      approval_required: s.approvalRequired,
+      selectable: s.selectable,
+    })),
+  };
+}

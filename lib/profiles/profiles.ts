@@ -8,6 +8,7 @@ import { AppError, Conflict, type FieldError, Forbidden, Invalid, NotFound } fro
 import { isProfileId } from '@/lib/identifiers/contract';
 import { PROFILE_TYPE_INFO, type ProfileTypeInfo, profileTypeInfo, tolProjectOf } from '@/lib/projects/enums';
 import { forgetProfileTitle } from '@/lib/query/profile-titles';
+import { referenceData } from '@/lib/reference/read';
 import { isMemberOf, type UserRecord } from '@/lib/users/users';
 import { assertRoleAllows, type ProfileNeed, roleOn, rolesOn, visibleProfiles } from './access';
 import type { ProfileInput, ProfileRole } from './contract';
@@ -51,7 +52,7 @@ export async function createProfile(db: Db, user: UserRecord, input: ProfileInpu
   assertMayUseType(user, type);
   const errors: FieldError[] = [];
   const { title, description } = checkText(input, errors, { required: true });
-  const assoc = resolveAssociations(profileTypeInfo(type), input, null, errors);
+  const assoc = resolveAssociations(profileTypeInfo(type), input, null, errors, await referenceData(db));
   const enaLocusTags = checkLocusTags(input, errors) ?? [];
   throwIfAny(errors);
   // a required title that is missing is among the errors thrown just above
@@ -117,6 +118,8 @@ export async function getProfile(db: Db, user: UserRecord, id: string, need: Pro
  */
 export async function updateProfile(db: Db, user: UserRecord, id: string, input: ProfileInput): Promise<ProfileView> {
   if (!isProfileId(id)) throw NotFound(NOT_FOUND);
+  // read before the transaction: the reference data's copy is read on the service's own handle
+  const lists = await referenceData(db);
   try {
     const view = await db.transaction(async (tx) => {
       const [row] = await tx
@@ -135,7 +138,7 @@ export async function updateProfile(db: Db, user: UserRecord, id: string, input:
       }
       const errors: FieldError[] = [];
       const { title, description } = checkText(input, errors, { required: false });
-      const assoc = resolveAssociations(profileTypeInfo(current.type), input, current, errors);
+      const assoc = resolveAssociations(profileTypeInfo(current.type), input, current, errors, lists);
       const enaLocusTags = checkLocusTags(input, errors);
       throwIfAny(errors);
       if (title && title !== current.title) {

@@ -104,7 +104,8 @@ export const ManifestParamsSchema = z.object({ manifest_id: list('f8e5c23d-f735-
 
 export const AssociatedProjectsQuerySchema = z.object({
   values: RawParamSchema.meta({
-    description: 'BGE, BIOBLITZ, CBP, ERGA_COMMUNITY, ERGA_PILOT or POP_GENOMICS; repeated or a comma list',
+    description:
+      'sub-projects (as installed: BGE, BIOBLITZ, CBP, ERGA_COMMUNITY, ERGA_PILOT or POP_GENOMICS; admins keep the list), repeated or a comma list',
     example: 'BGE',
   }),
 });

@@ -4,6 +4,7 @@ import { forEachValueRow } from '@/db/rows';
 import { manifests, profiles, samples } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
+import { referenceData } from '@/lib/reference/read';
 import { isEmbargoed, jsonString, renderSample, type SampleRecord } from '@/lib/standards/render';
 import { buildRoCrate, type CrateSequenceData } from '@/lib/standards/rocrate';
 import { csvCell } from '@/lib/values/csv';
@@ -46,8 +47,8 @@ async function manifestIdStream(db: Db, where: SQL | undefined, page: Page): Pro
 export const allManifestIds = (db: Db, input: { page: Page }) => manifestIdStream(db, undefined, input.page);
 
 /** GET manifest/sequencing_centre: manifests of profiles that chose the centre, or holding samples of its GAL. */
-export function manifestIdsOfCentre(db: Db, input: { centre: Raw; page: Page }): Promise<RowStream<string>> {
-  const centre = parseSequencingCentre(input.centre);
+export async function manifestIdsOfCentre(db: Db, input: { centre: Raw; page: Page }): Promise<RowStream<string>> {
+  const centre = parseSequencingCentre(input.centre, (await referenceData(db)).sequencingCentres);
   const byGal = sql`${manifests.id} in (select ${samples.manifestId} from ${samples} where upper(${samples.fields}->>'GAL') = upper(${centre.label}))`;
   return manifestIdStream(db, or(arrayContains(manifests.sequencingCentres, [centre.name]), byGal), input.page);
 }

@@ -2,7 +2,7 @@ import { and, arrayContains, asc, gt, gte, inArray, isNotNull, lt, or, type SQL,
 import type { Db } from '@/db/client';
 import { samples, TOL_PROJECTS } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
-import { findSequencingCentre, SEQUENCING_CENTRES } from '@/lib/projects/enums';
+import { findSequencingCentre, referenceData, type SequencingCentre, subProjects } from '@/lib/reference/read';
 import { renderSample, type SampleRecord, type SampleRow } from '@/lib/standards/render';
 import { recordColumns } from '@/lib/standards/writers';
 import { parseDateRange } from '@/lib/values/dates';
@@ -27,8 +27,11 @@ export interface SampleQuery {
   returnType?: ReturnType;
 }
 
-/** Sub-projects the sample filters accept (docs/api-behaviour.md §2.2): the ERGA ones, without SANGER. */
-export const FILTER_ASSOCIATED_TYPES = ['BGE', 'BIOBLITZ', 'CBP', 'ERGA_COMMUNITY', 'ERGA_PILOT', 'POP_GENOMICS'] as const;
+/** Sub-projects the sample filters accept (docs/api-behaviour.md §2.2): the ERGA ones, without SANGER, retired ones too. */
+export const filterAssociatedTypes = async (db: Db): Promise<string[]> =>
+  subProjects(await referenceData(db))
+    .map((a) => a.name)
+    .sort();
 
 /** svc_ids of the samples of one or more projects (GET sample/{project}). */
 export async function sampleIdsOfProjects(db: Db, input: { projects: Raw; page: Page }): Promise<RowStream<string>> {
@@ -56,10 +59,11 @@ export async function sampleIdsOfProjects(db: Db, input: { projects: Raw; page: 
 }
 
 /** Samples of profiles carrying every one of the sub-projects named (AND, as the reference). */
-export function samplesOfAssociatedProjects(db: Db, input: SampleQuery & { values: Raw }): Promise<RowStream<SampleRecord>> {
+export async function samplesOfAssociatedProjects(db: Db, input: SampleQuery & { values: Raw }): Promise<RowStream<SampleRecord>> {
   const values = splitList(input.values, { upper: true });
-  if (!values.length || values.some((v) => !(FILTER_ASSOCIATED_TYPES as readonly string[]).includes(v))) {
-    throw Invalid(`Invalid associated project type(s) provided! Accepted values are ${humanList(FILTER_ASSOCIATED_TYPES)}.`);
+  const accepted = await filterAssociatedTypes(db);
+  if (!values.length || values.some((v) => !accepted.includes(v))) {
+    throw Invalid(`Invalid associated project type(s) provided! Accepted values are ${humanList(accepted)}.`);
   }
   return sampleStream(db, arrayContains(samples.associatedTolProjects, values), input);
 }
@@ -128,13 +132,17 @@ export function samplesByTaxonIds(db: Db, input: SampleQuery & { taxonIds: Raw }
   return sampleStream(db, taxonCondition(input.taxonIds), input);
 }
 
-const centreLabels = humanList(SEQUENCING_CENTRES.map((c) => c.label));
+/** What a centre is found by: its short name and its label (lib/reference). */
+export type CentreNames = Pick<SequencingCentre, 'name' | 'label'>;
 
-/** A sequencing centre by label or short name, any case; 400 with the accepted labels otherwise (§3.4.2). */
-export function parseSequencingCentre(raw: Raw) {
+/**
+ * A sequencing centre of `centres` (every one, retired ones too: their samples are still found by them) by label or
+ * short name, any case; 400 with the accepted labels otherwise (§3.4.2).
+ */
+export function parseSequencingCentre<C extends CentreNames>(raw: Raw, centres: readonly C[]): C {
   const value = [raw ?? []].flat().join(',').trim();
-  const centre = value ? findSequencingCentre(value) : undefined;
-  if (!centre) throw Invalid(`Invalid value for 'sequencing_centre'. Accepted values are: ${centreLabels}`);
+  const centre = value ? findSequencingCentre(centres, value) : undefined;
+  if (!centre) throw Invalid(`Invalid value for 'sequencing_centre'. Accepted values are: ${humanList(centres.map((c) => c.label))}`);
   return centre;
 }
 
@@ -142,13 +150,13 @@ export function parseSequencingCentre(raw: Raw) {
  * Samples of a sequencing centre: those whose profile chose the centre, and those whose GAL is the centre (the
  * reference matched both; DTOL profiles choose no centre, so GAL is how their samples are found).
  */
-export function sequencingCentreCondition(raw: Raw): SQL {
-  const centre = parseSequencingCentre(raw);
+export function sequencingCentreCondition(raw: Raw, centres: readonly CentreNames[]): SQL {
+  const centre = parseSequencingCentre(raw, centres);
   return or(arrayContains(samples.sequencingCentres, [centre.name]), sql`upper(${samples.fields}->>'GAL') = upper(${centre.label})`) as SQL;
 }
 
-export function samplesOfSequencingCentre(db: Db, input: SampleQuery & { centre: Raw }): Promise<RowStream<SampleRecord>> {
-  return sampleStream(db, sequencingCentreCondition(input.centre), input);
+export async function samplesOfSequencingCentre(db: Db, input: SampleQuery & { centre: Raw }): Promise<RowStream<SampleRecord>> {
+  return sampleStream(db, sequencingCentreCondition(input.centre, (await referenceData(db)).sequencingCentres), input);
 }
 
 /** Samples with an image submitted to the BioImage Archive, newest image first (§3.5.10). */

@@ -5,7 +5,7 @@ import { Invalid } from '@/lib/errors';
 import { formatUtc, parseDateRange } from '@/lib/values/dates';
 import type { ProfileTubes } from './contract';
 import { humanList, parseProject, type Raw, single } from './params';
-import { FILTER_ASSOCIATED_TYPES } from './samples';
+import { filterAssociatedTypes } from './samples';
 import { utcText } from './sql';
 
 export interface TubeOrWellInput {
@@ -25,8 +25,9 @@ export interface TubeOrWellInput {
 export async function tubeOrWellIds(db: Db, input: TubeOrWellInput): Promise<ProfileTubes[]> {
   const project: TolProject = parseProject(input.project, input.projectParam);
   const associated = single(input.associated)?.toUpperCase();
-  if (associated !== undefined && !(FILTER_ASSOCIATED_TYPES as readonly string[]).includes(associated)) {
-    throw Invalid(`Invalid value for associated project. Must be one of: ${humanList(FILTER_ASSOCIATED_TYPES, 'or')}`);
+  if (associated !== undefined) {
+    const accepted = await filterAssociatedTypes(db);
+    if (!accepted.includes(associated)) throw Invalid(`Invalid value for associated project. Must be one of: ${humanList(accepted, 'or')}`);
   }
   const range = parseDateRange(input.from, input.to, false);
   const dates = db

@@ -12,6 +12,8 @@ import type { MailContext } from '@/lib/mail/outbox';
 import type { FieldChange, ReportRows } from '@/lib/manifests/contract';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
 import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
+import { approvalsKeptOnUpdate } from '@/lib/reference/read';
+import { CLEARS_PUBLIC_NAME } from '@/lib/samples/changes';
 import { newSampleId, typedColumns } from '@/lib/samples/columns';
 import { samplesFingerprint } from '@/lib/samples/existing';
 import { rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
@@ -19,10 +21,6 @@ import type { UserRecord } from '@/lib/users/users';
 import type { ManifestConfirmed } from './contract';
 import { getReport, reportRows } from './read';
 
-// Changing either identifies a different organism: the ToLID no longer applies (docs/tol-manifests.md §2.6).
-const CLEARS_PUBLIC_NAME = new Set(['SPECIMEN_ID', 'TAXON_ID']);
-// approval of these associated types is not asked again for an updated manifest (docs/tol-manifests.md §2.6)
-const APPROVAL_KEPT_ON_UPDATE = new Set(['SANGER']);
 const INSERT_BATCH = 500;
 
 /**
@@ -59,6 +57,9 @@ export async function confirmReport(
   if (missing.length) {
     throw Conflict(`Upload the permit files this manifest names before confirming it: ${missing.join(', ')}.`);
   }
+  // the approvals a changed re-upload keeps (docs/tol-manifests.md §2.6), read before the transaction on the service's
+  // own handle
+  const kept = report.mode === 'update' ? await approvalsKeptOnUpdate(db) : new Set<string>();
 
   return db.transaction(async (tx) => {
     // one confirmation per profile at a time: the fingerprint check and the writes see the same samples
@@ -96,7 +97,7 @@ export async function confirmReport(
       associatedTypes: profile.associatedTypes,
     };
     if (report.mode === 'update') {
-      const updated = await applyChanges(tx, user, report.changes, context);
+      const updated = await applyChanges(tx, user, report.changes, context, kept);
       await tx.update(manifests).set({ updatedAt: sql`now()` }).where(eq(manifests.id, manifestId));
       if (updated) await tellManagersOfManifest(tx, mail, { ...event, created: 0, updated });
       return { manifest_id: manifestId, created: 0, updated };
@@ -191,6 +192,8 @@ async function applyChanges(
   user: UserRecord,
   changes: FieldChange[],
   context: { sequencingCentres: string[]; associatedTolProjects: string[] },
+  /** the associated types whose approval a change keeps (approval_required_on_update false) */
+  kept: ReadonlySet<string>,
 ): Promise<number> {
   const bySample = new Map<string, FieldChange[]>();
   for (const c of changes) bySample.set(c.sampleId, [...(bySample.get(c.sampleId) ?? []), c]);
@@ -200,7 +203,7 @@ async function applyChanges(
     const fields = { ...sample.fields };
     for (const c of list) fields[c.field] = c.newValue;
     const clearPublicName = list.some((c) => CLEARS_PUBLIC_NAME.has(c.field)) && sample.publicName;
-    const approvals = Object.fromEntries(Object.entries(sample.approvals).filter(([type]) => APPROVAL_KEPT_ON_UPDATE.has(type)));
+    const approvals = Object.fromEntries(Object.entries(sample.approvals).filter(([type]) => kept.has(type)));
     // a clearance is of one hub project: another project id must be cleared afresh (and looked up at the next check)
     const rightsProjectChanged = rightsProjectField(fields) !== rightsProjectField(sample.fields);
     const cleared = sample.rightsClearedAt !== null && !rightsProjectChanged;

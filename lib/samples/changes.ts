@@ -6,6 +6,9 @@ import type { FieldChange, RowMatch } from '@/lib/manifests/contract';
 import { columnLetter } from '@/lib/spreadsheets/columns';
 import { managesProject, type UserRecord } from '@/lib/users/users';
 
+/** Changing either identifies a different organism: the ToLID no longer applies (docs/tol-manifests.md §2.6). */
+export const CLEARS_PUBLIC_NAME: ReadonlySet<string> = new Set(['SPECIMEN_ID', 'TAXON_ID']);
+
 /**
  * The field changes a re-upload makes, and the ones it may not make: once a sample is accessioned, only its
  * updatable ("non-compliant") fields change without a sample manager (docs/tol-manifests.md §2.6, §4.3).

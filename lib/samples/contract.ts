@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ApprovalGivenSchema } from '../approvals/contract';
 import { PATTERNS, ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
-import { ManifestTypeSchema } from '../manifests/contract';
+import { FieldKindSchema, ManifestTypeSchema } from '../manifests/contract';
 import { ProfilePermitSchema } from '../permits/contract';
+import { TolProjectSchema } from '../projects/contract';
 
 /**
  * Tree of Life samples at the boundary: their states, the JSON they keep (fields, approvals), a sample manager's
@@ -189,6 +190,37 @@ export const ProfileSampleSummarySchema = z
   })
   .meta({ id: 'ProfileSampleSummary', description: 'What a Tree of Life profile holds' });
 export type ProfileSampleSummary = z.infer<typeof ProfileSampleSummarySchema>;
+
+/** The values a profile's samples hold in a column a sheet usually fills alike, for a pre-filled template's form. */
+export const CommonFieldSchema = z
+  .object({
+    field: z.string().meta({ description: 'the manifest field', example: 'COLLECTED_BY' }),
+    label: z.string(),
+    required: z.boolean(),
+    kind: FieldKindSchema.meta({
+      description: 'how its cells are read: text, enum (allowed_values), location (`Country | region | locality`), …',
+    }),
+    allowed_values: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'the field’s vocabulary (a location field: its countries); null: free text' }),
+    profile_value: z.string().nullable().meta({
+      description: 'what a template of this profile pre-fills by itself: its one sequencing centre (GAL), its ERGA sub-project',
+    }),
+    values: z
+      .array(z.object({ value: z.string(), samples: z.number().int() }))
+      .meta({ description: 'the distinct values of the profile’s samples, the most used first (at most 20)' }),
+  })
+  .meta({ id: 'CommonField' });
+export const CommonValuesSchema = z
+  .object({
+    profile_id: ProfileIdSchema,
+    project: TolProjectSchema,
+    version: z.string().meta({ description: 'the manifest version the fields are of: the current one' }),
+    fields: z.array(CommonFieldSchema).meta({ description: 'the columns a sheet usually fills alike, in the order a form offers them' }),
+  })
+  .meta({ id: 'CommonValues', description: 'What a profile’s samples used in the columns a manifest template may pre-fill' });
+export type CommonValues = z.infer<typeof CommonValuesSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The rights hold: private ERGA samples wait until the Local Contexts Hub says their traditional-knowledge project

@@ -4,7 +4,7 @@ import { type SampleStatus, samples, sampleUpdates, users } from '@/db/schema';
 import {
   approvalsGiven,
   approverIds,
-  approverScope,
+  approverScopeIn,
   awaitedTypes,
   decidesOn,
   reviewsSamples,
@@ -51,13 +51,15 @@ export async function decideSamples(
   mail: MailContext,
 ): Promise<DecisionAnswer> {
   const ids = [...new Set(input.svcIds.map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  // read before the transaction: the reference data's copy is read on the service's own handle
+  const scope = await approverScopeIn(db, user);
+  const { required } = scope;
   return db.transaction(async (tx) => {
     const rows = await tx
       .select()
       .from(samples)
       .where(sql`${samples.id} = any(${sql.param(ids)}::text[])`)
       .for('update');
-    const scope = approverScope(user);
     const visible = rows.filter((r) => decidesOn(scope, r));
     // samples the caller cannot manage are reported exactly like unknown ids, so ids do not leak
     const missing = ids.filter((id) => !visible.some((r) => r.id === id));
@@ -74,12 +76,12 @@ export async function decideSamples(
     const recording = new Map(
       visible.map((r) => {
         const mine = typesApprovedBy(scope, r);
-        return [r.id, awaitedTypes(r, r.approvals).filter((t) => mine.includes(t))];
+        return [r.id, awaitedTypes(r, r.approvals, required).filter((t) => mine.includes(t))];
       }),
     );
     if (input.decision === 'accept') {
-      const notYours = visible.filter((r) => awaitedTypes(r, r.approvals).length > 0 && !recording.get(r.id)?.length);
-      if (notYours.length) throw Conflict(await notYoursMessage(tx, notYours));
+      const notYours = visible.filter((r) => awaitedTypes(r, r.approvals, required).length > 0 && !recording.get(r.id)?.length);
+      if (notYours.length) throw Conflict(await notYoursMessage(tx, notYours, required));
     }
     const now = new Date().toISOString();
     const approved: typeof visible = [];
@@ -89,7 +91,7 @@ export async function decideSamples(
         input.decision === 'accept'
           ? { ...r.approvals, ...Object.fromEntries((recording.get(r.id) ?? []).map((t) => [t, { user_id: user.id, date: now }])) }
           : {};
-      stillAwaited.set(r.id, awaitedTypes(r, approvals));
+      stillAwaited.set(r.id, awaitedTypes(r, approvals, required));
       const ready = input.decision === 'accept' && stillAwaited.get(r.id)?.length === 0;
       // a rejected sample accepted again waits for its other approvals as any pending one does
       const waiting: SampleStatus = r.status === 'rejected' ? 'pending' : r.status;
@@ -135,13 +137,17 @@ export async function decideSamples(
 }
 
 /** `0123…abcd awaits BGE (ERGA_COMMUNITY approved by jane at …)`, for each sample an accept would record nothing on. */
-async function notYoursMessage(db: Db, rows: { id: string; associatedTolProjects: string[]; approvals: SampleApprovals }[]) {
+async function notYoursMessage(
+  db: Db,
+  rows: { id: string; associatedTolProjects: string[]; approvals: SampleApprovals }[],
+  required: ReadonlySet<string>,
+) {
   const names = await usernamesOf(db, approverIds(rows));
   const each = rows.slice(0, 10).map((r) => {
     const given = approvalsGiven(r.approvals, names).map(
       (a) => `${a.associated_type} approved by ${a.approved_by ?? `user ${a.user_id}`} at ${a.approved_at}`,
     );
-    return `${r.id} awaits ${awaitedTypes(r, r.approvals).join(' and ')}${given.length ? ` (${given.join('; ')})` : ''}`;
+    return `${r.id} awaits ${awaitedTypes(r, r.approvals, required).join(' and ')}${given.length ? ` (${given.join('; ')})` : ''}`;
   });
   const more = rows.length > 10 ? `; and ${rows.length - 10} more` : '';
   return `Nothing awaits your approval on ${rows.length === 1 ? 'this sample' : 'these samples'}: you approve none of the associated types ${rows.length === 1 ? 'it awaits' : 'they await'}. ${each.join('; ')}${more}.`;
@@ -149,11 +155,9 @@ async function notYoursMessage(db: Db, rows: { id: string; associatedTolProjects
 
 /** How many samples wait for this user (the home page's count): the same samples as pendingForManager lists. */
 export async function countAwaitingReview(db: Db, user: UserRecord): Promise<number> {
-  if (!reviewsSamples(user)) return 0;
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(samples)
-    .where(waitsForSql(approverScope(user)));
+  const scope = await approverScopeIn(db, user);
+  if (!reviewsSamples(user, scope.required)) return 0;
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(samples).where(waitsForSql(scope));
   return Number(row?.n ?? 0);
 }
 
@@ -162,8 +166,8 @@ export async function countAwaitingReview(db: Db, user: UserRecord): Promise<num
  * approves, and those awaiting no approval that the user decides on (lib/approvals/approvals.ts waitsForSql).
  */
 export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}): Promise<PendingSamples> {
-  if (!reviewsSamples(user)) return { status: 'OK', number_found: 0, data: [] };
-  const scope = approverScope(user);
+  const scope = await approverScopeIn(db, user);
+  if (!reviewsSamples(user, scope.required)) return { status: 'OK', number_found: 0, data: [] };
   const total = await countAwaitingReview(db, user);
   const rows = await db
     .select({
@@ -187,7 +191,7 @@ export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?
     status: 'OK',
     number_found: total,
     data: rows.map((s) => {
-      const waiting = awaitedTypes(s, s.approvals);
+      const waiting = awaitedTypes(s, s.approvals, scope.required);
       const mine = typesApprovedBy(scope, s);
       return {
         svc_id: s.id,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { manifests, profiles, samples, userApproverTypes, userProjectRoles, users } from '@/db/schema';
-import { approverScope, awaitedTypes, typesApprovedBy, waitsForSql } from '@/lib/approvals/approvals';
+import { approverScopeIn, awaitedTypes, typesApprovedBy, waitsForSql } from '@/lib/approvals/approvals';
 import { jobSpec } from '@/lib/jobs/spec';
 import { type MailContext, queueEmail } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
@@ -58,7 +58,7 @@ export async function remindApprovers(deps: ReminderDeps): Promise<number> {
 
 async function remindOne(deps: ReminderDeps, userId: number, since: Date): Promise<boolean> {
   const user = await getUser(deps.db, userId);
-  const scope = approverScope(user, { named: true });
+  const scope = await approverScopeIn(deps.db, user, { named: true });
   return deps.db.transaction(async (tx) => {
     // another instance's run may have reminded them since the list was read: the row lock and the re-check decide
     const [row] = await tx
@@ -86,7 +86,7 @@ async function remindOne(deps: ReminderDeps, userId: number, since: Date): Promi
     if (!waiting.length) return false;
 
     const lines = waiting.slice(0, LISTED).map((s) => {
-      const yours = awaitedTypes(s, s.approvals).filter((t) => typesApprovedBy(scope, s).includes(t));
+      const yours = awaitedTypes(s, s.approvals, scope.required).filter((t) => typesApprovedBy(scope, s).includes(t));
       const what = yours.length ? `awaits your approval for ${yours.join(' and ')}` : 'awaits your decision';
       return `  ${s.id}  ${manifestTypeOf(s.project)}, ${s.fileName} ("${s.profileTitle}"), ${what} since ${s.since.toISOString().slice(0, 10)}`;
     });

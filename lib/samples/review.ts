@@ -6,7 +6,7 @@ import {
   AWAITING_DECISION,
   approvalsGiven,
   approverIds,
-  approverScope,
+  approverScopeIn,
   awaitedTypes,
   decidesOnSql,
   reviewsSamples,
@@ -52,7 +52,7 @@ interface Viewer {
 }
 
 export async function reviewQueue(db: Db, user: UserRecord, q: ReviewQuery): Promise<ReviewQueue> {
-  const scope = approverScope(user);
+  const scope = await approverScopeIn(db, user);
   const empty: ReviewQueue = {
     status: 'OK',
     state: q.state,
@@ -62,7 +62,7 @@ export async function reviewQueue(db: Db, user: UserRecord, q: ReviewQuery): Pro
     offset: q.offset,
     data: [],
   };
-  if (!reviewsSamples(user)) return empty;
+  if (!reviewsSamples(user, scope.required)) return empty;
   return q.state === 'awaiting' ? awaitingGroups(db, scope, q, empty) : decidedGroups(db, user, scope, q, empty);
 }
 
@@ -220,7 +220,7 @@ async function permitLookup(db: Db, profileId: string, rows: SampleRow[]): Promi
 
 function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: ReviewPermit[], viewer: Viewer): ReviewSample {
   const approved = Object.keys(r.approvals);
-  const waiting = (AWAITING as readonly string[]).includes(r.status) ? awaitedTypes(r, r.approvals) : [];
+  const waiting = (AWAITING as readonly string[]).includes(r.status) ? awaitedTypes(r, r.approvals, viewer.scope.required) : [];
   const mine = typesApprovedBy(viewer.scope, r);
   return {
     svc_id: r.id,

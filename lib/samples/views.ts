@@ -11,7 +11,7 @@ const notMine = (err: unknown): [] => {
   throw err;
 };
 
-import { approverScope, decidesOn } from '@/lib/approvals/approvals';
+import { approverScopeIn, decidesOn } from '@/lib/approvals/approvals';
 import { samplePermits } from '@/lib/permits/permits';
 import { roleOn } from '@/lib/profiles/access';
 import { exportedFieldSet } from '@/lib/standards/fields';
@@ -29,7 +29,7 @@ const maySee = async (
   user: UserRecord,
   profile: { id: string; ownerId: number },
   sample: { project: TolProject; associatedTolProjects: string[] },
-) => decidesOn(approverScope(user), sample) || (await roleOn(db, user, profile)) !== null;
+) => decidesOn(await approverScopeIn(db, user), sample) || (await roleOn(db, user, profile)) !== null;
 
 /** The sample as the public query API shows it (every exported field, nothing sensitive), for the public view. */
 const publicRecord = (sample: typeof samples.$inferSelect, profileTitle: string): SampleRecord =>

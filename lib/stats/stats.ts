@@ -4,7 +4,8 @@ import type { Db } from '@/db/client';
 import { manifests, profileFiles, profiles, samples, sampleUpdates, submissions, TOL_PROJECTS, type TolProject, users } from '@/db/schema';
 import { Invalid } from '@/lib/errors';
 import { isTolProject as isProject } from '@/lib/projects/contract';
-import { ASSOCIATED_TYPES, PROFILE_TYPE_INFO, SEQUENCING_CENTRES } from '@/lib/projects/enums';
+import { PROFILE_TYPE_INFO } from '@/lib/projects/enums';
+import { labelsOf, referenceData, subProjects } from '@/lib/reference/read';
 import { parseDateRange } from '@/lib/values/dates';
 import { humanList } from '@/lib/values/lists';
 import { NONE_GIVEN, type StatsSummary } from './contract';
@@ -51,15 +52,10 @@ export const tolProjects = (): string[] =>
     .sort(byCodePoint);
 
 /** Labels of the sub-projects that are neither a project nor a sequencing centre, sorted (docs/api-behaviour.md §3.7). */
-export function associatedTolProjects(): string[] {
-  const excluded = new Set([
-    ...PROFILE_TYPE_INFO.filter((t) => t.tol).flatMap((t) => [t.type.toUpperCase(), ...t.fixedAssociatedTypes]),
-    ...SEQUENCING_CENTRES.map((c) => c.name),
-  ]);
-  return ASSOCIATED_TYPES.filter((a) => !excluded.has(a.name))
+export const associatedTolProjects = async (db: Db): Promise<string[]> =>
+  subProjects(await referenceData(db))
     .map((a) => a.label)
     .sort(byCodePoint);
-}
 
 /** Samples counted by project and status, of all samples or of those `where` selects. */
 export const samplesByProjectAndStatus = (db: Db, where?: SQL) =>
@@ -114,15 +110,15 @@ function monthTotals(rows: { month: string; n: number }[]): { month: string; cou
   return [...byMonth].map(([month, count]) => ({ month, count }));
 }
 
-const centreLabels = new Map(SEQUENCING_CENTRES.map((c) => [c.name, c.label]));
-const centreLabel = (name: string) => centreLabels.get(name) ?? name;
-
 /**
  * Manifests counted two ways from their sets of centres: under each centre they name (a manifest naming two is in two
  * bars, one naming none in none), and each once, under the centres it names together or under none given, so that
  * those add up to the number of manifests. The same centres in another order are the same set.
  */
-export function manifestsByCentres(rows: { centres: string[] | null; n: number }[]): Omit<StatsSummary['manifests'], 'total'> {
+export function manifestsByCentres(
+  rows: { centres: string[] | null; n: number }[],
+  centreLabel: (name: string) => string,
+): Omit<StatsSummary['manifests'], 'total'> {
   const each = new Map<string, number>();
   const sets = new Map<string, { centres: string[]; n: number }>();
   for (const r of rows) {
@@ -178,7 +174,7 @@ export async function statsSummary(db: Db): Promise<Omit<StatsSummary, 'services
     profiles: profileCount,
     datafiles: datafileCount,
     samples: { total, by_project: byProject, per_month: monthTotals(perMonth) },
-    manifests: { total: manifestTotal, ...manifestsByCentres(perCentre) },
+    manifests: { total: manifestTotal, ...manifestsByCentres(perCentre, labelsOf((await referenceData(db)).sequencingCentres)) },
     submissions: { total: Object.values(submissionStatus).reduce((a, b) => a + b, 0), by_status: submissionStatus },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TolProjectSchema } from '../projects/contract';
-import { ASSOCIATED_TYPES } from '../projects/enums';
+import { AssociatedTypeNameSchema } from '../reference/contract';
 
 /**
  * Accounts: users as admins create and change them, the signed-in user, and API keys. The same field rules check the
@@ -58,11 +58,14 @@ export function orcidRefusalText(code: string, orcidId: string): string | null {
   return text ? text.replace('{orcid}', orcidId) : null;
 }
 
-/** The associated types whose samples wait for an approval (lib/projects/enums.ts): what a user can be named approver of. */
-export const APPROVAL_TYPES = ASSOCIATED_TYPES.filter((a) => a.approvalRequired).map((a) => a.name) as [string, ...string[]];
-export const ApprovalTypeSchema = z
-  .enum(APPROVAL_TYPES, { error: `not an associated type that needs approval; one of ${APPROVAL_TYPES.join(', ')}` })
-  .meta({ description: 'an associated project type whose samples need an approval' });
+/**
+ * An associated type whose samples wait for an approval: what a user can be named approver of. Which types need one
+ * is reference data administrators edit (lib/reference), so the shape is checked here and the type by createUser and
+ * updateUser.
+ */
+export const ApprovalTypeSchema = AssociatedTypeNameSchema.meta({
+  description: 'an associated project type whose samples need an approval (approval_required in GET /api/admin/associated-types)',
+});
 const ApprovalTypes = z.array(ApprovalTypeSchema);
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { type ProjectRole, TOL_PROJECTS, type TolProject, userApproverTypes, userProjectRoles, users } from '@/db/schema';
 import { Conflict, fieldInvalid, Invalid, NotFound } from '@/lib/errors';
+import { approvalTypes } from '@/lib/reference/read';
 import { type NewUser, NewUserSchema, type User, type UserUpdate, UserUpdateSchema } from './contract';
 import { DUMMY_HASH, hashPassword, type ScryptCost, verifyPassword } from './passwords';
 
@@ -38,6 +39,7 @@ export type { NewUser } from './contract';
  */
 export async function createUser(db: Db, input: NewUser, hashCost?: ScryptCost): Promise<UserRecord> {
   const u = NewUserSchema.parse(input);
+  await checkApproverTypes(db, u.approverOf);
   const passwordHash = await hashPassword(u.password, hashCost);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -66,6 +68,7 @@ const withRoles = { user: users, memberOf: projectsAs('member'), managerOf: proj
 
 export async function updateUser(db: Db, id: number, input: UserUpdate): Promise<UserRecord> {
   const u = UserUpdateSchema.parse(input);
+  if (u.approverOf) await checkApproverTypes(db, u.approverOf);
   const passwordHash = u.password ? await hashPassword(u.password) : undefined;
   await db.transaction(async (tx) => {
     const [current] = await tx
@@ -102,6 +105,19 @@ async function writeRoles(db: Db, userId: number, memberOf: TolProject[], manage
     ...[...new Set(managerOf)].map((project) => ({ userId, project, role: 'sample_manager' as const })),
   ];
   if (rows.length) await db.insert(userProjectRoles).values(rows);
+}
+
+/** 400 unless every type named needs approval now (lib/reference): a user approves only what waits for an approval. */
+async function checkApproverTypes(db: Db, types: string[]) {
+  if (!types.length) return;
+  const required = await approvalTypes(db);
+  const wrong = types.filter((t) => !required.has(t));
+  if (wrong.length) {
+    throw fieldInvalid(
+      'approver_of',
+      `not an associated type that needs approval: ${wrong.join(', ')}; one of ${[...required].sort().join(', ')}`,
+    );
+  }
 }
 
 async function writeApproverTypes(db: Db, userId: number, types: string[]) {

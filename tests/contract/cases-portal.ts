@@ -1,8 +1,9 @@
 import { type Case, w } from './world';
 
-/** The portal's own reads: a profile's summary and the review queue by manifest. */
+/** The portal's own reads: a profile's summary, the values its samples used, and the review queue by manifest. */
 export function portalCases(): Record<string, Case[]> {
   const summary = (profile: string) => `/api/profiles/${profile}/samples/summary`;
+  const common = (profile: string) => `/api/profiles/${profile}/common-values`;
   return {
     'GET /api/profiles/{profile_id}/samples/summary': [
       { name: 'DTOL: manifests and statuses', path: summary(w.dtolProfile), key: 'owner', status: 200 },
@@ -12,6 +13,13 @@ export function portalCases(): Record<string, Case[]> {
       { name: 'another’s', path: summary(w.dtolProfile), key: 'stranger', status: 404 },
       { name: 'unknown', path: summary('0123456789abcdef01234567'), key: 'owner', status: 404 },
       { name: 'no key', path: summary(w.dtolProfile), key: 'none', status: 401 },
+    ],
+    'GET /api/profiles/{profile_id}/common-values': [
+      { name: 'DTOL: the values its samples used', path: common(w.dtolProfile), key: 'owner', status: 200 },
+      { name: 'ERGA: its centre pre-filled', path: common(w.ergaProfile), key: 'owner', status: 200 },
+      { name: 'biodata: no manifest', path: common(w.biodataProfile), key: 'owner', status: 400 },
+      { name: 'another’s', path: common(w.dtolProfile), key: 'stranger', status: 404 },
+      { name: 'no key', path: common(w.dtolProfile), key: 'none', status: 401 },
     ],
     'GET /api/sample/review': [
       { name: 'awaiting', path: '/api/sample/review', key: 'owner', status: 200 },

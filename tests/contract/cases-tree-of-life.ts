@@ -1,6 +1,8 @@
 import { minimalPdf } from '../fixtures/pdf';
 import { type Case, UNKNOWN_UUID, w } from './world';
 
+const prefill = (values: Record<string, string>) => encodeURIComponent(JSON.stringify(values));
+
 /** Tree of Life manifests: validation, reports, permits, decisions, registration, submissions. */
 export function treeOfLifeCases(): Record<string, Case[]> {
   const manifestForm =
@@ -142,6 +144,21 @@ export function treeOfLifeCases(): Record<string, Case[]> {
       { name: 'dtol', path: '/api/manifest/template?project=dtol', key: 'none', status: 200 },
       { name: 'unknown project', path: '/api/manifest/template?project=nope', key: 'none', status: 400 },
       { name: 'unknown version', path: '/api/manifest/template?project=dtol&version=0.1', key: 'none', status: 400 },
+      {
+        name: 'pre-filled',
+        path: `/api/manifest/template?project=dtol&rows=2&prefill=${prefill({ COLLECTED_BY: 'Jane Smith' })}`,
+        key: 'none',
+        status: 200,
+      },
+      {
+        name: 'a refused value',
+        path: `/api/manifest/template?project=dtol&prefill=${prefill({ GAL: 'nowhere' })}`,
+        key: 'none',
+        status: 400,
+      },
+      { name: 'a profile’s', path: `/api/manifest/template?profile_id=${w.ergaProfile}`, key: 'owner', status: 200 },
+      { name: 'another’s profile', path: `/api/manifest/template?profile_id=${w.dtolProfile}`, key: 'stranger', status: 404 },
+      { name: 'a profile without a key', path: `/api/manifest/template?profile_id=${w.dtolProfile}`, key: 'none', status: 401 },
     ],
     'GET /api/manifest/{manifest_id}/spreadsheet': [
       { name: 'owner', path: `/api/manifest/${w.manifestId}/spreadsheet`, key: 'owner', status: 200 },

@@ -9,6 +9,7 @@ import { reviewsSamples } from '@/lib/approvals/approvals';
 import { CURRENT_VERSIONS } from '@/lib/manifests';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
+import { approvalTypes } from '@/lib/reference/read';
 import { confirmedManifests } from '@/lib/reports/confirmed';
 import { pageData } from '@/lib/server/page-data';
 
@@ -18,12 +19,15 @@ const PAGE = 20;
 
 export default async function ManifestsPage({ searchParams }: { searchParams: Promise<{ manifests?: string }> }) {
   const offset = Math.max(0, Number((await searchParams).manifests) || 0);
-  const { rows, total, user } = await pageData((db, u) => confirmedManifests(db, u, { limit: PAGE, offset }));
+  const { rows, total, user, required } = await pageData(async (db, u) => ({
+    ...(await confirmedManifests(db, u, { limit: PAGE, offset })),
+    required: await approvalTypes(db),
+  }));
   return (
     <>
       <div className="inline" style={{ justifyContent: 'space-between' }}>
         <h1>Manifests</h1>
-        {reviewsSamples(user) && (
+        {reviewsSamples(user, required) && (
           <Link className="button" href="/manifests/review">
             Samples awaiting review
           </Link>

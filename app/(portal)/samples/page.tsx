@@ -1,13 +1,17 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { SampleBrowser } from '@/components/samples/sample-browser';
+import { sequencingCentres } from '@/lib/reference/read';
+import { getDb } from '@/lib/server/runtime';
 import { sampleFieldNames } from '@/lib/standards/fields';
 
 export const metadata: Metadata = { title: 'Samples' };
 
-export default function SamplesPage() {
+export default async function SamplesPage() {
   // every field a record can show, for the field search (the server knows every manifest version's fields)
   const fieldNames = [...sampleFieldNames().values()].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  // retired centres too: their samples are still found by them
+  const centres = (await sequencingCentres(await getDb())).map((c) => ({ name: c.name, label: c.label }));
   return (
     <>
       <h1>Samples</h1>
@@ -17,7 +21,7 @@ export default function SamplesPage() {
         shared.
       </p>
       <Suspense fallback={<p aria-busy="true">Loading samples…</p>}>
-        <SampleBrowser fieldNames={fieldNames} />
+        <SampleBrowser fieldNames={fieldNames} centres={centres} />
       </Suspense>
     </>
   );

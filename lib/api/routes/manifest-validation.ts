@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Invalid, TooLarge } from '@/lib/errors';
 import { mailContext } from '@/lib/mail/outbox';
-import { buildTemplate, currentDefinition, findDefinition, isManifestProject, loadManifestDefinitions } from '@/lib/manifests';
 import { ManifestParseReasonSchema, TemplateQuerySchema } from '@/lib/manifests/contract';
 import { permitsOfReport } from '@/lib/permits/permits';
 import { confirmReport } from '@/lib/reports/confirm';
@@ -25,6 +24,8 @@ import { createValidationReport } from '@/lib/reports/create';
 import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
 import { reportJson, reportStateJson, reportSummaryJson } from '@/lib/reports/json';
 import { getReport, getReportSummary, listReports } from '@/lib/reports/read';
+import { manifestTemplate } from '@/lib/samples/manifest-template';
+import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
 import { route, SHEET_UPLOAD } from '../policy';
@@ -197,11 +198,16 @@ const template = route(
     method: 'get',
     path: '/manifest/template',
     tags: ['Manifests'],
-    summary: 'A blank manifest template (xlsx) for a project and version, generated from the stored definition',
+    summary: 'A manifest template (xlsx) for a project and version, blank or with values common to every row pre-filled',
+    description:
+      'Generated from the stored definition. With `prefill` (and `rows`) the named columns are filled on each of the ' +
+      'first `rows` data rows; with `profile_id` the template is of the profile’s type and takes what the profile says ' +
+      'of its sequencing centre and sub-project. `profile_id` needs an API key or the portal’s session.',
     request: { query: TemplateQuerySchema },
-    responses: { 200: fileResponse('The workbook', XLSX), ...pick(400) },
+    responses: { 200: fileResponse('The workbook', XLSX), ...pick(400, 401, 404) },
   },
-  { access: 'anyone' },
+  // a profile's template is for whoever may see the profile: the caller is then known before anything is built
+  { access: 'anyone', guard: async (c) => (c.req.query('profile_id') === undefined ? undefined : requireAuth(c, async () => {})) },
 );
 
 export function registerManifestValidationRoutes(app: ApiApp) {
@@ -259,17 +265,8 @@ export function registerManifestValidationRoutes(app: ApiApp) {
     return c.json(result, 200);
   });
   app.openapi(template, async (c) => {
-    const { project, version } = c.req.valid('query');
-    const p = project.trim().toLowerCase();
-    if (!isManifestProject(p)) throw Invalid(`Invalid value for 'project'. Must be one of: ASG, DTOL, DTOLENV or ERGA`);
-    const definition = version ? findDefinition(p, version) : currentDefinition(p);
-    if (!definition) {
-      const known = loadManifestDefinitions()
-        .filter((d) => d.project === p)
-        .map((d) => d.version);
-      throw Invalid(`Unknown version '${version}' of ${p.toUpperCase()}. Known versions: ${known.join(', ')}`);
-    }
-    const body = await buildTemplate(definition);
+    const query = c.req.valid('query');
+    const { definition, body } = await manifestTemplate(c.get('deps').db, query.profile_id ? c.get('user') : undefined, query);
     return c.body(new Uint8Array(body), 200, {
       'content-type': XLSX,
       'content-disposition': `attachment; filename="${definition.manifestType}_manifest_template_v${definition.version}.xlsx"`,

@@ -98,7 +98,7 @@ const idPattern = { profile_id: PATH_PATTERNS.profile_id };
 
 export function registerProfileRoutes(app: ApiApp) {
   app.openapi(types, (c) => c.json(profileTypesJson(c.get('user')), 200));
-  app.openapi(options, (c) => c.json(profileOptionsJson(), 200));
+  app.openapi(options, async (c) => c.json(await profileOptionsJson(c.get('deps').db), 200));
   app.openapi(list, async (c) => {
     const page = c.req.valid('query');
     const { rows, total } = await listProfiles(c.get('deps').db, c.get('user'), page);

@@ -2,7 +2,8 @@ import { DEFAULT_PAGE, SampleBrowsePageSchema, SampleBrowseQuerySchema } from '@
 import { browseSamples } from '@/lib/browse/samples';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
 import type { SampleRecord } from '@/lib/query/contract';
-import { ProfileSampleSummarySchema } from '@/lib/samples/contract';
+import { CommonValuesSchema, ProfileSampleSummarySchema } from '@/lib/samples/contract';
+import { profileCommonValues } from '@/lib/samples/manifest-template';
 import { profileSampleSummary } from '@/lib/samples/summary';
 import type { ApiApp } from '../context';
 import { sendRows } from '../formats';
@@ -53,9 +54,29 @@ const summary = route(
   { access: { profile: 'view', in: 'profile_id' } },
 );
 
+const commonValues = route(
+  {
+    method: 'get',
+    path: '/profiles/{profile_id}/common-values',
+    tags: ['Portal'],
+    summary: 'The values a profile’s samples hold in the columns a manifest template may pre-fill, the most used first',
+    description:
+      'For each column of the profile’s current manifest that a sheet usually fills alike (collector, affiliations, GAL, ' +
+      'location, …): its label, its allowed values, what a template of the profile pre-fills by itself, and the distinct ' +
+      'values of the profile’s samples, the most used first (at most 20), for `manifest/template?profile_id=…&prefill=…`. ' +
+      'For whoever may see the profile; anyone else is told 404. A profile that is not of a Tree of Life type is 400.',
+    request: { params: ProfileParamsSchema },
+    responses: { 200: jsonResponse('The columns and their values', CommonValuesSchema), ...pick(400, 401, 403, 404) },
+  },
+  { access: { profile: 'view', in: 'profile_id' } },
+);
+
 export function registerSampleBrowserRoutes(app: ApiApp) {
   openapiConstrained(app, summary, { profile_id: PATH_PATTERNS.profile_id }, async (c) =>
     c.json(await profileSampleSummary(c.get('deps').db, c.get('user'), c.req.valid('param').profile_id), 200),
+  );
+  openapiConstrained(app, commonValues, { profile_id: PATH_PATTERNS.profile_id }, async (c) =>
+    c.json(await profileCommonValues(c.get('deps').db, c.get('user'), c.req.valid('param').profile_id), 200),
   );
   app.openapi(browse, async (c) => {
     const p = c.req.valid('query');

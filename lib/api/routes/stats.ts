@@ -63,7 +63,7 @@ const samplesOfType = route(
 );
 /** The project vocabularies, as lists in every output format. */
 const projectLists = [
-  { path: '/stats/tol_projects', summary: 'The Tree of Life projects brokered', what: 'Project labels', names: tolProjects },
+  { path: '/stats/tol_projects', summary: 'The Tree of Life projects brokered', what: 'Project labels', names: async () => tolProjects() },
   {
     path: '/stats/associated_tol_projects',
     summary: 'The sub-projects brokered',
@@ -123,7 +123,7 @@ export function registerStatsRoutes(app: ApiApp) {
     return c.json(await numberOfSamples(c.get('deps').db, input), 200);
   });
   for (const { route, names } of projectLists)
-    app.openapi(route, (c) => sendRows(c, fromArray(names(), ['name']), outputOptions(c.req.valid('query'))));
+    app.openapi(route, async (c) => sendRows(c, fromArray(await names(c.get('deps').db), ['name']), outputOptions(c.req.valid('query'))));
   app.openapi(dashboard, async (c) => c.json(await publicDashboard(c.get('deps').db), 200));
   app.openapi(summary, async (c) => {
     const { db, config } = c.get('deps');

@@ -20,7 +20,7 @@ import { type CompiledField, cellKey, matchesPattern, type RuleState, type WorkR
  */
 
 /** Fields whose emptiness and format other rules judge with better messages. */
-const OWNED_ELSEWHERE = new Set([
+export const OWNED_ELSEWHERE: ReadonlySet<string> = new Set([
   // taxonomy.ts: filled from the taxonomy where possible
   'TAXON_ID',
   'SCIENTIFIC_NAME',

@@ -7,7 +7,12 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   subject: string;
+  /** the Cc header's addresses (the envelope's `to` holds them too) */
+  cc: string[];
+  /** the plain body, or a multipart message's text/plain part */
   text: string;
+  /** a multipart message's text/html part; empty without one */
+  html: string;
   raw: string;
 }
 
@@ -20,10 +25,42 @@ export interface MailServer {
   close(): Promise<void>;
 }
 
-/** Unfolds and decodes the little of RFC 5322 the tests read: Subject and the plain body. */
-function parse(raw: string): { subject: string; text: string } {
+/** A part's body decoded by its Content-Transfer-Encoding. */
+function decodeBody(headers: string, body: string): string {
+  let text = body;
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) {
+    text = Buffer.from(
+      text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
+  } else if (/content-transfer-encoding:\s*base64/i.test(headers)) {
+    text = Buffer.from(text.replace(/\s+/g, ''), 'base64').toString('utf8');
+  }
+  return text.replace(/\r\n/g, '\n').trim();
+}
+
+/** The text/plain and text/html parts of a multipart/alternative body, as nodemailer writes one. */
+function parts(boundary: string, body: string): { text: string; html: string } {
+  const found = { text: '', html: '' };
+  for (const part of body.split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const [head = '', ...rest] = part.replace(/^\r?\n/, '').split(/\r?\n\r?\n/);
+    const headers = head.replace(/\r?\n[ \t]+/g, ' ');
+    const decoded = decodeBody(headers, rest.join('\n\n'));
+    if (/content-type:\s*text\/html/i.test(headers)) found.html = decoded;
+    else if (/content-type:\s*text\/plain/i.test(headers)) found.text = decoded;
+  }
+  return found;
+}
+
+/** Unfolds and decodes the little of RFC 5322 the tests read: Subject, Cc and the plain (and HTML) body. */
+function parse(raw: string): { subject: string; cc: string[]; text: string; html: string } {
   const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
   const headers = head.replace(/\r?\n[ \t]+/g, ' ');
+  const cc = (/^cc:\s*(.*)$/im.exec(headers)?.[1] ?? '')
+    .split(',')
+    .map((a) => (/<([^>]*)>/.exec(a)?.[1] ?? a).trim())
+    .filter(Boolean);
   const subjectLine = /^subject:\s*(.*)$/im.exec(headers)?.[1] ?? '';
   // nodemailer encodes non-ASCII subjects as =?UTF-8?Q?…?= words
   const subject = subjectLine.replace(/=\?utf-8\?([qb])\?([^?]*)\?=\s*/gi, (_m, enc: string, data: string) =>
@@ -34,16 +71,9 @@ function parse(raw: string): { subject: string; text: string } {
           'latin1',
         ).toString('utf8'),
   );
-  let text = rest.join('\n\n');
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) {
-    text = Buffer.from(
-      text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
-      'latin1',
-    ).toString('utf8');
-  } else if (/content-transfer-encoding:\s*base64/i.test(headers)) {
-    text = Buffer.from(text.replace(/\s+/g, ''), 'base64').toString('utf8');
-  }
-  return { subject, text: text.replace(/\r\n/g, '\n').trim() };
+  const boundary = /content-type:\s*multipart\/[a-z]+;[^\r\n]*boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+  if (boundary) return { subject, cc, ...parts(boundary, rest.join('\n\n')) };
+  return { subject, cc, text: decodeBody(headers, rest.join('\n\n')), html: '' };
 }
 
 export async function startMailServer(): Promise<MailServer> {

@@ -11,22 +11,24 @@ import { DeleteAction, DeletedNotice } from '@/components/ui/delete-action';
 import { When } from '@/components/ui/when';
 import { getProfile } from '@/lib/profiles/profiles';
 import { isTolProject } from '@/lib/projects/contract';
-import { ASSOCIATED_TYPES, profileTypeInfo, SEQUENCING_CENTRES } from '@/lib/projects/enums';
+import { profileTypeInfo } from '@/lib/projects/enums';
+import { labelsOf, referenceData } from '@/lib/reference/read';
 import { profileRemovalState } from '@/lib/removal/profiles';
 import { loadProfilePage } from '@/lib/server/load-profile';
 import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Profile' };
 
-const labelOf = (list: readonly { name: string; label: string }[], name: string) => list.find((x) => x.name === name)?.label ?? name;
-
 export default async function ProfilePage({ params }: { params: Promise<{ profileId: string }> }) {
   const { profileId } = await params;
   const { profile } = await loadProfilePage(profileId);
-  const { removal, me } = await pageData(async (db, u) => ({
+  const { removal, me, lists } = await pageData(async (db, u) => ({
     removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)),
     me: u.username,
+    lists: await referenceData(db),
   }));
+  const typeLabel = labelsOf(lists.associatedTypes);
+  const centreLabel = labelsOf(lists.sequencingCentres);
   const manages = profile.role === 'owner' || profile.role === 'admin';
   return (
     <>
@@ -61,13 +63,13 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
         {profile.associated_type.length > 0 && (
           <div>
             <dt className="muted">Associated projects</dt>
-            <dd>{profile.associated_type.map((a) => labelOf(ASSOCIATED_TYPES, a)).join(', ')}</dd>
+            <dd>{profile.associated_type.map(typeLabel).join(', ')}</dd>
           </div>
         )}
         {profile.sequencing_centre.length > 0 && (
           <div>
             <dt className="muted">Sequencing centres</dt>
-            <dd>{profile.sequencing_centre.map((c) => labelOf(SEQUENCING_CENTRES, c)).join(', ')}</dd>
+            <dd>{profile.sequencing_centre.map(centreLabel).join(', ')}</dd>
           </div>
         )}
         <div>

@@ -13,7 +13,7 @@ export default async function NewProfilePage({ searchParams }: { searchParams: P
     <>
       <h1>New profile</h1>
       <p className="muted">The type cannot be changed once the profile exists.</p>
-      <ProfileForm options={profileFormOptions(user)} initialType={type} />
+      <ProfileForm options={await profileFormOptions(user)} initialType={type} />
     </>
   );
 }

@@ -15,7 +15,7 @@ export default async function EditProfilePage({ params }: { params: Promise<{ pr
         <Link href={`/profiles/${profile.id}`}>← {profile.title}</Link>
       </p>
       <h1>Edit profile</h1>
-      <ProfileForm options={profileFormOptions(user)} profile={profile} />
+      <ProfileForm options={await profileFormOptions(user)} profile={profile} />
     </>
   );
 }
