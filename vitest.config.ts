@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SERVICE_ENV } from './scripts/node-flags.mjs';
 import { TEST_NODE_FLAGS } from './tests/support/node-flags.ts';
+
+// The C allocator's settings the service runs with (scripts/node-flags.mjs, set by `npm start`): glibc reads them when
+// a process starts, so they are set here, before vitest forks its workers, for the tests that bound the memory of the
+// service's work (tests/hostile-uploads.test.ts) to measure it as it runs. A value already in the environment stays.
+for (const [name, value] of Object.entries(SERVICE_ENV)) process.env[name] ??= value;
 
 /**
  * Files that need a worker of their own: the hostile-uploads test bounds the growth of the process's memory while a

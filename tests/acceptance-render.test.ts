@@ -1,9 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type AcceptanceFacts, centreCopies, checkAcceptanceText, fillPlaceholders, renderAcceptance } from '@/lib/mail/acceptance';
 import { ACCEPTANCE_DEFAULTS } from '@/lib/mail/acceptance-defaults';
 import { acceptanceEmailWith } from '@/lib/mail/acceptance-email';
-import { escapeMarkdown, renderMarkdown } from '@/lib/mail/markdown';
+import { escapeMarkdown, loadMarkdown, renderMarkdown } from '@/lib/mail/markdown';
+
+beforeAll(loadMarkdown);
+
 import { ACCEPTANCE_PLACEHOLDER_NAMES, AcceptanceTextSchema, unknownPlaceholders } from '@/lib/reference/contract';
 
 /**

@@ -6,6 +6,7 @@ import { referenceData } from '@/lib/reference/read';
 import type { AcceptanceCentre, AcceptanceTemplate } from './acceptance';
 import { type AcceptanceEmail, acceptanceEmailWith, previewAcceptance } from './acceptance-email';
 import type { AcceptancePreview } from './contract';
+import { loadMarkdown } from './markdown';
 
 /**
  * The acceptance email's wiring to the database: the accepted samples' tubes, specimens and associated types, their
@@ -46,6 +47,7 @@ export interface AcceptedGroup {
 /** The acceptance email of one uploader's accepted samples, or null when the plain one says all there is. */
 export async function acceptanceEmailFor(db: Db, g: AcceptedGroup): Promise<AcceptanceEmail | null> {
   if (!g.svcIds.some((id) => g.registering.has(id))) return null;
+  await loadMarkdown();
   const [profile] = await db
     .select({ title: profiles.title, centres: profiles.sequencingCentres })
     .from(profiles)
@@ -83,5 +85,6 @@ export async function acceptanceEmailFor(db: Db, g: AcceptedGroup): Promise<Acce
 export async function previewAcceptanceOf(db: Db, name: string, text: string, baseUrl: string): Promise<AcceptancePreview> {
   const [type] = await acceptanceTemplatesOf(db, [name.toUpperCase()]);
   if (!type) throw NotFound(`No associated type ${name}.`);
+  await loadMarkdown();
   return previewAcceptance({ name: type.type, label: type.label }, text, baseUrl);
 }

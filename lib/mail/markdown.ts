@@ -1,4 +1,4 @@
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 
 /**
  * Markdown an admin writes for emails, made into the email's two parts. Safe by construction rather than by a
@@ -7,14 +7,29 @@ import MarkdownIt from 'markdown-it';
  * http, https or mailto address; anything else stays the text it was written as.
  */
 
-const md = new MarkdownIt('default', { html: false, linkify: true, typographer: false });
-md.disable(['image']);
-// markdown-it's own check refuses a few schemes; this one allows only three
-md.validateLink = (url: string) => /^(https?:\/\/|mailto:)/i.test(url.trim());
+type Parser = InstanceType<typeof MarkdownIt>;
+let md: Parser | null = null;
 
-const parser = () => md;
+/**
+ * Loads the renderer once; every render needs it loaded first. Loaded on first use rather than with the module, so
+ * that the processes and requests that send no Markdown email do not carry it.
+ */
+export async function loadMarkdown(): Promise<void> {
+  if (md) return;
+  const { default: Renderer } = await import('markdown-it');
+  const parser = new Renderer('default', { html: false, linkify: true, typographer: false });
+  parser.disable(['image']);
+  // markdown-it's own check refuses a few schemes; this one allows only three
+  parser.validateLink = (url: string) => /^(https?:\/\/|mailto:)/i.test(url.trim());
+  md = parser;
+}
 
-type Token = ReturnType<typeof md.parse>[number];
+function parser(): Parser {
+  if (!md) throw new Error('lib/mail/markdown.ts: loadMarkdown() was not awaited before rendering');
+  return md;
+}
+
+type Token = ReturnType<Parser['parse']>[number];
 
 /** Every ASCII punctuation character backslash-escaped, so that a value is shown as it is, never read as Markdown. */
 export function escapeMarkdown(value: string): string {
