@@ -82,7 +82,7 @@ import {
   request,
   rowsOf,
 } from './http-cases';
-import { killProcesses, rssOf, startProcess } from './processes';
+import { killProcesses, rssOf, standInUrls, startProcess } from './processes';
 import { type Exec, execFor, seedBulkSamples } from './query-seed';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -959,13 +959,7 @@ async function runEngine(kind: Engine['kind'], build: { ms: number }): Promise<V
         ADMIN_USERNAME: ADMIN.username,
         ADMIN_PASSWORD: ADMIN.password,
         LOG_LEVEL: 'warn',
-        ENA_WEBIN_URL: repositories.enaUrl,
-        ENA_TAXONOMY_URL: repositories.taxonomyUrl,
-        ENA_BROWSER_URL: repositories.browserUrl,
-        ENA_FTP_URL: repositories.ftpUrl,
-        TOLID_URL: repositories.tolidUrl,
-        ZENODO_URL: repositories.zenodoUrl,
-        SMTP_URL: repositories.smtpUrl,
+        ...standInUrls(repositories),
       },
       '/api/health',
     );

@@ -43,7 +43,7 @@ import { serverBuildOptions } from '../scripts/server-build-options.mjs';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { startRepositoryServer } from '../tests/support/repository-server';
 import { agent, type Case, casesOf, countNewlines, FLOOR_PATH, median, probeOf, request, rowsOf } from './http-cases';
-import { killProcesses, type Proc, rssOf, startProcess } from './processes';
+import { killProcesses, type Proc, rssOf, standInUrls, startProcess } from './processes';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -335,13 +335,7 @@ async function main(): Promise<void> {
           DATABASE_URL: url,
           NEXTAUTH_SECRET: 'bench-measures-secret',
           LOG_LEVEL: 'warn',
-          ENA_WEBIN_URL: repositories.enaUrl,
-          ENA_TAXONOMY_URL: repositories.taxonomyUrl,
-          ENA_BROWSER_URL: repositories.browserUrl,
-          ENA_FTP_URL: repositories.ftpUrl,
-          TOLID_URL: repositories.tolidUrl,
-          ZENODO_URL: repositories.zenodoUrl,
-          SMTP_URL: repositories.smtpUrl,
+          ...standInUrls(repositories),
         },
         '/api/health',
       );

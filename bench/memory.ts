@@ -35,7 +35,7 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
-import { type Proc, rssOf, startProcess } from './processes';
+import { type Proc, rssOf, standInUrls, startProcess } from './processes';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PG_SERVER = process.env.BENCH_MEMORY_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -336,15 +336,7 @@ export async function benchMemory(): Promise<string> {
   progress('building the service (scripts/build-server.mjs)');
   const entry = buildService();
   const repositories = await startRepositoryServer({ taxa: buildTaxonRecords().records });
-  const urls = {
-    ENA_WEBIN_URL: repositories.enaUrl,
-    ENA_TAXONOMY_URL: repositories.taxonomyUrl,
-    ENA_BROWSER_URL: repositories.browserUrl,
-    ENA_FTP_URL: repositories.ftpUrl,
-    TOLID_URL: repositories.tolidUrl,
-    ZENODO_URL: repositories.zenodoUrl,
-    SMTP_URL: repositories.smtpUrl,
-  };
+  const urls = standInUrls(repositories);
   const results = [];
   try {
     if (PGLITE) results.push(await measure(entry, 'PGlite', {}, urls));

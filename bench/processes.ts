@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { RepositoryServer } from '../tests/support/repository-server';
 import { forEachLine, freePort } from '../tests/support/service-process';
 
 /** The processes a benchmark measures (the built service, a bare server): started, watched, stopped. */
@@ -70,3 +71,17 @@ export async function startProcess(args: string[], env: Record<string, string>, 
 export function killProcesses(): void {
   for (const child of children) child.kill('SIGKILL');
 }
+
+/**
+ * The service's settings for the repositories' local stand-ins: every archive and service it reaches, and no Webin
+ * account, so that nothing a benchmark does is registered.
+ */
+export const standInUrls = (repositories: RepositoryServer): Record<string, string> => ({
+  ENA_WEBIN_URL: repositories.enaUrl,
+  ENA_TAXONOMY_URL: repositories.taxonomyUrl,
+  ENA_BROWSER_URL: repositories.browserUrl,
+  ENA_FTP_URL: repositories.ftpUrl,
+  TOLID_URL: repositories.tolidUrl,
+  ZENODO_URL: repositories.zenodoUrl,
+  SMTP_URL: repositories.smtpUrl,
+});
