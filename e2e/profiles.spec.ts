@@ -30,7 +30,7 @@ test('create an ERGA profile, edit its title, upload two files by drag and drop,
   await form.getByRole('button', { name: 'Create profile' }).click();
 
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
-  await expect(page.getByText('BGE')).toBeVisible();
+  await expect(page.getByText('Biodiversity Genomics Europe (BGE)')).toBeVisible();
 
   await page.getByRole('link', { name: 'Edit' }).click();
   const edit = page.getByRole('form', { name: 'Edit profile' });
