@@ -13,7 +13,7 @@ import {
   NewAssociatedTypeBodySchema,
 } from '@/lib/reference/contract';
 import { AcceptancePreview } from './acceptance-preview';
-import { CheckField, messageOf, type Said, SectionOutcome } from './reference-fields';
+import { CheckField, messageOf, type Said, SectionOutcome, useAddForm } from './reference-fields';
 import styles from './users-admin.module.css';
 
 /** The key every list of the associated types is cached under (the Users page's approver choices read it too). */
@@ -46,28 +46,14 @@ const ACCEPTANCE_HINT = 'Optional. What the email telling an uploader their samp
 function AddAssociatedType({ onAdded }: { onAdded: () => void }) {
   const blank = { name: '', label: '', approval_required: true, approval_required_on_update: true, selectable: true, acceptance_text: '' };
   const form = useZodForm(NewAssociatedTypeBodySchema, blank);
-  const [error, setError] = useState<string | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
-  const add = useMutation({
-    mutationFn: (body: Schema<'NewAssociatedType'>) => api.POST('/api/admin/associated-types', { body }),
-    onSuccess: (t) => {
-      form.reset(blank);
-      setAdded(`Added ${t.name} (${t.label})${t.selectable ? ': ERGA profiles may pick it now.' : '.'}`);
-      onAdded();
-    },
-    onError: (err) => setError(showServerErrors(form, err)),
-  });
+  const { error, added, busy, onSubmit } = useAddForm(
+    form,
+    blank,
+    (body: Schema<'NewAssociatedType'>) => api.POST('/api/admin/associated-types', { body }),
+    onAdded,
+  );
   return (
-    <form
-      className="stack"
-      aria-labelledby="add-associated-type"
-      noValidate
-      onSubmit={form.handleSubmit((body) => {
-        setError(null);
-        setAdded(null);
-        add.mutate(body);
-      })}
-    >
+    <form className="stack" aria-labelledby="add-associated-type" noValidate onSubmit={onSubmit}>
       <h3 id="add-associated-type">Add an associated type</h3>
       <TextField
         form={form}
@@ -82,7 +68,7 @@ function AddAssociatedType({ onAdded }: { onAdded: () => void }) {
       <TextAreaField form={form} name="acceptance_text" label="Acceptance email text" rows={4} hint={ACCEPTANCE_HINT} />
       <FormOutcome error={error} success={added} />
       <div>
-        <SubmitButton busy={add.isPending} busyLabel="Adding…">
+        <SubmitButton busy={busy} busyLabel="Adding…">
           Add associated type
         </SubmitButton>
       </div>

@@ -1,7 +1,9 @@
 'use client';
 
-import { type ReactNode, useId } from 'react';
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import { useMutation } from '@tanstack/react-query';
+import { type ReactNode, useId, useState } from 'react';
+import type { DefaultValues, FieldValues, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
+import { showServerErrors } from '@/components/ui/form';
 import styles from './users-admin.module.css';
 
 /** What a change of the reference data said: a success as a status, a failure as an alert. */
@@ -46,4 +48,40 @@ export function CheckField({ field, error, children }: { field: UseFormRegisterR
       ) : null}
     </span>
   );
+}
+
+/** What an add form needs to say of the row the server made. */
+interface Added {
+  name: string;
+  label: string;
+  selectable: boolean;
+}
+
+/**
+ * An add form's sending: the server's refusals beside their fields (or above the button), the new row said and the
+ * form emptied for the next one.
+ */
+export function useAddForm<Input extends FieldValues, Output extends FieldValues>(
+  form: UseFormReturn<Input, unknown, Output>,
+  blank: DefaultValues<Input>,
+  send: (body: Output) => Promise<Added>,
+  onAdded: () => void,
+) {
+  const [error, setError] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const add = useMutation({
+    mutationFn: send,
+    onSuccess: (row) => {
+      form.reset(blank);
+      setAdded(`Added ${row.name} (${row.label})${row.selectable ? ': ERGA profiles may pick it now.' : '.'}`);
+      onAdded();
+    },
+    onError: (err) => setError(showServerErrors(form, err)),
+  });
+  const onSubmit = form.handleSubmit((body) => {
+    setError(null);
+    setAdded(null);
+    add.mutate(body);
+  });
+  return { error, added, busy: add.isPending, onSubmit };
 }

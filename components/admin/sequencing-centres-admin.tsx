@@ -12,7 +12,7 @@ import {
   NewSequencingCentreBodySchema,
   type SequencingCentreJson,
 } from '@/lib/reference/contract';
-import { CheckField, messageOf, type Said, SectionOutcome } from './reference-fields';
+import { CheckField, messageOf, type Said, SectionOutcome, useAddForm } from './reference-fields';
 import styles from './users-admin.module.css';
 
 const CENTRES_KEY = ['admin-sequencing-centres'];
@@ -51,28 +51,14 @@ const EditCentreSchema = NewSequencingCentreBodySchema.pick({ label: true, appro
 function AddSequencingCentre({ onAdded }: { onAdded: () => void }) {
   const blank = { name: '', label: '', approval_required: false, selectable: true, contacts: '' };
   const form = useZodForm(AddCentreSchema, blank);
-  const [error, setError] = useState<string | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
-  const add = useMutation({
-    mutationFn: (body: z.output<typeof AddCentreSchema>) => api.POST('/api/admin/sequencing-centres', { body }),
-    onSuccess: (c) => {
-      form.reset(blank);
-      setAdded(`Added ${c.name} (${c.label})${c.selectable ? ': ERGA profiles may pick it now.' : '.'}`);
-      onAdded();
-    },
-    onError: (err) => setError(showServerErrors(form, err)),
-  });
+  const { error, added, busy, onSubmit } = useAddForm(
+    form,
+    blank,
+    (body: z.output<typeof AddCentreSchema>) => api.POST('/api/admin/sequencing-centres', { body }),
+    onAdded,
+  );
   return (
-    <form
-      className="stack"
-      aria-labelledby="add-sequencing-centre"
-      noValidate
-      onSubmit={form.handleSubmit((body) => {
-        setError(null);
-        setAdded(null);
-        add.mutate(body);
-      })}
-    >
+    <form className="stack" aria-labelledby="add-sequencing-centre" noValidate onSubmit={onSubmit}>
       <h3 id="add-sequencing-centre">Add a sequencing centre</h3>
       <TextField
         form={form}
@@ -99,7 +85,7 @@ function AddSequencingCentre({ onAdded }: { onAdded: () => void }) {
       <TextAreaField form={form} name="contacts" label="Contacts" rows={3} hint={CONTACTS_HINT} />
       <FormOutcome error={error} success={added} />
       <div>
-        <SubmitButton busy={add.isPending} busyLabel="Adding…">
+        <SubmitButton busy={busy} busyLabel="Adding…">
           Add sequencing centre
         </SubmitButton>
       </div>
