@@ -6,6 +6,12 @@ import { addReceipt, recordProgress } from './submissions';
 export type EnaLedgerName = keyof NonNullable<SubmissionProgress['ena_sent']>;
 
 /**
+ * The last write of each run's progress, by the object the run keeps it in: documents sent at the same time each
+ * write the whole ledger, everything sent so far, so each write waits for the one before it and none overtakes it.
+ */
+const lastWrite = new WeakMap<SubmissionProgress, Promise<void>>();
+
+/**
  * A ledger of ENA's exactly-once protocol (lib/repositories/ena/once.ts) kept in a submission: what was sent in
  * `progress.ena_sent[name]`, ENA's answers as rows of its history (submission_receipts). `progress` is the
  * submission's progress as the run read it, kept current as the ledger writes (one run holds a submission at a time).
@@ -29,7 +35,12 @@ export function enaLedger(
           ? { ...now, added: [...new Set([...(now.added ?? []), ...sent.added])] }
           : { ...now, modified: { ...now.modified, ...sent.modified } };
       progress.ena_sent = { ...progress.ena_sent, [name]: next };
-      await recordProgress(db, submissionId, { progress: { ena_sent: progress.ena_sent } });
+      const written = { ena_sent: progress.ena_sent };
+      const write = (lastWrite.get(progress) ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => recordProgress(db, submissionId, { progress: written }));
+      lastWrite.set(progress, write);
+      await write;
     },
     recordAnswer: (kind, receipt, alias) =>
       recordProgress(db, submissionId, {

@@ -1,8 +1,6 @@
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { currentDefinition } from '@/lib/manifests';
-import { validRows } from '../fixtures/manifests/generate';
-import { toXlsx } from '../fixtures/manifests/workbook';
+import { acceptSamples, adminKey, browseManifest, pendingDtolSamples, serviceApi, until } from './dtol-samples';
 import type { RepositoryServer } from './repository-server';
 import { type ServiceProcess, serviceDataDir, startService } from './service-process';
 
@@ -38,33 +36,6 @@ export interface ResumeOutcome {
 }
 
 const ADMIN = { username: 'resume-admin', password: 'resume-admin-password' };
-const json = { 'content-type': 'application/json' };
-
-/** Reads until done; a refused connection is read again (a process busy resuming may drop one), up to the time limit. */
-async function until<T>(
-  read: () => Promise<T>,
-  done: (v: T) => boolean,
-  what: string,
-  timeoutMs: number,
-  log?: () => string[],
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const v = await read();
-      if (done(v)) return v;
-    } catch (err) {
-      if (!(err instanceof TypeError)) throw err;
-      lastError = err;
-    }
-    if (Date.now() > end) {
-      const tail = log?.().slice(-20).join('\n') ?? '';
-      throw new Error(`timed out waiting for ${what}${lastError ? ` (last: ${String(lastError)})` : ''}\n${tail}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 export async function resumeAfterCrash(
   server: RepositoryServer,
@@ -87,81 +58,15 @@ export async function resumeAfterCrash(
   try {
     svc = await startService({ ...env, RMB_PAUSE_AT: 'registration:samples-answered' });
     const running = () => svc as ServiceProcess;
-    const call = async <T>(p: string, init: RequestInit = {}, key?: string): Promise<{ status: number; body: T }> => {
-      const headers = new Headers(init.headers);
-      if (key) headers.set('authorization', `token ${key}`);
-      const res = await fetch(running().url + p, { ...init, headers });
-      return { status: res.status, body: (await res.json().catch(() => null)) as T };
-    };
-    const must = <T>(r: { status: number; body: T }, status: number, what: string): T => {
-      if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
-      return r.body;
-    };
-    const { token: key } = must(
-      await call<{ token: string }>('/api/apiKey', { method: 'POST', headers: json, body: JSON.stringify(ADMIN) }),
-      200,
-      'sign-in',
-    );
-    const profile = must(
-      await call<{ id: string }>(
-        '/api/profiles',
-        { method: 'POST', headers: json, body: JSON.stringify({ title: `Resume ${Date.now()}`, description: '', type: 'dtol' }) },
-        key,
-      ),
-      201,
-      'profile',
-    );
-    const dtol = currentDefinition('dtol');
-    const fd = new FormData();
-    fd.set('profile_id', profile.id);
-    const workbook = await toXlsx(
-      dtol.fields.map((f) => f.name),
-      validRows(dtol, opts.samples),
-      { typed: true },
-    );
-    fd.set('file', new File([new Uint8Array(workbook)], 'resume.xlsx'));
-    const { report_id } = must(
-      await call<{ report_id: string }>('/api/manifest/validate', { method: 'POST', body: fd }, key),
-      202,
-      'upload',
-    );
-    const report = await until(
-      async () => (await call<{ status: string; errors: unknown[] }>(`/api/manifest/validate/report/${report_id}`, {}, key)).body,
-      (r) => r.status === 'complete' || r.status === 'failed',
-      'the validation',
+    const api = serviceApi(() => running().url);
+    const key = await adminKey(api, ADMIN);
+    const { manifestId: manifest_id, ids } = await pendingDtolSamples(api, key, {
+      samples: opts.samples,
+      title: `Resume ${Date.now()}`,
       timeoutMs,
-      () => running().lines,
-    );
-    if (report.status !== 'complete' || report.errors.length) throw new Error(`validation: ${JSON.stringify(report).slice(0, 500)}`);
-    const { manifest_id } = must(
-      await call<{ manifest_id: string }>(
-        '/api/manifest/validate/confirm',
-        { method: 'POST', headers: json, body: JSON.stringify({ validation_report_id: report_id }) },
-        key,
-      ),
-      200,
-      'confirm',
-    );
-    const ids: string[] = [];
-    for (let offset = 0; ; offset += 100) {
-      const page = must(
-        await call<{ data: { svc_id: string }[] }>(`/api/samples/browse?manifest_id=${manifest_id}&limit=100&offset=${offset}`, {}, key),
-        200,
-        'browse',
-      );
-      ids.push(...page.data.map((s) => s.svc_id));
-      if (page.data.length < 100) break;
-    }
-    if (ids.length !== opts.samples) throw new Error(`expected ${opts.samples} samples, browsed ${ids.length}`);
-    must(
-      await call(
-        '/api/sample/decision',
-        { method: 'POST', headers: json, body: JSON.stringify({ svc_ids: ids, decision: 'accept' }) },
-        key,
-      ),
-      200,
-      'acceptance',
-    );
+      log: () => running().lines,
+    });
+    await acceptSamples(api, key, ids);
 
     // the specimens are kept, ENA answers the samples' ADD, and the process dies before it keeps the answer
     await running().waitForLine(/RMB_PAUSED registration:samples-answered/, timeoutMs);
@@ -177,7 +82,11 @@ export async function resumeAfterCrash(
     const registration = await until(
       async () =>
         (
-          await call<{ data: { kind: string; status: string; receipts: unknown[]; submission_id: string }[] }>('/api/submissions', {}, key)
+          await api.call<{ data: { kind: string; status: string; receipts: unknown[]; submission_id: string }[] }>(
+            '/api/submissions',
+            {},
+            key,
+          )
         ).body.data.find((s) => s.kind === 'samples'),
       (s) => !!s && s.status !== 'pending' && s.status !== 'processing',
       'the registration to resume',
@@ -186,20 +95,7 @@ export async function resumeAfterCrash(
     );
     const resumeMs = performance.now() - restarted;
 
-    const registered: { status: string; biosampleAccession: string | null }[] = [];
-    for (let offset = 0; ; offset += 100) {
-      const page = must(
-        await call<{ data: { status: string; biosampleAccession: string | null }[] }>(
-          `/api/samples/browse?manifest_id=${manifest_id}&limit=100&offset=${offset}`,
-          {},
-          key,
-        ),
-        200,
-        'browse',
-      );
-      registered.push(...page.data);
-      if (page.data.length < 100) break;
-    }
+    const registered = await browseManifest<{ status: string; biosampleAccession: string | null }>(api, key, manifest_id);
     const submissionCalls = server.ena.submissions
       .slice(submissionsBefore)
       .map((s) => ({ actions: s.actions, success: s.success, objects: s.objects.length }));

@@ -38,6 +38,12 @@ export interface RepositoryServerOptions {
   checklists?: Record<string, string[]>;
   /** a fixed port (for a long-running instance); tests leave it to the system */
   port?: number;
+  /**
+   * Every Webin call (submit, queue, poll, the reports service) answered no sooner than this long after it arrived,
+   * as the real Webin takes a second or more to answer each: what a registration's time depends on
+   * (bench/registration.ts)
+   */
+  webinDelayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -150,6 +156,15 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
   );
   const zenodo = new ZenodoState(new Set(zenodoTokens));
   let base = '';
+  // a pause cut short by close() never ends: its request goes unanswered, as the server is gone
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
 
   const dispatch = async (incoming: Incoming, forcedErrors?: string[]): Promise<Outgoing> => {
     const r = route(incoming.url.pathname);
@@ -182,9 +197,16 @@ export async function startRepositoryServer(options: RepositoryServerOptions = {
       at: new Date(),
     };
     requests.push(entry);
+    // Webin works on the call while the delay runs, and answers once both are over
+    const answerAt = service === 'ena' && options.webinDelayMs ? Date.now() + options.webinDelayMs : 0;
     const answer = (out: Outgoing) => {
-      entry.status = out.status;
-      write(res, out);
+      const send = () => {
+        entry.status = out.status;
+        write(res, out);
+      };
+      const wait = answerAt - Date.now();
+      if (wait > 0) void pause(wait).then(send);
+      else send();
     };
 
     const enaSubmit = service === 'ena' && incoming.method === 'POST' && /\/(submit|queue)\/?$/.test(path);
