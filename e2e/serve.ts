@@ -2,6 +2,7 @@
 // it, on a fresh embedded database. Playwright starts this as its webServer and stops it afterwards.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { startOidcServer } from '../tests/support/oidc-server';
 import { startRepositoryServer } from '../tests/support/repository-server';
@@ -26,6 +27,21 @@ const orcid = process.env.E2E_ORCID
     })
   : null;
 if (orcid) console.log(`OpenID Connect server standing in for ORCID on ${orcid.issuer}`);
+
+// the browser tests' hand on the stand-ins, on the port after the service's: POST /ena/refuse?count=N makes Webin refuse
+// the next N submissions with ENA's wording (e2e/refused-by-ena.spec.ts); nothing of the service's own
+const control = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (req.method === 'POST' && url.pathname === '/ena/refuse') {
+    repositories.faults.errorReceipt(Number(url.searchParams.get('count') ?? 1), [
+      url.searchParams.get('message') ?? 'Sample: refused; Attribute: collection date; Reason: must match format "date"',
+    ]);
+    res.writeHead(204).end();
+  } else if (req.method === 'POST' && url.pathname === '/ena/clear') {
+    repositories.faults.clear();
+    res.writeHead(204).end();
+  } else res.writeHead(404).end();
+}).listen(port + 1, '127.0.0.1');
 
 const app = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
@@ -55,8 +71,12 @@ const app = spawn(process.execPath, ['scripts/start.mjs'], {
 });
 const stop = async () => {
   app.kill('SIGTERM');
+  control.close();
   await Promise.all([repositories.close(), orcid?.close()]);
 };
 process.on('SIGINT', () => void stop().then(() => process.exit(0)));
 process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
-app.on('exit', (code) => void Promise.all([repositories.close(), orcid?.close()]).then(() => process.exit(code ?? 1)));
+app.on('exit', (code) => {
+  control.close();
+  void Promise.all([repositories.close(), orcid?.close()]).then(() => process.exit(code ?? 1));
+});

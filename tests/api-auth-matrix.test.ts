@@ -365,6 +365,7 @@ describe('the authorisation matrix', () => {
       '/api/manifest/validations',
       `/api/manifest/validations?profile_id=${owner.profileId}`,
       '/api/submissions',
+      '/api/registrations/refused',
       '/api/sample/pending',
       '/api/account/keys',
     ];

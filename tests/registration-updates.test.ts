@@ -52,7 +52,7 @@ async function decide(harness: Harness, key: string, ids: string[]) {
 
 const settled = (ids: string[], done: (rows: Sample[]) => boolean, what: string) => waitFor(() => rowsOf(h, ids), done, what, 600);
 const finished = (ids: string[]) =>
-  settled(ids, (rows) => rows.every((r) => r.status === 'accepted' || r.status === 'rejected'), 'the registration');
+  settled(ids, (rows) => rows.every((r) => ['accepted', 'rejected', 'refused'].includes(r.status)), 'the registration');
 
 /** ENA documents with this action that carried this alias. */
 const sentWith = (action: string, alias: string) =>
@@ -173,7 +173,7 @@ describe('a correction to a registered sample reaches ENA', () => {
     expect(heldAtEna(moved!.id)).toContain(newSpecimen.biosampleAccession!);
   });
 
-  it('leaves the sample rejected with ENA’s message and the public record as it was when ENA refuses the MODIFY', async () => {
+  it('leaves the sample refused by ENA, its message in the history, and the public record as it was when ENA refuses the MODIFY', async () => {
     const rows = dtolRows(1, offset);
     offset += 10;
     const { manifest_id } = await uploadManifest(h, manager.key, profileId, rows);
@@ -187,12 +187,13 @@ describe('a correction to a registered sample reaches ENA', () => {
     await decide(h, manager.key, ids);
     const [refused] = await finished(ids);
     expect(refused).toMatchObject({
-      status: 'rejected',
+      status: 'refused',
       biosampleAccession: registered!.biosampleAccession,
       sraAccession: registered!.sraAccession,
       submissionAccession: registered!.submissionAccession,
     });
-    expect(refused!.rejectionReason).toContain('collection date');
+    // ENA's message is the submission's and the sample's history's, not repeated on the sample
+    expect(refused!.rejectionReason).toBeNull();
     expect(heldAtEna(registered!.id)).not.toContain('Sieved from leaf litter');
 
     // the manager sends it again once ENA takes it

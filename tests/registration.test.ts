@@ -61,7 +61,7 @@ const settled = (ids: string[], done: (s: (typeof samples.$inferSelect)[]) => bo
   waitFor(() => rowsOf(ids), done, what, 600);
 
 const finished = (ids: string[]) =>
-  settled(ids, (rows) => rows.every((r) => r.status === 'accepted' || r.status === 'rejected'), 'the registration');
+  settled(ids, (rows) => rows.every((r) => ['accepted', 'rejected', 'refused'].includes(r.status)), 'the registration');
 
 /** ADD documents naming the alias (only those ENA applied, with `applied`) */
 const addsOf = (alias: string, applied = false) =>
@@ -185,7 +185,7 @@ describe('acceptance sends the samples to ENA, ToLIDs first, with no other call'
     server.faults.errorReceipt(10, ['Sample attribute "collection date" is invalid.']);
     await accept(ids);
     const [refused] = await finished(ids);
-    expect(refused).toMatchObject({ status: 'rejected', biosampleAccession: null });
+    expect(refused).toMatchObject({ status: 'refused', biosampleAccession: null });
     const oldTolid = refused!.publicName!;
     expect(oldTolid).toBeTruthy();
 
@@ -237,13 +237,14 @@ describe('acceptance sends the samples to ENA, ToLIDs first, with no other call'
     expect(addsOf(done!.id)).toBe(1);
   });
 
-  it('rejects the samples with ENA’s message when ENA refuses them, and lets the manager retry', async () => {
+  it('leaves the samples refused by ENA, its message in their history, when ENA refuses them, and lets the manager retry', async () => {
     const ids = await pendingSamples(1);
     server.faults.errorReceipt(10, ['Sample attribute "collection date" is invalid.']);
     await accept(ids);
     const [s] = await finished(ids);
-    expect(s).toMatchObject({ status: 'rejected', biosampleAccession: null });
-    expect(s!.rejectionReason).toContain('collection date');
+    expect(s).toMatchObject({ status: 'refused', biosampleAccession: null, rejectionReason: null });
+    const why = await h.database.db.select().from(sampleUpdates).where(eq(sampleUpdates.sampleId, ids[0]!));
+    expect(why.find((u) => u.field === 'ena_refusal')?.newValue).toContain('collection date');
 
     server.faults.clear();
     const retry = await h.request('/api/sample/register', {

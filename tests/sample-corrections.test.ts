@@ -49,7 +49,7 @@ const rowsOf = (ids: string[]) => h.database.db.select().from(samples).where(inA
 const settled = (ids: string[]) =>
   waitFor(
     () => rowsOf(ids),
-    (rows) => rows.every((r) => r.status === 'accepted' || r.status === 'rejected'),
+    (rows) => rows.every((r) => ['accepted', 'rejected', 'refused'].includes(r.status)),
     'the registration',
     600,
   );

@@ -7,6 +7,7 @@ import { reportsWaiting } from '@/lib/reports/home';
 import { samplesWaiting } from '@/lib/samples/home';
 import { pageData } from '@/lib/server/page-data';
 import { submissionsWaiting } from '@/lib/submissions/home';
+import { enaRefusals } from '@/lib/submissions/refusals';
 import styles from './home.module.css';
 import { WaitingForYou } from './waiting-for-you';
 
@@ -16,22 +17,30 @@ export const metadata: Metadata = { title: 'Home' };
 const RECENT_MS = 14 * 24 * 3600 * 1000;
 
 export default async function HomePage() {
-  const { user, samples, reports, submissions, profiles, failedJobs } = await pageData(async (db, u) => {
+  const { user, samples, reports, submissions, refusals, profiles, failedJobs } = await pageData(async (db, u) => {
     const since = new Date(Date.now() - RECENT_MS);
-    const [samples, reports, submissions, profiles, failedJobs] = await Promise.all([
+    const [samples, reports, submissions, refusals, profiles, failedJobs] = await Promise.all([
       samplesWaiting(db, u, since),
       reportsWaiting(db, u),
       submissionsWaiting(db, u, since),
+      enaRefusals(db, u, { limit: 20, offset: 0, since }),
       listProfiles(db, u, { limit: 1, offset: 0 }),
       u.isAdmin ? listDeadLetters(db, { limit: 1, offset: 0, open: true }) : null,
     ]);
-    return { samples, reports, submissions, profiles, failedJobs };
+    return { samples, reports, submissions, refusals, profiles, failedJobs };
   });
 
   return (
     <>
       <h1>Welcome, {user.username}</h1>
-      <WaitingForYou userId={user.id} samples={samples} reports={reports} submissions={submissions} failedJobs={failedJobs?.total ?? 0} />
+      <WaitingForYou
+        userId={user.id}
+        samples={samples}
+        reports={reports}
+        submissions={submissions}
+        refusals={refusals}
+        failedJobs={failedJobs?.total ?? 0}
+      />
 
       <h2>Your work</h2>
       <ul className={styles.links}>

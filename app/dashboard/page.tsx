@@ -46,9 +46,9 @@ export default async function DashboardPage() {
         <h1>Tree of Life samples</h1>
         <p>
           The samples of the Tree of Life projects brokered here, as anyone may read them through the public API. Samples held are every
-          such sample the broker keeps, whatever its state (awaiting review, rejected by a manager, registered); registered samples are
-          those ENA has accessioned. Private samples and samples embargoed under traditional-knowledge rights are not counted. Figures are
-          counted at most {d.cache_seconds} seconds before they are shown (these at <When value={d.generated} />
+          such sample the broker keeps, whatever its state (awaiting review, rejected by a manager, refused by ENA, registered); registered
+          samples are those ENA has accessioned. Private samples and samples embargoed under traditional-knowledge rights are not counted.
+          Figures are counted at most {d.cache_seconds} seconds before they are shown (these at <When value={d.generated} />
           ).
         </p>
         <dl className="cards">

@@ -2,6 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
+import { EnaRefusalList, useEnaRefusals } from '@/components/submissions/ena-refusals';
 import { foundPages } from '@/components/ui/api-pages';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
@@ -56,6 +57,9 @@ export function JobsAdmin() {
     fetch: foundPages((page) => api.GET('/api/admin/jobs', { params: { query: page } })),
     refetchInterval: () => 10_000,
   });
+  // ENA's refusals end no job in failure (the job did its work) yet are failed work an admin can retry
+  const refusals = useEnaRefusals();
+  const refused = refusals.data?.number_found ?? 0;
   const retry = useMutation({
     mutationFn: (job: FailedJob) => api.POST('/api/admin/jobs/failed/{id}/retry', { params: { path: { id: job.id } } }),
     onSettled: jobs.refresh,
@@ -115,9 +119,19 @@ export function JobsAdmin() {
           </div>
           <div>
             <dt>Failed, not retried</dt>
-            <dd>{queue.dead_letters}</dd>
+            <dd>{queue.dead_letters + refused}</dd>
           </div>
         </dl>
+      )}
+      {refused > 0 && (
+        <>
+          <h2>Registrations ENA refused</h2>
+          <p>
+            {refused === 1 ? 'One registration' : `${refused} registrations`} of samples failed: ENA refused {refused === 1 ? 'it' : 'them'}
+            . Once the cause in ENA’s message is fixed, retry sends the samples again.
+          </p>
+          <EnaRefusalList refusals={refusals.data?.data ?? []} onRetried={() => void refusals.refetch()} />
+        </>
       )}
       <h2>Failed jobs</h2>
       <MutationOutcome
@@ -129,7 +143,13 @@ export function JobsAdmin() {
         caption="Failed jobs, newest first"
         table={table}
         {...jobs}
-        empty={<p className="notice success">No job has failed for good: every piece of work finished or is still being tried.</p>}
+        empty={
+          refused ? (
+            <p className="notice">No job was given up; the registrations ENA refused are listed above.</p>
+          ) : (
+            <p className="notice success">No job has failed for good: every piece of work finished or is still being tried.</p>
+          )
+        }
       />
     </>
   );

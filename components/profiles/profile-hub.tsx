@@ -149,8 +149,8 @@ function SampleCounts({ summary }: { summary: ProfileSampleSummary }) {
       {moving > 0 && <p className="notice">{plural(moving, 'sample')} on the way to ENA; this page follows them.</p>}
       {summary.registration_failed > 0 && (
         <p className="notice error">
-          Registration failed for {plural(summary.registration_failed, 'sample')}: open the rejected ones to read why; a sample manager can
-          retry.
+          Registration failed for {plural(summary.registration_failed, 'sample')}: open them to read why (their history keeps ENA’s
+          message); there is nothing to upload again, a sample manager retries once the cause is fixed.
         </p>
       )}
     </>

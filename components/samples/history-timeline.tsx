@@ -1,6 +1,7 @@
 import { UpdateIcon, UpdateTypeBadge } from '@/components/ui/update-type';
 import type { UpdateType } from '@/lib/query/contract';
-import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
+import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD } from '@/lib/samples/contract';
+import styles from './history-timeline.module.css';
 import { StatusWords, statusWords } from './sample-state';
 
 export interface HistoryItem {
@@ -63,6 +64,15 @@ export function HistoryTimeline({ history }: { history: HistoryItem[] }) {
               c.field === ENA_MODIFY_FIELD ? (
                 <li key={c.id}>
                   The correction was sent to ENA (MODIFY) and accepted: receipt <span className="mono">{shown(c.newValue)}</span>
+                </li>
+              ) : c.field === ENA_REFUSAL_FIELD ? (
+                // ENA's receipt names every sample of the document: folded, so the change of state reads first
+                <li key={c.id}>
+                  ENA refused the registration; a sample manager sends it again once the cause is fixed.
+                  <details className={styles.message}>
+                    <summary>ENA’s message</summary>
+                    <p>{shown(c.newValue)}</p>
+                  </details>
                 </li>
               ) : c.field === 'status' ? (
                 // a change of state in the words and colours the rest of the portal uses: a rejection is not news in green

@@ -33,9 +33,9 @@ export const UNSETTLED: ReadonlySet<string> = new Set<AnyStatus>(['processing', 
 
 export const statusWords = (status: string): string => WORDS[status as AnyStatus] ?? status;
 
-/** A status as a short badge (tables, lists). */
+/** A status as a short badge (tables, lists); `failed`: a rejection after approval, which is no manager's rejection. */
 export function StatusWords({ status, failed = false }: { status: string; failed?: boolean }) {
-  const text = failed ? 'Registration failed' : statusWords(status);
+  const text = failed && status === 'rejected' ? 'Registration failed' : statusWords(status);
   return <span className={`badge ${TONE[status as AnyStatus] ?? ''}`}>{text}</span>;
 }
 
@@ -89,6 +89,10 @@ export function SampleState({
       break;
     case 'rejected':
       tail = `: ${(registrationFailed ? reason || detail : reason) || 'no reason given'}`;
+      break;
+    // nothing beside the badge: ENA's message names every sample of the document, so it is said once per
+    // registration (components/submissions/ena-refusals.tsx) and kept in the sample's history
+    case 'refused':
       break;
     case 'pending': {
       const words = awaitingWords(waitingFor, yours);

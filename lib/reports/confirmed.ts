@@ -56,8 +56,8 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
         // where it stands, in the API's names (the portal's SampleState reads these as it reads ReviewSample)
         status_detail: samples.statusDetail,
         rejection_reason: samples.rejectionReason,
-        // rejected after a manager's approval: ENA or the ToLID service refused it, or registration gave up
-        registration_failed: sql<boolean>`${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb`,
+        // refused by ENA, or rejected after a manager's approval: the ToLID service refused it, or registration gave up
+        registration_failed: sql<boolean>`${samples.status} = 'refused' or (${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb)`,
         timeUpdated: samples.timeUpdated,
       })
       .from(samples)
@@ -76,6 +76,7 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
   return {
     manifest: head.manifest,
     profileTitle: head.profileTitle,
+    profileOwnerId: head.ownerId,
     uploadedBy: head.uploadedBy,
     samples: rows,
     counts,

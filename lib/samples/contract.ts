@@ -11,9 +11,12 @@ import { TolProjectSchema } from '../projects/contract';
  */
 
 /**
- * pending → (every approval) → processing → sending → accepted | rejected; a sample approved while no Webin account
+ * pending → (every approval) → processing → sending → accepted | refused; a sample approved while no Webin account
  * is configured waits in awaiting_ena, one whose specimen's ToLID a curator has not yet assigned in awaiting_tolid;
- * private: an ERGA sample under traditional-knowledge rights, waiting until they are cleared.
+ * private: an ERGA sample under traditional-knowledge rights, waiting until they are cleared. rejected: by a sample
+ * manager (or the ToLID service); refused: by ENA, its approvals kept, so that a sample manager sends it again once
+ * the cause is fixed (POST sample/register). They are apart because who acts differs: the uploader after a
+ * rejection, a sample manager after a refusal.
  */
 export const SAMPLE_STATUSES = [
   'pending',
@@ -24,6 +27,7 @@ export const SAMPLE_STATUSES = [
   'sending',
   'accepted',
   'rejected',
+  'refused',
 ] as const;
 export const SampleStatusSchema = z.enum(SAMPLE_STATUSES).meta({ description: 'where a sample stands on its way to ENA' });
 export type SampleStatus = z.infer<typeof SampleStatusSchema>;
@@ -184,7 +188,10 @@ export const ProfileSampleSummarySchema = z
     profile_id: ProfileIdSchema,
     samples: z.number().int(),
     statuses: z.array(StatusCountSchema).meta({ description: 'the profile’s samples by status (statuses with none left out)' }),
-    registration_failed: z.number().int().meta({ description: 'rejected samples whose registration failed after approval' }),
+    registration_failed: z
+      .number()
+      .int()
+      .meta({ description: 'samples refused by ENA, or rejected after approval: their registration failed' }),
     manifests: z.array(ProfileManifestSchema).meta({ description: 'its confirmed manifests, newest first' }),
     permits: z.array(ProfilePermitSchema).meta({ description: 'the ERGA permits its samples name, latest upload of each' }),
   })
@@ -241,3 +248,10 @@ export type ServiceCheck = z.infer<typeof ServiceCheckSchema>;
  * the sample before, new value the receipt's submission accession. Not a manifest field, so never in the public audit.
  */
 export const ENA_MODIFY_FIELD = 'ena_modify';
+
+/**
+ * The history row ENA's refusal leaves on a sample (a `system` update beside its change of status): new value ENA's
+ * message. The sample's history says why it stopped; the message is not repeated on the sample itself. Not a manifest
+ * field, so never in the public audit.
+ */
+export const ENA_REFUSAL_FIELD = 'ena_refusal';

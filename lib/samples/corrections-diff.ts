@@ -43,8 +43,8 @@ export interface DiffDeps {
   tolidConfigured: boolean;
 }
 
-/** Statuses in which a registered sample is at rest: its registration (or a MODIFY) has finished, or failed. */
-const AT_REST = new Set(['accepted', 'rejected']);
+/** Statuses in which a registered sample is at rest: its registration (or a MODIFY) has finished, failed or been refused. */
+const AT_REST = new Set(['accepted', 'rejected', 'refused']);
 
 export async function diffCorrections(db: Db, deps: DiffDeps, user: UserRecord, input: InputRow[]): Promise<CorrectionsDiff> {
   const rows: CorrectionRow[] = input.map((r) => ({

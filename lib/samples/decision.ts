@@ -23,8 +23,9 @@ import { onRightsHold, privateReason, traditionalKnowledgeProject } from './righ
 
 export const DEFAULT_REJECTION = 'Sample rejected by curator.';
 
-// not `private`: such a sample waits for its traditional-knowledge rights (lib/samples/rights-hold.ts)
-const DECIDABLE: SampleStatus[] = ['pending', 'rejected'];
+// not `private`: such a sample waits for its traditional-knowledge rights (lib/samples/rights-hold.ts); `refused`: a
+// manager may still reject a sample ENA refused, or accept it again, which sends it on as a retry does
+const DECIDABLE: SampleStatus[] = ['pending', 'rejected', 'refused'];
 
 /** The usernames of these users (approvers named in approvals), for messages and lists. */
 export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
@@ -94,7 +95,7 @@ export async function decideSamples(
       stillAwaited.set(r.id, awaitedTypes(r, approvals, required));
       const ready = input.decision === 'accept' && stillAwaited.get(r.id)?.length === 0;
       // a rejected sample accepted again waits for its other approvals as any pending one does
-      const waiting: SampleStatus = r.status === 'rejected' ? 'pending' : r.status;
+      const waiting: SampleStatus = r.status === 'rejected' || r.status === 'refused' ? 'pending' : r.status;
       const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : waiting;
       if (ready) approved.push({ ...r, status });
       await tx

@@ -46,6 +46,12 @@ export const WAITING_STATUSES: readonly SampleStatus[] = ['processing', 'awaitin
 export const ENA_NOT_CONFIGURED =
   'Waiting for ENA: this service has no Webin account yet (ENA_USERNAME and ENA_PASSWORD); the sample is sent as soon as one is configured.';
 
+/**
+ * What a sample ENA refused says of itself: ENA's message, which names every sample of the document, is said once
+ * per registration (lib/submissions/refusals.ts) and kept in each sample's history, not repeated here.
+ */
+export const REFUSED_BY_ENA = 'ENA refused its registration; a sample manager sends it again once the cause in ENA’s message is fixed.';
+
 export const specimenKey = (project: string, specimenId: string) => `${project}/${specimenId}`;
 
 /** How long a ToLID request may go unanswered before the sweep asks again. */

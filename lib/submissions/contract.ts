@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProfileIdSchema, UuidSchema } from '../identifiers/contract';
+import { ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
 import { RepositorySchema } from '../repositories/contract';
 
 /**
@@ -166,3 +166,34 @@ export const SubmissionReceiptParamsSchema = SubmissionIdParamsSchema.extend({
     .max(1_000_000)
     .meta({ description: 'the receipt’s place in the submission’s `receipts`, from 0 (oldest first)', example: 0 }),
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// ENA's refusals of sample registrations, said once per registration (lib/submissions/refusals.ts)
+
+/** What the reader can do about a refused registration: retry it (a sample manager of its project), or nothing. */
+const REFUSAL_PARTS = ['retry', 'uploader', 'viewer'] as const;
+
+export const EnaRefusalSchema = z
+  .object({
+    submission_id: UuidSchema,
+    profile_id: ProfileIdSchema,
+    profile_title: z.string(),
+    tol_project: z.string().meta({ description: 'the Tree of Life project whose sample managers retry it', example: 'dtol' }),
+    refused_at: z.iso.datetime(),
+    message: z.string().meta({ description: 'ENA’s message, as its receipt gave it (it names every sample of the document)' }),
+    samples: z
+      .array(z.object({ svc_id: SvcIdSchema, tube: z.string(), specimen: z.string() }))
+      .meta({ description: 'its samples still refused (those sent again since are left out), by tube' }),
+    your_part: z.enum(REFUSAL_PARTS).meta({
+      description:
+        'retry: the caller manages the project and can send the samples again (POST sample/register) once the cause is fixed; ' +
+        'uploader: the caller may add to the profile, but there is nothing to upload again; viewer: nothing to do',
+    }),
+  })
+  .meta({ id: 'EnaRefusal', description: 'A registration of samples ENA refused, whose samples still wait for a retry' });
+export type EnaRefusal = z.infer<typeof EnaRefusalSchema>;
+
+export const EnaRefusalsSchema = z
+  .object({ number_found: z.number().int(), data: z.array(EnaRefusalSchema) })
+  .meta({ id: 'EnaRefusals', description: 'A page of the registrations ENA refused that the caller may see, newest first' });
+export type EnaRefusals = z.infer<typeof EnaRefusalsSchema>;

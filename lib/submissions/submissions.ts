@@ -106,7 +106,7 @@ export async function failSubmission(db: Db, id: string, reason: string): Promis
  * Who may see a submission: whoever may see its profile (lib/profiles/access.ts), a sample manager of the project
  * for sample registrations of that project's profiles, and admins.
  */
-const visibleTo = (db: Db, user: UserRecord) =>
+export const visibleTo = (db: Db, user: UserRecord) =>
   user.isAdmin
     ? undefined
     : or(

@@ -242,6 +242,12 @@ export function treeOfLifeCases(): Record<string, Case[]> {
       { name: 'mine', path: '/api/submissions?limit=5', key: 'owner', status: 200 },
       { name: 'bad limit', path: '/api/submissions?limit=-5', key: 'owner', status: 400 },
     ],
+    'GET /api/registrations/refused': [
+      { name: 'mine', path: '/api/registrations/refused?limit=5', key: 'owner', status: 200 },
+      { name: 'an admin: all', path: '/api/registrations/refused', key: 'admin', status: 200 },
+      { name: 'bad limit', path: '/api/registrations/refused?limit=0', key: 'owner', status: 400 },
+      { name: 'no key', path: '/api/registrations/refused', key: 'none', status: 401 },
+    ],
     'GET /api/submissions/{submission_id}': [
       { name: 'mine', path: `/api/submissions/${w.submissionId}`, key: 'owner', status: 200 },
       { name: 'dashes', path: '/api/submissions/------------------------------------', key: 'owner', status: 404 },

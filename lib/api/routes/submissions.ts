@@ -1,11 +1,13 @@
 import { biodataSamplesIn, registerBiodataSamples } from '@/lib/biodata-samples/register';
 import { RegisterAnswerSchema, RegisterRequestSchema } from '@/lib/samples/contract';
 import {
+  EnaRefusalsSchema,
   SubmissionIdParamsSchema,
   SubmissionListSchema,
   SubmissionReceiptParamsSchema,
   SubmissionSchema,
 } from '@/lib/submissions/contract';
+import { enaRefusals } from '@/lib/submissions/refusals';
 import { queueSampleRegistration } from '@/lib/submissions/registration';
 import { getReceiptXml, getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
 import type { ApiApp } from '../context';
@@ -56,6 +58,22 @@ const list = route(
   { access: 'signed-in' },
 );
 
+const refused = route(
+  {
+    method: 'get',
+    path: '/registrations/refused',
+    tags,
+    summary: 'The registrations of Tree of Life samples ENA refused that still wait for a retry, newest first',
+    description:
+      'Each with ENA’s message once (rather than on each sample), its samples still refused and what the caller can do: ' +
+      'a sample manager of the project sends them again (POST sample/register) once the cause is fixed; the uploader has ' +
+      'nothing to upload again. Those the caller may see as GET submissions lists them; all for admins.',
+    request: { query: PageQuery },
+    responses: { 200: jsonResponse('Refused registrations', EnaRefusalsSchema), ...pick(400, 401) },
+  },
+  { access: 'signed-in' },
+);
+
 const one = route(
   {
     method: 'get',
@@ -101,6 +119,7 @@ export function registerSubmissionRoutes(app: ApiApp) {
     const page = await listSubmissions(c.get('deps').db, c.get('user'), c.req.valid('query'));
     return c.json({ number_found: page.total, data: page.rows.map((r) => submissionJson(r.submission, r.profileTitle)) }, 200);
   });
+  app.openapi(refused, async (c) => c.json(await enaRefusals(c.get('deps').db, c.get('user'), c.req.valid('query')), 200));
   app.openapi(one, async (c) => {
     const row = await getSubmission(c.get('deps').db, c.get('user'), c.req.valid('param').submission_id);
     return c.json(submissionJson(row.submission, row.profileTitle), 200);

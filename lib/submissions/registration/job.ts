@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { samples, submissions } from '@/db/schema';
@@ -6,13 +6,13 @@ import { Conflict } from '@/lib/errors';
 import { UuidSchema } from '@/lib/identifiers/contract';
 import { FIRST_RUN, type JobRun } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
-import { isTransient, RepositoryError, RepositoryRefused } from '@/lib/repositories/errors';
+import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { type RegistrationQueue, registrableColumns, routeApprovedSamples } from '@/lib/samples/registration';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, finishSubmission } from '../submissions';
 import type { RegistrationDeps } from './deps';
 import { type Refusal, recordAccessions, rejectSamples } from './outcome';
-import { type Registered, registerSpecimens, type SendContext, sampleSpecOf, sendSamples } from './send';
+import { type Registered, registerSpecimens, type SendContext, sampleSpecOf, sendDocuments } from './send';
 
 type Sample = typeof samples.$inferSelect;
 
@@ -23,7 +23,8 @@ export type { RegistrationDeps } from './deps';
  * linked to them, then accessions recorded on the samples with `system` audit records, all in one transaction.
  * New specimens and samples are sent with ADD + RELEASE; accessioned ones whose record changed (a correction
  * approved again) with MODIFY, through the same exactly-once protocol (lib/repositories/ena/once.ts). ENA's refusal
- * rejects the samples of the refused document with its reason, the public record staying as it was; an outage
+ * makes the samples of the refused document `refused`, its message on the submission and in their history, the
+ * public record staying as it was; an outage
  * defers the work (lib/jobs/backoff.ts); an error of our own is thrown, so the queue runs it again, and its last
  * run's give-up (giveUpRegistration) ends it.
  */
@@ -51,13 +52,13 @@ export async function runSampleRegistration(deps: RegistrationDeps, submissionId
       ['ADD', fresh],
       ['MODIFY', changed],
     ] as const) {
-      try {
-        const specs = batchRows.map((r) => ({ spec: sampleSpecOf(r, specimenAccessions), lastSubmission: r.submissionAccession }));
-        for (const [alias, reg] of await sendSamples(ctx, 'samples', action, specs)) registered.set(alias, reg);
-      } catch (err) {
-        // one document refused leaves the other's samples registered
-        if (!(err instanceof RepositoryRefused)) throw err;
-        refused.push({ rows: batchRows, message: err.message });
+      const specs = batchRows.map((r) => ({ spec: sampleSpecOf(r, specimenAccessions), lastSubmission: r.submissionAccession }));
+      const sent = await sendDocuments(ctx, 'samples', action, specs);
+      for (const [alias, reg] of sent.registered) registered.set(alias, reg);
+      // a document refused leaves the others' samples registered
+      for (const { aliases, refusal } of sent.refused) {
+        const named = new Set(aliases);
+        refused.push({ rows: batchRows.filter((r) => named.has(r.id)), message: refusal.message });
       }
     }
     await recordAccessions(deps, submissionId, rows, registered, specimenAccessions, refused);
@@ -138,7 +139,7 @@ export const registerSamplesJob = jobSpec({
     key: 'submissionId',
     open: sql`select id::text as id from submissions where kind = 'samples' and status in ('pending', 'processing')`,
   },
-  // the samples still rejected after approval go into a new registration: the ones a retry can take
+  // the samples still refused, or rejected after approval, go into a new registration: the ones a retry can take
   async reopen(tx, deps, data) {
     const [sub] = await tx.select().from(submissions).where(eq(submissions.id, data.submissionId));
     if (!sub) throw Conflict('The registration no longer exists.');
@@ -148,8 +149,7 @@ export const registerSamplesJob = jobSpec({
       .where(
         and(
           inArray(samples.id, sub.sampleIds.length ? sub.sampleIds : ['']),
-          eq(samples.status, 'rejected'),
-          sql`${samples.approvals} <> '{}'::jsonb`,
+          or(eq(samples.status, 'refused'), and(eq(samples.status, 'rejected'), sql`${samples.approvals} <> '{}'::jsonb`)),
         ),
       )
       .for('update');

@@ -3,14 +3,24 @@ import type { Db } from '@/db/client';
 import { samples, sampleUpdates, submissions } from '@/db/schema';
 import { byUploader, tellApprovers, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
-import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
-import { setStatus } from '@/lib/samples/registration';
+import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD } from '@/lib/samples/contract';
+import { REFUSED_BY_ENA, setStatus } from '@/lib/samples/registration';
 import type { SampleAccessions } from '../contract';
 import { finishSubmission } from '../submissions';
 import type { RegistrationDeps } from './deps';
 import { type Registered, relationsOf } from './send';
 
 type Sample = typeof samples.$inferSelect;
+
+/** What an accepted sample's row holds after its registration. */
+type AcceptedColumns = Pick<
+  Sample,
+  'biosampleAccession' | 'sraAccession' | 'submissionAccession' | 'sampleDerivedFrom' | 'sampleSameAs' | 'sampleSymbiontOf'
+> & { status: 'accepted' };
+
+/** Rows written in one statement: a thousand keep each statement far below its limit on parameters. */
+const ROWS_PER_STATEMENT = 1_000;
+
 /** Samples of one document ENA refused, and its message. */
 export interface Refusal {
   rows: Sample[];
@@ -28,46 +38,64 @@ export async function recordAccessions(
   const refusedIds = new Set(refused.flatMap((f) => f.rows.map((r) => r.id)));
   const accepted = rows.filter((r) => !refusedIds.has(r.id));
   const summary: Record<string, SampleAccessions> = {};
-  await deps.db.transaction(async (tx) => {
-    for (const r of accepted) {
-      const reg = registered.get(r.id);
-      const next = {
-        biosampleAccession: reg ? (reg.biosampleAccession ?? r.biosampleAccession ?? null) : r.biosampleAccession,
-        sraAccession: reg ? reg.accession : r.sraAccession,
-        submissionAccession: reg?.submissionAccession ?? r.submissionAccession,
-        sampleDerivedFrom: null as string | null,
-        sampleSameAs: null as string | null,
-        sampleSymbiontOf: null as string | null,
-        ...relationsOf(r, specimenAccessions),
-        status: 'accepted' as const,
-      };
-      const audit: { field: string; oldValue: string; newValue: string }[] = (Object.keys(next) as (keyof typeof next)[])
-        .map((field) => ({ field, oldValue: (r[field] as string | null) ?? '', newValue: (next[field] as string | null) ?? '' }))
-        .filter((a) => a.oldValue !== a.newValue);
-      // an accessioned sample sent again was sent with MODIFY: its history names the receipt ENA answered with
-      if (r.biosampleAccession && reg) {
-        audit.push({ field: ENA_MODIFY_FIELD, oldValue: r.submissionAccession ?? '', newValue: reg.submissionAccession ?? '' });
-      }
-      await tx
-        .update(samples)
-        .set({ ...next, rejectionReason: null, statusDetail: null, nextAttemptAt: null, timeUpdated: sql`now()` })
-        .where(eq(samples.id, r.id));
-      if (audit.length) {
-        await tx
-          .insert(sampleUpdates)
-          .values(
-            audit.map((a) => ({ sampleId: r.id, manifestId: r.manifestId, project: r.project, updateType: 'system' as const, ...a })),
-          );
-      }
-      // with the labels people know the sample by, so that the receipt names it by its tube and specimen
-      summary[r.id] = {
-        biosampleAccession: next.biosampleAccession ?? '',
-        sraAccession: next.sraAccession ?? '',
-        tube: r.tubeOrWellId ?? '',
-        specimen: r.specimenId ?? '',
-      };
+  const changes: { r: Sample; next: AcceptedColumns; audit: { field: string; oldValue: string; newValue: string }[] }[] = [];
+  for (const r of accepted) {
+    const reg = registered.get(r.id);
+    const next: AcceptedColumns = {
+      biosampleAccession: reg ? (reg.biosampleAccession ?? r.biosampleAccession ?? null) : r.biosampleAccession,
+      sraAccession: reg ? reg.accession : r.sraAccession,
+      submissionAccession: reg?.submissionAccession ?? r.submissionAccession,
+      sampleDerivedFrom: null,
+      sampleSameAs: null,
+      sampleSymbiontOf: null,
+      ...relationsOf(r, specimenAccessions),
+      status: 'accepted',
+    };
+    const audit: { field: string; oldValue: string; newValue: string }[] = (Object.keys(next) as (keyof typeof next)[])
+      .map((field) => ({ field, oldValue: (r[field] as string | null) ?? '', newValue: (next[field] as string | null) ?? '' }))
+      .filter((a) => a.oldValue !== a.newValue);
+    // an accessioned sample sent again was sent with MODIFY: its history names the receipt ENA answered with
+    if (r.biosampleAccession && reg) {
+      audit.push({ field: ENA_MODIFY_FIELD, oldValue: r.submissionAccession ?? '', newValue: reg.submissionAccession ?? '' });
     }
-    for (const f of refused) await rejectRows(tx, deps.mail, f.rows, f.message);
+    changes.push({ r, next, audit });
+    // with the labels people know the sample by, so that the receipt names it by its tube and specimen
+    summary[r.id] = {
+      biosampleAccession: next.biosampleAccession ?? '',
+      sraAccession: next.sraAccession ?? '',
+      tube: r.tubeOrWellId ?? '',
+      specimen: r.specimenId ?? '',
+    };
+  }
+  await deps.db.transaction(async (tx) => {
+    // a statement per lot of samples, not one per sample: the registration's own work after ENA's last answer grows
+    // with its size, while Webin's calls do not
+    for (let i = 0; i < changes.length; i += ROWS_PER_STATEMENT) {
+      const lot = changes.slice(i, i + ROWS_PER_STATEMENT);
+      const column = (pick: (n: AcceptedColumns) => string | null) => sql.param(lot.map((c) => pick(c.next)));
+      await tx.execute(sql`
+        update ${samples} set
+          biosample_accession = v.biosample, sra_accession = v.sra, submission_accession = v.submission,
+          sample_derived_from = v.derived_from, sample_same_as = v.same_as, sample_symbiont_of = v.symbiont_of,
+          status = 'accepted', rejection_reason = null, status_detail = null, next_attempt_at = null, time_updated = now()
+        from unnest(
+          ${sql.param(lot.map((c) => c.r.id))}::text[],
+          ${column((n) => n.biosampleAccession)}::text[],
+          ${column((n) => n.sraAccession)}::text[],
+          ${column((n) => n.submissionAccession)}::text[],
+          ${column((n) => n.sampleDerivedFrom)}::text[],
+          ${column((n) => n.sampleSameAs)}::text[],
+          ${column((n) => n.sampleSymbiontOf)}::text[]
+        ) as v(id, biosample, sra, submission, derived_from, same_as, symbiont_of)
+        where ${samples.id} = v.id`);
+    }
+    const audit = changes.flatMap(({ r, audit }) =>
+      audit.map((a) => ({ sampleId: r.id, manifestId: r.manifestId, project: r.project, updateType: 'system' as const, ...a })),
+    );
+    for (let i = 0; i < audit.length; i += ROWS_PER_STATEMENT) {
+      await tx.insert(sampleUpdates).values(audit.slice(i, i + ROWS_PER_STATEMENT));
+    }
+    for (const f of refused) await stopRows(tx, deps.mail, f.rows, f.message, 'rejected');
     const error = refused.length
       ? `ENA refused ${refusedIds.size} of ${rows.length} samples: ${refused.map((f) => f.message).join(' ')}`
       : null;
@@ -89,18 +117,38 @@ export async function recordAccessions(
 }
 
 /**
- * Samples ENA refused, or whose registration gave up: rejected with the reason (an accessioned sample keeps its
- * accessions: ENA still holds the record as it was before the refused change), and their uploaders told.
+ * Samples ENA refused (`rejected`: the submission's word for it), or whose registration gave up (`failed`), and
+ * their uploaders and approvers told. ENA's refusal makes them `refused`, a state of their own: nothing for the
+ * uploader to upload again, a sample manager retries; ENA's message is the submission's, said once for the batch,
+ * and each sample's history keeps it. A give-up stays `rejected` with the reason (approvals kept, so a retry takes
+ * it). An accessioned sample keeps its accessions either way: ENA still holds the record as it was.
  */
-async function rejectRows(tx: Db, mail: MailContext, rows: Sample[], message: string) {
-  await setStatus(tx, rows, 'rejected', message, null, message);
+async function stopRows(tx: Db, mail: MailContext, rows: Sample[], message: string, outcome: 'rejected' | 'failed') {
+  if (outcome === 'rejected') {
+    await setStatus(tx, rows, 'refused', REFUSED_BY_ENA);
+    if (rows.length) {
+      await tx.insert(sampleUpdates).values(
+        rows.map((r) => ({
+          sampleId: r.id,
+          manifestId: r.manifestId,
+          project: r.project,
+          updateType: 'system' as const,
+          field: ENA_REFUSAL_FIELD,
+          oldValue: '',
+          newValue: message,
+        })),
+      );
+    }
+  } else {
+    await setStatus(tx, rows, 'rejected', message, null, message);
+  }
   await tellUploaders(tx, mail, byUploader(rows), { kind: 'registration_failed', reason: message });
   await tellApprovers(tx, mail, rows, message);
 }
 
 /**
- * ENA refused the samples (the submission `rejected`), or registration gave up (`failed`): the samples are rejected
- * with the reason, in one transaction with the submission.
+ * ENA refused the samples (the submission `rejected`, the samples `refused`), or registration gave up (`failed`,
+ * the samples `rejected` with the reason), in one transaction with the submission.
  */
 export async function rejectSamples(
   deps: Pick<RegistrationDeps, 'db' | 'mail'>,
@@ -110,7 +158,7 @@ export async function rejectSamples(
   outcome: 'rejected' | 'failed',
 ) {
   await deps.db.transaction(async (tx) => {
-    await rejectRows(tx, deps.mail, rows, message);
+    await stopRows(tx, deps.mail, rows, message, outcome);
     await finishSubmission(tx, submissionId, { status: outcome, error: message });
   });
 }

@@ -13,7 +13,7 @@ export const ENA_SETTINGS_MISSING = 'ENA submission is not configured: set ENA_U
 
 /**
  * Retry registration (`sample/register`): approved samples the caller manages that are not registered yet, or
- * whose registration failed after approval (rejected by ENA or the ToLID service, or given up after an outage),
+ * whose registration failed after approval (refused by ENA, rejected by the ToLID service, or given up after an outage),
  * are sent on again. Idempotent: samples already in an open registration are answered with it, and two identical
  * requests at once make one registration (the rows are locked). 409, nothing queued, without a Webin account.
  */
@@ -34,7 +34,9 @@ export async function queueSampleRegistration(
     const mine = rows.filter((r) => managesProject(user, r.project));
     const missing = ids.filter((id) => !mine.some((r) => r.id === id));
     if (missing.length) throw NotFound(`No sample you manage with svc_id ${missing.join(', ')}`);
-    const failedAfterApproval = (r: (typeof rows)[number]) => r.status === 'rejected' && Object.keys(r.approvals).length > 0;
+    // refused by ENA, or rejected by the ToLID service or a give-up after approval: never a manager's rejection
+    const failedAfterApproval = (r: (typeof rows)[number]) =>
+      r.status === 'refused' || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
     const notReady = mine.filter((r) => !WAITING_STATUSES.includes(r.status) && r.status !== 'sending' && !failedAfterApproval(r));
     if (notReady.length) {
       throw Conflict(

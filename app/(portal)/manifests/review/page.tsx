@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Suspense } from 'react';
 import { ReviewQueue } from '@/components/manifests/review-queue';
+import { EnaRefusals } from '@/components/submissions/ena-refusals';
 
 export const metadata: Metadata = { title: 'Review queue' };
 
@@ -18,6 +19,7 @@ export default function ReviewPage() {
         A sample already registered needs a change?{' '}
         <Link href="/manifests/review/corrections">Correct registered samples by accession</Link>.
       </p>
+      <EnaRefusals />
       <Suspense fallback={<p aria-busy="true">Loading the review queue…</p>}>
         <ReviewQueue />
       </Suspense>
