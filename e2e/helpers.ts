@@ -169,8 +169,8 @@ export async function expectAccessible(page: Page, what = 'this page', { report 
 }
 
 /**
- * Opens the review queue's page that lists the manifest and answers its group: the queue lists the oldest manifests
- * first, ten a page, so other tests' manifests may come before this one.
+ * Opens the review queue's page that lists the manifest and answers its group: the queue lists the newest manifests
+ * first, ten a page, so manifests other tests confirmed since may come before this one.
  */
 export async function reviewGroupOf(page: Page, fileName: string): Promise<Locator> {
   const group = page.getByRole('region', { name: fileName });

@@ -167,6 +167,6 @@ describe('the home page’s submissions', () => {
 describe('the home page’s samples', () => {
   it('are none for a researcher with no samples, and no review is counted for who reviews none', async () => {
     const waiting = await samplesWaiting(db, owner, new Date(Date.now() - 14 * DAY));
-    expect(waiting).toEqual({ awaiting: 0, rejected: { rows: [], more: false }, tolids: [] });
+    expect(waiting).toEqual({ awaiting: 0, toReview: { rows: [], total: 0 }, rejected: { rows: [], more: false }, tolids: [] });
   });
 });

@@ -10,7 +10,7 @@ import { plural, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import { type Decision, type DecisionRequest, DecisionRequestSchema } from '@/lib/samples/contract';
-import { Group, GroupPager, useReview } from './review-group';
+import { Group, GroupPager, offsetOf, useReview } from './review-group';
 import styles from './review-queue.module.css';
 
 // the reason goes to the uploader: a rejection must say why
@@ -23,8 +23,7 @@ export function AwaitingSamples() {
   const qc = useQueryClient();
   const pathname = usePathname();
   const search = useSearchParams();
-  const offsetOf = (name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
-  const awaiting = useReview('awaiting', offsetOf('offset'));
+  const awaiting = useReview('awaiting', offsetOf(search, 'offset'));
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [step, setStep] = useState<Decision | null>(null);
   const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
@@ -52,6 +51,9 @@ export function AwaitingSamples() {
   const href = (name: string) => (offset: number) => withParams(pathname, search, { [name]: offset ? String(offset) : undefined });
   const count = chosen.size;
   const bar = (awaiting.data?.number_found ?? 0) > 0;
+  // the bar waits after the list until there is something to decide on, then follows the reader (CSS)
+  const acting = count > 0 || step !== null || Boolean(outcome.success || outcome.error);
+  const filtered = ['profile', 'uploader', 'manifest'].some((k) => search.get(k));
   // what the last decision came to is said where it was made: in the decision bar, or, once nothing is left to
   // decide on (no bar), under the heading
   const said = <FormOutcome error={outcome.error} success={outcome.success} />;
@@ -64,13 +66,13 @@ export function AwaitingSamples() {
         query={awaiting}
         what="the samples awaiting review"
         isEmpty={(d) => d.number_found === 0}
-        empty="Nothing awaits your decision."
+        empty={filtered ? 'Nothing this filter finds awaits your decision.' : 'Nothing awaits your decision.'}
       >
         {(d) => (
           <>
             <p>
               {samplesWord(d.samples_found)} in {plural(d.number_found, 'manifest')} {d.samples_found === 1 ? 'awaits' : 'await'} your
-              decision, oldest manifest first.
+              decision, {d.sort === 'newest' ? 'the manifest you were told about last first' : 'the oldest manifest first'}.
             </p>
             {d.data.map((g) => (
               <Group key={g.manifest_id} group={g} selection={{ chosen, setChosen }} />
@@ -80,9 +82,10 @@ export function AwaitingSamples() {
         )}
       </QueryState>
       {bar && (
-        <fieldset className={styles.actions}>
+        <fieldset className={acting ? `${styles.actions} ${styles.acting}` : styles.actions}>
           <legend className="visually-hidden">Decide on the selected samples</legend>
           {said}
+          <p className={styles.ticked}>{count ? `${samplesWord(count)} ticked` : 'Tick the samples to decide on.'}</p>
           <label className={styles.all}>
             <input
               type="checkbox"

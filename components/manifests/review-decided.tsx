@@ -5,7 +5,7 @@ import { usePathname, useSearchParams } from 'next/navigation';
 import { QueryState } from '@/components/ui/query-state';
 import { withParams } from '@/lib/client/search';
 import { DECIDED_DAYS } from '@/lib/samples/review-contract';
-import { Group, GroupPager, useReview } from './review-group';
+import { Group, GroupPager, offsetOf, useReview, useReviewFilter } from './review-group';
 import styles from './review-queue.module.css';
 
 /** Samples the reader decided on lately, with where each stands now, followed until they settle. */
@@ -13,20 +13,26 @@ export function DecidedSamples() {
   const qc = useQueryClient();
   const pathname = usePathname();
   const search = useSearchParams();
-  const offset = Math.max(0, Number.parseInt(search.get('decided_offset') ?? '0', 10) || 0);
-  const decided = useReview('decided', offset);
+  const decided = useReview('decided', offsetOf(search, 'decided_offset'));
+  const { input, parsed } = useReviewFilter();
+  const oldest = parsed.success && parsed.data.sort === 'oldest';
   return (
     <section aria-labelledby="decided-heading" className={styles.section}>
       <h2 id="decided-heading">Decided lately</h2>
       <p className="muted">
-        Samples you decide on that were decided in the last {DECIDED_DAYS} days, and those you approved that still await other approvers,
-        latest decision first, with where each stands now. The list refreshes by itself while samples are on their way to ENA.
+        Samples you decide on that were decided in the last {DECIDED_DAYS} days, and those you approved that still await other approvers,{' '}
+        {oldest ? 'earliest' : 'latest'} decision first, with where each stands now. The list refreshes by itself while samples are on their
+        way to ENA.
       </p>
       <QueryState
         query={decided}
         what="the decided samples"
         isEmpty={(d) => d.number_found === 0}
-        empty={`No sample was decided in the last ${DECIDED_DAYS} days.`}
+        empty={
+          input.profile || input.uploader || input.manifest
+            ? `No sample this filter finds was decided in the last ${DECIDED_DAYS} days.`
+            : `No sample was decided in the last ${DECIDED_DAYS} days.`
+        }
       >
         {(d) => (
           <>

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { ManifestThumbnails } from '@/components/images/specimen-images';
 import { Approvals } from '@/components/samples/approvals';
@@ -13,7 +14,8 @@ import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
-import type { ReviewGroup, ReviewSample } from '@/lib/samples/review-contract';
+import { paramsObject } from '@/lib/client/search';
+import { REVIEW_FILTERS, type ReviewGroup, ReviewQuerySchema, type ReviewSample } from '@/lib/samples/review-contract';
 import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
@@ -25,11 +27,34 @@ const ROWS = 50;
 const nameOf = sampleName;
 export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
 
-/** A page of manifests of the queue: awaiting the reader's decision, or decided lately. */
+/** A list's offset in the page URL (`offset`, `decided_offset`): a page of manifests. */
+export const offsetOf = (search: URLSearchParams, name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
+
+const FilterSchema = ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true });
+
+/**
+ * The page URL's order and filters (sort, profile, uploader, manifest), checked as the API checks them, so that a
+ * reload or a shared link shows the same queue. Both lists of the page follow them.
+ */
+export function useReviewFilter() {
+  const search = useSearchParams();
+  const input = paramsObject(search, REVIEW_FILTERS);
+  return { input, parsed: FilterSchema.safeParse(input) };
+}
+
+/** A page of manifests of the queue: awaiting the reader's decision, or decided lately, in the URL's order and filter. */
 export function useReview(state: 'awaiting' | 'decided', offset: number) {
+  const { input, parsed } = useReviewFilter();
   return useQuery({
-    queryKey: ['review', state, offset],
-    queryFn: () => api.GET('/api/sample/review', { params: { query: { state, limit: GROUPS, offset } } }),
+    queryKey: ['review', state, offset, input],
+    // a link whose filter is not valid is said where the list would be, naming what is wrong in it
+    queryFn: () =>
+      parsed.success
+        ? api.GET('/api/sample/review', { params: { query: { ...parsed.data, state, limit: GROUPS, offset } } })
+        : Promise.reject(
+            new Error(`this link’s ${[...new Set(parsed.error.issues.map((i) => String(i.path[0])))].join(' and ')} is not valid`),
+          ),
+    retry: parsed.success ? undefined : false,
     // decided samples are followed until each has reached a state that does not end by itself
     refetchInterval: (q) =>
       state === 'decided' && q.state.data?.data.some((g) => g.samples.some((s) => UNSETTLED.has(s.status))) ? 2000 : false,

@@ -46,7 +46,8 @@ export async function tellManagersOfManifest(tx: Db, mail: MailContext, e: Manif
       : `${plural(n, 'new sample')} ${n === 1 ? 'waits' : 'wait'} for your review.`,
     ...(e.note ? [e.note] : []),
     '',
-    `Review them: ${mail.baseUrl}/manifests/review`,
+    // straight to the manifest's group: in a long queue it would otherwise be one among many
+    `Review them: ${mail.baseUrl}/manifests/review?manifest=${e.manifestId}`,
     `Manifest ${e.manifestId}`,
   ].join('\n');
   // the samples wait for the approvers of their types as much as for the managers (lib/approvals/approvals.ts)

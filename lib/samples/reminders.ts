@@ -92,6 +92,9 @@ async function remindOne(deps: ReminderDeps, userId: number, since: Date): Promi
     });
     if (waiting.length > LISTED) lines.push(`  … and ${waiting.length - LISTED} more`);
     const n = waiting.length;
+    const manifestIds = new Set(waiting.map((s) => s.manifestId));
+    // one manifest: the link opens its group of the queue alone
+    const review = manifestIds.size === 1 ? `/manifests/review?manifest=${waiting[0]?.manifestId}` : '/manifests/review';
     await queueEmail(tx, deps.mail, {
       kind: 'approval_reminder',
       recipients: [{ userId: user.id, email: user.email }],
@@ -101,10 +104,10 @@ async function remindOne(deps: ReminderDeps, userId: number, since: Date): Promi
         '',
         ...lines,
         '',
-        `Review them: ${deps.mail.baseUrl}/manifests/review`,
+        `Review them: ${deps.mail.baseUrl}${review}`,
         `You are reminded at most once every ${deps.days} days.`,
       ].join('\n'),
-      ...(new Set(waiting.map((s) => s.manifestId)).size === 1 && { manifestId: waiting[0]?.manifestId }),
+      ...(manifestIds.size === 1 && { manifestId: waiting[0]?.manifestId }),
     });
     await tx.update(users).set({ approvalRemindedAt: sql`now()` }).where(eq(users.id, user.id));
     return true;

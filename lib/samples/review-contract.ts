@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
 import { ManifestTypeSchema } from '../manifests/contract';
 import { PermitKindSchema } from '../permits/contract';
+import { UsernameSchema } from '../users/contract';
 import {
   approvalState,
   confirmedManifest,
@@ -21,6 +22,7 @@ import {
 // The review queue: samples grouped by the manifest that brought them, awaiting a decision or decided lately
 
 export const REVIEW_STATES = ['awaiting', 'decided'] as const;
+export const REVIEW_SORTS = ['newest', 'oldest'] as const;
 /** How long decided samples stay in the queue's second list, so their registration can be followed there. */
 export const DECIDED_DAYS = 14;
 
@@ -31,8 +33,23 @@ export const ReviewQuerySchema = z.object({
     .meta({ description: `awaiting: samples waiting for a decision; decided: samples decided in the last ${DECIDED_DAYS} days` }),
   limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'manifests per page (1–100)' }),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0).meta({ description: 'manifests to skip' }),
+  sort: z
+    .enum(REVIEW_SORTS)
+    .default('newest')
+    .meta({
+      description:
+        'newest (default): the manifest the caller was told about last comes first (confirmed, updated, or its samples’ rights ' +
+        'cleared; decided: the latest decision first); oldest: the other way round. Samples keep their row order within a manifest',
+    }),
+  profile: ProfileIdSchema.optional().meta({ description: 'only the manifests of this profile' }),
+  uploader: UsernameSchema.optional().meta({ description: 'only the manifests confirmed by this username' }),
+  manifest: UuidSchema.optional().meta({
+    description: 'only this manifest (the link of the email telling a manager that its samples wait, and of the home page)',
+  }),
 });
 export type ReviewQuery = z.output<typeof ReviewQuerySchema>;
+/** The parameters the portal keeps in the review page's URL and sends on as they are. */
+export const REVIEW_FILTERS = ['sort', 'profile', 'uploader', 'manifest'] as const;
 
 /** An ERGA permit a sample names, and where to download it once it has arrived. */
 export const ReviewPermitSchema = z
@@ -51,9 +68,9 @@ export const ReviewSampleSchema = z
     status: SampleStatusSchema,
     status_detail: z.string().nullable().meta({ description: 'what the sample waits for, or why its registration stopped' }),
     rejection_reason: z.string().nullable().meta({ description: 'why it was rejected (by a sample manager, or by ENA)' }),
-    registration_failed: z
-      .boolean()
-      .meta({ description: 'rejected after approval: its registration failed and can be retried (POST sample/register)' }),
+    registration_failed: z.boolean().meta({
+      description: 'refused by ENA, or rejected after approval: its registration failed and can be retried (POST sample/register)',
+    }),
     ...approvalState,
     ...SampleLabelsSchema.shape,
     public_name: z.string().nullable().meta({ description: 'the ToLID, once assigned' }),
@@ -80,20 +97,32 @@ export const ReviewGroupSchema = z
   .meta({ id: 'ReviewGroup', description: 'The samples of one manifest in the review queue' });
 export type ReviewGroup = z.infer<typeof ReviewGroupSchema>;
 
+/** What the list holds before its filters narrow it, so a filter offers only values that find something. */
+export const ReviewChoicesSchema = z
+  .object({
+    profiles: z.array(z.object({ profile_id: ProfileIdSchema, profile_title: z.string() })).meta({ description: 'by title' }),
+    uploaders: z.array(z.string()).meta({ description: 'the usernames of who confirmed the manifests, in order' }),
+  })
+  .meta({ id: 'ReviewChoices', description: 'the profiles and uploaders of this list without its filters' });
+export type ReviewChoices = z.infer<typeof ReviewChoicesSchema>;
+
 export const ReviewQueueSchema = z
   .object({
     status: z.literal('OK'),
     state: z.enum(REVIEW_STATES),
     number_found: z.number().int().meta({ description: 'manifests in this list' }),
     samples_found: z.number().int().meta({ description: 'samples in this list, over every manifest' }),
+    sort: z.enum(REVIEW_SORTS),
     limit: z.number().int(),
     offset: z.number().int(),
     data: z.array(ReviewGroupSchema),
+    choices: ReviewChoicesSchema,
   })
   .meta({
     id: 'ReviewQueue',
     description:
-      'A page of the caller’s review queue, by manifest: awaiting (oldest manifest first) or decided lately (latest decision first)',
+      'A page of the caller’s review queue, by manifest: awaiting (newest manifest first unless sort=oldest) or decided lately ' +
+      '(latest decision first unless sort=oldest), narrowed by profile, uploader or manifest',
   });
 export type ReviewQueue = z.infer<typeof ReviewQueueSchema>;
 

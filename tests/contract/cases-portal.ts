@@ -28,6 +28,11 @@ export function portalCases(): Record<string, Case[]> {
       { name: 'no projects managed: empty', path: '/api/sample/review', key: 'stranger', status: 200 },
       { name: 'unknown state', path: '/api/sample/review?state=maybe', key: 'owner', status: 400 },
       { name: 'bad limit', path: '/api/sample/review?limit=0', key: 'owner', status: 400 },
+      { name: 'oldest first, one profile', path: `/api/sample/review?sort=oldest&profile=${w.dtolProfile}`, key: 'owner', status: 200 },
+      { name: 'one manifest', path: `/api/sample/review?manifest=${w.manifestId}`, key: 'owner', status: 200 },
+      { name: 'decided, by an uploader', path: '/api/sample/review?state=decided&uploader=nobody', key: 'owner', status: 200 },
+      { name: 'unknown sort', path: '/api/sample/review?sort=random', key: 'owner', status: 400 },
+      { name: 'manifest not a UUID', path: '/api/sample/review?manifest=latest', key: 'owner', status: 400 },
       { name: 'no key', path: '/api/sample/review', key: 'none', status: 401 },
     ],
   };

@@ -47,10 +47,12 @@ const review = route(
     summary: 'The caller’s review queue by manifest: samples awaiting a decision, or decided lately',
     description:
       '`state=awaiting` (default): the samples of the projects the caller manages (an admin: every project) that wait ' +
-      'for a decision, grouped by the manifest that brought them, oldest manifest first, with who confirmed the ' +
-      `manifest and when, and the ERGA permits each sample names. \`state=decided\`: the samples decided in the last ${DECIDED_DAYS} ` +
+      'for a decision, grouped by the manifest that brought them, the manifest they were told about last first, with who ' +
+      `confirmed the manifest and when, and the ERGA permits each sample names. \`state=decided\`: the samples decided in the last ${DECIDED_DAYS} ` +
       'days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration ' +
-      'at ENA, accession, or the reason of a rejection). Paged by manifest: every sample of a listed manifest is in its group.',
+      'at ENA, accession, or the reason of a rejection). `sort=oldest` turns either list round; `profile`, `uploader` and ' +
+      '`manifest` narrow it, and `choices` lists the profiles and uploaders the list holds without them. Paged by ' +
+      'manifest: every sample of a listed manifest is in its group, in the order of its spreadsheet’s rows.',
     request: { query: ReviewQuerySchema },
     responses: { 200: jsonResponse('A page of manifests with their samples', ReviewQueueSchema), ...pick(400, 401) },
   },
