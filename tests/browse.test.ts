@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifests, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, users } from '@/db/schema';
+import { manifests, profileShares, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, users } from '@/db/schema';
 import { BROWSE_STATUSES, SAMPLE_SORTS, type SampleSort, sampleBrowseParams } from '@/lib/browse/params';
 import { sampleBrowseCondition, sampleBrowseFetcher, sampleBrowseKeyOf } from '@/lib/browse/samples';
 import { currentDefinition } from '@/lib/manifests';
@@ -65,6 +65,7 @@ const AUDITED_FIELDS = ['SEX', 'SCIENTIFIC_NAME', 'biosampleAccession', 'LIFESTA
 
 let h: Harness;
 let key: string;
+let readerId: number;
 let ownerId: number;
 const seeded: Seeded[] = [];
 const changes: Change[] = [];
@@ -95,7 +96,9 @@ async function idsMatching(query: string) {
 
 beforeAll(async () => {
   h = await createHarness();
-  ({ key } = await h.user());
+  const reader = await h.user();
+  key = reader.key;
+  readerId = reader.user.id;
   const db = h.deps.db;
   const [owner] = await db.insert(users).values({ username: 'browse-owner', email: 'owner@example.org', passwordHash: 'x' }).returning();
   ownerId = owner!.id;
@@ -266,6 +269,22 @@ describe('GET /api/samples/browse', () => {
     expect((await page('taxon_id=999999')).number_found).toBe(0);
   });
 
+  it('narrows to the reader’s own and shared profiles with profiles=mine', async () => {
+    expect((await page('profiles=mine')).number_found).toBe(0);
+    // the ERGA profile shared with the reader: its samples are theirs to browse; the others' owner's stay out
+    await h.deps.db.insert(profileShares).values({ profileId: 'aa0000000000000000000002', userId: readerId, role: 'viewer' });
+    try {
+      expect(await idsMatching('profiles=mine')).toEqual(seededIds((s) => !s.embargoed && s.project === 'erga'));
+      expect((await page('profiles=mine&project=dtol')).number_found).toBe(0);
+      expect((await page('profiles=all')).number_found).toBe(N);
+    } finally {
+      await h.deps.db.delete(profileShares);
+    }
+    // the owner's own, though not shared with anyone
+    const owner = await h.request('/api/samples/browse?profiles=mine&limit=1', { key: (await h.user({ isAdmin: true })).key });
+    expect(((await owner.json()) as Page).number_found).toBe(0);
+  });
+
   it('sorts on every key both ways, NULLs last ascending and first descending, svc_id breaking ties', async () => {
     const value: Record<SampleSort, (s: Seeded) => string | null> = {
       time_created: (s) => s.created,
@@ -372,6 +391,7 @@ describe('GET /api/samples/browse', () => {
       ['limit=ten', 'limit'],
       ['offset=-1', 'offset'],
       ['project=plants', 'project'],
+      ['profiles=ours', 'profiles'],
       ['status=lost', 'status'],
       ['manifest_id=not-a-uuid', 'manifest_id'],
       ['sequencing_centre=Atlantis', 'sequencing_centre'],

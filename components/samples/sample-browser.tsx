@@ -7,13 +7,11 @@ import { type Column, DataTable, type TableDefinition } from '@/components/ui/da
 import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
 import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
-import { When } from '@/components/ui/when';
 import {
   BROWSE_PROJECTS,
   BROWSE_STANDARDS,
   BROWSE_STATUSES,
   DEFAULT_PAGE,
-  type DisplayColumn,
   type SampleBrowsePage,
   SampleBrowseQuerySchema,
   type SampleSort,
@@ -21,10 +19,12 @@ import {
 import { api } from '@/lib/client/api';
 import type { SampleRecord } from '@/lib/standards/contract';
 import styles from './sample-browser.module.css';
-import { Accession, StatusWords, statusWords } from './sample-state';
+import { Cell, ON_PHONES, rank } from './sample-browser-cells';
+import { statusWords } from './sample-state';
 
 /** Everything the URL may carry, in the endpoint's names. */
 const PARAMS = [
+  'profiles',
   'project',
   'status',
   'manifest_id',
@@ -44,7 +44,7 @@ const FORM = PARAMS.filter(
   (p): p is Exclude<(typeof PARAMS)[number], 'sort' | 'order' | 'offset'> => !['sort', 'order', 'offset'].includes(p),
 );
 /** What narrows the samples down, counted in the folded filters' summary (not the field names or rows per page). */
-const FILTERS = ['project', 'status', 'manifest_id', 'sequencing_centre', 'taxon_id', 'scientific_name', 'contains'] as const;
+const FILTERS = ['profiles', 'project', 'status', 'manifest_id', 'sequencing_centre', 'taxon_id', 'scientific_name', 'contains'] as const;
 /** The filters that are sets of checkboxes: a sample matches any value ticked. */
 const CHOICES = [
   { legend: 'Project', name: 'project', values: BROWSE_PROJECTS, label: (p: string) => p.toUpperCase() },
@@ -60,39 +60,6 @@ const SORT_LABELS: Record<SampleSort, string> = {
   scientific_name: 'scientific name',
   tube: 'tube or well',
 };
-
-/**
- * The order columns are shown in, so that the key, the status and the accession stay in view on a laptop and the
- * rest scroll sideways inside the table; fields the list does not name come after, in the API's order.
- */
-const COLUMN_ORDER = [
-  'svc_id',
-  'status',
-  'biosampleAccession',
-  'public_name',
-  'SCIENTIFIC_NAME',
-  'TUBE_OR_WELL_ID',
-  'tol_project',
-  'SPECIMEN_ID',
-  'TAXON_ID',
-  'GAL',
-  'time_created',
-];
-const rank = (field: string) => {
-  const i = COLUMN_ORDER.indexOf(field);
-  return i < 0 ? COLUMN_ORDER.length : i;
-};
-
-function Cell({ column, value }: { column: DisplayColumn; value: string | undefined }) {
-  if (value === undefined || value === '') return <span className="muted">—</span>;
-  if (column.field === 'status') return <StatusWords status={value} />;
-  if (column.field === 'SCIENTIFIC_NAME') return <em>{value}</em>;
-  if (column.field === 'time_created') return <When value={value.replace(/(\.\d{3})\d*/, '$1')} />;
-  if (column.field === 'biosampleAccession') return <Accession value={value} />;
-  if (column.field === 'tol_project') return <>{value.toUpperCase()}</>;
-  if (['SPECIMEN_ID', 'TUBE_OR_WELL_ID', 'public_name', 'manifest_id'].includes(column.field)) return <span className="mono">{value}</span>;
-  return <>{value}</>;
-}
 
 /** `centres`: every sequencing centre (lib/reference), retired ones included, for the centre filter. */
 export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; centres: { name: string; label: string }[] }) {
@@ -120,6 +87,14 @@ export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; c
     <>
       <FilterFold set={filtersSet(input, FILTERS)} invalid={!parsed.success}>
         <form className="filters" onSubmit={onSubmit} aria-label="Filter samples" key={qs} noValidate>
+          <label>
+            Whose samples
+            <select {...fieldProps('profiles')} defaultValue={input.profiles ?? 'all'}>
+              <option value="mine">My profiles’ samples (mine and those shared with me)</option>
+              <option value="all">Every sample the broker shows</option>
+            </select>
+            {problem('profiles')}
+          </label>
           {CHOICES.map((c) => (
             <CheckGroup key={c.name} {...c} checked={selected(c.name)} problem={problem(c.name)} />
           ))}
@@ -223,7 +198,8 @@ function Results({
   if (total === 0) {
     return (
       <p className="notice" role="status">
-        No sample matches this filter. <Link href={href(Object.fromEntries(PARAMS.map((k) => [k, undefined])))}>Show every sample</Link>
+        No sample matches this filter.{' '}
+        <Link href={href({ ...Object.fromEntries(PARAMS.map((k) => [k, undefined])), profiles: 'all' })}>Show every sample</Link>
       </p>
     );
   }
@@ -233,20 +209,24 @@ function Results({
     const at = shown.findIndex((c) => rank(c.field) > rank('public_name'));
     shown.splice(at < 0 ? shown.length : at, 0, { field: 'public_name', key: 'public_name', label: 'ToLID' });
   }
+  const svcKey = shown.find((c) => c.field === 'svc_id')?.key ?? 'svc_id';
+  // the row opens from its tube, as people know a sample; from its svc_id in a standard that leaves the tube out
+  const keyField = shown.some((c) => c.field === 'TUBE_OR_WELL_ID') ? 'TUBE_OR_WELL_ID' : 'svc_id';
   const columns = shown.map(
     (c): Column<Row> => ({
       // a sortable column goes by its sort key, which is what the URL and the table's sort name
       id: c.sort ?? c.key,
       header: c.field === 'public_name' ? 'ToLID' : c.key,
       sortable: Boolean(c.sort),
-      key: c.field === 'svc_id',
+      key: c.field === keyField,
       nowrap: ['status', 'biosampleAccession', 'public_name', 'time_created'].includes(c.field),
+      wideOnly: !ON_PHONES.has(c.field),
       cell: (row) => {
-        if (c.field === 'svc_id') {
-          const id = row.record[c.key];
+        if (c.field === keyField) {
+          const id = row.record[svcKey];
           return id ? (
             <Link href={`/samples/${id}`} className={`mono ${styles.svc}`}>
-              {id}
+              {row.record[c.key] || id}
             </Link>
           ) : (
             <span className="muted">Embargoed</span>
@@ -256,7 +236,6 @@ function Results({
       },
     }),
   );
-  const svcKey = shown.find((c) => c.field === 'svc_id')?.key ?? 'svc_id';
   const rows: Row[] = data.map((record, i) => ({ key: record[svcKey] || `embargoed-${page.offset + i}`, record }));
   const table: TableDefinition<Row> = { noun: 'samples', rowKey: (r) => r.key, columns };
   return (
@@ -272,7 +251,7 @@ function Results({
         <p className="muted">Rows marked “Embargoed” are samples under traditional-knowledge rights: their fields are not shown.</p>
       )}
       <DataTable
-        caption="Samples matching the filter; open a sample by its svc_id"
+        caption={`Samples matching the filter; open a sample by its ${keyField === 'svc_id' ? 'svc_id' : 'tube or well'}`}
         table={table}
         rows={rows}
         loading={updating}

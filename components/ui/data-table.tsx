@@ -26,6 +26,8 @@ export interface Column<Row> {
   numeric?: boolean;
   /** a narrow column never wraps its content */
   nowrap?: boolean;
+  /** shown in the table, left out of a phone's card to keep it short (the row's own page has it) */
+  wideOnly?: boolean;
 }
 
 export interface TablePage {
@@ -293,7 +295,6 @@ function Checkbox(props: {
 }
 
 function cellClass<Row>(col: Column<Row> | undefined): string | undefined {
-  if (!col) return undefined;
-  const names = [col.key && 'sticky-key', col.numeric && 'numeric', col.nowrap && 'nowrap'].filter(Boolean);
-  return names.length ? names.join(' ') : undefined;
+  const names = col ? [col.key && 'sticky-key', col.numeric && 'numeric', col.nowrap && 'nowrap', col.wideOnly && 'wide-only'] : [];
+  return names.filter(Boolean).join(' ') || undefined;
 }

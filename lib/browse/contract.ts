@@ -14,6 +14,8 @@ export const BROWSE_STATUSES = SAMPLE_STATUSES;
 export const BROWSE_UPDATE_TYPES = UPDATE_TYPES;
 /** the portal offers the service's own names first */
 export const BROWSE_STANDARDS = ['tol', 'dwc', 'ena', 'mixs'] as const;
+/** whose samples: those of the reader's own and shared profiles, or every sample the broker shows */
+const BROWSE_WHOSE = ['mine', 'all'] as const;
 
 /** Sort keys of the sample browser; each is served by an index whose first column it is. */
 export const SAMPLE_SORTS = ['time_created', 'svc_id', 'project', 'status', 'taxon_id', 'scientific_name', 'tube'] as const;
@@ -73,6 +75,9 @@ const pageParams = {
 
 export const SampleBrowseQuerySchema = z
   .object({
+    profiles: optional(z.enum(BROWSE_WHOSE, { message: 'Use mine or all.' }))
+      .default('all')
+      .meta({ description: 'mine: only the samples of profiles the reader owns or that are shared with them; all (default)' }),
     project: listOf(BROWSE_PROJECTS, 'project'),
     status: listOf(BROWSE_STATUSES, 'status'),
     manifest_id: optional(

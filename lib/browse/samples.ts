@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { samples } from '@/db/schema';
 import { AppError, Invalid } from '@/lib/errors';
+import { ownOrSharedProfiles } from '@/lib/profiles/access';
 import { sampleBatchFetcher } from '@/lib/query/sample-batches';
 import { fieldCondition } from '@/lib/query/sample-field';
 import { countShapes, csvRows, sampleRowStream } from '@/lib/query/sample-rows';
@@ -15,6 +16,7 @@ import { sequencingCentres } from '@/lib/reference/read';
 import { sampleFieldNames } from '@/lib/standards/fields';
 import type { SampleRecord, SampleRow } from '@/lib/standards/render';
 import { recordColumns, sampleWriters } from '@/lib/standards/writers';
+import type { UserRecord } from '@/lib/users/users';
 import { displayColumns } from './columns';
 import { DEFAULT_PAGE, type DisplayColumn, type SampleBrowseQuery, type SampleSort } from './contract';
 
@@ -42,8 +44,11 @@ function forParam<T>(param: string, build: () => T): T {
   }
 }
 
-/** The browser's filter as one SQL condition (undefined: every sample); `centres`: every sequencing centre. */
-export function sampleBrowseCondition(p: SampleBrowseQuery, centres: readonly CentreNames[]): SQL | undefined {
+/**
+ * The browser's filter as one SQL condition (undefined: every sample); `centres`: every sequencing centre; `mine`: the
+ * reader's own and shared profiles, when the filter asks for them.
+ */
+export function sampleBrowseCondition(p: SampleBrowseQuery, centres: readonly CentreNames[], mine?: SQL): SQL | undefined {
   let field: SQL | undefined;
   if (p.field !== undefined && p.contains !== undefined) {
     const canonical = sampleFieldNames().get(p.field.toLowerCase());
@@ -51,6 +56,7 @@ export function sampleBrowseCondition(p: SampleBrowseQuery, centres: readonly Ce
     field = forParam('contains', () => fieldCondition(canonical, p.contains));
   }
   return and(
+    p.profiles === 'mine' ? mine : undefined,
     p.project?.length ? inArray(samples.project, p.project) : undefined,
     p.status?.length ? inArray(samples.status, p.status) : undefined,
     p.manifest_id ? eq(samples.manifestId, p.manifest_id) : undefined,
@@ -145,8 +151,8 @@ export const sampleBrowseFetcher = (
  * export without limit streams every match in keyset batches, each row written as it arrives (the columns are known
  * from the count before the first batch), so memory stays flat however many there are.
  */
-export async function browseSamples(db: Db, p: SampleBrowseQuery): Promise<SampleBrowseResult> {
-  const where = sampleBrowseCondition(p, await sequencingCentres(db));
+export async function browseSamples(db: Db, user: UserRecord, p: SampleBrowseQuery): Promise<SampleBrowseResult> {
+  const where = sampleBrowseCondition(p, await sequencingCentres(db), ownOrSharedProfiles(db, user, samples.profileId));
   const { total, shapes } = await countShapes(db, where);
   const csv = p.return_type === 'csv';
   const page = { limit: p.limit ?? (csv ? undefined : DEFAULT_PAGE), offset: p.offset ?? 0 };

@@ -132,3 +132,19 @@ export function currentDefinition(project: ManifestProject): ManifestDefinition 
 }
 
 export const isManifestProject = (value: string): value is ManifestProject => isTolProject(value);
+
+/**
+ * A sample's fields in its manifest's column order, as the sheet had them (a JSONB column keeps keys by length, then
+ * name); `first` (e.g. the service's own keys) lead in their own order, and names the manifest lacks come last by name.
+ */
+export function inManifestOrder<V>(
+  project: ManifestProject,
+  version: string,
+  fields: Record<string, V>,
+  first: readonly string[] = [],
+): [string, V][] {
+  const def = findDefinition(project, version) ?? currentDefinition(project);
+  const rank = new Map([...first, ...def.fields.map((f) => f.name)].map((name, i) => [name, i] as const));
+  const at = (name: string) => rank.get(name) ?? Number.MAX_SAFE_INTEGER;
+  return Object.entries(fields).sort(([a], [b]) => at(a) - at(b) || a.localeCompare(b));
+}

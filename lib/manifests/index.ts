@@ -7,6 +7,7 @@ export {
   compareVersions,
   currentDefinition,
   findDefinition,
+  inManifestOrder,
   isManifestProject,
   loadManifestDefinitions,
 } from './definitions';

@@ -41,6 +41,15 @@ export function profilesWhere(db: Db, user: UserRecord, column: Column, need: Pr
   return or(own, inArray(column, sharedWith(db, user.id, need)));
 }
 
+/**
+ * A condition on `column` (a profile id) that holds for the user's own profiles and those shared with them, an admin's
+ * included: "my profiles", where profilesWhere would give an admin every profile.
+ */
+export function ownOrSharedProfiles(db: Db, user: UserRecord, column: Column): SQL {
+  const own = inArray(column, db.select({ id: profiles.id }).from(profiles).where(eq(profiles.ownerId, user.id)));
+  return or(own, inArray(column, sharedWith(db, user.id, 'view'))) as SQL;
+}
+
 /** The same condition on the profiles table itself, cheaper than the subquery on its own id. */
 export function visibleProfiles(db: Db, user: UserRecord): SQL | undefined {
   if (user.isAdmin) return undefined;

@@ -18,7 +18,7 @@ const browse = route(
     tags: ['Portal'],
     summary: 'Samples, filtered, sorted and paged (the portal’s sample browser)',
     description:
-      'Every filter may be combined: project and status (comma lists), manifest_id, sequencing_centre (label or short ' +
+      'Every filter may be combined: profiles (mine: the reader’s own and shared profiles; all, the default), project and status (comma lists), manifest_id, sequencing_centre (label or short ' +
       'name), taxon_id (comma list, exact), scientific_name (case-insensitive substring), and field + contains (a sample ' +
       'field containing the text, case-insensitively and literally; commas separate alternatives, as in ' +
       'sample/sample_field). sort: time_created (default, newest first), svc_id, project, status, taxon_id, ' +
@@ -80,7 +80,7 @@ export function registerSampleBrowserRoutes(app: ApiApp) {
   );
   app.openapi(browse, async (c) => {
     const p = c.req.valid('query');
-    const result = await browseSamples(c.get('deps').db, p);
+    const result = await browseSamples(c.get('deps').db, c.get('user'), p);
     if (p.return_type === 'csv') return sendRows(c, result, { returnType: 'csv', standard: p.standard });
     // a page is at most MAX_PAGE records: read at once, so the answer can carry the columns after the rows
     const data: SampleRecord[] = [];

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { currentDefinition } from '@/lib/manifests';
+import { validRows } from '../tests/fixtures/manifests/generate';
+import { createUser, expectAccessible, expectNoSidewaysScroll, keyHeaders, screenshot, signIn, unique } from './helpers';
+import { confirmedManifest } from './manifests';
+
+/**
+ * The sample browser as a researcher meets it (issue 61): their own profiles' samples first, each led by its tube,
+ * specimen and species; a phone's cards short; every sample a choice away; a sample's fields in its sheet's order.
+ */
+test('a researcher browses their own samples first, by tube, and reads a sample’s fields in sheet order', async ({
+  page,
+  request,
+}, testInfo) => {
+  const researcher = await createUser(request, testInfo, { memberOf: ['dtol'] });
+  const headers = await keyHeaders(request, researcher);
+  const profile = await request.post('/api/profiles', {
+    headers,
+    data: { title: unique(testInfo, 'Hedgerow moths'), description: 'Moths of one hedgerow', type: 'dtol' },
+  });
+  expect(profile.status(), await profile.text()).toBe(201);
+  const profileId = ((await profile.json()) as { id: string }).id;
+  const seed = Math.floor(Math.random() * 1e6);
+  const rows = validRows(currentDefinition('dtol'), 2).map(
+    (r, i): Record<string, string> => ({
+      ...r,
+      TUBE_OR_WELL_ID: `FD${String(50_000_000 + seed * 2 + i).padStart(8, '0')}`,
+      SPECIMEN_ID: `SAN${String(5_000_000 + seed + i).slice(-7)}`,
+    }),
+  );
+  await confirmedManifest(request, { profileId, fileName: 'hedgerow-moths.xlsx', rows, headers });
+
+  await signIn(page, researcher);
+  await page.goto('/samples');
+  // a researcher starts with their own profiles' samples: two here, whatever else the broker holds
+  await expect(page).toHaveURL(/\/samples\?profiles=mine$/);
+  await expect(page.getByRole('status').filter({ hasText: /^2 samples, sorted by creation time/ })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Samples matching the filter; open a sample by its tube or well' });
+  const first = table.getByRole('row', { name: new RegExp(rows[1]!.TUBE_OR_WELL_ID!) });
+  await expect(first.getByRole('rowheader')).toHaveText(rows[1]!.TUBE_OR_WELL_ID!);
+  await expect(first).toContainText(rows[1]!.SPECIMEN_ID!);
+  await expect(first).toContainText(rows[1]!.SCIENTIFIC_NAME!);
+  if (testInfo.project.name === 'phone') {
+    // the card: tube, specimen, species, state and accession; the rest is on the sample's page
+    await expect(first.locator('td[data-label="GAL"]')).toBeHidden();
+    await expect(first.locator('td[data-label="svc_id"]')).toBeHidden();
+  } else {
+    await expect(first.locator('td[data-label="GAL"]')).toBeVisible();
+  }
+  await expectAccessible(page, 'the sample browser, my profiles');
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, testInfo, 'sample-browser-mine');
+
+  // every sample the broker shows is one choice away, and the choice is kept in the address
+  if (testInfo.project.name === 'phone') await page.getByText(/^Filters/).click();
+  const filters = page.getByRole('form', { name: 'Filter samples' });
+  await filters.getByLabel('Whose samples').selectOption('all');
+  await filters.getByRole('button', { name: 'Apply filter' }).click();
+  await expect(page).toHaveURL(/profiles=all/);
+  await page.reload();
+  await expect(page.getByLabel('Whose samples')).toHaveValue('all');
+
+  // a sample's fields as its sheet had them: the manifest's columns in order, not by the length of their names
+  await page.goto('/samples?profiles=mine');
+  await table.getByRole('link', { name: rows[0]!.TUBE_OR_WELL_ID! }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(rows[0]!.TUBE_OR_WELL_ID!);
+  const names = await page.getByRole('table', { name: 'All fields of the sample' }).getByRole('rowheader').allTextContents();
+  const manifestOrder = currentDefinition('dtol')
+    .fields.map((f) => f.name)
+    .filter((n) => names.includes(n));
+  expect(names.filter((n) => manifestOrder.includes(n))).toEqual(manifestOrder);
+  expect(names.indexOf('SERIES')).toBeLessThan(names.indexOf('ORGANISM_PART'));
+  await expectAccessible(page, 'a sample’s page');
+  await expectNoSidewaysScroll(page);
+});
