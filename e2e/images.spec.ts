@@ -17,7 +17,8 @@ import {
 
 /**
  * Specimen images in the portal: dropped beside a confirmed manifest's report (two of one specimen, then a text file
- * named .jpg refused beside the drop zone), their thumbnails there, on the sample's page and in a manager's review
+ * named .jpg and a photo over the limit refused beside the drop zone), their thumbnails there, on the sample's page
+ * (which leads to its manifest's page to add more) and in a manager's review
  * queue, each with alternative text naming the specimen and the file; no sideways scroll, and axe finds nothing
  * serious.
  */
@@ -99,6 +100,13 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
     .setInputFiles([{ name: `${specimen}-3.jpg`, mimeType: 'image/jpeg', buffer: Buffer.from('only words') }]);
   await expect(section.getByRole('alert')).toContainText(`${specimen}-3.jpg is not a JPEG image`);
   await expect(thumbnails.getByRole('img')).toHaveCount(2);
+  // the limit is said before anyone tries, and a photo over it is refused in words before it is sent
+  await expect(section).toContainText('each at most 50 MB');
+  await page
+    .getByTestId('images-input')
+    .setInputFiles([{ name: `${specimen}-4.jpg`, mimeType: 'image/jpeg', buffer: Buffer.alloc(63 * 1024 * 1024) }]);
+  await expect(section.getByRole('alert')).toContainText(`${specimen}-4.jpg is 63 MB; the limit is 50 MB an image.`);
+  await expect(thumbnails.getByRole('img')).toHaveCount(2);
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '02-refused');
 
@@ -111,6 +119,14 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
   await expectAccessible(page);
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '03-sample');
+  // more images are added from the sample: its manifest's page, at its images
+  await ofSample.getByRole('link', { name: 'Add images of this specimen' }).click();
+  await expect(page).toHaveURL(/\/manifests\/[0-9a-f-]{36}#images$/);
+  const onManifest = page.getByRole('region', { name: 'Specimen images' });
+  await expect(onManifest.getByRole('img', { name: `Specimen ${specimen}, file ${specimen}-2.png` })).toBeVisible();
+  await expect(onManifest.getByTestId('images-drop')).toBeVisible();
+  await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
 
   // the review queue of a manager (the admin decides on every sample)
   const context = await browser.newContext({ viewport: page.viewportSize()! });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_MAX_BYTES } from '@/lib/images/check';
+import { IMAGE_MAX_BYTES } from '@/lib/images/limits';
 import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest } from './support/flows';
 import { createHarness, type Harness } from './support/harness';

@@ -7,7 +7,7 @@ import styles from './images.module.css';
 
 /** Where an image is on its way to the BioImage Archive, in words. */
 function stateWords(image: SpecimenImage): string {
-  if (image.submitted) return `At the BioImage Archive as ${image.bioimage_name}`;
+  if (image.submitted) return `At the BioImage Archive as ${image.bioimage_name}, named after the specimen’s BioSample`;
   return image.status_detail ?? 'Waiting';
 }
 
@@ -63,7 +63,7 @@ export function ManifestThumbnails({ manifestId, file }: { manifestId: string; f
 }
 
 /** The images of a sample's specimen (its page). */
-export function SampleImagesSection({ svcId, specimenId }: { svcId: string; specimenId: string | null }) {
+export function SampleImagesSection({ svcId, specimenId, manifestId }: { svcId: string; specimenId: string | null; manifestId: string }) {
   const images = useQuery({
     queryKey: ['sample-images', svcId],
     queryFn: () => api.GET('/api/sample/{svc_id}/images', { params: { path: { svc_id: svcId } } }),
@@ -79,8 +79,12 @@ export function SampleImagesSection({ svcId, specimenId }: { svcId: string; spec
           The images could not be loaded: {images.error.message}
         </p>
       ) : null}
-      {images.isSuccess && !data.length ? <p className="muted">No image of this specimen.</p> : null}
+      {images.isSuccess && !data.length ? <p className="muted">No image of this specimen yet.</p> : null}
       <ImageThumbnails images={data} label={`Images of specimen ${specimenId ?? ''}`} />
+      <p>
+        <a href={`/manifests/${manifestId}#images`}>Add images of this specimen</a>{' '}
+        <span className="muted">on its manifest’s page, named {specimenId ?? 'SPECIMEN_ID'}-1.jpg, -2.jpg, …</span>
+      </p>
     </section>
   );
 }

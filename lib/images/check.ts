@@ -1,8 +1,6 @@
 import { fileNameProblem } from '@/lib/files/names';
 import type { ImageFormat } from './contract';
-
-/** The largest image taken, in bytes: a specimen photograph at full resolution, with room to spare. */
-export const IMAGE_MAX_BYTES = 50 * 1024 * 1024;
+import { IMAGE_MAX_BYTES } from './limits';
 /** The longer side of a thumbnail, in pixels (a JPEG). */
 export const THUMBNAIL_PIXELS = 256;
 

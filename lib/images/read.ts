@@ -47,7 +47,7 @@ const samplesOf = (db: Db, profileId: string, specimen: { project: string; speci
 function detailOf(row: ImageRow, registered: boolean, missing: string[]): string | null {
   if (row.state === 'submitted') return null;
   if (row.state === 'failed') return row.failure ?? 'Sending it to the BioImage Archive failed.';
-  if (row.state === 'sending') return `Being sent to the BioImage Archive as ${row.bioimageName}.`;
+  if (row.state === 'sending') return `Being sent to the BioImage Archive as ${row.bioimageName}, named after the specimen’s BioSample.`;
   if (!registered) return 'Waiting for the specimen’s registration at ENA (its BioSample accession).';
   if (missing.length) return `Waiting: the BioImage Archive upload area is not configured (${missing.join(', ')} not set).`;
   return 'Waiting to be sent to the BioImage Archive.';

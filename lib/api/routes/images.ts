@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { fileStore } from '@/lib/files/files';
-import { IMAGE_MAX_BYTES, THUMBNAIL_PIXELS } from '@/lib/images/check';
+import { THUMBNAIL_PIXELS } from '@/lib/images/check';
 import {
   ImageParamsSchema,
   ImageUploadFormSchema,
@@ -9,6 +9,7 @@ import {
   SampleImagesParamsSchema,
   SampleImagesSchema,
 } from '@/lib/images/contract';
+import { IMAGE_MAX_BYTES } from '@/lib/images/limits';
 import { manifestImages, readImage, sampleImages } from '@/lib/images/read';
 import { manifestForImages, uploadImages } from '@/lib/images/upload';
 import type { ApiApp } from '../context';

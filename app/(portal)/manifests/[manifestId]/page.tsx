@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { ManifestImagesStep } from '@/components/images/image-upload';
 import { ManifestSamples } from '@/components/manifests/manifest-samples';
 import { StatusWords } from '@/components/samples/sample-state';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import { manifestTypeOf } from '@/lib/manifests/contract';
+import { roleAllows, roleOn } from '@/lib/profiles/access';
 import { manifestSamplesPage } from '@/lib/reports/confirmed';
 import { pageData } from '@/lib/server/page-data';
 
@@ -21,9 +23,11 @@ export default async function ManifestPage({
 }) {
   const { manifestId } = await params;
   const offset = Math.max(0, Number((await searchParams).offset) || 0);
-  const { manifest, profileTitle, uploadedBy, samples, counts, total } = await pageData((db, u) =>
-    manifestSamplesPage(db, u, manifestId, { limit: PAGE, offset }),
-  );
+  const { manifest, profileTitle, uploadedBy, samples, counts, total, contributes } = await pageData(async (db, u) => {
+    const page = await manifestSamplesPage(db, u, manifestId, { limit: PAGE, offset });
+    const role = await roleOn(db, u, { id: page.manifest.profileId, ownerId: page.profileOwnerId });
+    return { ...page, contributes: roleAllows(role, 'contribute') };
+  });
   return (
     <>
       <p>
@@ -42,6 +46,8 @@ export default async function ManifestPage({
         {manifest.reportId ? <Link href={`/manifests/reports/${manifest.reportId}`}>Its validation report</Link> : null}
         {manifest.reportId ? ' · ' : null}
         <Link href={`/samples?manifest_id=${manifest.id}`}>Find its samples in the samples browser</Link>
+        {' · '}
+        <a href="#images">{contributes ? 'Add images of its specimens' : 'Images of its specimens'}</a>
       </p>
       <section aria-labelledby="correct">
         <h2 id="correct">Correct its samples</h2>
@@ -68,6 +74,7 @@ export default async function ManifestPage({
       )}
       <h2>Samples</h2>
       <ManifestSamples rows={samples} total={total} offset={offset} limit={PAGE} />
+      <ManifestImagesStep manifestId={manifest.id} contributes={contributes} />
     </>
   );
 }

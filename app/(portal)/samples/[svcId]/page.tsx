@@ -9,6 +9,7 @@ import { StatusWords } from '@/components/samples/sample-state';
 import { DeleteAction } from '@/components/ui/delete-action';
 import { isBiodataSample, readBiodataSample } from '@/lib/biodata-samples/read';
 import { config } from '@/lib/config';
+import { inManifestOrder } from '@/lib/manifests';
 import { roleAllows, roleOn } from '@/lib/profiles/access';
 import { biodataRemovalState } from '@/lib/removal/biodata-samples';
 import { sampleRemovalState } from '@/lib/removal/samples';
@@ -59,7 +60,9 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
     time_created: sample.timeCreated.toISOString(),
     time_updated: sample.timeUpdated.toISOString(),
   };
-  const rows = full ? [...Object.entries(system), ...Object.entries(sample.fields)] : Object.entries(record ?? {});
+  const rows = full
+    ? [...Object.entries(system), ...inManifestOrder(sample.project, sample.manifestVersion, sample.fields)]
+    : inManifestOrder(sample.project, sample.manifestVersion, record ?? {}, Object.keys(system));
   return (
     <>
       <p className="inline">
@@ -107,7 +110,7 @@ export default async function SamplePage({ params }: { params: Promise<{ svcId: 
           </ul>
         </>
       )}
-      {full && sample.specimenId && <SampleImagesSection svcId={sample.id} specimenId={sample.specimenId} />}
+      {full && sample.specimenId && <SampleImagesSection svcId={sample.id} specimenId={sample.specimenId} manifestId={sample.manifestId} />}
       {!full && (
         <p className="notice">You see this sample as the public API shows it: exported fields only, and changes without who made them.</p>
       )}

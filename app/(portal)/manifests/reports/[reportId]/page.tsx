@@ -35,8 +35,10 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
       {report.confirmed_manifest_id && report.manifest_type !== 'BIODATA' ? (
         <ManifestImagesStep manifestId={report.confirmed_manifest_id} />
       ) : null}
+      {/* under a heading of its own, so that it is not read as deleting the photos above it */}
       {removal && (
-        <div>
+        <section aria-labelledby="delete-report">
+          <h2 id="delete-report">Delete this validation report</h2>
           <DeleteAction
             noun="validation report"
             name={report.file_name}
@@ -47,7 +49,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
             The validation report of {report.file_name} will be deleted from profile {names.profileTitle}, with its stored rows and any
             permit PDFs uploaded for it. A validation still running stops.
           </DeleteAction>
-        </div>
+        </section>
       )}
     </>
   );
