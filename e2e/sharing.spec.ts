@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { currentDefinition } from '@/lib/manifests';
 import { validRow } from '../tests/fixtures/manifests/generate';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
-import { createUser, expectAccessible, expectNoSidewaysScroll, navigateTo, signIn, unique } from './helpers';
+import { createUser, expectAccessible, expectNoSidewaysScroll, keyHeaders, navigateTo, signIn, unique } from './helpers';
 
 /**
  * A lab working together: the owner makes a group on the Groups page, adds a colleague, and shares a DTOL profile
@@ -74,5 +74,33 @@ test('the owner shares a profile with a group; a member signs in and uploads a m
   await expect(page.getByRole('heading', { name: /Ready to confirm/ })).toBeVisible({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Confirm and create the samples' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Confirmed: 2 samples created, 0 updated.' })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+});
+
+test('a viewer is not offered what a viewer may not do: no drop zone, no delete, the reason said instead', async ({
+  page,
+  request,
+}, testInfo) => {
+  const owner = await createUser(request, testInfo, { memberOf: ['dtol'] });
+  const viewer = await createUser(request, testInfo, { memberOf: ['dtol'] });
+  const headers = await keyHeaders(request, owner);
+  const title = unique(testInfo, 'Looked-at moths');
+  const made = await request.post('/api/profiles', { headers, data: { title, description: 'Shared to be read', type: 'dtol' } });
+  expect(made.status(), await made.text()).toBe(201);
+  const profileId = ((await made.json()) as { id: string }).id;
+  const shared = await request.post(`/api/profiles/${profileId}/shares`, { headers, data: { username: viewer.username, role: 'viewer' } });
+  expect(shared.status(), await shared.text()).toBeLessThan(300);
+
+  await signIn(page, viewer);
+  await page.goto(`/profiles/${profileId}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  // nothing to drop a file on that would answer 403: each place says who may add instead
+  await expect(page.getByTestId('manifest-input')).toHaveCount(0);
+  await expect(page.getByTestId('file-dropzone')).toHaveCount(0);
+  await expect(page.getByTestId('study-dropzone')).toHaveCount(0);
+  await expect(page.getByText('its owner can make you a contributor to add samples')).toBeVisible();
+  await expect(page.getByText('You may read this profile’s data files')).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Delete' })).toHaveCount(0);
+  await expectAccessible(page, 'a profile seen by a viewer');
   await expectNoSidewaysScroll(page);
 });

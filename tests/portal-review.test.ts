@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samples } from '@/db/schema';
+import { profileShares, samples } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
 import type { ProfileSampleSummary } from '@/lib/samples/contract';
 import { recentlyRejected } from '@/lib/samples/rejected';
@@ -71,8 +71,9 @@ afterAll(async () => {
 });
 
 describe('the review queue', () => {
-  it('groups the awaiting samples by manifest, oldest first, with who uploaded it, when, and into which profile', async () => {
-    const q = await get<ReviewQueue>('/api/sample/review', manager.key);
+  it('groups the awaiting samples by manifest (oldest first when asked) with who uploaded it, when, and into which profile', async () => {
+    // the default order, newest first, is tests/review-queue.test.ts's
+    const q = await get<ReviewQueue>('/api/sample/review?sort=oldest', manager.key);
     expect(q).toMatchObject({ state: 'awaiting', number_found: 2, samples_found: 3 });
     const [a, b] = q.data;
     expect(a).toMatchObject({
@@ -86,7 +87,7 @@ describe('the review queue', () => {
     expect(b!.samples.map((s) => s.svc_id)).toEqual(second);
     expect(a!.samples[0]).toMatchObject({ status: 'pending', decided_by: null, registration_failed: false, permits: [] });
 
-    const paged = await get<ReviewQueue>('/api/sample/review?limit=1&offset=1', manager.key);
+    const paged = await get<ReviewQueue>('/api/sample/review?sort=oldest&limit=1&offset=1', manager.key);
     expect(paged.number_found).toBe(2);
     expect(paged.data.map((g) => g.manifest_id)).toEqual([b!.manifest_id]);
     // a manager of another project sees none of them
@@ -128,8 +129,14 @@ describe('the review queue', () => {
     const since = new Date(Date.now() - 3600_000);
     const { rows } = await recentlyRejected(h.database.db, uploader.user, since);
     expect(rows.map((r) => [r.id, r.reason])).toEqual(second.map((id) => [id, 'Wrong tissue']));
+    expect(rows.every((r) => r.contributes)).toBe(true);
     const stranger = await h.user({ memberOf: ['dtol'] });
     expect((await recentlyRejected(h.database.db, stranger.user, since)).rows).toEqual([]);
+    // one the profile is shared with to read: told of the rejections, but not as the one to upload again
+    await h.database.db.insert(profileShares).values({ profileId, userId: stranger.user.id, role: 'viewer' });
+    const viewed = await recentlyRejected(h.database.db, stranger.user, since);
+    expect(viewed.rows.map((r) => [r.id, r.contributes])).toEqual(second.map((id) => [id, false]));
+    await h.database.db.delete(profileShares).where(eq(profileShares.userId, stranger.user.id));
   });
 
   it('tells a registration that failed after approval from a manager’s rejection', async () => {

@@ -1,11 +1,13 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { DiscardableReport } from '@/components/manifests/discard-report';
+import { EnaRefusalNotice } from '@/components/submissions/ena-refusals';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import type { ReportsWaiting } from '@/lib/reports/home';
 import type { ReportSummary } from '@/lib/reports/read';
 import type { SamplesWaiting } from '@/lib/samples/home';
+import type { EnaRefusals } from '@/lib/submissions/contract';
 import type { SubmissionsWaiting } from '@/lib/submissions/home';
 import styles from './home.module.css';
 
@@ -18,15 +20,18 @@ type Waiting = { key: string; tone: 'warning' | 'error' | 'info'; body: ReactNod
  */
 export function WaitingForYou({
   userId,
-  samples: { awaiting, rejected, tolids },
+  samples: { awaiting, toReview, rejected, tolids },
   reports: { toConfirm, awaitingPermits, toCorrect, validating },
   submissions: { running, stopped },
+  refusals,
   failedJobs,
 }: {
   userId: number;
   samples: SamplesWaiting;
   reports: ReportsWaiting;
   submissions: SubmissionsWaiting;
+  /** registrations of the user's samples (a manager's: of their projects) ENA refused lately, each said once */
+  refusals: EnaRefusals;
   /** dead letters not retried: counted for admins only, 0 for the others */
   failedJobs: number;
 }) {
@@ -53,6 +58,18 @@ export function WaitingForYou({
         <>
           <strong>{awaiting === 1 ? '1 sample waits' : `${plural(awaiting, 'sample')} wait`}</strong> for your review.{' '}
           <Link href="/manifests/review">Open the review queue</Link>
+          {/* each manifest leads to its own group of the queue, the newest first, as the queue lists them */}
+          {toReview.rows.length > 0 && (
+            <ul>
+              {toReview.rows.map((m) => (
+                <li key={m.manifestId}>
+                  <Link href={`/manifests/review?manifest=${m.manifestId}`}>{m.fileName || 'a manifest'}</Link> in {m.profileTitle}:{' '}
+                  {plural(m.samples, 'sample')}
+                </li>
+              ))}
+              {toReview.total > toReview.rows.length && <li>and {plural(toReview.total - toReview.rows.length, 'more manifest')}</li>}
+            </ul>
+          )}
         </>
       ),
     });
@@ -66,30 +83,37 @@ export function WaitingForYou({
             {rejected.more ? 'More than ' : ''}
             {plural(rejected.rows.length, 'sample')}
           </strong>{' '}
-          of your profiles {rejected.rows.length === 1 && !rejected.more ? 'was' : 'were'} rejected in the last two weeks. Correct them in
-          the manifest and upload it again:
+          of your profiles {rejected.rows.length === 1 && !rejected.more ? 'was' : 'were'} rejected in the last two weeks.
+          {rejected.rows.some((r) => r.contributes)
+            ? ' Correct them in the manifest and upload it again:'
+            : ' You view these profiles: their owners or contributors correct the samples and upload them again.'}
           <ul>
             {rejected.rows.map((r) => (
               <li key={r.id}>
                 <Link href={`/samples/${r.id}`}>{r.tube || r.specimen || r.id}</Link>
                 {r.tube && r.specimen ? ` (specimen ${r.specimen})` : ''} in {r.profileTitle}, <When value={r.at} />:{' '}
                 {r.reason ? <q>{r.reason}</q> : 'no reason given'}
+                {!r.contributes && rejected.rows.some((o) => o.contributes) ? ' (its owner or a contributor corrects it)' : ''}
               </li>
             ))}
           </ul>
           <p className={styles.fix}>
-            {[...new Map(rejected.rows.map((r) => [r.manifestId, r.manifestFile])).entries()].map(([id, file], i) => (
-              <span key={id}>
-                {i > 0 && ' · '}
-                <a href={`/api/manifest/${id}/spreadsheet`} download>
-                  Download {file || 'the manifest'} to edit (xlsx)
-                </a>
-              </span>
-            ))}
+            {[...new Map(rejected.rows.filter((r) => r.contributes).map((r) => [r.manifestId, r.manifestFile])).entries()].map(
+              ([id, file], i) => (
+                <span key={id}>
+                  {i > 0 && ' · '}
+                  <a href={`/api/manifest/${id}/spreadsheet`} download>
+                    Download {file || 'the manifest'} to edit (xlsx)
+                  </a>
+                </span>
+              ),
+            )}
           </p>
         </>
       ),
     });
+  // after a refusal there is nothing to upload again: each says who acts (lib/submissions/refusals.ts)
+  for (const r of refusals.data) waiting.push({ key: `refused-${r.submission_id}`, tone: 'error', body: <EnaRefusalNotice refusal={r} /> });
   if (toConfirm.length)
     waiting.push({
       key: 'confirm',

@@ -65,7 +65,7 @@ const inUse = (f: DataFile) =>
     : null;
 
 /** The profile's data files: drop to upload (each with its progress, a failed one retried), and the list of what is there. */
-const fileTable = (profileId: string, onDeleted: (what: string) => void): TableDefinition<DataFile> => ({
+const fileTable = (profileId: string, onDeleted: (what: string) => void, contributes: boolean): TableDefinition<DataFile> => ({
   noun: 'files',
   rowKey: (f) => f.file_name,
   columns: [
@@ -73,25 +73,29 @@ const fileTable = (profileId: string, onDeleted: (what: string) => void): TableD
     { id: 'size', header: 'Size', numeric: true, nowrap: true, cell: (f) => size(f.size_in_bytes) },
     { id: 'uploaded', header: 'Uploaded', cell: (f) => <When value={f.last_uploaded} /> },
     { id: 'etag', header: 'ETag', cell: (f) => <span className="mono muted">{f.S3_ETag}</span> },
-    {
-      id: 'delete',
-      header: 'Delete',
-      cell: (f) => (
-        <DeleteAction
-          noun="file"
-          name={f.file_name}
-          url={`/api/profiles/${profileId}/files/${f.file_name.split('/').map(encodeURIComponent).join('/')}`}
-          refusal={inUse(f)}
-          onDeleted={onDeleted}
-        >
-          File {f.file_name} ({size(f.size_in_bytes)}) will be deleted from this profile’s data files, and its stored bytes with it.
-        </DeleteAction>
-      ),
-    },
+    // a viewer may not delete: the column is not offered rather than refused
+    ...(contributes ? [deleteColumn(profileId, onDeleted)] : []),
   ],
 });
 
-export function FilesTab({ profileId, embedded = false }: { profileId: string; embedded?: boolean }) {
+const deleteColumn = (profileId: string, onDeleted: (what: string) => void): TableDefinition<DataFile>['columns'][number] => ({
+  id: 'delete',
+  header: 'Delete',
+  cell: (f) => (
+    <DeleteAction
+      noun="file"
+      name={f.file_name}
+      url={`/api/profiles/${profileId}/files/${f.file_name.split('/').map(encodeURIComponent).join('/')}`}
+      refusal={inUse(f)}
+      onDeleted={onDeleted}
+    >
+      File {f.file_name} ({size(f.size_in_bytes)}) will be deleted from this profile’s data files, and its stored bytes with it.
+    </DeleteAction>
+  ),
+});
+
+/** `contributes`: the caller may add to the profile; a viewer sees the list, without the upload or the delete. */
+export function FilesTab({ profileId, contributes, embedded = false }: { profileId: string; contributes: boolean; embedded?: boolean }) {
   const files = usePagedList({
     key: ['profile-files', profileId],
     limit: PAGE,
@@ -149,7 +153,7 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
     },
     [files.refresh],
   );
-  const table = useMemo(() => fileTable(profileId, onDeleted), [profileId, onDeleted]);
+  const table = useMemo(() => fileTable(profileId, onDeleted, contributes), [profileId, onDeleted, contributes]);
 
   const Heading = embedded ? 'h4' : 'h2';
   return (
@@ -157,14 +161,18 @@ export function FilesTab({ profileId, embedded = false }: { profileId: string; e
       <Heading id="files-heading" className={embedded ? 'visually-hidden' : undefined}>
         Data files
       </Heading>
-      <DropZone
-        options={{ onDrop }}
-        label="Upload files: drop them here or press to choose"
-        testId="file-dropzone"
-        inputTestId="file-input"
-        prompt="Drag files here, or click to choose files to upload"
-        dropPrompt="Drop the files to upload them"
-      />
+      {contributes ? (
+        <DropZone
+          options={{ onDrop }}
+          label="Upload files: drop them here or press to choose"
+          testId="file-dropzone"
+          inputTestId="file-input"
+          prompt="Drag files here, or click to choose files to upload"
+          dropPrompt="Drop the files to upload them"
+        />
+      ) : (
+        <p className="muted">You may read this profile’s data files; its owner can make you a contributor to upload or delete them.</p>
+      )}
 
       {uploads.length > 0 && (
         <ul aria-label="Uploads" style={{ listStyle: 'none', padding: 0 }}>

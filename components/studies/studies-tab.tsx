@@ -196,20 +196,24 @@ export function StudiesTab({
       {checklist?.description && <p className="muted">{checklist.description}</p>}
 
       <h3>2. Data files</h3>
-      <FilesTab profileId={profileId} embedded />
+      <FilesTab profileId={profileId} contributes={contributes} embedded />
 
       <h3>3. Study spreadsheet</h3>
       <p className="muted">
         BioSample accessions must name samples of this profile or samples that ENA holds, with the same taxon and scientific name.
       </p>
-      <DropZone
-        options={{ onDrop, multiple: false, disabled: !checklist || !contributes }}
-        label="Upload a study spreadsheet: drop it here or press to choose"
-        testId="study-dropzone"
-        inputTestId="study-file-input"
-        prompt={`Drag a filled ${checklist ? `${checklist.name} ` : ''}spreadsheet (.xlsx) here, or click to choose one`}
-        dropPrompt="Drop the spreadsheet to upload it"
-      />
+      {contributes ? (
+        <DropZone
+          options={{ onDrop, multiple: false, disabled: !checklist }}
+          label="Upload a study spreadsheet: drop it here or press to choose"
+          testId="study-dropzone"
+          inputTestId="study-file-input"
+          prompt={`Drag a filled ${checklist ? `${checklist.name} ` : ''}spreadsheet (.xlsx) here, or click to choose one`}
+          dropPrompt="Drop the spreadsheet to upload it"
+        />
+      ) : (
+        <p className="muted">A contributor uploads the study spreadsheet; as a viewer you may download its template above.</p>
+      )}
 
       <div ref={outcomeRef}>
         {upload.state === 'uploading' && (

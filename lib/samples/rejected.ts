@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, profiles, samples } from '@/db/schema';
-import { visibleProfiles } from '@/lib/profiles/access';
+import { profilesWhere, visibleProfiles } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 
 /**
@@ -23,6 +23,8 @@ export async function recentlyRejected(db: Db, user: UserRecord, since: Date, li
       at: samples.timeUpdated,
       profileId: profiles.id,
       profileTitle: profiles.title,
+      // whether the reader may upload the corrected manifest: a viewer is told who can instead
+      contributes: sql<boolean>`${profilesWhere(db, user, profiles.id, 'contribute') ?? sql`true`}`,
     })
     .from(samples)
     .innerJoin(profiles, eq(profiles.id, samples.profileId))
