@@ -48,8 +48,9 @@ export function CollectionMap({ places }: { places: PublicDashboard['places'] })
         ))}
       </svg>
       <figcaption className="muted">
-        Land and borders: Natural Earth (public domain), 1:110 million, in the Equal Earth projection. Each circle is a one-degree square of
-        latitude and longitude; its area grows with the number of samples collected there.
+        Land and borders: Natural Earth (public domain), 1:110 million, in the Equal Earth projection, which draws the poles as the flat
+        lines at the top and bottom. Each circle is a one-degree square of latitude and longitude; its area grows with the number of samples
+        collected there.
       </figcaption>
       <ChartTable
         caption={

@@ -7266,7 +7266,7 @@ export interface paths {
         };
         /**
          * The caller’s review queue by manifest: samples awaiting a decision, or decided lately
-         * @description `state=awaiting` (default): the samples of the projects the caller manages (an admin: every project) that wait for a decision, grouped by the manifest that brought them, oldest manifest first, with who confirmed the manifest and when, and the ERGA permits each sample names. `state=decided`: the samples decided in the last 14 days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration at ENA, accession, or the reason of a rejection). Paged by manifest: every sample of a listed manifest is in its group.
+         * @description `state=awaiting` (default): the samples of the projects the caller manages (an admin: every project) that wait for a decision, grouped by the manifest that brought them, the manifest they were told about last first, with who confirmed the manifest and when, and the ERGA permits each sample names. `state=decided`: the samples decided in the last 14 days and not awaiting a decision again, latest decision first, with where each stands now (ToLID, registration at ENA, accession, or the reason of a rejection). `sort=oldest` turns either list round; `profile`, `uploader` and `manifest` narrow it, and `choices` lists the profiles and uploaders the list holds without them. Paged by manifest: every sample of a listed manifest is in its group, in the order of its spreadsheet’s rows.
          *
          *     **Who:** sample manager (an approver of the samples’ associated types).
          */
@@ -7279,6 +7279,14 @@ export interface paths {
                     limit?: number;
                     /** @description manifests to skip */
                     offset?: number | null;
+                    /** @description newest (default): the manifest the caller was told about last comes first (confirmed, updated, or its samples’ rights cleared; decided: the latest decision first); oldest: the other way round. Samples keep their row order within a manifest */
+                    sort?: "newest" | "oldest";
+                    /** @description only the manifests of this profile */
+                    profile?: string;
+                    /** @description only the manifests confirmed by this username */
+                    uploader?: string;
+                    /** @description only this manifest (the link of the email telling a manager that its samples wait, and of the home page) */
+                    manifest?: string;
                 };
                 header?: never;
                 path?: never;
@@ -7997,6 +8005,79 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Submissions"];
+                    };
+                };
+                /** @description Bad request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many failed attempts (passwords, API keys) from this client or for this account; wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registrations/refused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The registrations of Tree of Life samples ENA refused that still wait for a retry, newest first
+         * @description Each with ENA’s message once (rather than on each sample), its samples still refused and what the caller can do: a sample manager of the project sends them again (POST sample/register) once the cause is fixed; the uploader has nothing to upload again. Those the caller may see as GET submissions lists them; all for admins.
+         *
+         *     **Who:** signed-in.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description items per page (1–1000) */
+                    limit?: number;
+                    /** @description items to skip */
+                    offset?: number | null;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Refused registrations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnaRefusals"];
                     };
                 };
                 /** @description Bad request */
@@ -10845,16 +10926,18 @@ export interface paths {
         };
         /**
          * Samples, filtered, sorted and paged (the portal’s sample browser)
-         * @description Every filter may be combined: project and status (comma lists), manifest_id, sequencing_centre (label or short name), taxon_id (comma list, exact), scientific_name (case-insensitive substring), and field + contains (a sample field containing the text, case-insensitively and literally; commas separate alternatives, as in sample/sample_field). sort: time_created (default, newest first), svc_id, project, status, taxon_id, scientific_name or tube; order asc or desc. JSON answers one page (limit, default 50, at most 500; offset) with `columns`, the browser’s columns under their names in the standard; `return_type=csv` streams every match (or the page asked for) with all fields. Records are rendered as by the query API, `standard` renaming them.
+         * @description Every filter may be combined: profiles (mine: the reader’s own and shared profiles; all, the default), project and status (comma lists), manifest_id, sequencing_centre (label or short name), taxon_id (comma list, exact), scientific_name (case-insensitive substring), and field + contains (a sample field containing the text, case-insensitively and literally; commas separate alternatives, as in sample/sample_field). sort: time_created (default, newest first), svc_id, project, status, taxon_id, scientific_name or tube; order asc or desc. JSON answers one page (limit, default 50, at most 500; offset) with `columns`, the browser’s columns under their names in the standard; `return_type=csv` streams every match (or the page asked for) with all fields. Records are rendered as by the query API, `standard` renaming them.
          *
          *     **Who:** signed-in.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description mine: only the samples of profiles the reader owns or that are shared with them; all (default) */
+                    profiles?: "mine" | "all";
                     /** @description a comma list of asg, dtol, dtolenv, erga */
                     project?: string;
-                    /** @description a comma list of pending, private, processing, awaiting_ena, awaiting_tolid, sending, accepted, rejected */
+                    /** @description a comma list of pending, private, processing, awaiting_ena, awaiting_tolid, sending, accepted, rejected, refused */
                     status?: string;
                     manifest_id?: string;
                     sequencing_centre?: string;
@@ -13917,7 +14000,7 @@ export interface components {
              */
             role?: "alias" | "taxon_id" | "scientific_name";
         };
-        /** @description A page of the caller’s review queue, by manifest: awaiting (oldest manifest first) or decided lately (latest decision first) */
+        /** @description A page of the caller’s review queue, by manifest: awaiting (newest manifest first unless sort=oldest) or decided lately (latest decision first unless sort=oldest), narrowed by profile, uploader or manifest */
         ReviewQueue: {
             /** @enum {string} */
             status: "OK";
@@ -13927,9 +14010,12 @@ export interface components {
             number_found: number;
             /** @description samples in this list, over every manifest */
             samples_found: number;
+            /** @enum {string} */
+            sort: "newest" | "oldest";
             limit: number;
             offset: number;
             data: components["schemas"]["ReviewGroup"][];
+            choices: components["schemas"]["ReviewChoices"];
         };
         /** @description The samples of one manifest in the review queue */
         ReviewGroup: {
@@ -13971,12 +14057,12 @@ export interface components {
              * @description where a sample stands on its way to ENA
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
             /** @description what the sample waits for, or why its registration stopped */
             status_detail: string | null;
             /** @description why it was rejected (by a sample manager, or by ENA) */
             rejection_reason: string | null;
-            /** @description rejected after approval: its registration failed and can be retried (POST sample/register) */
+            /** @description refused by ENA, or rejected after approval: its registration failed and can be retried (POST sample/register) */
             registration_failed: boolean;
             /** @description the approvals it carries, by associated type */
             approvals: components["schemas"]["ApprovalGiven"][];
@@ -14022,6 +14108,20 @@ export interface components {
             stored_name: string | null;
             /** @description where to download it (same authentication) */
             url: string | null;
+        };
+        /** @description the profiles and uploaders of this list without its filters */
+        ReviewChoices: {
+            /** @description by title */
+            profiles: {
+                /**
+                 * @description a profile id: 24 lower-case hexadecimal characters
+                 * @example 6571b2b6c4f5a2d1e0f3a9b8
+                 */
+                profile_id: string;
+                profile_title: string;
+            }[];
+            /** @description the usernames of who confirmed the manifests, in order */
+            uploaders: string[];
         };
         /** @description Decided samples */
         SampleDecisionResult: {
@@ -14083,7 +14183,7 @@ export interface components {
              * @description where a sample stands on its way to ENA
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
             SPECIMEN_ID: string;
             RACK_OR_PLATE_ID: string;
             TUBE_OR_WELL_ID: string;
@@ -14113,7 +14213,7 @@ export interface components {
              * @description its status after the check
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
             /** @description its Local Contexts Hub project (ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_PROJECT_ID) */
             project_id: string | null;
             /**
@@ -14426,6 +14526,49 @@ export interface components {
              * @example /api/submissions/3f2504e0-4f89-41d3-9a0c-0305e82c3301/receipts/0
              */
             xml_url?: string;
+        };
+        /** @description A page of the registrations ENA refused that the caller may see, newest first */
+        EnaRefusals: {
+            number_found: number;
+            data: components["schemas"]["EnaRefusal"][];
+        };
+        /** @description A registration of samples ENA refused, whose samples still wait for a retry */
+        EnaRefusal: {
+            /**
+             * @description a UUID
+             * @example 3f2504e0-4f89-41d3-9a0c-0305e82c3301
+             */
+            submission_id: string;
+            /**
+             * @description a profile id: 24 lower-case hexadecimal characters
+             * @example 6571b2b6c4f5a2d1e0f3a9b8
+             */
+            profile_id: string;
+            profile_title: string;
+            /**
+             * @description the Tree of Life project whose sample managers retry it
+             * @example dtol
+             */
+            tol_project: string;
+            /** Format: date-time */
+            refused_at: string;
+            /** @description ENA’s message, as its receipt gave it (it names every sample of the document) */
+            message: string;
+            /** @description its samples still refused (those sent again since are left out), by tube */
+            samples: {
+                /**
+                 * @description a sample’s svc_id: 24 lower-case hexadecimal characters
+                 * @example 67e14bbf5b9e8a38259f95eb
+                 */
+                svc_id: string;
+                tube: string;
+                specimen: string;
+            }[];
+            /**
+             * @description retry: the caller manages the project and can send the samples again (POST sample/register) once the cause is fixed; uploader: the caller may add to the profile, but there is nothing to upload again; viewer: nothing to do
+             * @enum {string}
+             */
+            your_part: "retry" | "uploader" | "viewer";
         };
         SampleStatusItem: {
             /**
@@ -14755,7 +14898,7 @@ export interface components {
             samples: number;
             /** @description the profile’s samples by status (statuses with none left out) */
             statuses: components["schemas"]["StatusCount"][];
-            /** @description rejected samples whose registration failed after approval */
+            /** @description samples refused by ENA, or rejected after approval: their registration failed */
             registration_failed: number;
             /** @description its confirmed manifests, newest first */
             manifests: components["schemas"]["ProfileManifest"][];
@@ -14767,7 +14910,7 @@ export interface components {
              * @description where a sample stands on its way to ENA
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
             samples: number;
         };
         ProfileManifest: {
