@@ -90,7 +90,7 @@ test('one journey: ERGA profile → manifest with an error → fixed → confirm
   await expect(
     page
       .getByRole('table', { name: /Errors: fix these cells — DECIMAL_LATITUDE/ })
-      .getByRole('row', { name: new RegExp(`^${latColumn}3 (Value )?123\\.5`) }),
+      .getByRole('row', { name: new RegExp(`^${latColumn}3 tube ${broken[1]!.TUBE_OR_WELL_ID} (Value )?123\\.5`) }),
   ).toBeVisible();
   await shot(page, testInfo, 'report-with-error');
 

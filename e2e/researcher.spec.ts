@@ -99,8 +99,10 @@ test('a researcher’s manifests: a report with errors as a page, a corrected up
   const cells = page.getByRole('table', { name: /Errors: fix these cells — SEX/ });
   await expect(cells.getByRole('row')).toHaveCount(26);
   await expect(
-    // on a phone the card names each value by its column
-    cells.getByRole('row', { name: new RegExp(`^${dtol.fields.find((f) => f.name === 'SEX')!.column}2 (Value )?sometimes`) }),
+    // each cell names its sample's tube; on a phone the card names each value by its column
+    cells.getByRole('row', {
+      name: new RegExp(`^${dtol.fields.find((f) => f.name === 'SEX')!.column}2 tube ${broken[0]!.TUBE_OR_WELL_ID} (Value )?sometimes`),
+    }),
   ).toBeVisible();
   const sexPanel = page.locator(`#${await sex.getAttribute('aria-controls')}`);
   await expect(sexPanel.getByText('1–25 of 30 cells').first()).toBeVisible();

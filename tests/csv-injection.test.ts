@@ -70,7 +70,7 @@ describe('cells that look like formulae', () => {
 
   it('are written as text in a validation report’s CSV', () => {
     const csv = reportCsv({
-      errors: [{ row: 2, column: 'K', field: 'COLLECTOR_AFFILIATION', value: HYPERLINK, rule: 'invalid', message: '=1+1' }],
+      errors: [{ row: 2, tube: '=2+2', column: 'K', field: 'COLLECTOR_AFFILIATION', value: HYPERLINK, rule: 'invalid', message: '=1+1' }],
       warnings: [],
     });
     expect(formulaCells(csv)).toEqual([]);

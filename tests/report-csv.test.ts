@@ -9,6 +9,7 @@ import { list, messages } from '@/lib/manifests/messages';
 
 const issue = (message: string, rule = 'missing') => ({
   row: 4,
+  tube: 'FD00000004',
   column: 'AD',
   field: 'ORGANISM_PART',
   value: '',
@@ -27,11 +28,12 @@ describe('the CSV of a report', () => {
 
     const csv = reportCsv({ errors: [issue(missing), issue(invalid, 'invalid')], warnings: [] });
     const lines = csv.trimEnd().split('\n');
-    expect(lines[0]).toBe('severity,row,column,field,value,rule,message');
+    expect(lines[0]).toBe('severity,row,tube,column,field,value,rule,message');
     expect(lines).toHaveLength(3);
     expect(csv).not.toMatch(/\['/);
     // a message with a comma is one quoted cell
-    expect(lines[1]).toBe(`error,4,AD,ORGANISM_PART,,missing,"${plainMessage(missing)}"`);
+    // each row names its tube, as people know the sample
+    expect(lines[1]).toBe(`error,4,FD00000004,AD,ORGANISM_PART,,missing,"${plainMessage(missing)}"`);
     expect(lines[2]).toContain('Allowed values are WHOLE_ORGANISM or LEAF');
   });
 

@@ -62,8 +62,8 @@ afterAll(() => h.close());
 
 describe('a report’s issues', () => {
   let reportId: string;
+  const rows = validRows(dtol, 30);
   beforeAll(async () => {
-    const rows = validRows(dtol, 30);
     for (const r of rows.slice(0, 25)) r.SEX = 'sometimes';
     for (const r of rows.slice(27)) r.DECIMAL_LATITUDE = '123.5';
     reportId = await upload(owner, rows);
@@ -109,6 +109,8 @@ describe('a report’s issues', () => {
     expect(page.number_found).toBe(25);
     expect(page.data.map((i) => i.row)).toEqual([22, 23, 24, 25, 26]);
     expect(page.data.every((i) => i.severity === 'error' && i.field === 'SEX' && i.value === 'sometimes')).toBe(true);
+    // each names its sample's tube, as people know it
+    expect(page.data.map((i) => i.tube)).toEqual(rows.slice(20, 25).map((r) => r.TUBE_OR_WELL_ID));
     const past = await get<ReportIssuesPage>(`${base}?field=SEX&offset=100`, owner);
     expect(past).toMatchObject({ number_found: 25, data: [] });
 
@@ -116,10 +118,11 @@ describe('a report’s issues', () => {
     const report = await get<ValidationReport>(`/api/manifest/validate/report/${reportId}`, owner);
     expect(all.number_found).toBe(report.errors.length + report.warnings.length);
     // errors first, each list in the report's order
-    expect(all.data.map(({ severity: _s, ...i }) => i)).toEqual([...report.errors, ...report.warnings]);
+    expect(all.data.map(({ severity: _s, tube, ...i }) => (tube ? { ...i, tube } : i))).toEqual([...report.errors, ...report.warnings]);
     // an empty field: the issues that name none
     const sheet = await get<ReportIssuesPage>(`${base}?field=`, owner);
     expect(sheet.data.every((i) => i.field === null)).toBe(true);
+    expect(sheet.data.filter((i) => i.row === null).every((i) => i.tube === null)).toBe(true);
 
     expect((await h.request(`${base}?severity=fatal`, { key: owner })).status).toBe(400);
   });

@@ -195,7 +195,16 @@ function GroupCells({
         header: 'Cell',
         key: true,
         nowrap: true,
-        cell: (i) => (i.column || i.row ? `${i.column ?? ''}${i.row ?? ''}` : 'Sheet'),
+        cell: (i) =>
+          i.column || i.row ? (
+            <>
+              {`${i.column ?? ''}${i.row ?? ''}`}
+              {/* a person finds the sample by its tube, not by its row */}
+              {i.tube ? <span className="mono muted"> tube {i.tube}</span> : null}
+            </>
+          ) : (
+            'Sheet'
+          ),
       },
       {
         id: 'value',

@@ -35,9 +35,9 @@ const cell = (v: unknown) => csvCell(v === null || v === undefined ? '' : String
 /** The report's errors and warnings as CSV, one line each, its messages in plain words. */
 export function reportCsv(report: Pick<ValidationReport, 'errors' | 'warnings'>): string {
   const lines = [
-    ['severity', 'row', 'column', 'field', 'value', 'rule', 'message'].join(','),
+    ['severity', 'row', 'tube', 'column', 'field', 'value', 'rule', 'message'].join(','),
     ...[...report.errors.map((i) => ['error', i] as const), ...report.warnings.map((i) => ['warning', i] as const)].map(([sev, i]) =>
-      [sev, i.row, i.column, i.field, i.value, i.rule, plainMessage(i.message)].map(cell).join(','),
+      [sev, i.row, i.tube, i.column, i.field, i.value, i.rule, plainMessage(i.message)].map(cell).join(','),
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -13610,6 +13610,8 @@ export interface components {
             /** @description a stable code, e.g. mandatory, vocabulary, rack_tube_duplicate */
             rule: string;
             message: string;
+            /** @description the TUBE_OR_WELL_ID of the row, as people know a sample; absent when the row names none */
+            tube?: string;
         };
         FieldChange: {
             /** @description the svc_id of the sample */
@@ -13692,6 +13694,8 @@ export interface components {
             /** @description a stable code, e.g. mandatory, vocabulary, rack_tube_duplicate */
             rule: string;
             message: string;
+            /** @description the TUBE_OR_WELL_ID of the row, as people know a sample; null for the sheet’s and a sheet without tubes */
+            tube: string | null;
             /**
              * @description an error blocks confirming; a warning does not
              * @enum {string}

@@ -148,6 +148,10 @@ export const IssueSchema = z
     value: z.string().nullable(),
     rule: z.string().meta({ description: 'a stable code, e.g. mandatory, vocabulary, rack_tube_duplicate' }),
     message: z.string(),
+    tube: z
+      .string()
+      .optional()
+      .meta({ description: 'the TUBE_OR_WELL_ID of the issue’s row, as people know a sample; absent when the row names none' }),
   })
   .meta({ id: 'ValidationIssue' });
 export type Issue = z.infer<typeof IssueSchema>;

@@ -12,7 +12,7 @@ import { checkRackTube, checkTargetsAndSymbionts, copyTargetIntoSymbionts } from
 import { buildRows } from './rules/rows';
 import { checkSpecimens, checkSpecimenTaxa } from './rules/specimen';
 import { checkTaxonomy } from './rules/taxonomy';
-import type { ManifestDefinition, ParsedManifest, ValidationContext, ValidationResult } from './types';
+import type { Issue, ManifestDefinition, ParsedManifest, ValidationContext, ValidationResult } from './types';
 
 /** The reference refuses larger manifests (docs/tol-manifests.md §1.3.3). */
 export const DEFAULT_MAX_ROWS = 1000;
@@ -49,8 +49,8 @@ export async function validateManifest(
 
   const { rows, prefill } = buildRows(parsed.rows, columns.fieldOfHeader);
   const result = (extra: Partial<ValidationResult> = {}): ValidationResult => ({
-    errors: report.listedErrors(),
-    warnings: report.listedWarnings(),
+    errors: withTubes(report.listedErrors(), rows),
+    warnings: withTubes(report.listedWarnings(), rows),
     rows: rows.length,
     // rows hold only the definition's fields (unknown columns are dropped, docs/tol-manifests.md §1.3.7)
     normalised: rows.map((r) => ({ rowNumber: r.rowNumber, values: r.values })),
@@ -113,6 +113,16 @@ export async function validateManifest(
   copyTargetIntoSymbionts(s, groups);
 
   return result({ mode: stored.mode, matches: stored.matches });
+}
+
+/** Each issue of a row with its tube: a person finds a sample by its tube, not by its row of the sheet. */
+function withTubes(issues: Issue[], rows: readonly { rowNumber: number; values: Record<string, string> }[]): Issue[] {
+  const tubeOf = new Map<number, string>();
+  for (const r of rows) if (r.values.TUBE_OR_WELL_ID) tubeOf.set(r.rowNumber, r.values.TUBE_OR_WELL_ID);
+  return issues.map((i) => {
+    const tube = i.row === null ? undefined : tubeOf.get(i.row);
+    return tube ? { ...i, tube } : i;
+  });
 }
 
 /** Each cell longer than CELL_MAX_CHARS as an error on that cell; whether there was one. */

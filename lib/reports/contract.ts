@@ -147,7 +147,12 @@ export type ManifestConfirmed = z.infer<typeof ManifestConfirmedSchema>;
 // A report's issues, grouped and paged (the report page reads these instead of the whole report)
 
 /** An issue with its severity: one line of a page of a report's issues. */
-export const ReportIssueSchema = IssueSchema.extend({ severity: IssueSeveritySchema }).meta({ id: 'ReportIssue' });
+export const ReportIssueSchema = IssueSchema.extend({
+  severity: IssueSeveritySchema,
+  tube: z.string().nullable().meta({
+    description: 'the TUBE_OR_WELL_ID of the issue’s row, as people know a sample; null for the sheet’s and a sheet without tubes',
+  }),
+}).meta({ id: 'ReportIssue' });
 export type ReportIssue = z.infer<typeof ReportIssueSchema>;
 
 /** Which issues of a report: a severity, a field and a rule (the three name a group); any left out matches all. */

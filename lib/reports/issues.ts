@@ -106,6 +106,7 @@ export async function reportIssues(
       rule: r.e.rule,
       message: r.e.message,
       severity: r.severity,
+      tube: r.e.tube ?? null,
     })),
   };
 }
