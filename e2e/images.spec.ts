@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import sharp from 'sharp';
 import { currentDefinition } from '@/lib/manifests';
@@ -102,9 +103,10 @@ test('specimen images beside a manifest’s report, on the sample’s page and i
   await expect(thumbnails.getByRole('img')).toHaveCount(2);
   // the limit is said before anyone tries, and a photo over it is refused in words before it is sent
   await expect(section).toContainText('each at most 50 MB');
-  await page
-    .getByTestId('images-input')
-    .setInputFiles([{ name: `${specimen}-4.jpg`, mimeType: 'image/jpeg', buffer: Buffer.alloc(63 * 1024 * 1024) }]);
+  // Playwright takes a file this large from disk only
+  const tooLarge = testInfo.outputPath(`${specimen}-4.jpg`);
+  writeFileSync(tooLarge, Buffer.alloc(63 * 1024 * 1024));
+  await page.getByTestId('images-input').setInputFiles(tooLarge);
   await expect(section.getByRole('alert')).toContainText(`${specimen}-4.jpg is 63 MB; the limit is 50 MB an image.`);
   await expect(thumbnails.getByRole('img')).toHaveCount(2);
   await expectNoSidewaysScroll(page);
