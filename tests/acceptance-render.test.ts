@@ -122,6 +122,14 @@ describe('the Markdown renderer', () => {
     );
   });
 
+  it('keeps the words of a link to nowhere, or to a refused address, as text', () => {
+    for (const source of ['[ref]: javascript:alert(1)\n\n[ref]()', '[here]()', '[here](javascript:alert(1))']) {
+      const { html } = renderMarkdown(source);
+      expect(html).not.toContain('<a');
+      expectHarmless(html);
+    }
+  });
+
   it('shows an escaped value as it was written, in text and HTML, never as Markdown or a link', () => {
     fc.assert(
       fc.property(fc.oneof(hostilePiece, fc.string(), fc.string({ unit: 'grapheme' })), (value) => {

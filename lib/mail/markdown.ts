@@ -7,6 +7,9 @@ import type MarkdownIt from 'markdown-it';
  * http, https or mailto address; anything else stays the text it was written as.
  */
 
+/** The only destinations a link in an email may have. */
+const LINKABLE = /^(https?:\/\/|mailto:)/i;
+
 type Parser = InstanceType<typeof MarkdownIt>;
 let md: Parser | null = null;
 
@@ -20,7 +23,7 @@ export async function loadMarkdown(): Promise<void> {
   const parser = new Renderer('default', { html: false, linkify: true, typographer: false });
   parser.disable(['image']);
   // markdown-it's own check refuses a few schemes; this one allows only three
-  parser.validateLink = (url: string) => /^(https?:\/\/|mailto:)/i.test(url.trim());
+  parser.validateLink = (url: string) => LINKABLE.test(url.trim());
   md = parser;
 }
 
@@ -45,7 +48,7 @@ export function escapeMarkdown(value: string): string {
  */
 export function markdownUrl(url: string): string | null {
   const u = url.trim();
-  if (!/^(https?:\/\/|mailto:)/i.test(u)) return null;
+  if (!LINKABLE.test(u)) return null;
   return u.replace(/[\s()<>[\]\\`*"']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
@@ -58,7 +61,26 @@ export interface RenderedMarkdown {
 export function renderMarkdown(source: string): RenderedMarkdown {
   const m = parser();
   const tokens = m.parse(source, {});
+  for (const t of tokens) if (t.children) t.children = withoutEmptyLinks(t.children);
   return { text: toText(tokens), html: m.renderer.render(tokens, m.options, {}) };
+}
+
+/**
+ * markdown-it makes a link of `[words]()` even when its destination is empty (or was refused by `validateLink` and
+ * emptied): such a link leads nowhere, so its words stay as text.
+ */
+function withoutEmptyLinks(children: Token[]): Token[] {
+  const out: Token[] = [];
+  const dropped: boolean[] = [];
+  for (const t of children) {
+    if (t.type === 'link_open') {
+      const drop = !LINKABLE.test((t.attrGet('href') ?? '').trim());
+      dropped.push(drop);
+      if (drop) continue;
+    } else if (t.type === 'link_close' && dropped.pop()) continue;
+    out.push(t);
+  }
+  return out;
 }
 
 /** What an inline run reads as in plain text: a link's address after its words, unless the words are the address. */
