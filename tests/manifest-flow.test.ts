@@ -284,7 +284,7 @@ describe('approval by sample managers', () => {
 
     const queue = (await (await h.request('/api/sample/pending', { key: manager.key })).json()) as {
       number_found: number;
-      data: { svc_id: string }[];
+      data: { svc_id: string; time_created: string }[];
     };
     expect(queue.data.map((s) => s.svc_id)).toContain(a!.id);
     // each named as the review queue names it: its manifest's labels, as the manifest gave them
@@ -305,6 +305,15 @@ describe('approval by sample managers', () => {
       waiting_for_you: ['DTOL'],
       time_created: a!.timeCreated.toISOString(),
     });
+    // the newest first, as the review queue; sort=oldest turns it round
+    const times = (q: { data: { time_created: string }[] }) => q.data.map((s) => s.time_created);
+    const newest = times(queue);
+    expect(newest).toEqual([...newest].sort().reverse());
+    const oldest = (await (await h.request('/api/sample/pending?sort=oldest', { key: manager.key })).json()) as {
+      data: { time_created: string }[];
+    };
+    expect(times(oldest)).toEqual([...times(oldest)].sort());
+    expect(new Set(times(oldest))).toEqual(new Set(newest));
 
     const accepted = await decide(manager.key, { svc_ids: [a!.id], decision: 'accept' });
     expect(await accepted.json()).toEqual({ accepted: [a!.id], rejected: [], registrations: [] });

@@ -1,10 +1,14 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { samples, sampleUpdates, submissions } from '@/db/schema';
-import { ENA_REFUSAL_FIELD } from '@/lib/samples/contract';
+import { emails, samples, sampleUpdates, submissions } from '@/db/schema';
+import { mailContext } from '@/lib/mail/outbox';
+import { createEnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
+import { ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
 import { REFUSED_BY_ENA } from '@/lib/samples/registration';
+import { recentlyRejected } from '@/lib/samples/rejected';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import type { EnaRefusals } from '@/lib/submissions/contract';
+import { runSampleRegistration } from '@/lib/submissions/registration';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import type { Harness } from './support/harness';
 import { decideSamples, type RegistrationWorld, startRegistrationWorld } from './support/registration-world';
@@ -63,7 +67,7 @@ async function decide(ids: string[], decision: 'accept' | 'reject', reason?: str
 const ended = (ids: string[]) =>
   waitFor(
     () => rowsOf(ids),
-    (rows) => rows.every((r) => ['accepted', 'refused', 'rejected'].includes(r.status)),
+    (rows) => rows.every((r) => ['accepted', 'refused', 'rejected', 'failed'].includes(r.status)),
     'the registration',
     600,
   );
@@ -101,6 +105,14 @@ describe('a registration ENA refuses', () => {
       .from(submissions)
       .where(eq(submissions.id, (await refusals(manager.key)).data[0]!.submission_id));
     expect(sub).toMatchObject({ kind: 'samples', status: 'rejected' });
+    // the uploader's email says there is nothing to upload again, ENA's message last
+    const [told] = await h.database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.manifestId, rows[0]!.manifestId), eq(emails.kind, 'registration_failed')));
+    expect(told!.subject).toBe('[DTOL] ENA refused 2 samples');
+    expect(told!.body).toContain('There is nothing for you to upload again: a sample manager of DTOL sends them again');
+    expect(told!.body.indexOf("ENA's message:")).toBeGreaterThan(told!.body.indexOf('nothing for you to upload'));
   });
 
   it('is said once, with ENA’s message, and who can act: the manager retries, the uploader and a viewer have nothing to do', async () => {
@@ -169,5 +181,73 @@ describe('a registration ENA refuses', () => {
     }
     // moved on: no refusal waits any more
     expect((await refusals(manager.key)).number_found).toBe(0);
+  });
+});
+
+describe('a registration that gives up after ENA was unreachable', () => {
+  let ids: string[];
+
+  it('leaves its samples failed, not rejected, with the reason in their history, listed once for the manager to retry', async () => {
+    ids = await pendingSamples(1);
+    server.faults.fail(1000, { service: 'ena', status: 503 });
+    await decide(ids, 'accept');
+    await waitFor(
+      () => rowsOf(ids),
+      (r) => r[0]!.statusDetail?.startsWith('ENA could not be reached') ?? false,
+      'the outage to show',
+    );
+    const [sub] = await h.database.db
+      .select()
+      .from(submissions)
+      .where(sql`${submissions.sampleIds} @> ${sql.param(ids)}::text[] and ${submissions.status} = 'processing'`);
+    // two days of outage, as the clock would have them: the next attempt gives up
+    await h.database.db.update(submissions).set({ createdAt: sql`now() - interval '3 days'` }).where(eq(submissions.id, sub!.id));
+    await runSampleRegistration(
+      {
+        db: h.database.db,
+        logger: h.deps.logger,
+        ena: () => createEnaClient(enaClientOptionsFromConfig(h.config, h.deps.logger)),
+        jobs: h.deps.jobs,
+        mail: mailContext(h.config, h.deps.jobs),
+      },
+      sub!.id,
+    );
+    const [row] = await rowsOf(ids);
+    expect(row).toMatchObject({ status: 'failed', rejectionReason: null });
+    expect(row!.statusDetail).toMatch(/^ENA could not be reached for two days/);
+    const history = await h.database.db
+      .select()
+      .from(sampleUpdates)
+      .where(and(inArray(sampleUpdates.sampleId, ids), eq(sampleUpdates.field, REGISTRATION_FAILURE_FIELD)));
+    expect(history[0]?.newValue).toMatch(/^ENA could not be reached for two days/);
+    const listed = (await refusals(manager.key)).data.find((r) => r.submission_id === sub!.id);
+    expect(listed).toMatchObject({ outcome: 'failed', your_part: 'retry', samples: [expect.objectContaining({ svc_id: ids[0] })] });
+    expect((await refusals(researcher.key)).data.find((r) => r.submission_id === sub!.id)?.your_part).toBe('uploader');
+    const [told] = await h.database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.manifestId, row!.manifestId), eq(emails.kind, 'registration_failed')));
+    expect(told!.body).toContain('could not be completed');
+    expect(told!.body).toContain('There is nothing for you to upload again');
+  });
+
+  it('is not on the researcher’s home as a rejection to correct, and the manager’s retry registers it once ENA is back', async () => {
+    const rejected = await recentlyRejected(h.database.db, researcher.user, new Date(Date.now() - 3_600_000));
+    expect(rejected.rows.map((r) => r.id)).not.toContain(ids[0]);
+    server.faults.clear();
+    const retry = await h.request('/api/sample/register', {
+      method: 'POST',
+      key: manager.key,
+      headers: json,
+      body: JSON.stringify({ svc_ids: ids }),
+    });
+    expect(retry.status, await retry.clone().text()).toBe(202);
+    const [done] = await waitFor(
+      () => rowsOf(ids),
+      (r) => r[0]!.status === 'accepted',
+      'the retry',
+      600,
+    );
+    expect(done!.biosampleAccession).toMatch(/^SAMEA\d+$/);
   });
 });

@@ -52,7 +52,7 @@ async function decide(harness: Harness, key: string, ids: string[]) {
 
 const settled = (ids: string[], done: (rows: Sample[]) => boolean, what: string) => waitFor(() => rowsOf(h, ids), done, what, 600);
 const finished = (ids: string[]) =>
-  settled(ids, (rows) => rows.every((r) => ['accepted', 'rejected', 'refused'].includes(r.status)), 'the registration');
+  settled(ids, (rows) => rows.every((r) => ['accepted', 'rejected', 'refused', 'failed'].includes(r.status)), 'the registration');
 
 /** ENA documents with this action that carried this alias. */
 const sentWith = (action: string, alias: string) =>

@@ -61,7 +61,7 @@ const settled = (ids: string[], done: (s: (typeof samples.$inferSelect)[]) => bo
   waitFor(() => rowsOf(ids), done, what, 600);
 
 const finished = (ids: string[]) =>
-  settled(ids, (rows) => rows.every((r) => ['accepted', 'rejected', 'refused'].includes(r.status)), 'the registration');
+  settled(ids, (rows) => rows.every((r) => ['accepted', 'rejected', 'refused', 'failed'].includes(r.status)), 'the registration');
 
 /** ADD documents naming the alias (only those ENA applied, with `applied`) */
 const addsOf = (alias: string, applied = false) =>

@@ -57,9 +57,11 @@ export function JobsAdmin() {
     fetch: foundPages((page) => api.GET('/api/admin/jobs', { params: { query: page } })),
     refetchInterval: () => 10_000,
   });
-  // ENA's refusals end no job in failure (the job did its work) yet are failed work an admin can retry
+  // ENA's refusals end no job in failure (the job did its work) yet are failed work an admin can retry; a
+  // registration that gave up is a failed job already, listed below
   const refusals = useEnaRefusals();
-  const refused = refusals.data?.number_found ?? 0;
+  const refusedList = (refusals.data?.data ?? []).filter((r) => r.outcome === 'refused');
+  const refused = refusedList.length;
   const retry = useMutation({
     mutationFn: (job: FailedJob) => api.POST('/api/admin/jobs/failed/{id}/retry', { params: { path: { id: job.id } } }),
     onSettled: jobs.refresh,
@@ -130,7 +132,7 @@ export function JobsAdmin() {
             {refused === 1 ? 'One registration' : `${refused} registrations`} of samples failed: ENA refused {refused === 1 ? 'it' : 'them'}
             . Once the cause in ENA’s message is fixed, retry sends the samples again.
           </p>
-          <EnaRefusalList refusals={refusals.data?.data ?? []} onRetried={() => void refusals.refetch()} />
+          <EnaRefusalList refusals={refusedList} onRetried={() => void refusals.refetch()} />
         </>
       )}
       <h2>Failed jobs</h2>

@@ -33,7 +33,7 @@ function refusal(rejections: FileRejection[]): string {
  * server's answer beside it, and the thumbnails of the images it has, each saying whether it reached the BioImage
  * Archive or why it waits.
  */
-export function ManifestImagesStep({ manifestId, contributes = true }: { manifestId: string; contributes?: boolean }) {
+export function ManifestImagesStep({ manifestId, contributes }: { manifestId: string; contributes: boolean }) {
   const qc = useQueryClient();
   const images = useManifestImages(manifestId);
   const [busy, setBusy] = useState(false);

@@ -1,6 +1,6 @@
 import { UpdateIcon, UpdateTypeBadge } from '@/components/ui/update-type';
 import type { UpdateType } from '@/lib/query/contract';
-import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD } from '@/lib/samples/contract';
+import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
 import styles from './history-timeline.module.css';
 import { StatusWords, statusWords } from './sample-state';
 
@@ -74,6 +74,8 @@ export function HistoryTimeline({ history }: { history: HistoryItem[] }) {
                     <p>{shown(c.newValue)}</p>
                   </details>
                 </li>
+              ) : c.field === REGISTRATION_FAILURE_FIELD ? (
+                <li key={c.id}>Registration failed: {shown(c.newValue)}</li>
               ) : c.field === 'status' ? (
                 // a change of state in the words and colours the rest of the portal uses: a rejection is not news in green
                 <li key={c.id}>

@@ -24,9 +24,10 @@ const WORDS: Record<AnyStatus, string> = {
   rejected: 'Rejected',
   confirmed: 'Confirmed, not registered',
   refused: 'Refused by ENA',
+  failed: 'Registration failed',
 };
 
-const TONE: Partial<Record<AnyStatus, string>> = { accepted: 'ok', rejected: 'danger', refused: 'danger' };
+const TONE: Partial<Record<AnyStatus, string>> = { accepted: 'ok', rejected: 'danger', refused: 'danger', failed: 'danger' };
 
 /** States that end by themselves: a page showing one refreshes until it has moved on. */
 export const UNSETTLED: ReadonlySet<string> = new Set<AnyStatus>(['processing', 'sending', 'awaiting_tolid']);
@@ -89,6 +90,9 @@ export function SampleState({
       break;
     case 'rejected':
       tail = `: ${(registrationFailed ? reason || detail : reason) || 'no reason given'}`;
+      break;
+    case 'failed':
+      tail = detail ? `: ${detail}` : null;
       break;
     // nothing beside the badge: ENA's message names every sample of the document, so it is said once per
     // registration (components/submissions/ena-refusals.tsx) and kept in the sample's history

@@ -20,11 +20,13 @@ function YourPart({ refusal, onRetried }: { refusal: EnaRefusal; onRetried?: () 
     case 'retry':
       return (
         <p>
-          Fix the cause ENA gives below (often a value of the manifest ENA’s checklist does not take, or the Webin account), then send{' '}
+          {refusal.outcome === 'refused'
+            ? 'Fix the cause ENA gives below (often a value of the manifest ENA’s checklist does not take, or the Webin account), then send '
+            : 'Once ENA answers again (its status page, or a try of the Webin portal, tells), send '}
           {n === 1 ? 'it' : 'them'} again.{' '}
           <RetryRegistration
             svcIds={refusal.samples.map((s) => s.svc_id)}
-            name={`the ${samplesWord(n)} ENA refused in ${refusal.profile_title}`}
+            name={`the ${samplesWord(n)} ${refusal.outcome === 'refused' ? 'ENA refused' : 'whose registration failed'} in ${refusal.profile_title}`}
             onDone={onRetried}
           />
         </p>
@@ -45,14 +47,18 @@ function YourPart({ refusal, onRetried }: { refusal: EnaRefusal; onRetried?: () 
   }
 }
 
-/** One registration ENA refused: said once for its samples, ENA's message folded underneath. */
+/** One registration ENA refused, or that failed: said once for its samples, the message folded underneath. */
 export function EnaRefusalNotice({ refusal, onRetried }: { refusal: EnaRefusal; onRetried?: () => void }) {
   const named = refusal.samples.slice(0, NAMED);
+  const refused = refusal.outcome === 'refused';
   return (
     <>
       <p>
-        <strong>ENA refused the registration of {samplesWord(refusal.samples.length)}</strong> of{' '}
-        <Link href={`/profiles/${refusal.profile_id}`}>{refusal.profile_title}</Link>, <When value={refusal.refused_at} />:{' '}
+        <strong>
+          {refused ? 'ENA refused the registration of ' : 'The registration could not be completed for '}
+          {samplesWord(refusal.samples.length)}
+        </strong>{' '}
+        of <Link href={`/profiles/${refusal.profile_id}`}>{refusal.profile_title}</Link>, <When value={refusal.refused_at} />:{' '}
         {named.map((s, i) => (
           <span key={s.svc_id}>
             {i > 0 && ', '}
@@ -63,14 +69,14 @@ export function EnaRefusalNotice({ refusal, onRetried }: { refusal: EnaRefusal; 
       </p>
       <YourPart refusal={refusal} onRetried={onRetried} />
       <details className={styles.message}>
-        <summary>ENA’s message</summary>
+        <summary>{refused ? 'ENA’s message' : 'What went wrong'}</summary>
         <p>{refusal.message}</p>
       </details>
     </>
   );
 }
 
-/** Refused registrations, each once, as notices. */
+/** Refused or failed registrations, each once, as notices. */
 export function EnaRefusalList({ refusals, onRetried }: { refusals: EnaRefusal[]; onRetried?: () => void }) {
   return (
     <ul className={styles.list}>
@@ -92,7 +98,7 @@ export function useEnaRefusals() {
 }
 
 /** A titled section of the refused registrations, shown only when there are some (the review queue, the Jobs page). */
-export function EnaRefusals({ heading = 'Registrations ENA refused' }: { heading?: string }) {
+export function EnaRefusals({ heading = 'Registrations ENA refused or that failed' }: { heading?: string }) {
   const refusals = useEnaRefusals();
   const client = useQueryClient();
   const data = refusals.data?.data ?? [];

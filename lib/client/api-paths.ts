@@ -7448,7 +7448,9 @@ export interface paths {
         };
         /**
          * Samples waiting for the caller’s decision (a sample manager’s review queue)
-         * @description **Who:** sample manager (an approver of the samples’ associated types).
+         * @description Newest first (the samples of the manifest confirmed last), as the review queue; `sort=oldest` turns it round.
+         *
+         *     **Who:** sample manager (an approver of the samples’ associated types).
          */
         get: {
             parameters: {
@@ -7457,6 +7459,8 @@ export interface paths {
                     limit?: number;
                     /** @description items to skip */
                     offset?: number | null;
+                    /** @description newest (default) or oldest samples first */
+                    sort?: "newest" | "oldest";
                 };
                 header?: never;
                 path?: never;
@@ -10937,7 +10941,7 @@ export interface paths {
                     profiles?: "mine" | "all";
                     /** @description a comma list of asg, dtol, dtolenv, erga */
                     project?: string;
-                    /** @description a comma list of pending, private, processing, awaiting_ena, awaiting_tolid, sending, accepted, rejected, refused */
+                    /** @description a comma list of pending, private, processing, awaiting_ena, awaiting_tolid, sending, accepted, rejected, refused, failed */
                     status?: string;
                     manifest_id?: string;
                     sequencing_centre?: string;
@@ -14061,7 +14065,7 @@ export interface components {
              * @description where a sample stands on its way to ENA
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused" | "failed";
             /** @description what the sample waits for, or why its registration stopped */
             status_detail: string | null;
             /** @description why it was rejected (by a sample manager, or by ENA) */
@@ -14187,7 +14191,7 @@ export interface components {
              * @description where a sample stands on its way to ENA
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused" | "failed";
             SPECIMEN_ID: string;
             RACK_OR_PLATE_ID: string;
             TUBE_OR_WELL_ID: string;
@@ -14217,7 +14221,7 @@ export interface components {
              * @description its status after the check
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused" | "failed";
             /** @description its Local Contexts Hub project (ASSOCIATED_TRADITIONAL_KNOWLEDGE_OR_BIOCULTURAL_PROJECT_ID) */
             project_id: string | null;
             /**
@@ -14531,12 +14535,12 @@ export interface components {
              */
             xml_url?: string;
         };
-        /** @description A page of the registrations ENA refused that the caller may see, newest first */
+        /** @description A page of the registrations ENA refused, or that failed, that the caller may see, newest first */
         EnaRefusals: {
             number_found: number;
             data: components["schemas"]["EnaRefusal"][];
         };
-        /** @description A registration of samples ENA refused, whose samples still wait for a retry */
+        /** @description A registration of samples ENA refused, or that failed, whose samples still wait for a retry */
         EnaRefusal: {
             /**
              * @description a UUID
@@ -14556,7 +14560,12 @@ export interface components {
             tol_project: string;
             /** Format: date-time */
             refused_at: string;
-            /** @description ENA’s message, as its receipt gave it (it names every sample of the document) */
+            /**
+             * @description refused: ENA refused the document; failed: the registration gave up (ENA unreachable past its last attempt)
+             * @enum {string}
+             */
+            outcome: "refused" | "failed";
+            /** @description ENA’s message, as its receipt gave it (it names every sample of the document), or what made the registration give up */
             message: string;
             /** @description its samples still refused (those sent again since are left out), by tube */
             samples: {
@@ -14914,7 +14923,7 @@ export interface components {
              * @description where a sample stands on its way to ENA
              * @enum {string}
              */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused";
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused" | "failed";
             samples: number;
         };
         ProfileManifest: {

@@ -74,7 +74,7 @@ function withoutEmptyLinks(children: Token[]): Token[] {
   const dropped: boolean[] = [];
   for (const t of children) {
     if (t.type === 'link_open') {
-      const drop = !LINKABLE.test((t.attrGet('href') ?? '').trim());
+      const drop = !LINKABLE.test(String(t.attrGet('href') ?? '').trim());
       dropped.push(drop);
       if (drop) continue;
     } else if (t.type === 'link_close' && dropped.pop()) continue;

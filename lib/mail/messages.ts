@@ -129,7 +129,40 @@ export type UploaderEvent =
   | { kind: 'samples_accepted'; by: string; registering: ReadonlySet<string>; awaiting?: ReadonlyMap<string, string[]> }
   | { kind: 'samples_rejected'; by: string; reason: string }
   | { kind: 'samples_registered'; accessions: Map<string, string> }
-  | { kind: 'registration_failed'; reason: string };
+  /** `cause`: who stopped it, which decides who acts (see registrationFailedWords) */
+  | { kind: 'registration_failed'; reason: string; cause: RegistrationStop };
+
+/** What stopped approved samples on their way: ENA's refusal, a registration that gave up, or the ToLID service. */
+export type RegistrationStop = 'ena_refused' | 'gave_up' | 'tolid_rejected';
+
+/**
+ * The uploader's email after a stop, in words that say who acts: after ENA's refusal or a give-up there is nothing
+ * to upload again (a sample manager sends the samples again); after the ToLID service's rejection the manifest's
+ * taxon is what to correct. ENA's own message, which names every sample of its document, comes last.
+ */
+function registrationFailedWords(n: number, manifestId: string, project: string, cause: RegistrationStop, reason: string): string[] {
+  const them = n === 1 ? 'it' : 'them';
+  switch (cause) {
+    case 'ena_refused':
+      return [
+        `ENA refused the registration of ${plural(n, 'sample')} of manifest ${manifestId}.`,
+        `There is nothing for you to upload again: a sample manager of ${project} sends ${them} again once the cause is fixed, and asks you should a value of yours need correcting.`,
+        `ENA's message: ${reason}`,
+      ];
+    case 'gave_up':
+      return [
+        `The registration of ${plural(n, 'sample')} of manifest ${manifestId} at ENA could not be completed.`,
+        `There is nothing for you to upload again: a sample manager of ${project} sends ${them} again.`,
+        `What went wrong: ${reason}`,
+      ];
+    case 'tolid_rejected':
+      return [
+        `${plural(n, 'sample')} of manifest ${manifestId} could not be sent to ENA.`,
+        `Reason: ${reason}`,
+        `Correct the taxon in the manifest and upload it again.`,
+      ];
+  }
+}
 
 /** Tells each group's uploader, and everyone its profile is shared with (lib/profiles/access.ts), what became of it. */
 export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGroup[], e: UploaderEvent): Promise<void> {
@@ -184,13 +217,11 @@ export async function tellUploaders(tx: Db, mail: MailContext, groups: SampleGro
         ];
         break;
       case 'registration_failed':
-        subject = `[${project}] ${plural(n, 'sample')} could not be registered at ENA`;
-        lines = [
-          `The registration of ${plural(n, 'sample')} of manifest ${g.manifestId} failed.`,
-          `Reason: ${e.reason}`,
-          '',
-          listed(g.svcIds),
-        ];
+        subject =
+          e.cause === 'ena_refused'
+            ? `[${project}] ENA refused ${plural(n, 'sample')}`
+            : `[${project}] ${plural(n, 'sample')} could not be registered at ENA`;
+        lines = [...registrationFailedWords(n, g.manifestId, project, e.cause, e.reason), '', listed(g.svcIds)];
         break;
     }
     await queueEmail(tx, mail, {
@@ -220,7 +251,13 @@ export interface ApprovedSample {
  * approvals they carry and the approvers of their types that need approval (a project's sample managers approve its
  * own type, lib/approvals/approvals.ts), each one email per manifest; the uploader, told by tellUploaders, is left out.
  */
-export async function tellApprovers(tx: Db, mail: MailContext, rows: ApprovedSample[], reason: string): Promise<void> {
+export async function tellApprovers(
+  tx: Db,
+  mail: MailContext,
+  rows: ApprovedSample[],
+  reason: string,
+  cause: RegistrationStop,
+): Promise<void> {
   const byManifest = new Map<string, ApprovedSample[]>();
   for (const r of rows) byManifest.set(r.manifestId, [...(byManifest.get(r.manifestId) ?? []), r]);
   for (const [manifestId, group] of byManifest) {
@@ -230,13 +267,22 @@ export async function tellApprovers(tx: Db, mail: MailContext, rows: ApprovedSam
     const project = first.project.toUpperCase();
     const n = group.length;
     const subject = `[${project}] ${plural(n, 'sample')} you approved could not be registered`;
+    const stopped =
+      cause === 'ena_refused'
+        ? 'refused by ENA'
+        : cause === 'gave_up'
+          ? 'not registered: the registration could not be completed'
+          : 'rejected by the ToLID service';
     const body = [
-      `${plural(n, 'sample')} of manifest ${manifestId} that ${n === 1 ? 'waits' : 'wait'} for your approval or carry it ${n === 1 ? 'was' : 'were'} refused.`,
-      `Reason: ${reason}`,
+      `${plural(n, 'sample')} of manifest ${manifestId} that ${n === 1 ? 'waits' : 'wait'} for your approval or carry it ${n === 1 ? 'was' : 'were'} ${stopped}.`,
+      cause === 'tolid_rejected'
+        ? 'Its uploader corrects the taxon and uploads the manifest again.'
+        : `A sample manager of ${project} sends ${n === 1 ? 'it' : 'them'} again from the review queue once the cause is fixed.`,
+      `${cause === 'ena_refused' ? "ENA's message" : 'Reason'}: ${reason}`,
       '',
       listed(group.map((r) => r.id)),
       '',
-      `See them: ${mail.baseUrl}/manifests/review?state=decided`,
+      `See them: ${mail.baseUrl}/manifests/review?manifest=${manifestId}#decided-heading`,
     ].join('\n');
     // one email each: approvers do not see each other's addresses
     for (const recipient of recipients) {

@@ -57,7 +57,7 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
         status_detail: samples.statusDetail,
         rejection_reason: samples.rejectionReason,
         // refused by ENA, or rejected after a manager's approval: the ToLID service refused it, or registration gave up
-        registration_failed: sql<boolean>`${samples.status} = 'refused' or (${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb)`,
+        registration_failed: sql<boolean>`${samples.status} in ('refused', 'failed') or (${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb)`,
         timeUpdated: samples.timeUpdated,
       })
       .from(samples)

@@ -16,7 +16,8 @@ import { TolProjectSchema } from '../projects/contract';
  * private: an ERGA sample under traditional-knowledge rights, waiting until they are cleared. rejected: by a sample
  * manager (or the ToLID service); refused: by ENA, its approvals kept, so that a sample manager sends it again once
  * the cause is fixed (POST sample/register). They are apart because who acts differs: the uploader after a
- * rejection, a sample manager after a refusal.
+ * rejection, a sample manager after a refusal. failed: a registration that gave up (ENA unreachable past its last
+ * attempt, or the process running it lost), its approvals kept and retried as a refusal is.
  */
 export const SAMPLE_STATUSES = [
   'pending',
@@ -28,6 +29,7 @@ export const SAMPLE_STATUSES = [
   'accepted',
   'rejected',
   'refused',
+  'failed',
 ] as const;
 export const SampleStatusSchema = z.enum(SAMPLE_STATUSES).meta({ description: 'where a sample stands on its way to ENA' });
 export type SampleStatus = z.infer<typeof SampleStatusSchema>;
@@ -255,3 +257,6 @@ export const ENA_MODIFY_FIELD = 'ena_modify';
  * field, so never in the public audit.
  */
 export const ENA_REFUSAL_FIELD = 'ena_refusal';
+
+/** The history row a registration that gave up leaves on a sample, as ENA_REFUSAL_FIELD: new value what went wrong. */
+export const REGISTRATION_FAILURE_FIELD = 'registration_failure';

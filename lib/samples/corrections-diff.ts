@@ -44,7 +44,7 @@ export interface DiffDeps {
 }
 
 /** Statuses in which a registered sample is at rest: its registration (or a MODIFY) has finished, failed or been refused. */
-const AT_REST = new Set(['accepted', 'rejected', 'refused']);
+const AT_REST = new Set(['accepted', 'rejected', 'refused', 'failed']);
 
 export async function diffCorrections(db: Db, deps: DiffDeps, user: UserRecord, input: InputRow[]): Promise<CorrectionsDiff> {
   const rows: CorrectionRow[] = input.map((r) => ({

@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { asc, desc, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { type SampleStatus, samples, sampleUpdates, users } from '@/db/schema';
 import {
@@ -24,8 +24,9 @@ import { onRightsHold, privateReason, traditionalKnowledgeProject } from './righ
 export const DEFAULT_REJECTION = 'Sample rejected by curator.';
 
 // not `private`: such a sample waits for its traditional-knowledge rights (lib/samples/rights-hold.ts); `refused`: a
-// manager may still reject a sample ENA refused, or accept it again, which sends it on as a retry does
-const DECIDABLE: SampleStatus[] = ['pending', 'rejected', 'refused'];
+// manager may still reject a sample ENA refused (or whose registration failed), or accept it again, which sends it on
+// as a retry does
+const DECIDABLE: SampleStatus[] = ['pending', 'rejected', 'refused', 'failed'];
 
 /** The usernames of these users (approvers named in approvals), for messages and lists. */
 export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
@@ -95,7 +96,7 @@ export async function decideSamples(
       stillAwaited.set(r.id, awaitedTypes(r, approvals, required));
       const ready = input.decision === 'accept' && stillAwaited.get(r.id)?.length === 0;
       // a rejected sample accepted again waits for its other approvals as any pending one does
-      const waiting: SampleStatus = r.status === 'rejected' || r.status === 'refused' ? 'pending' : r.status;
+      const waiting: SampleStatus = r.status === 'rejected' || r.status === 'refused' || r.status === 'failed' ? 'pending' : r.status;
       const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : waiting;
       if (ready) approved.push({ ...r, status });
       await tx
@@ -163,10 +164,14 @@ export async function countAwaitingReview(db: Db, user: UserRecord): Promise<num
 }
 
 /**
- * Samples waiting for this user, oldest first (GET sample/pending): those awaiting an approval of a type the user
+ * Samples waiting for this user, newest first unless `sort` says oldest (GET sample/pending): those awaiting an approval of a type the user
  * approves, and those awaiting no approval that the user decides on (lib/approvals/approvals.ts waitsForSql).
  */
-export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?: number; offset?: number } = {}): Promise<PendingSamples> {
+export async function pendingForManager(
+  db: Db,
+  user: UserRecord,
+  opts: { limit?: number; offset?: number; sort?: 'newest' | 'oldest' } = {},
+): Promise<PendingSamples> {
   const scope = await approverScopeIn(db, user);
   if (!reviewsSamples(user, scope.required)) return { status: 'OK', number_found: 0, data: [] };
   const total = await countAwaitingReview(db, user);
@@ -184,7 +189,8 @@ export async function pendingForManager(db: Db, user: UserRecord, opts: { limit?
     })
     .from(samples)
     .where(waitsForSql(scope))
-    .orderBy(samples.timeCreated, samples.id)
+    // a manifest's samples, made in one statement, keep their order either way
+    .orderBy(opts.sort === 'oldest' ? asc(samples.timeCreated) : desc(samples.timeCreated), samples.id)
     .limit(opts.limit ?? 100)
     .offset(opts.offset ?? 0);
   const names = await usernamesOf(db, approverIds(rows));

@@ -97,7 +97,7 @@ function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: 
     status: r.status,
     status_detail: r.statusDetail,
     rejection_reason: r.status === 'rejected' ? r.rejectionReason : null,
-    registration_failed: r.status === 'refused' || (r.status === 'rejected' && approved.length > 0),
+    registration_failed: r.status === 'refused' || r.status === 'failed' || (r.status === 'rejected' && approved.length > 0),
     approvals: approvalsGiven(r.approvals, viewer.names),
     waiting_for: waiting,
     waiting_for_you: waiting.filter((t) => mine.includes(t)),

@@ -43,8 +43,10 @@ export async function profileSampleSummary(db: Db, user: UserRecord, profileId: 
     profile_id: profile.id,
     samples: sum(counts),
     statuses: tally(counts),
-    // refused by ENA (approved, always), or rejected after approval
-    registration_failed: counts.filter((c) => c.status === 'rejected' || c.status === 'refused').reduce((s, c) => s + Number(c.failed), 0),
+    // refused by ENA or given up (approved, always), or rejected after approval
+    registration_failed: counts
+      .filter((c) => c.status === 'rejected' || c.status === 'refused' || c.status === 'failed')
+      .reduce((s, c) => s + Number(c.failed), 0),
     manifests: heads.map(({ manifest: m, uploadedBy }) => {
       const own = counts.filter((c) => c.manifestId === m.id);
       return {

@@ -163,8 +163,8 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
               rows.map((r) => r.id),
             ),
           );
-        await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'registration_failed', reason });
-        await tellApprovers(tx, deps.mail, rows, reason);
+        await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'registration_failed', reason, cause: 'tolid_rejected' });
+        await tellApprovers(tx, deps.mail, rows, reason, 'tolid_rejected');
       }
     }
     if (!ready.length) return;

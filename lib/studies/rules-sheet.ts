@@ -181,6 +181,7 @@ function notRegisteredYet(sample: { alias: string; status: string }): string {
   if (sample.status === 'processing') {
     return `Sample ${sample.alias} of this profile is being registered at ENA: upload the sheet again with its BioSample accession once it has one.`;
   }
-  const refused = sample.status === 'refused' ? ', and ENA refused it last time' : '';
+  const refused =
+    sample.status === 'refused' ? ', and ENA refused it last time' : sample.status === 'failed' ? ', and its last registration failed' : '';
   return `Sample ${sample.alias} of this profile is not registered at ENA yet${refused}: register it first (the profile’s Samples), then name it by its BioSample accession.`;
 }

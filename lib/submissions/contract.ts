@@ -180,7 +180,12 @@ export const EnaRefusalSchema = z
     profile_title: z.string(),
     tol_project: z.string().meta({ description: 'the Tree of Life project whose sample managers retry it', example: 'dtol' }),
     refused_at: z.iso.datetime(),
-    message: z.string().meta({ description: 'ENA’s message, as its receipt gave it (it names every sample of the document)' }),
+    outcome: z.enum(['refused', 'failed']).meta({
+      description: 'refused: ENA refused the document; failed: the registration gave up (ENA unreachable past its last attempt)',
+    }),
+    message: z.string().meta({
+      description: 'ENA’s message, as its receipt gave it (it names every sample of the document), or what made the registration give up',
+    }),
     samples: z
       .array(z.object({ svc_id: SvcIdSchema, tube: z.string(), specimen: z.string() }))
       .meta({ description: 'its samples still refused (those sent again since are left out), by tube' }),
@@ -190,10 +195,11 @@ export const EnaRefusalSchema = z
         'uploader: the caller may add to the profile, but there is nothing to upload again; viewer: nothing to do',
     }),
   })
-  .meta({ id: 'EnaRefusal', description: 'A registration of samples ENA refused, whose samples still wait for a retry' });
+  .meta({ id: 'EnaRefusal', description: 'A registration of samples ENA refused, or that failed, whose samples still wait for a retry' });
 export type EnaRefusal = z.infer<typeof EnaRefusalSchema>;
 
-export const EnaRefusalsSchema = z
-  .object({ number_found: z.number().int(), data: z.array(EnaRefusalSchema) })
-  .meta({ id: 'EnaRefusals', description: 'A page of the registrations ENA refused that the caller may see, newest first' });
+export const EnaRefusalsSchema = z.object({ number_found: z.number().int(), data: z.array(EnaRefusalSchema) }).meta({
+  id: 'EnaRefusals',
+  description: 'A page of the registrations ENA refused, or that failed, that the caller may see, newest first',
+});
 export type EnaRefusals = z.infer<typeof EnaRefusalsSchema>;

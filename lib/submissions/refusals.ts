@@ -10,7 +10,8 @@ import { visibleTo } from './submissions';
 const LOOKED_AT = 200;
 
 /**
- * The registrations of Tree of Life samples ENA refused whose samples still wait for a retry, newest first, for
+ * The registrations of Tree of Life samples ENA refused, or that gave up (`outcome`), whose samples still wait for a
+ * retry, newest first, for
  * whoever may see the submission (lib/submissions/submissions.ts): ENA's message once per registration, rather than
  * on each of its samples, with what the caller can do about it. A sample refused twice is counted in its latest
  * refusal only; a registration whose samples were all sent again since is left out. `since`: refused after it.
@@ -24,6 +25,7 @@ export async function enaRefusals(db: Db, user: UserRecord, query: { limit: numb
       ownerId: profiles.ownerId,
       sampleIds: submissions.sampleIds,
       error: submissions.error,
+      status: submissions.status,
       at: sql<Date>`coalesce(${submissions.finishedAt}, ${submissions.updatedAt})`.mapWith(submissions.updatedAt),
     })
     .from(submissions)
@@ -31,12 +33,12 @@ export async function enaRefusals(db: Db, user: UserRecord, query: { limit: numb
     .where(
       and(
         eq(submissions.kind, 'samples'),
-        eq(submissions.status, 'rejected'),
+        inArray(submissions.status, ['rejected', 'failed']),
         query.since
           ? sql`coalesce(${submissions.finishedAt}, ${submissions.updatedAt}) > ${query.since.toISOString()}::timestamptz`
           : undefined,
         visibleTo(db, user),
-        sql`exists (select 1 from ${samples} where ${samples.id} = any(${submissions.sampleIds}) and ${samples.status} = 'refused')`,
+        sql`exists (select 1 from ${samples} where ${samples.id} = any(${submissions.sampleIds}) and ${samples.status} in ('refused', 'failed'))`,
       ),
     )
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
@@ -46,7 +48,7 @@ export async function enaRefusals(db: Db, user: UserRecord, query: { limit: numb
   const refused = await db
     .select({ id: samples.id, tube: samples.tubeOrWellId, specimen: samples.specimenId, project: samples.project })
     .from(samples)
-    .where(and(inArray(samples.id, [...new Set(heads.flatMap((h) => h.sampleIds))]), eq(samples.status, 'refused')))
+    .where(and(inArray(samples.id, [...new Set(heads.flatMap((h) => h.sampleIds))]), inArray(samples.status, ['refused', 'failed'])))
     .orderBy(samples.tubeOrWellId, samples.id);
   // each sample in the newest registration that held it (heads are newest first)
   const claimed = new Set<string>();
@@ -69,6 +71,7 @@ export async function enaRefusals(db: Db, user: UserRecord, query: { limit: numb
       profile_title: h.profileTitle,
       tol_project: first.project,
       refused_at: h.at.toISOString(),
+      outcome: h.status === 'failed' ? 'failed' : 'refused',
       message: h.error ?? 'ENA gave no message.',
       samples: own.map((r) => ({ svc_id: r.id, tube: r.tube ?? '', specimen: r.specimen ?? '' })),
       your_part: managesProject(user, first.project)

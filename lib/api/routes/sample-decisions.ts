@@ -1,9 +1,10 @@
+import { z } from '@hono/zod-openapi';
 import { mailContext } from '@/lib/mail/outbox';
 import { DecisionAnswerSchema, DecisionRequestSchema, PendingSamplesSchema } from '@/lib/samples/contract';
 import { decideSamples, pendingForManager } from '@/lib/samples/decision';
 import { registrationQueue } from '@/lib/samples/registration';
 import { reviewQueue } from '@/lib/samples/review';
-import { DECIDED_DAYS, ReviewQuerySchema, ReviewQueueSchema } from '@/lib/samples/review-contract';
+import { DECIDED_DAYS, REVIEW_SORTS, ReviewQuerySchema, ReviewQueueSchema } from '@/lib/samples/review-contract';
 import type { ApiApp } from '../context';
 import { route } from '../policy';
 import { jsonResponse, PageQuery, pick } from '../schemas';
@@ -27,13 +28,18 @@ const decide = route(
   { access: 'approver' },
 );
 
+const PendingQuery = PageQuery.extend({
+  sort: z.enum(REVIEW_SORTS).default('newest').openapi({ description: 'newest (default) or oldest samples first' }),
+});
+
 const pending = route(
   {
     method: 'get',
     path: '/sample/pending',
     tags,
     summary: 'Samples waiting for the caller’s decision (a sample manager’s review queue)',
-    request: { query: PageQuery },
+    description: 'Newest first (the samples of the manifest confirmed last), as the review queue; `sort=oldest` turns it round.',
+    request: { query: PendingQuery },
     responses: { 200: jsonResponse('A page of pending samples', PendingSamplesSchema), ...pick(400, 401) },
   },
   { access: 'approver' },

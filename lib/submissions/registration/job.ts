@@ -83,8 +83,8 @@ const waitingSamplesOf = (db: Db, sub: typeof submissions.$inferSelect) =>
     .where(and(sql`${samples.id} = any(${sql.param(sub.sampleIds)}::text[])`, sql`${samples.status} in ('processing', 'sending')`));
 
 /**
- * The give-up of `samples.register`: its last run failed, or the process running it died. The samples are rejected
- * with the reason (their approvals kept, so `sample/register` sends them again) and the submission is failed.
+ * The give-up of `samples.register`: its last run failed, or the process running it died. The samples and the
+ * submission are failed with the reason (the samples' approvals kept, so `sample/register` sends them again).
  */
 export async function giveUpRegistration(deps: Pick<RegistrationDeps, 'db' | 'mail'>, submissionId: string, reason: string): Promise<void> {
   const [sub] = await deps.db.select().from(submissions).where(eq(submissions.id, submissionId));
@@ -139,7 +139,7 @@ export const registerSamplesJob = jobSpec({
     key: 'submissionId',
     open: sql`select id::text as id from submissions where kind = 'samples' and status in ('pending', 'processing')`,
   },
-  // the samples still refused, or rejected after approval, go into a new registration: the ones a retry can take
+  // the samples still refused or failed, or rejected after approval, go into a new registration: the ones a retry can take
   async reopen(tx, deps, data) {
     const [sub] = await tx.select().from(submissions).where(eq(submissions.id, data.submissionId));
     if (!sub) throw Conflict('The registration no longer exists.');
@@ -149,7 +149,7 @@ export const registerSamplesJob = jobSpec({
       .where(
         and(
           inArray(samples.id, sub.sampleIds.length ? sub.sampleIds : ['']),
-          or(eq(samples.status, 'refused'), and(eq(samples.status, 'rejected'), sql`${samples.approvals} <> '{}'::jsonb`)),
+          or(inArray(samples.status, ['refused', 'failed']), and(eq(samples.status, 'rejected'), sql`${samples.approvals} <> '{}'::jsonb`)),
         ),
       )
       .for('update');

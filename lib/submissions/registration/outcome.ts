@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { samples, sampleUpdates, submissions } from '@/db/schema';
 import { byUploader, tellApprovers, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
-import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD } from '@/lib/samples/contract';
+import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
 import { REFUSED_BY_ENA, setStatus } from '@/lib/samples/registration';
 import type { SampleAccessions } from '../contract';
 import { finishSubmission } from '../submissions';
@@ -118,37 +118,35 @@ export async function recordAccessions(
 
 /**
  * Samples ENA refused (`rejected`: the submission's word for it), or whose registration gave up (`failed`), and
- * their uploaders and approvers told. ENA's refusal makes them `refused`, a state of their own: nothing for the
- * uploader to upload again, a sample manager retries; ENA's message is the submission's, said once for the batch,
- * and each sample's history keeps it. A give-up stays `rejected` with the reason (approvals kept, so a retry takes
- * it). An accessioned sample keeps its accessions either way: ENA still holds the record as it was.
+ * their uploaders and approvers told. ENA's refusal makes them `refused`, a give-up `failed`: states of their own,
+ * with nothing for the uploader to upload again, as a sample manager retries (approvals kept). The reason (ENA's
+ * message, said once for the batch elsewhere) is in each sample's history. An accessioned sample keeps its
+ * accessions either way: ENA still holds the record as it was.
  */
 async function stopRows(tx: Db, mail: MailContext, rows: Sample[], message: string, outcome: 'rejected' | 'failed') {
-  if (outcome === 'rejected') {
-    await setStatus(tx, rows, 'refused', REFUSED_BY_ENA);
-    if (rows.length) {
-      await tx.insert(sampleUpdates).values(
-        rows.map((r) => ({
-          sampleId: r.id,
-          manifestId: r.manifestId,
-          project: r.project,
-          updateType: 'system' as const,
-          field: ENA_REFUSAL_FIELD,
-          oldValue: '',
-          newValue: message,
-        })),
-      );
-    }
-  } else {
-    await setStatus(tx, rows, 'rejected', message, null, message);
+  const refused = outcome === 'rejected';
+  await setStatus(tx, rows, refused ? 'refused' : 'failed', refused ? REFUSED_BY_ENA : message);
+  if (rows.length) {
+    await tx.insert(sampleUpdates).values(
+      rows.map((r) => ({
+        sampleId: r.id,
+        manifestId: r.manifestId,
+        project: r.project,
+        updateType: 'system' as const,
+        field: refused ? ENA_REFUSAL_FIELD : REGISTRATION_FAILURE_FIELD,
+        oldValue: '',
+        newValue: message,
+      })),
+    );
   }
-  await tellUploaders(tx, mail, byUploader(rows), { kind: 'registration_failed', reason: message });
-  await tellApprovers(tx, mail, rows, message);
+  const cause = refused ? 'ena_refused' : 'gave_up';
+  await tellUploaders(tx, mail, byUploader(rows), { kind: 'registration_failed', reason: message, cause });
+  await tellApprovers(tx, mail, rows, message, cause);
 }
 
 /**
- * ENA refused the samples (the submission `rejected`, the samples `refused`), or registration gave up (`failed`,
- * the samples `rejected` with the reason), in one transaction with the submission.
+ * ENA refused the samples (the submission `rejected`, the samples `refused`), or registration gave up (both
+ * `failed`), in one transaction with the submission.
  */
 export async function rejectSamples(
   deps: Pick<RegistrationDeps, 'db' | 'mail'>,

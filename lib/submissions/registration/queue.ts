@@ -34,9 +34,9 @@ export async function queueSampleRegistration(
     const mine = rows.filter((r) => managesProject(user, r.project));
     const missing = ids.filter((id) => !mine.some((r) => r.id === id));
     if (missing.length) throw NotFound(`No sample you manage with svc_id ${missing.join(', ')}`);
-    // refused by ENA, or rejected by the ToLID service or a give-up after approval: never a manager's rejection
+    // refused by ENA, a give-up, or rejected by the ToLID service after approval: never a manager's rejection
     const failedAfterApproval = (r: (typeof rows)[number]) =>
-      r.status === 'refused' || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
+      r.status === 'refused' || r.status === 'failed' || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
     const notReady = mine.filter((r) => !WAITING_STATUSES.includes(r.status) && r.status !== 'sending' && !failedAfterApproval(r));
     if (notReady.length) {
       throw Conflict(

@@ -3,7 +3,10 @@ import { Suspense } from 'react';
 import { ManifestImagesStep } from '@/components/images/image-upload';
 import { ReportView } from '@/components/manifests/report-view';
 import { DeleteAction } from '@/components/ui/delete-action';
+import { AppError } from '@/lib/errors';
 import { permitsOfReport } from '@/lib/permits/permits';
+import { roleAllows } from '@/lib/profiles/access';
+import { getProfile } from '@/lib/profiles/profiles';
 import { reportRemovalState } from '@/lib/removal/reports';
 import { reportSummaryJson } from '@/lib/reports/json';
 import { getReportSummary, reportNames } from '@/lib/reports/read';
@@ -17,13 +20,19 @@ export const metadata: Metadata = { title: 'Validation report' };
  */
 export default async function ReportPage({ params }: { params: Promise<{ reportId: string }> }) {
   const { reportId } = await params;
-  const { report, names, removal } = await pageData(async (db, u) => {
+  const { report, names, removal, contributes } = await pageData(async (db, u) => {
     const row = await getReportSummary(db, u, reportId);
     const permits = row.status === 'complete' ? await permitsOfReport(db, row) : [];
+    // the report's uploader may have lost their share of the profile since: they read the report, add no images
+    const profile = await getProfile(db, u, row.profileId).catch((e: unknown) => {
+      if (e instanceof AppError && (e.code === 'not_found' || e.code === 'forbidden')) return null;
+      throw e;
+    });
     return {
       report: { ...reportSummaryJson(row), permits },
       names: await reportNames(db, row),
       removal: await reportRemovalState(db, u, row),
+      contributes: roleAllows(profile?.role ?? null, 'contribute'),
     };
   });
   return (
@@ -33,7 +42,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
       </Suspense>
       {/* specimen photos are a Tree of Life manifest's: a checklist's sample sheet has no specimens */}
       {report.confirmed_manifest_id && report.manifest_type !== 'BIODATA' ? (
-        <ManifestImagesStep manifestId={report.confirmed_manifest_id} />
+        <ManifestImagesStep manifestId={report.confirmed_manifest_id} contributes={contributes} />
       ) : null}
       {/* under a heading of its own, so that it is not read as deleting the photos above it */}
       {removal && (
