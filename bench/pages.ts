@@ -381,7 +381,6 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
  */
 const SCRIPT_MARKERS: { marker: string; times: number; holds: string }[] = [
   { marker: 'react-dom', times: 1, holds: 'React DOM' },
-  { marker: 'recharts', times: 1, holds: 'recharts' },
   { marker: 'No QueryClient set', times: 1, holds: 'TanStack Query' },
   { marker: 'getCoreRowModel', times: 1, holds: 'TanStack Table' },
   { marker: 'zod', times: 20, holds: 'zod' },

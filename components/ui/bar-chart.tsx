@@ -19,7 +19,7 @@ interface ChartProps {
 }
 
 /**
- * Bars of one series, e.g. samples per month, drawn by Recharts with their numbers as a table beside it
+ * Bars of one series, e.g. samples per month, with their numbers as a table beside it
  * (components/ui/series-chart.tsx).
  */
 export function BarChart({ title, bars, unit, caption, labelHeading }: ChartProps) {

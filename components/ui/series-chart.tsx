@@ -1,8 +1,6 @@
-'use client';
-
 import { useId } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { DataTable } from './data-table';
+import styles from './series-chart.module.css';
 
 /** One category of a chart (a month, a project, a taxon) and its value in each series. */
 export interface ChartRow {
@@ -75,59 +73,106 @@ function summarise(rows: ChartRow[], unit: string): string {
   return `${rows.length} bars from ${rows[0]?.label} to ${rows[rows.length - 1]?.label}, ${number(sum)} ${unit} in all; most in ${peak.label} (${number(total(peak))}). The table below lists every value.`;
 }
 
+/** A round number at or above `n` (1, 2 or 5 times a power of ten), so that the axis reads easily. */
+function roundedUp(n: number): number {
+  if (n <= 1) return 1;
+  const power = 10 ** Math.floor(Math.log10(n));
+  const step = [1, 2, 5, 10].find((m) => m * power >= n) ?? 10;
+  return step * power;
+}
+
+/** How the values of one category read in its tooltip: the total, then each series that has some. */
+function tooltip(r: ChartRow, series: ChartSeries[], unit: string): string {
+  const parts = series.filter((s) => (r.values[s.key] ?? 0) > 0).map((s) => `${s.label} ${number(r.values[s.key] ?? 0)}`);
+  return `${r.label}: ${number(total(r))} ${unit}${series.length > 1 && parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/** One category's bar: its series stacked in order, each as long as its share of the category's total. */
+function Stack({ row, series, length, lying }: { row: ChartRow; series: ChartSeries[]; length: number; lying: boolean }) {
+  return (
+    <span className={styles.stack} style={lying ? { width: `${length}%` } : { height: `${length}%` }}>
+      {series.map((s, i) =>
+        (row.values[s.key] ?? 0) > 0 ? (
+          <span key={s.key} style={{ flexGrow: row.values[s.key], background: COLOURS[i % COLOURS.length] }} />
+        ) : null,
+      )}
+    </span>
+  );
+}
+
+/** Categories named along the foot of standing bars: about six, so that they never run into each other on a phone. */
+const NAMED_CATEGORIES = 6;
+
 /**
- * A bar chart drawn by Recharts, stacked when it has several series, with its numbers as a table beside it. The
- * drawing is one image to assistive technology (its title and a sentence); the table is what they read.
+ * A bar chart, stacked when it has several series, with its numbers as a table beside it. Drawn with HTML and CSS on
+ * the server: no script to load or run, and text that keeps its size on a phone, as a drawing scaled to the screen's
+ * width would not. The drawing is one image to assistive technology (its title and a sentence); the table is what they
+ * read, and each bar's tooltip gives its numbers to a pointer.
  */
 export function SeriesChart({ title, caption, unit, labelHeading, rows, series, lying = false, empty }: SeriesChartProps) {
   const id = useId();
   if (rows.length === 0) return <p className="muted">{empty ?? 'Nothing to chart yet.'}</p>;
-  const data = rows.map((r) => ({ label: r.label, ...Object.fromEntries(series.map((s) => [s.key, r.values[s.key] ?? 0])) }));
-  const size = lying ? { width: '100%', height: rows.length * 30 + 70 } : { width: '100%', maxHeight: 320, aspectRatio: 2 };
+  const top = roundedUp(Math.max(...rows.map(total)));
+  const step = Math.ceil(rows.length / NAMED_CATEGORIES);
+  const legend = series.length > 1 || series[0]?.label !== unit;
   return (
-    <figure style={{ margin: 0 }}>
+    <figure className={styles.figure}>
       <figcaption className="visually-hidden">{caption}</figcaption>
-      <div role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} className="series-chart">
+      <div role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
         <span id={`${id}-title`} hidden>
           {title}
         </span>
         <span id={`${id}-desc`} hidden>
           {summarise(rows, unit)}
         </span>
-        <BarChart
-          data={data}
-          layout={lying ? 'vertical' : 'horizontal'}
-          responsive
-          style={size}
-          accessibilityLayer={false}
-          margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
-        >
-          <CartesianGrid strokeDasharray="3 3" horizontal={!lying} vertical={lying} />
-          {lying ? (
-            <>
-              <XAxis type="number" allowDecimals={false} />
-              <YAxis type="category" dataKey="label" width={130} tick={{ fontSize: 12 }} interval={0} />
-            </>
-          ) : (
-            <>
-              <XAxis dataKey="label" tick={{ fontSize: 12 }} />
-              <YAxis allowDecimals={false} width={48} tick={{ fontSize: 12 }} />
-            </>
-          )}
-          <Tooltip formatter={(value) => `${number(Number(value))} ${unit}`} />
-          {(series.length > 1 || series[0]?.label !== unit) && <Legend wrapperStyle={{ fontSize: 13 }} />}
-          {series.map((s, i) => (
-            <Bar
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              stackId="all"
-              fill={COLOURS[i % COLOURS.length]}
-              maxBarSize={lying ? 24 : 72}
-              isAnimationActive={false}
-            />
-          ))}
-        </BarChart>
+        {lying ? (
+          <ul className={styles.lying}>
+            {rows.map((r) => (
+              <li key={r.label} title={tooltip(r, series, unit)}>
+                <span className={styles.name}>{r.label}</span>
+                <span className={styles.track}>
+                  <Stack row={r} series={series} length={(total(r) / top) * 100} lying />
+                </span>
+                <span className={styles.value}>{number(total(r))}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <div className={styles.standing}>
+            <span className={styles.axis}>
+              <span>{number(top)}</span>
+              <span>{number(top / 2)}</span>
+              <span>0</span>
+            </span>
+            <span className={styles.bars} style={{ gridTemplateColumns: `repeat(${rows.length}, minmax(0, 4.5rem))` }}>
+              {rows.map((r) => (
+                <span key={r.label} className={styles.column} title={tooltip(r, series, unit)}>
+                  <Stack row={r} series={series} length={(total(r) / top) * 100} lying={false} />
+                </span>
+              ))}
+            </span>
+            {/* every `step`-th category named, across the columns of its own bar and the unnamed ones after it */}
+            <span className={styles.names} style={{ gridTemplateColumns: `repeat(${rows.length}, minmax(0, 4.5rem))` }}>
+              {rows.map((r, i) =>
+                i % step === 0 ? (
+                  <span key={r.label} style={{ gridColumn: `span ${Math.min(step, rows.length - i)}` }}>
+                    {r.label}
+                  </span>
+                ) : null,
+              )}
+            </span>
+          </div>
+        )}
+        {legend && (
+          <ul className={styles.legend}>
+            {series.map((s, i) => (
+              <li key={s.key}>
+                <span className={styles.swatch} style={{ background: COLOURS[i % COLOURS.length] }} />
+                {s.label}
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
       <ChartTable caption={caption} unit={unit} labelHeading={labelHeading} rows={rows} series={series} />
     </figure>
