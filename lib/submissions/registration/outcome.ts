@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { samples, sampleUpdates, submissions } from '@/db/schema';
-import { byUploader, tellApprovers, tellUploaders } from '@/lib/mail/messages';
+import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
+import { tellApprovers } from '@/lib/mail/registration-stops';
 import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
 import { REFUSED_BY_ENA, setStatus } from '@/lib/samples/registration';
 import type { SampleAccessions } from '../contract';
