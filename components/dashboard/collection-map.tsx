@@ -1,4 +1,4 @@
-import { ChartTable } from '@/components/ui/series-chart';
+import { ChartTable } from '@/components/ui/chart-table';
 import { plural } from '@/components/ui/words';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import styles from './dashboard.module.css';
@@ -10,6 +10,14 @@ const TABLE_PLACES = 100;
 const degrees = (value: number, positive: string, negative: string) => `${Math.abs(value)}° ${value >= 0 ? positive : negative}`;
 /** A one-degree square by its middle, as people read coordinates. */
 const placeName = (p: { latitude: number; longitude: number }) => `${degrees(p.latitude, 'N', 'S')}, ${degrees(p.longitude, 'E', 'W')}`;
+
+const round = (n: number) => Math.round(n * 10) / 10;
+/**
+ * A circle as two arcs of a path: thousands of places drawn as one element rather than one each, which a phone lays
+ * out and paints at once.
+ */
+const circlePath = ({ x, y, r }: { x: number; y: number; r: number }) =>
+  `M${round(x - r)} ${round(y)}a${round(r)} ${round(r)} 0 1 0 ${round(2 * r)} 0a${round(r)} ${round(r)} 0 1 0 ${round(-2 * r)} 0z`;
 
 /**
  * Where samples were collected: a circle on each one-degree square that has samples, its area growing with their
@@ -25,7 +33,7 @@ export function CollectionMap({ places }: { places: PublicDashboard['places'] })
     .sort((a, b) => b.samples - a.samples)
     .flatMap((p) => {
       const at = mapPoint(p.latitude, p.longitude);
-      return at ? [{ ...at, r: 2.5 + 12 * Math.sqrt(p.samples / most), key: `${p.latitude},${p.longitude}` }] : [];
+      return at ? [{ ...at, r: 2.5 + 12 * Math.sqrt(p.samples / most) }] : [];
     });
   const shown = places.slice(0, TABLE_PLACES);
   return (
@@ -43,9 +51,7 @@ export function CollectionMap({ places }: { places: PublicDashboard['places'] })
         <path d={sphere} className={styles.sea} />
         <path d={land} className={styles.land} />
         <path d={borders} className={styles.borders} />
-        {dots.map((d) => (
-          <circle key={d.key} cx={d.x} cy={d.y} r={d.r} className={styles.place} />
-        ))}
+        <path d={dots.map(circlePath).join('')} className={styles.place} />
       </svg>
       <figcaption className="muted">
         Land and borders: Natural Earth (public domain), 1:110 million, in the Equal Earth projection, which draws the poles as the flat

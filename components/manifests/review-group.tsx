@@ -20,9 +20,11 @@ import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
 
-const GROUPS = 10;
+// a page short enough to draw at once on a phone; the queue starts with the newest manifest, the one a manager was
+// just told about, and "Show all" or the pager reach the rest
+const GROUPS = 5;
 /** rows of a manifest shown before "Show all" */
-const ROWS = 50;
+const ROWS = 20;
 
 const nameOf = sampleName;
 export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;

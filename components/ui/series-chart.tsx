@@ -1,17 +1,9 @@
 import { useId } from 'react';
-import { DataTable } from './data-table';
+import { type ChartRow, type ChartSeries, chartNumber as number, chartTotal as total } from './chart-rows';
+import { ChartTable } from './chart-table';
 import styles from './series-chart.module.css';
 
-/** One category of a chart (a month, a project, a taxon) and its value in each series. */
-export interface ChartRow {
-  label: string;
-  values: Record<string, number>;
-}
-
-export interface ChartSeries {
-  key: string;
-  label: string;
-}
+export type { ChartRow, ChartSeries } from './chart-rows';
 
 export interface SeriesChartProps {
   title: string;
@@ -33,39 +25,6 @@ export interface SeriesChartProps {
 // Okabe and Ito's colours, told apart with every kind of colour vision
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#000000', '#F0E442'];
 
-const sentenceCase = (s: string) => (s[0]?.toUpperCase() ?? '') + s.slice(1);
-const total = (r: ChartRow) => Object.values(r.values).reduce((a, b) => a + b, 0);
-const number = (n: number) => n.toLocaleString('en-GB');
-
-/** The chart's numbers as a table, folded under it: the text alternative, and what a screen reader user navigates. */
-export function ChartTable({ caption, unit, labelHeading, rows, series }: Omit<SeriesChartProps, 'title' | 'lying'>) {
-  const several = series.length > 1;
-  const named = several || series[0]?.label !== unit;
-  return (
-    <details>
-      <summary>{caption} as a table</summary>
-      <DataTable
-        caption={caption}
-        rows={rows}
-        table={{
-          noun: unit,
-          rowKey: (r) => r.label,
-          columns: [
-            { id: 'label', header: labelHeading, key: true, cell: (r) => r.label },
-            ...series.map((s) => ({
-              id: `series-${s.key}`,
-              header: named ? s.label : sentenceCase(unit),
-              numeric: true,
-              cell: (r: ChartRow) => number(r.values[s.key] ?? 0),
-            })),
-            ...(several ? [{ id: 'total', header: 'Total', numeric: true, cell: (r: ChartRow) => number(total(r)) }] : []),
-          ],
-        }}
-      />
-    </details>
-  );
-}
-
 /** What the chart shows in a sentence: its accessible name's description, the table holding the rest. */
 function summarise(rows: ChartRow[], unit: string): string {
   const sum = rows.reduce((s, r) => s + total(r), 0);
@@ -73,12 +32,11 @@ function summarise(rows: ChartRow[], unit: string): string {
   return `${rows.length} bars from ${rows[0]?.label} to ${rows[rows.length - 1]?.label}, ${number(sum)} ${unit} in all; most in ${peak.label} (${number(total(peak))}). The table below lists every value.`;
 }
 
-/** A round number at or above `n` (1, 2 or 5 times a power of ten), so that the axis reads easily. */
+/** A round, even number at or above `n`, so that the axis and its middle line read as whole numbers. */
 function roundedUp(n: number): number {
-  if (n <= 1) return 1;
+  if (n <= 2) return 2;
   const power = 10 ** Math.floor(Math.log10(n));
-  const step = [1, 2, 5, 10].find((m) => m * power >= n) ?? 10;
-  return step * power;
+  return ([2, 4, 6, 8, 10].find((m) => m * power >= n) ?? 10) * power;
 }
 
 /** How the values of one category read in its tooltip: the total, then each series that has some. */

@@ -88,7 +88,8 @@ export async function decideSamples(
     const now = new Date().toISOString();
     const approved: typeof visible = [];
     const stillAwaited = new Map<string, string[]>();
-    for (const r of visible) {
+    const reason = input.decision === 'reject' ? input.reason?.trim() || DEFAULT_REJECTION : null;
+    const next = visible.map((r) => {
       const approvals: SampleApprovals =
         input.decision === 'accept'
           ? { ...r.approvals, ...Object.fromEntries((recording.get(r.id) ?? []).map((t) => [t, { user_id: user.id, date: now }])) }
@@ -99,31 +100,11 @@ export async function decideSamples(
       const waiting: SampleStatus = r.status === 'rejected' || r.status === 'refused' || r.status === 'failed' ? 'pending' : r.status;
       const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : waiting;
       if (ready) approved.push({ ...r, status });
-      await tx
-        .update(samples)
-        .set({
-          status,
-          approvals,
-          rejectionReason: input.decision === 'reject' ? input.reason?.trim() || DEFAULT_REJECTION : null,
-          timeUpdated: sql`now()`,
-        })
-        .where(sql`${samples.id} = ${r.id}`);
-      if (status !== r.status) {
-        await tx.insert(sampleUpdates).values({
-          sampleId: r.id,
-          manifestId: r.manifestId,
-          project: r.project,
-          updateType: 'user',
-          field: 'status',
-          oldValue: r.status,
-          newValue: status,
-          actorId: user.id,
-        });
-      }
-    }
+      return { r, status, approvals };
+    });
+    await writeDecisions(tx, next, reason, user.id);
     const decided = visible.map((r) => r.id);
-    if (input.decision === 'reject') {
-      const reason = input.reason?.trim() || DEFAULT_REJECTION;
+    if (reason !== null) {
       await tellUploaders(tx, mail, byUploader(visible), { kind: 'samples_rejected', by: user.username, reason });
       return { accepted: [], rejected: decided, registrations: [] };
     }
@@ -136,6 +117,51 @@ export async function decideSamples(
     });
     return { accepted: decided, rejected: [], registrations };
   });
+}
+
+/** Rows written in one statement: a thousand keep each statement far below its limit on parameters. */
+const ROWS_PER_STATEMENT = 1_000;
+
+/**
+ * The decided samples' new status and approvals, and a history row for each whose status changed: a statement per
+ * thousand samples rather than two per sample, so that deciding a whole manifest costs a few round trips.
+ */
+async function writeDecisions(
+  tx: Db,
+  next: {
+    r: Pick<typeof samples.$inferSelect, 'id' | 'manifestId' | 'project' | 'status'>;
+    status: SampleStatus;
+    approvals: SampleApprovals;
+  }[],
+  reason: string | null,
+  actorId: number,
+): Promise<void> {
+  for (let i = 0; i < next.length; i += ROWS_PER_STATEMENT) {
+    const lot = next.slice(i, i + ROWS_PER_STATEMENT);
+    await tx.execute(sql`
+      update ${samples} set status = v.status, approvals = v.approvals, rejection_reason = ${reason}, time_updated = now()
+      from unnest(
+        ${sql.param(lot.map((n) => n.r.id))}::text[],
+        ${sql.param(lot.map((n) => n.status))}::text[],
+        ${sql.param(lot.map((n) => JSON.stringify(n.approvals)))}::jsonb[]
+      ) as v(id, status, approvals)
+      where ${samples.id} = v.id`);
+  }
+  const changed = next.filter((n) => n.status !== n.r.status);
+  for (let i = 0; i < changed.length; i += ROWS_PER_STATEMENT) {
+    await tx.insert(sampleUpdates).values(
+      changed.slice(i, i + ROWS_PER_STATEMENT).map((n) => ({
+        sampleId: n.r.id,
+        manifestId: n.r.manifestId,
+        project: n.r.project,
+        updateType: 'user' as const,
+        field: 'status',
+        oldValue: n.r.status,
+        newValue: n.status,
+        actorId,
+      })),
+    );
+  }
 }
 
 /** `0123…abcd awaits BGE (ERGA_COMMUNITY approved by jane at …)`, for each sample an accept would record nothing on. */
