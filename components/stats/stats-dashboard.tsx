@@ -7,7 +7,7 @@ import { type Column, DataTable, type TableDefinition } from '@/components/ui/da
 import { formatMoment } from '@/components/ui/when';
 import { api } from '@/lib/client/api';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
-import { NONE_GIVEN } from '@/lib/stats/contract';
+import { NONE_GIVEN, type StatsSummary } from '@/lib/stats/contract';
 import { SUBMISSION_STATUSES } from '@/lib/submissions/contract';
 import styles from './stats-dashboard.module.css';
 
@@ -34,13 +34,18 @@ function ordered(counts: Record<string, number>, known: readonly string[]): [str
 
 type ProjectRow = { project: string; total: number; byStatus: Record<string, number> };
 
-/** The admin dashboard: GET /api/stats/summary, refreshed every few seconds without reloading the page. */
-export function StatsDashboard() {
+/**
+ * The admin dashboard: GET /api/stats/summary, drawn first from the figures the page came with (`initial`, read at
+ * `at`), then refreshed every few seconds without reloading the page.
+ */
+export function StatsDashboard({ initial, at }: { initial: StatsSummary; at: number }) {
   const q = useQuery({
     queryKey: ['stats-summary'],
     queryFn: () => api.GET('/api/stats/summary'),
+    initialData: initial,
+    initialDataUpdatedAt: at,
     refetchInterval: REFRESH_MS,
-    staleTime: 0,
+    staleTime: REFRESH_MS,
   });
 
   const updated = q.dataUpdatedAt ? formatMoment(new Date(q.dataUpdatedAt)) : null;
