@@ -1,17 +1,21 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { emails, samples, sampleUpdates, submissions } from '@/db/schema';
-import { mailContext } from '@/lib/mail/outbox';
-import { createEnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
+import { emails, sampleUpdates, submissions } from '@/db/schema';
 import { ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
 import { REFUSED_BY_ENA } from '@/lib/samples/registration';
 import { recentlyRejected } from '@/lib/samples/rejected';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import type { EnaRefusals } from '@/lib/submissions/contract';
-import { runSampleRegistration } from '@/lib/submissions/registration';
-import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
+import { createProfile, dtolRows, waitFor } from './support/flows';
 import type { Harness } from './support/harness';
-import { decideSamples, type RegistrationWorld, startRegistrationWorld } from './support/registration-world';
+import {
+  decideSamples,
+  type RegistrationWorld,
+  runRegistrationHere,
+  samplesOf,
+  startRegistrationWorld,
+  uploadPendingSamples,
+} from './support/registration-world';
 import type { RepositoryServer } from './support/repository-server';
 
 /**
@@ -49,14 +53,12 @@ beforeAll(async () => {
 afterAll(() => world.close());
 beforeEach(() => server.faults.clear());
 
-const rowsOf = (ids: string[]) => h.database.db.select().from(samples).where(inArray(samples.id, ids));
+const rowsOf = (ids: string[]) => samplesOf(h, ids);
 
 /** n samples of a fresh manifest of the researcher's, still pending. */
 async function pendingSamples(n: number): Promise<string[]> {
-  const rows = dtolRows(n, offset);
   offset += n;
-  const { manifest_id } = await uploadManifest(h, researcher.key, profileId, rows);
-  return (await h.database.db.select({ id: samples.id }).from(samples).where(eq(samples.manifestId, manifest_id))).map((r) => r.id);
+  return uploadPendingSamples(h, researcher.key, profileId, dtolRows(n, offset - n));
 }
 
 async function decide(ids: string[], decision: 'accept' | 'reject', reason?: string) {
@@ -202,16 +204,7 @@ describe('a registration that gives up after ENA was unreachable', () => {
       .where(sql`${submissions.sampleIds} @> ${sql.param(ids)}::text[] and ${submissions.status} = 'processing'`);
     // two days of outage, as the clock would have them: the next attempt gives up
     await h.database.db.update(submissions).set({ createdAt: sql`now() - interval '3 days'` }).where(eq(submissions.id, sub!.id));
-    await runSampleRegistration(
-      {
-        db: h.database.db,
-        logger: h.deps.logger,
-        ena: () => createEnaClient(enaClientOptionsFromConfig(h.config, h.deps.logger)),
-        jobs: h.deps.jobs,
-        mail: mailContext(h.config, h.deps.jobs),
-      },
-      sub!.id,
-    );
+    await runRegistrationHere(h, sub!.id);
     const [row] = await rowsOf(ids);
     expect(row).toMatchObject({ status: 'failed', rejectionReason: null });
     expect(row!.statusDetail).toMatch(/^ENA could not be reached for two days/);

@@ -1,14 +1,12 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samples, specimens, submissions } from '@/db/schema';
-import { mailContext } from '@/lib/mail/outbox';
 import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
-import { runSampleRegistration } from '@/lib/submissions/registration';
 import { SAMPLES_PER_DOCUMENT } from '@/lib/submissions/registration/send';
 import { buildTaxonRecords, fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
-import { decideSamples, repositorySettings } from './support/registration-world';
+import { decideSamples, repositorySettings, runRegistrationHere } from './support/registration-world';
 import { type RepositoryServer, startRepositoryServer } from './support/repository-server';
 
 /**
@@ -47,11 +45,7 @@ async function accepted(n: number): Promise<{ ids: string[]; registration: strin
   return { ids, registration: registrations[0]!.submission_id };
 }
 
-const run = (registration: string, ena: EnaClient) =>
-  runSampleRegistration(
-    { db: h.database.db, logger: h.deps.logger, ena: () => ena, jobs: h.deps.jobs, mail: mailContext(h.config, h.deps.jobs) },
-    registration,
-  );
+const run = (registration: string, ena: EnaClient) => runRegistrationHere(h, registration, ena);
 
 const realClient = () => createEnaClient(enaClientOptionsFromConfig(h.config, h.deps.logger));
 

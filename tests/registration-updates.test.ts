@@ -1,15 +1,19 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { samples, sampleUpdates, specimens, submissionReceipts, submissions } from '@/db/schema';
-import { mailContext } from '@/lib/mail/outbox';
 import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
 import { ENA_MODIFY_FIELD } from '@/lib/samples/contract';
-import { runSampleRegistration } from '@/lib/submissions/registration';
 import { specimenIdFor } from './fixtures/manifests/generate';
 import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
-import { decideSamples, type RegistrationWorld, repositorySettings, startRegistrationWorld } from './support/registration-world';
+import {
+  decideSamples,
+  type RegistrationWorld,
+  repositorySettings,
+  runRegistrationHere,
+  startRegistrationWorld,
+} from './support/registration-world';
 import type { RepositoryServer } from './support/repository-server';
 
 /**
@@ -222,17 +226,7 @@ describe('a MODIFY is sent once', () => {
       const rows = dtolRows(1, offset);
       offset += 10;
       const real = createEnaClient(enaClientOptionsFromConfig(manual.config, manual.deps.logger));
-      const run = (ena: EnaClient, submissionId: string) =>
-        runSampleRegistration(
-          {
-            db: manual.database.db,
-            logger: manual.deps.logger,
-            ena: () => ena,
-            jobs: manual.deps.jobs,
-            mail: mailContext(manual.config, manual.deps.jobs),
-          },
-          submissionId,
-        );
+      const run = (ena: EnaClient, submissionId: string) => runRegistrationHere(manual, submissionId, ena);
       const { manifest_id } = await uploadManifest(manual, m.key, profile, rows, { validateHere: true });
       const ids = (await manual.database.db.select({ id: samples.id }).from(samples).where(eq(samples.manifestId, manifest_id))).map(
         (r) => r.id,

@@ -1,16 +1,22 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emails, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
-import { mailContext } from '@/lib/mail/outbox';
 import { createEnaClient, type EnaClient, enaClientOptionsFromConfig } from '@/lib/repositories/ena';
 import { registrationQueue } from '@/lib/samples/registration';
 import { sweepRegistrations } from '@/lib/samples/registrations-sweep';
-import { runSampleRegistration } from '@/lib/submissions/registration';
 import { fakeTaxonomy } from './fixtures/manifests/taxa';
 import { runReferenceClient } from './query-client';
 import { createProfile, dtolRows, uploadManifest, waitFor } from './support/flows';
 import { createHarness, type Harness } from './support/harness';
-import { decideSamples, type RegistrationWorld, repositorySettings, startRegistrationWorld } from './support/registration-world';
+import {
+  decideSamples,
+  type RegistrationWorld,
+  repositorySettings,
+  runRegistrationHere,
+  samplesOf,
+  startRegistrationWorld,
+  uploadPendingSamples,
+} from './support/registration-world';
 import type { RepositoryServer } from './support/repository-server';
 
 /**
@@ -41,14 +47,12 @@ beforeEach(() => {
 
 const pick = (row: Record<string, string>, names: string[]) => Object.fromEntries(names.map((n) => [n, row[n] ?? '']));
 
-const rowsOf = (ids: string[]) => h.database.db.select().from(samples).where(inArray(samples.id, ids));
+const rowsOf = (ids: string[]) => samplesOf(h, ids);
 
 /** n samples of a fresh manifest, uploaded and confirmed by the manager, still pending. */
 async function pendingSamples(n: number, harness = h, key = manager.key, profile = profileId, validateHere = false): Promise<string[]> {
-  const rows = dtolRows(n, offset);
   offset += n;
-  const { manifest_id } = await uploadManifest(harness, key, profile, rows, { validateHere });
-  return (await harness.database.db.select({ id: samples.id }).from(samples).where(eq(samples.manifestId, manifest_id))).map((r) => r.id);
+  return uploadPendingSamples(harness, key, profile, dtolRows(n, offset - n), { validateHere });
 }
 
 async function accept(ids: string[], harness = h, key = manager.key) {
@@ -222,16 +226,7 @@ describe('acceptance sends the samples to ENA, ToLIDs first, with no other call'
 
     // ENA is back; the deferred run (queued with a delay) is what runs now
     server.faults.clear();
-    await runSampleRegistration(
-      {
-        db: h.database.db,
-        logger: h.deps.logger,
-        ena: () => createEnaClient(enaClientOptionsFromConfig(h.config, h.deps.logger)),
-        jobs: h.deps.jobs,
-        mail: mailContext(h.config, h.deps.jobs),
-      },
-      sub!.id,
-    );
+    await runRegistrationHere(h, sub!.id);
     const [done] = await rowsOf(ids);
     expect(done).toMatchObject({ status: 'accepted', statusDetail: null });
     expect(addsOf(done!.id)).toBe(1);
@@ -346,17 +341,7 @@ describe('a worker that dies', () => {
           return receipt;
         },
       };
-      const run = (ena: EnaClient) =>
-        runSampleRegistration(
-          {
-            db: manual.database.db,
-            logger: manual.deps.logger,
-            ena: () => ena,
-            jobs: manual.deps.jobs,
-            mail: mailContext(manual.config, manual.deps.jobs),
-          },
-          registration!.submission_id,
-        );
+      const run = (ena: EnaClient) => runRegistrationHere(manual, registration!.submission_id, ena);
       // the run fails as a killed one would: the queue runs it again
       await expect(run(dying)).rejects.toThrow('worker killed');
       const halfway = await manual.database.db.select().from(samples).where(inArray(samples.id, ids));

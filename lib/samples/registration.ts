@@ -4,7 +4,7 @@ import { one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
-import type { Registration } from './contract';
+import type { ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD, Registration } from './contract';
 
 /**
  * Where an approved Tree of Life sample goes next (docs/tol-manifests.md §3.2–3.3), decided inside the transaction that
@@ -94,11 +94,14 @@ export async function setStatus(
   for (const r of rows) r.status = status;
 }
 
-/** The audit trail of a change the service made itself (not a person) to one field of these samples. */
-async function recordSystemChange<Row extends Pick<RegistrableSample, 'id' | 'manifestId' | 'project'>>(
+/**
+ * The audit trail of a change the service made itself (not a person) to one field of these samples, or of what it
+ * was told of them (ENA's refusal, why a registration gave up: lib/samples/contract.ts).
+ */
+export async function recordSystemChange<Row extends Pick<RegistrableSample, 'id' | 'manifestId' | 'project'>>(
   tx: Db,
   rows: Row[],
-  field: 'status' | 'public_name',
+  field: 'status' | 'public_name' | typeof ENA_REFUSAL_FIELD | typeof REGISTRATION_FAILURE_FIELD,
   oldValue: (r: Row) => string,
   newValue: string,
 ): Promise<void> {

@@ -5,7 +5,7 @@ import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { tellApprovers } from '@/lib/mail/registration-stops';
 import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
-import { REFUSED_BY_ENA, setStatus } from '@/lib/samples/registration';
+import { REFUSED_BY_ENA, recordSystemChange, setStatus } from '@/lib/samples/registration';
 import type { SampleAccessions } from '../contract';
 import { finishSubmission } from '../submissions';
 import type { RegistrationDeps } from './deps';
@@ -127,19 +127,7 @@ export async function recordAccessions(
 async function stopRows(tx: Db, mail: MailContext, rows: Sample[], message: string, outcome: 'rejected' | 'failed') {
   const refused = outcome === 'rejected';
   await setStatus(tx, rows, refused ? 'refused' : 'failed', refused ? REFUSED_BY_ENA : message);
-  if (rows.length) {
-    await tx.insert(sampleUpdates).values(
-      rows.map((r) => ({
-        sampleId: r.id,
-        manifestId: r.manifestId,
-        project: r.project,
-        updateType: 'system' as const,
-        field: refused ? ENA_REFUSAL_FIELD : REGISTRATION_FAILURE_FIELD,
-        oldValue: '',
-        newValue: message,
-      })),
-    );
-  }
+  if (rows.length) await recordSystemChange(tx, rows, refused ? ENA_REFUSAL_FIELD : REGISTRATION_FAILURE_FIELD, () => '', message);
   const cause = refused ? 'ena_refused' : 'gave_up';
   await tellUploaders(tx, mail, byUploader(rows), { kind: 'registration_failed', reason: message, cause });
   await tellApprovers(tx, mail, rows, message, cause);
