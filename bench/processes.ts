@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RepositoryServer } from '../tests/support/repository-server';
@@ -85,3 +85,14 @@ export const standInUrls = (repositories: RepositoryServer): Record<string, stri
   ZENODO_URL: repositories.zenodoUrl,
   SMTP_URL: repositories.smtpUrl,
 });
+
+/**
+ * The service bundled as `npm run start:api` runs it, into `.next/<name>` (a directory of each bench's own, so as not
+ * to race other builds); returns the bundle's path.
+ */
+export function buildService(name: string): string {
+  const root = path.resolve(import.meta.dirname, '..');
+  const dir = path.join(root, '.next', name);
+  execFileSync(process.execPath, ['scripts/build-server.mjs', dir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  return path.join(dir, 'api-server.mjs');
+}

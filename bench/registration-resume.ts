@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { type ResumeOutcome, resumeAfterCrash } from '../tests/support/registration-resume';
 import { startRepositoryServer } from '../tests/support/repository-server';
+import { buildService } from './processes';
 
 /**
  * A registration of `samples` DTOL samples killed after ENA answered and before the answer was kept, resumed by a
@@ -29,7 +30,7 @@ export async function benchRegistrationResume(samples = 2_000, serverUrl = proce
     databaseUrl = u.toString();
   }
   try {
-    return await resumeAfterCrash(server, { samples, databaseUrl });
+    return await resumeAfterCrash(server, { samples, databaseUrl, serviceBundle: buildService('bench-resume') });
   } finally {
     await server.close();
     if (serverUrl) await onServer(`drop database if exists ${name} with (force)`);

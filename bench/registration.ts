@@ -9,7 +9,6 @@
  *   REGISTRATION_SAMPLES  how many samples (default 2,000)
  *   REGISTRATION_DELAYS   Webin's answer delays to run, in ms, comma-separated (default 1000,3000)
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,9 +20,8 @@ import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { acceptSamples, adminKey, pendingDtolSamples, serviceApi } from '../tests/support/dtol-samples';
 import { type RecordedRequest, startRepositoryServer } from '../tests/support/repository-server';
-import { killProcesses, type Proc, startProcess } from './processes';
+import { buildService, killProcesses, type Proc, startProcess } from './processes';
 
-const root = path.resolve(import.meta.dirname, '..');
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ADMIN = { username: 'registration-admin', password: 'registration-admin-password' };
 const progress = (line: string) => console.error(`  … ${line}`);
@@ -62,13 +60,6 @@ function kindOf(r: RecordedRequest): string {
   if (/\/report\//.test(r.path)) return 'report';
   if (/\/submit(\/queue)?\/?$/.test(r.path)) return /\/queue\/?$/.test(r.path) ? 'queue' : 'submit';
   return r.path;
-}
-
-/** The service bundled as `npm run start:api` runs it, into a directory of its own (so as not to race other builds). */
-function buildService(): string {
-  const dir = path.join(root, '.next', 'bench-registration');
-  execFileSync(process.execPath, ['scripts/build-server.mjs', dir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  return path.join(dir, 'api-server.mjs');
 }
 
 async function onServer(statement: string): Promise<void> {
@@ -216,7 +207,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const delays = (process.env.REGISTRATION_DELAYS ?? '1000,3000').split(',').map(Number);
   try {
     progress('building the service (scripts/build-server.mjs)');
-    const entry = buildService();
+    const entry = buildService('bench-registration');
     console.log(`## Registration end to end: ${samples.toLocaleString('en')} DTOL samples on PostgreSQL\n`);
     for (const delayMs of delays) console.log(`${formatRegistrationRun(await benchRegistration(entry, samples, delayMs))}\n`);
   } finally {

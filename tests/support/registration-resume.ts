@@ -40,7 +40,8 @@ const ADMIN = { username: 'resume-admin', password: 'resume-admin-password' };
 export async function resumeAfterCrash(
   server: RepositoryServer,
   /** pgliteTemplate: the test suite's dump of a migrated database, to start the embedded one from (service-process.ts) */
-  opts: { samples: number; databaseUrl?: string; pgliteTemplate?: string; timeoutMs?: number },
+  /** serviceBundle: the service to run (service-process.ts), when no test runner gives the suite's */
+  opts: { samples: number; databaseUrl?: string; pgliteTemplate?: string; timeoutMs?: number; serviceBundle?: string },
 ): Promise<ResumeOutcome> {
   const timeoutMs = opts.timeoutMs ?? 600_000;
   const dataDir = await serviceDataDir('rmb-resume-', opts.databaseUrl ? undefined : opts.pgliteTemplate);
@@ -56,7 +57,7 @@ export async function resumeAfterCrash(
   };
   let svc: ServiceProcess | null = null;
   try {
-    svc = await startService({ ...env, RMB_PAUSE_AT: 'registration:samples-answered' });
+    svc = await startService({ ...env, RMB_PAUSE_AT: 'registration:samples-answered' }, opts.serviceBundle);
     const running = () => svc as ServiceProcess;
     const api = serviceApi(() => running().url);
     const key = await adminKey(api, ADMIN);
@@ -77,7 +78,7 @@ export async function resumeAfterCrash(
 
     const restarted = performance.now();
     const restartedAt = Date.now();
-    svc = await startService(env);
+    svc = await startService(env, opts.serviceBundle);
     const upMs = performance.now() - restarted;
     const registration = await until(
       async () =>

@@ -66,10 +66,13 @@ export async function serviceDataDir(prefix: string, pgliteTemplate?: string): P
   return dir;
 }
 
-export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * The service's API server in a process of its own: `bundle`, or the suite's bundle of server/api.ts
+ * (tests/support/global-setup.ts), as `npm run start:api` runs it. A bench, with no test runner, gives its own.
+ */
+export async function startService(env: Record<string, string>, bundle?: string): Promise<ServiceProcess> {
   const port = await freePort();
-  // the suite's bundle of server/api.ts (tests/support/global-setup.ts), as `npm run start:api` runs it
-  const child: ChildProcess = spawn(process.execPath, [...TEST_NODE_FLAGS, inject('serviceBundle')], {
+  const child: ChildProcess = spawn(process.execPath, [...TEST_NODE_FLAGS, bundle ?? inject('serviceBundle')], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
