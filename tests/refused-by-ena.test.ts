@@ -11,6 +11,7 @@ import type { Harness } from './support/harness';
 import {
   decideSamples,
   type RegistrationWorld,
+  retryRegistration,
   runRegistrationHere,
   samplesOf,
   startRegistrationWorld,
@@ -161,19 +162,9 @@ describe('a registration ENA refuses', () => {
   });
 
   it('lets nobody but a manager of the project retry it, and the manager’s retry registers the samples', async () => {
-    const denied = await h.request('/api/sample/register', {
-      method: 'POST',
-      key: researcher.key,
-      headers: json,
-      body: JSON.stringify({ svc_ids: ids }),
-    });
+    const denied = await retryRegistration(h, researcher.key, ids);
     expect(denied.status).toBe(404);
-    const retry = await h.request('/api/sample/register', {
-      method: 'POST',
-      key: manager.key,
-      headers: json,
-      body: JSON.stringify({ svc_ids: ids }),
-    });
+    const retry = await retryRegistration(h, manager.key, ids);
     expect(retry.status, await retry.clone().text()).toBe(202);
     const rows = await ended(ids);
     for (const s of rows) {
@@ -228,12 +219,7 @@ describe('a registration that gives up after ENA was unreachable', () => {
     const rejected = await recentlyRejected(h.database.db, researcher.user, new Date(Date.now() - 3_600_000));
     expect(rejected.rows.map((r) => r.id)).not.toContain(ids[0]);
     server.faults.clear();
-    const retry = await h.request('/api/sample/register', {
-      method: 'POST',
-      key: manager.key,
-      headers: json,
-      body: JSON.stringify({ svc_ids: ids }),
-    });
+    const retry = await retryRegistration(h, manager.key, ids);
     expect(retry.status, await retry.clone().text()).toBe(202);
     const [done] = await waitFor(
       () => rowsOf(ids),

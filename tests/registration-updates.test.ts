@@ -11,6 +11,7 @@ import {
   decideSamples,
   type RegistrationWorld,
   repositorySettings,
+  retryRegistration,
   runRegistrationHere,
   startRegistrationWorld,
 } from './support/registration-world';
@@ -28,7 +29,6 @@ let h: Harness;
 let manager: Awaited<ReturnType<Harness['user']>>;
 let profileId: string;
 let offset = 500;
-const json = { 'content-type': 'application/json' };
 type Sample = typeof samples.$inferSelect;
 
 beforeAll(async () => {
@@ -202,12 +202,7 @@ describe('a correction to a registered sample reaches ENA', () => {
 
     // the manager sends it again once ENA takes it
     server.faults.clear();
-    const retry = await h.request('/api/sample/register', {
-      method: 'POST',
-      key: manager.key,
-      headers: json,
-      body: JSON.stringify({ svc_ids: ids }),
-    });
+    const retry = await retryRegistration(h, manager.key, ids);
     expect(retry.status, await retry.clone().text()).toBe(202);
     const [done] = await settled(ids, (r) => r[0]!.status === 'accepted', 'the MODIFY sent again');
     expect(done!.biosampleAccession).toBe(registered!.biosampleAccession);

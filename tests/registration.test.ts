@@ -12,6 +12,7 @@ import {
   decideSamples,
   type RegistrationWorld,
   repositorySettings,
+  retryRegistration,
   runRegistrationHere,
   samplesOf,
   startRegistrationWorld,
@@ -242,12 +243,7 @@ describe('acceptance sends the samples to ENA, ToLIDs first, with no other call'
     expect(why.find((u) => u.field === 'ena_refusal')?.newValue).toContain('collection date');
 
     server.faults.clear();
-    const retry = await h.request('/api/sample/register', {
-      method: 'POST',
-      key: manager.key,
-      headers: json,
-      body: JSON.stringify({ svc_ids: ids }),
-    });
+    const retry = await retryRegistration(h, manager.key, ids);
     expect(retry.status, await retry.clone().text()).toBe(202);
     const [again] = await finished(ids);
     expect(again).toMatchObject({ status: 'accepted', rejectionReason: null });

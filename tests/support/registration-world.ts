@@ -79,3 +79,12 @@ export const runRegistrationHere = (h: Harness, submissionId: string, ena?: EnaC
     },
     submissionId,
   );
+
+/** POST sample/register: a sample manager's retry of these samples' registration, as sent. */
+export const retryRegistration = (h: Harness, key: string, svcIds: string[]) =>
+  h.request('/api/sample/register', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ svc_ids: svcIds }),
+  });
