@@ -56,6 +56,21 @@ test('the newest manifest comes first; a link to one manifest keeps it through a
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '01-newest-first');
 
+  // ticks in two manifests' groups add up, and one taken back leaves the other: each group keeps only its own
+  const bar = page.getByRole('group', { name: 'Decide on the selected samples' });
+  const tick = (group: number) =>
+    awaitingGroups(page)
+      .nth(group)
+      .getByRole('checkbox', { name: /^Select sample / })
+      .first();
+  await tick(0).check();
+  await tick(1).check();
+  await expect(bar).toContainText('2 samples ticked');
+  await tick(0).uncheck();
+  await expect(bar).toContainText('1 sample ticked');
+  await expect(tick(1)).toBeChecked();
+  await tick(1).uncheck();
+
   // the sort switch is kept in the URL
   await page.getByRole('link', { name: 'Oldest first' }).click();
   await expect(page).toHaveURL(/[?&]sort=oldest\b/);

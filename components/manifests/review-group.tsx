@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useState } from 'react';
+import { type Dispatch, memo, type SetStateAction, useState } from 'react';
 import { ManifestThumbnails } from '@/components/images/specimen-images';
 import { Approvals } from '@/components/samples/approvals';
 import { RetryRegistration } from '@/components/samples/retry-registration';
@@ -185,13 +185,13 @@ export function GroupPager({
 }
 
 /** One manifest's samples: awaiting (with checkboxes) or decided (with their state and a retry where it failed). */
-export function Group({
+function GroupOfSamples({
   group,
   selection,
   onRetried,
 }: {
   group: ReviewGroup;
-  selection?: { chosen: Set<string>; setChosen: (s: Set<string>) => void };
+  selection?: { chosen: Set<string>; setChosen: Dispatch<SetStateAction<Set<string>>> };
   onRetried?: () => void;
 }) {
   const [all, setAll] = useState(false);
@@ -236,7 +236,17 @@ export function Group({
         selection={
           selection && {
             selected: selection.chosen,
-            onChange: selection.setChosen,
+            // only this group's ticks, laid on the selection as it is now: the group is not drawn again when another
+            // group's ticks change (Group below), so the set it was drawn with may be out of date for theirs
+            onChange: (next) =>
+              selection.setChosen((current) => {
+                const out = new Set(current);
+                for (const s of group.samples) {
+                  if (next.has(s.svc_id)) out.add(s.svc_id);
+                  else out.delete(s.svc_id);
+                }
+                return out;
+              }),
             label: (s) => `Select sample ${nameOf(s)}`,
             allLabel: `Select all ${samplesWord(group.samples.length)} of ${file}`,
             allKeys: group.samples.map((s) => s.svc_id),
@@ -251,3 +261,19 @@ export function Group({
     </section>
   );
 }
+
+type GroupProps = Parameters<typeof GroupOfSamples>[0];
+
+/**
+ * A group drawn again only when something of its own changed: ticking a sample of one manifest leaves the other
+ * manifests' tables as they were, though the selection they share is a new set.
+ */
+export const Group = memo(GroupOfSamples, (before: GroupProps, after: GroupProps) => {
+  if (before.group !== after.group || before.onRetried !== after.onRetried) return false;
+  if (!before.selection || !after.selection) return before.selection === after.selection;
+  const was = before.selection.chosen;
+  const is = after.selection.chosen;
+  return (
+    before.selection.setChosen === after.selection.setChosen && after.group.samples.every((s) => was.has(s.svc_id) === is.has(s.svc_id))
+  );
+});
