@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { pageWithTotal } from '@/db/rows';
 import { manifests, profiles, samples, users, validationReports } from '@/db/schema';
@@ -6,7 +6,7 @@ import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import { roleOn, visibleProfiles } from '@/lib/profiles/access';
 import { LABEL_COLUMNS } from '@/lib/samples/columns';
-import type { SampleStatus } from '@/lib/samples/contract';
+import { type SampleStatus, STOPPED_AT_ENA } from '@/lib/samples/contract';
 import { managesProject, type UserRecord } from '@/lib/users/users';
 
 /**
@@ -57,7 +57,7 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
         status_detail: samples.statusDetail,
         rejection_reason: samples.rejectionReason,
         // refused by ENA, or rejected after a manager's approval: the ToLID service refused it, or registration gave up
-        registration_failed: sql<boolean>`${samples.status} in ('refused', 'failed') or (${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb)`,
+        registration_failed: sql<boolean>`${inArray(samples.status, [...STOPPED_AT_ENA])} or (${samples.status} = 'rejected' and ${samples.approvals} <> '{}'::jsonb)`,
         timeUpdated: samples.timeUpdated,
       })
       .from(samples)

@@ -34,6 +34,10 @@ export const SAMPLE_STATUSES = [
 export const SampleStatusSchema = z.enum(SAMPLE_STATUSES).meta({ description: 'where a sample stands on its way to ENA' });
 export type SampleStatus = z.infer<typeof SampleStatusSchema>;
 
+/** Approved samples whose registration stopped at ENA, refused or given up: a sample manager sends them again. */
+export const STOPPED_AT_ENA = ['refused', 'failed'] as const satisfies readonly SampleStatus[];
+export const stoppedAtEna = (status: string): boolean => (STOPPED_AT_ENA as readonly string[]).includes(status);
+
 /** Every manifest field of a sample (or specimen), by its manifest name (samples.fields, specimens.fields). */
 export const SampleFieldsSchema = z.record(z.string(), z.string());
 export type SampleFields = z.infer<typeof SampleFieldsSchema>;

@@ -8,6 +8,7 @@ import type { FieldChange } from '@/lib/manifests/contract';
 import { specimenFields } from '@/lib/repositories/ena';
 import type { UserRecord } from '@/lib/users/users';
 import { CLEARS_PUBLIC_NAME, findUpdateChanges } from './changes';
+import { STOPPED_AT_ENA } from './contract';
 import type { CorrectedSample, CorrectionIssue, CorrectionRow } from './corrections-contract';
 import { correctableField, type InputRow } from './corrections-input';
 import { existingSamplesOf } from './existing';
@@ -44,7 +45,7 @@ export interface DiffDeps {
 }
 
 /** Statuses in which a registered sample is at rest: its registration (or a MODIFY) has finished, failed or been refused. */
-const AT_REST = new Set(['accepted', 'rejected', 'refused', 'failed']);
+const AT_REST = new Set<string>(['accepted', 'rejected', ...STOPPED_AT_ENA]);
 
 export async function diffCorrections(db: Db, deps: DiffDeps, user: UserRecord, input: InputRow[]): Promise<CorrectionsDiff> {
   const rows: CorrectionRow[] = input.map((r) => ({

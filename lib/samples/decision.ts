@@ -17,7 +17,7 @@ import type { MailContext } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import type { UserRecord } from '@/lib/users/users';
 import { LABEL_COLUMNS, sampleLabels } from './columns';
-import type { Decision, DecisionAnswer, PendingSamples, SampleApprovals } from './contract';
+import { type Decision, type DecisionAnswer, type PendingSamples, type SampleApprovals, STOPPED_AT_ENA } from './contract';
 import { type RegistrationQueue, routeApprovedSamples } from './registration';
 import { onRightsHold, privateReason, traditionalKnowledgeProject } from './rights-hold';
 
@@ -26,7 +26,7 @@ export const DEFAULT_REJECTION = 'Sample rejected by curator.';
 // not `private`: such a sample waits for its traditional-knowledge rights (lib/samples/rights-hold.ts); `refused`: a
 // manager may still reject a sample ENA refused (or whose registration failed), or accept it again, which sends it on
 // as a retry does
-const DECIDABLE: SampleStatus[] = ['pending', 'rejected', 'refused', 'failed'];
+const DECIDABLE: SampleStatus[] = ['pending', 'rejected', ...STOPPED_AT_ENA];
 
 /** The usernames of these users (approvers named in approvals), for messages and lists. */
 export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
@@ -96,9 +96,8 @@ export async function decideSamples(
           : {};
       stillAwaited.set(r.id, awaitedTypes(r, approvals, required));
       const ready = input.decision === 'accept' && stillAwaited.get(r.id)?.length === 0;
-      // a rejected sample accepted again waits for its other approvals as any pending one does
-      const waiting: SampleStatus = r.status === 'rejected' || r.status === 'refused' || r.status === 'failed' ? 'pending' : r.status;
-      const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : waiting;
+      // every decidable sample not yet ready waits as a pending one does: a rejected or stopped one accepted again too
+      const status: SampleStatus = input.decision === 'reject' ? 'rejected' : ready ? 'processing' : 'pending';
       if (ready) approved.push({ ...r, status });
       return { r, status, approvals };
     });

@@ -5,6 +5,7 @@ import { type ApproverScope, AWAITING_DECISION, approvalsGiven, awaitedTypes, ty
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { permitNamesOf } from '@/lib/permits/permits';
 import { sampleLabels } from './columns';
+import { stoppedAtEna } from './contract';
 import type { ReviewGroup, ReviewPermit, ReviewSample } from './review-contract';
 
 /** The review queue's groups as the API answers them: each manifest's head, its samples, their approvals and permits. */
@@ -97,7 +98,7 @@ function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: 
     status: r.status,
     status_detail: r.statusDetail,
     rejection_reason: r.status === 'rejected' ? r.rejectionReason : null,
-    registration_failed: r.status === 'refused' || r.status === 'failed' || (r.status === 'rejected' && approved.length > 0),
+    registration_failed: stoppedAtEna(r.status) || (r.status === 'rejected' && approved.length > 0),
     approvals: approvalsGiven(r.approvals, viewer.names),
     waiting_for: waiting,
     waiting_for_you: waiting.filter((t) => mine.includes(t)),

@@ -6,7 +6,7 @@ import { manifestTypeOf } from '@/lib/manifests/contract';
 import { PERMIT_KINDS, type PermitKind, type ProfilePermit } from '@/lib/permits/contract';
 import { getProfile } from '@/lib/profiles/profiles';
 import type { UserRecord } from '@/lib/users/users';
-import { type ProfileSampleSummary, SAMPLE_STATUSES, type SampleStatus, type StatusCount } from './contract';
+import { type ProfileSampleSummary, SAMPLE_STATUSES, type SampleStatus, type StatusCount, stoppedAtEna } from './contract';
 
 /**
  * What a Tree of Life profile holds, for its page in the portal (GET /api/profiles/{profile_id}/samples/summary):
@@ -44,9 +44,7 @@ export async function profileSampleSummary(db: Db, user: UserRecord, profileId: 
     samples: sum(counts),
     statuses: tally(counts),
     // refused by ENA or given up (approved, always), or rejected after approval
-    registration_failed: counts
-      .filter((c) => c.status === 'rejected' || c.status === 'refused' || c.status === 'failed')
-      .reduce((s, c) => s + Number(c.failed), 0),
+    registration_failed: counts.filter((c) => c.status === 'rejected' || stoppedAtEna(c.status)).reduce((s, c) => s + Number(c.failed), 0),
     manifests: heads.map(({ manifest: m, uploadedBy }) => {
       const own = counts.filter((c) => c.manifestId === m.id);
       return {

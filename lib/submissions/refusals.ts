@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { profiles, samples, submissions } from '@/db/schema';
 import { roleAllows, rolesOn } from '@/lib/profiles/access';
+import { STOPPED_AT_ENA } from '@/lib/samples/contract';
 import { managesProject, type UserRecord } from '@/lib/users/users';
 import type { EnaRefusal, EnaRefusals } from './contract';
 import { visibleTo } from './submissions';
@@ -38,7 +39,7 @@ export async function enaRefusals(db: Db, user: UserRecord, query: { limit: numb
           ? sql`coalesce(${submissions.finishedAt}, ${submissions.updatedAt}) > ${query.since.toISOString()}::timestamptz`
           : undefined,
         visibleTo(db, user),
-        sql`exists (select 1 from ${samples} where ${samples.id} = any(${submissions.sampleIds}) and ${samples.status} in ('refused', 'failed'))`,
+        sql`exists (select 1 from ${samples} where ${samples.id} = any(${submissions.sampleIds}) and ${inArray(samples.status, [...STOPPED_AT_ENA])})`,
       ),
     )
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
@@ -48,7 +49,7 @@ export async function enaRefusals(db: Db, user: UserRecord, query: { limit: numb
   const refused = await db
     .select({ id: samples.id, tube: samples.tubeOrWellId, specimen: samples.specimenId, project: samples.project })
     .from(samples)
-    .where(and(inArray(samples.id, [...new Set(heads.flatMap((h) => h.sampleIds))]), inArray(samples.status, ['refused', 'failed'])))
+    .where(and(inArray(samples.id, [...new Set(heads.flatMap((h) => h.sampleIds))]), inArray(samples.status, [...STOPPED_AT_ENA])))
     .orderBy(samples.tubeOrWellId, samples.id);
   // each sample in the newest registration that held it (heads are newest first)
   const claimed = new Set<string>();

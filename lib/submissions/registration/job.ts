@@ -7,6 +7,7 @@ import { UuidSchema } from '@/lib/identifiers/contract';
 import { FIRST_RUN, type JobRun } from '@/lib/jobs/queue';
 import { jobSpec } from '@/lib/jobs/spec';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
+import { STOPPED_AT_ENA } from '@/lib/samples/contract';
 import { type RegistrationQueue, registrableColumns, routeApprovedSamples } from '@/lib/samples/registration';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, finishSubmission } from '../submissions';
@@ -149,7 +150,7 @@ export const registerSamplesJob = jobSpec({
       .where(
         and(
           inArray(samples.id, sub.sampleIds.length ? sub.sampleIds : ['']),
-          or(inArray(samples.status, ['refused', 'failed']), and(eq(samples.status, 'rejected'), sql`${samples.approvals} <> '{}'::jsonb`)),
+          or(inArray(samples.status, [...STOPPED_AT_ENA]), and(eq(samples.status, 'rejected'), sql`${samples.approvals} <> '{}'::jsonb`)),
         ),
       )
       .for('update');

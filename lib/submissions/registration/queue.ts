@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { samples } from '@/db/schema';
 import { Conflict, NotFound } from '@/lib/errors';
 import type { JobQueue } from '@/lib/jobs/queue';
-import type { Registration } from '@/lib/samples/contract';
+import { type Registration, stoppedAtEna } from '@/lib/samples/contract';
 import { registrableColumns, registrationQueue, routeApprovedSamples, WAITING_STATUSES } from '@/lib/samples/registration';
 import { managesProject, type UserRecord } from '@/lib/users/users';
 
@@ -36,7 +36,7 @@ export async function queueSampleRegistration(
     if (missing.length) throw NotFound(`No sample you manage with svc_id ${missing.join(', ')}`);
     // refused by ENA, a give-up, or rejected by the ToLID service after approval: never a manager's rejection
     const failedAfterApproval = (r: (typeof rows)[number]) =>
-      r.status === 'refused' || r.status === 'failed' || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
+      stoppedAtEna(r.status) || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
     const notReady = mine.filter((r) => !WAITING_STATUSES.includes(r.status) && r.status !== 'sending' && !failedAfterApproval(r));
     if (notReady.length) {
       throw Conflict(
