@@ -21,6 +21,14 @@ export function one<T>(rows: readonly T[], what: string): T {
   return row;
 }
 
+/** Rows written in one statement: a thousand keep each statement far below its limit on parameters. */
+const ROWS_PER_STATEMENT = 1_000;
+
+/** `rows` in lots small enough for one statement each, in their order. */
+export function* lotsOf<T>(rows: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) yield rows.slice(i, i + ROWS_PER_STATEMENT);
+}
+
 /**
  * A page of a list with the true total under the same filter, the two statements run together. `list` is the
  * filtered select in Drizzle's dynamic mode, not yet ordered: the total counts it as a subquery (PostgreSQL drops

@@ -1,5 +1,6 @@
 import { asc, desc, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { lotsOf } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, users } from '@/db/schema';
 import {
   approvalsGiven,
@@ -118,9 +119,6 @@ export async function decideSamples(
   });
 }
 
-/** Rows written in one statement: a thousand keep each statement far below its limit on parameters. */
-const ROWS_PER_STATEMENT = 1_000;
-
 /**
  * The decided samples' new status and approvals, and a history row for each whose status changed: a statement per
  * thousand samples rather than two per sample, so that deciding a whole manifest costs a few round trips.
@@ -135,8 +133,7 @@ async function writeDecisions(
   reason: string | null,
   actorId: number,
 ): Promise<void> {
-  for (let i = 0; i < next.length; i += ROWS_PER_STATEMENT) {
-    const lot = next.slice(i, i + ROWS_PER_STATEMENT);
+  for (const lot of lotsOf(next)) {
     await tx.execute(sql`
       update ${samples} set status = v.status, approvals = v.approvals, rejection_reason = ${reason}, time_updated = now()
       from unnest(
@@ -147,9 +144,9 @@ async function writeDecisions(
       where ${samples.id} = v.id`);
   }
   const changed = next.filter((n) => n.status !== n.r.status);
-  for (let i = 0; i < changed.length; i += ROWS_PER_STATEMENT) {
+  for (const lot of lotsOf(changed)) {
     await tx.insert(sampleUpdates).values(
-      changed.slice(i, i + ROWS_PER_STATEMENT).map((n) => ({
+      lot.map((n) => ({
         sampleId: n.r.id,
         manifestId: n.r.manifestId,
         project: n.r.project,

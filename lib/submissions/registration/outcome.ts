@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { lotsOf } from '@/db/rows';
 import { samples, sampleUpdates, submissions } from '@/db/schema';
 import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
@@ -18,9 +19,6 @@ type AcceptedColumns = Pick<
   Sample,
   'biosampleAccession' | 'sraAccession' | 'submissionAccession' | 'sampleDerivedFrom' | 'sampleSameAs' | 'sampleSymbiontOf'
 > & { status: 'accepted' };
-
-/** Rows written in one statement: a thousand keep each statement far below its limit on parameters. */
-const ROWS_PER_STATEMENT = 1_000;
 
 /** Samples of one document ENA refused, and its message. */
 export interface Refusal {
@@ -71,8 +69,7 @@ export async function recordAccessions(
   await deps.db.transaction(async (tx) => {
     // a statement per lot of samples, not one per sample: the registration's own work after ENA's last answer grows
     // with its size, while Webin's calls do not
-    for (let i = 0; i < changes.length; i += ROWS_PER_STATEMENT) {
-      const lot = changes.slice(i, i + ROWS_PER_STATEMENT);
+    for (const lot of lotsOf(changes)) {
       const column = (pick: (n: AcceptedColumns) => string | null) => sql.param(lot.map((c) => pick(c.next)));
       await tx.execute(sql`
         update ${samples} set
@@ -93,9 +90,7 @@ export async function recordAccessions(
     const audit = changes.flatMap(({ r, audit }) =>
       audit.map((a) => ({ sampleId: r.id, manifestId: r.manifestId, project: r.project, updateType: 'system' as const, ...a })),
     );
-    for (let i = 0; i < audit.length; i += ROWS_PER_STATEMENT) {
-      await tx.insert(sampleUpdates).values(audit.slice(i, i + ROWS_PER_STATEMENT));
-    }
+    for (const lot of lotsOf(audit)) await tx.insert(sampleUpdates).values(lot);
     for (const f of refused) await stopRows(tx, deps.mail, f.rows, f.message, 'rejected');
     const error = refused.length
       ? `ENA refused ${refusedIds.size} of ${rows.length} samples: ${refused.map((f) => f.message).join(' ')}`
