@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { withoutEmptyRows } from '@/lib/spreadsheets/stream-sheets';
+import { rowElements } from '@/lib/spreadsheets/row-elements';
 
-/** lib/spreadsheets/stream-sheets.ts: the rows that hold nothing are dropped from a worksheet's XML, wherever its chunks are cut. */
+/** lib/spreadsheets/row-elements.ts: a worksheet's rows, whole, without those that hold nothing, wherever its chunks are cut. */
 
 const HEAD = '<worksheet><cols><col min="1" max="3" style="1"/></cols><sheetData>';
 const TAIL = '</sheetData><rowBreaks count="1"><brk id="5"/></rowBreaks><pageMargins left="0.7"/></worksheet>';
@@ -19,7 +19,7 @@ const EMPTY = [
   '<row r="9" ht="20" customHeight="1"><c r="A9" s="1"/></row>',
 ];
 const xml = HEAD + [FILLED[0], EMPTY[0], FILLED[1], EMPTY[1], FILLED[2], EMPTY[2], FILLED[3], FILLED[4], EMPTY[3]].join('') + TAIL;
-const expected = HEAD + FILLED.join('') + TAIL;
+const expected = FILLED.join('');
 
 async function* chunksOf(bytes: Buffer, cuts: number[]) {
   let from = 0;
@@ -30,17 +30,17 @@ async function* chunksOf(bytes: Buffer, cuts: number[]) {
 }
 
 const filtered = async (bytes: Buffer, cuts: number[]) => {
-  const out: Buffer[] = [];
-  for await (const chunk of withoutEmptyRows(chunksOf(bytes, cuts))) out.push(chunk);
-  return Buffer.concat(out).toString('utf8');
+  let out = '';
+  for await (const row of rowElements(chunksOf(bytes, cuts), { skipEmpty: true })) out += row;
+  return out;
 };
 
-describe('withoutEmptyRows', () => {
-  it('keeps every row holding a value, an inline string or a formula, and the XML around the rows, whole', async () => {
+describe('rowElements', () => {
+  it('gives every row holding a value, an inline string or a formula, whole, and nothing else', async () => {
     expect(await filtered(Buffer.from(xml), [])).toBe(expected);
   });
 
-  it('gives the same XML wherever the stream is cut, inside a tag or a character included', async () => {
+  it('gives the same rows wherever the stream is cut, inside a tag or a character included', async () => {
     const bytes = Buffer.from(xml);
     for (let cut = 1; cut < bytes.length; cut++) expect(await filtered(bytes, [cut])).toBe(expected);
     expect(
