@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { studies, validationReports } from '@/db/schema';
 import { currentDefinition } from '@/lib/manifests';
+import { rowsOfStored } from '@/lib/manifests/stored-rows';
 import { filledAboveEmptyRowsXlsx, filledCellsXlsx, millionEmptyRowsXlsx, zipBombXlsx } from './fixtures/hostile-xlsx';
 import { validRows } from './fixtures/manifests/generate';
 import { fakeTaxonomy } from './fixtures/manifests/taxa';
@@ -122,7 +123,7 @@ describe('hostile manifest uploads', () => {
     const [report] = await h.database.db.select().from(validationReports).where(eq(validationReports.id, report_id));
     expect(report).toMatchObject({ status: 'complete', upload: null, summary: { rows: 3, errors: 0 } });
     // the filled rows, under the numbers the researcher sees, and nothing of the empty ones
-    const normalised = (report!.rows as { normalised: { rowNumber: number; values: Record<string, string> }[] }).normalised;
+    const { normalised } = rowsOfStored(report!.rows!);
     expect(normalised.map((r) => [r.rowNumber, r.values.SPECIMEN_ID])).toEqual(rows.map((r, i) => [i + 2, r.SPECIMEN_ID]));
   }, 120_000);
 

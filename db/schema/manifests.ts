@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { FieldChange, Issue, ManifestDefinition, ReportRows } from '../../lib/manifests/contract';
+import type { FieldChange, Issue, ManifestDefinition, StoredReportRows } from '../../lib/manifests/contract';
 import type { RequiredPermit } from '../../lib/permits/contract';
 import type { ReportCounts, ReportMode, ReportProject, ReportStatus } from '../../lib/reports/contract';
 import { profiles } from './profiles';
@@ -61,7 +61,7 @@ export const validationReports = pgTable(
     errors: jsonb('errors').$type<Issue[]>().notNull().default(sql`'[]'::jsonb`),
     warnings: jsonb('warnings').$type<Issue[]>().notNull().default(sql`'[]'::jsonb`),
     /** parsed rows kept for confirmation, so confirming does not parse again */
-    rows: jsonb('rows').$type<ReportRows>(),
+    rows: jsonb('rows').$type<StoredReportRows>(),
     /** create | update, and for updates the field changes found (preview) */
     mode: text('mode').$type<ReportMode>(),
     changes: jsonb('changes').$type<FieldChange[]>().notNull().default(sql`'[]'::jsonb`),

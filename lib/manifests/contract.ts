@@ -188,6 +188,17 @@ export type RowMatch = z.infer<typeof RowMatchSchema>;
 export const ReportRowsSchema = z.object({ normalised: z.array(ParsedRowSchema), matches: z.array(RowMatchSchema) });
 export type ReportRows = z.infer<typeof ReportRowsSchema>;
 
+/**
+ * The same rows as the table keeps them (lib/reports/stored-rows.ts): the field names once, and each row as its
+ * number followed by its values in the names' order, null where it has none.
+ */
+export const StoredReportRowsSchema = z.object({
+  fields: z.array(z.string()),
+  normalised: z.array(z.array(z.union([z.number(), z.string(), z.null()]))),
+  matches: z.array(RowMatchSchema),
+});
+export type StoredReportRows = z.infer<typeof StoredReportRowsSchema>;
+
 // ---------------------------------------------------------------------------------------------------------------
 // The blank template, and uploads that cannot be read as a manifest
 

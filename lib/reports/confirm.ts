@@ -11,6 +11,7 @@ import type { JobQueue } from '@/lib/jobs/queue';
 import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import type { FieldChange, ReportRows } from '@/lib/manifests/contract';
+import { storedFields, storedRowsOf } from '@/lib/manifests/stored-rows';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
 import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
 import { approvalsKeptOnUpdate } from '@/lib/reference/read';
@@ -125,11 +126,10 @@ export async function confirmReport(
       with written as (insert into ${samples} (id, manifest_id, profile_id, project, manifest_version, status, fields, specimen_id,
         rack_or_plate_id, tube_or_well_id, taxon_id, scientific_name, symbiont, sequencing_centres, associated_tol_projects,
         created_by)
-      select s.id, ${manifestId}::uuid, ${profile.id}, ${project}, ${report.version}, s.status, r.value -> 'values',
+      select s.id, ${manifestId}::uuid, ${profile.id}, ${project}, ${report.version}, s.status, ${storedFields},
         s."specimenId", s."rackOrPlateId", s."tubeOrWellId", s."taxonId", s."scientificName", s.symbiont,
         ${sql.param(context.sequencingCentres)}::text[], ${sql.param(context.associatedTolProjects)}::text[], ${user.id}::int
-      from ${validationReports} v
-        cross join lateral jsonb_array_elements(v.rows -> 'normalised') with ordinality as r(value, n)
+      from ${validationReports} v ${storedRowsOf(sql`v.rows`)}
         join jsonb_to_recordset(${JSON.stringify(perRow)}::jsonb) as s(n bigint, id text, status text, "specimenId" text,
           "rackOrPlateId" text, "tubeOrWellId" text, "taxonId" text, "scientificName" text, symbiont text) on s.n = r.n
       where v.id = ${report.id}::uuid

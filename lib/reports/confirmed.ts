@@ -4,6 +4,7 @@ import { pageWithTotal } from '@/db/rows';
 import { manifests, profiles, samples, users, validationReports } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
+import { storedRowNumber, storedRowsOf, storedValue } from '@/lib/manifests/stored-rows';
 import { roleOn, visibleProfiles } from '@/lib/profiles/access';
 import { LABEL_COLUMNS } from '@/lib/samples/columns';
 import { type SampleStatus, STOPPED_AT_ENA } from '@/lib/samples/contract';
@@ -89,15 +90,14 @@ export async function manifestSamplesPage(db: Db, user: UserRecord, manifestId: 
  * confirmed from (a symbiont sharing its target's tube comes next to it), computed once in the database.
  */
 export function uploadedPositions(db: Db, reportId: string | null) {
-  const r = sql`r.value`;
   return db.$with('uploaded').as(
     db
       .select({
-        rack: sql<string>`coalesce(${r} -> 'values' ->> 'RACK_OR_PLATE_ID', '')`.as('rack'),
-        tube: sql<string>`coalesce(${r} -> 'values' ->> 'TUBE_OR_WELL_ID', '')`.as('tube'),
-        position: sql<number>`min((${r} ->> 'rowNumber')::int)`.as('position'),
+        rack: sql<string>`coalesce(${storedValue('RACK_OR_PLATE_ID')}, '')`.as('rack'),
+        tube: sql<string>`coalesce(${storedValue('TUBE_OR_WELL_ID')}, '')`.as('tube'),
+        position: sql<number>`min(${storedRowNumber})`.as('position'),
       })
-      .from(sql`${validationReports}, jsonb_array_elements(${validationReports.rows} -> 'normalised') as r`)
+      .from(sql`${validationReports} ${storedRowsOf(validationReports.rows)}`)
       .where(sql`${validationReports.id} = ${reportId}`)
       .groupBy(sql`1, 2`),
   );

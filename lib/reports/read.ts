@@ -5,6 +5,7 @@ import { profiles, users, validationReports } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
 import type { ReportRows } from '@/lib/manifests/contract';
+import { rowsOfStored } from '@/lib/manifests/stored-rows';
 import { profilesWhere } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 
@@ -60,7 +61,7 @@ export async function getReportSummary(db: Db, user: UserRecord, id: string): Pr
 /** The rows a complete report holds for its confirmation (the only read of them). */
 export async function reportRows(db: Db, id: string): Promise<ReportRows | null> {
   const [row] = await db.select({ rows: validationReports.rows }).from(validationReports).where(eq(validationReports.id, id));
-  return row?.rows ?? null;
+  return row?.rows ? rowsOfStored(row.rows) : null;
 }
 
 /**

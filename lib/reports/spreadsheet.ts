@@ -5,6 +5,7 @@ import { NotFound } from '@/lib/errors';
 import { findDefinition } from '@/lib/manifests';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { buildFilledTemplate } from '@/lib/manifests/filled-template';
+import { storedRowNumber, storedRowsOf, storedValue } from '@/lib/manifests/stored-rows';
 import type { UserRecord } from '@/lib/users/users';
 import { readableManifest } from './confirmed';
 
@@ -36,15 +37,14 @@ const rowKey = (values: Record<string, string | undefined>): string => `${values
 
 /** The row number of each rack and tube in the report the manifest was confirmed from, read in the database. */
 async function uploadedOrder(db: Db, reportId: string): Promise<Map<string, number>> {
-  const r = sql`r.value`;
   const rows = await db
     .select({
-      rowNumber: sql<number>`(${r} ->> 'rowNumber')::int`,
-      rack: sql<string | null>`${r} -> 'values' ->> 'RACK_OR_PLATE_ID'`,
-      tube: sql<string | null>`${r} -> 'values' ->> 'TUBE_OR_WELL_ID'`,
+      rowNumber: sql<number>`${storedRowNumber}`,
+      rack: sql<string | null>`${storedValue('RACK_OR_PLATE_ID')}`,
+      tube: sql<string | null>`${storedValue('TUBE_OR_WELL_ID')}`,
     })
-    .from(sql`${validationReports}, jsonb_array_elements(${validationReports.rows} -> 'normalised') as r`)
-    .where(and(eq(validationReports.id, reportId), sql`coalesce(${r} -> 'values' ->> 'SYMBIONT', 'TARGET') = 'TARGET'`));
+    .from(sql`${validationReports} ${storedRowsOf(validationReports.rows)}`)
+    .where(and(eq(validationReports.id, reportId), sql`coalesce(${storedValue('SYMBIONT')}, 'TARGET') = 'TARGET'`));
   return new Map(rows.map((x) => [rowKey({ RACK_OR_PLATE_ID: x.rack ?? '', TUBE_OR_WELL_ID: x.tube ?? '' }), Number(x.rowNumber)]));
 }
 

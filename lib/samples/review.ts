@@ -10,6 +10,7 @@ import {
   reviewsSamples,
   waitsForSql,
 } from '@/lib/approvals/approvals';
+import { storedRowNumber, storedRowsOf, storedValue } from '@/lib/manifests/stored-rows';
 import type { UserRecord } from '@/lib/users/users';
 import { usernamesOf } from './decision';
 import { DECIDED_DAYS, type ReviewChoices, type ReviewQuery, type ReviewQueue } from './review-contract';
@@ -161,18 +162,17 @@ function choicesOf(heads: { profileId: string; profileTitle: string; uploadedBy:
  */
 async function inRowOrder(db: Db, manifestIds: string[], where: SQL | undefined): Promise<SampleRow[]> {
   if (!manifestIds.length) return [];
-  const r = sql`r.value`;
   const uploaded = db.$with('uploaded').as(
     db
       .select({
         // named in full: inside the CTE drizzle writes a column without its table, and both tables have an id
         manifestId: sql<string>`${sql.identifier('manifests')}.${sql.identifier('id')}`.as('uploaded_manifest'),
-        rack: sql<string>`coalesce(${r} -> 'values' ->> 'RACK_OR_PLATE_ID', '')`.as('rack'),
-        tube: sql<string>`coalesce(${r} -> 'values' ->> 'TUBE_OR_WELL_ID', '')`.as('tube'),
-        position: sql<number>`min((${r} ->> 'rowNumber')::int)`.as('position'),
+        rack: sql<string>`coalesce(${storedValue('RACK_OR_PLATE_ID')}, '')`.as('rack'),
+        tube: sql<string>`coalesce(${storedValue('TUBE_OR_WELL_ID')}, '')`.as('tube'),
+        position: sql<number>`min(${storedRowNumber})`.as('position'),
       })
       .from(
-        sql`${manifests} join ${validationReports} on ${validationReports.id} = ${manifests.reportId}, jsonb_array_elements(${validationReports.rows} -> 'normalised') as r`,
+        sql`${manifests} join ${validationReports} on ${validationReports.id} = ${manifests.reportId} ${storedRowsOf(validationReports.rows)}`,
       )
       .where(inArray(manifests.id, manifestIds))
       .groupBy(sql`1, 2, 3`),

@@ -1,0 +1,61 @@
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { ParsedRow, ReportRows, StoredReportRows } from './contract';
+
+/**
+ * How a report keeps its rows for its confirmation (validation_reports.rows), and how SQL reads them: the field names
+ * once, then each row as its number followed by its values in the names' order (null where the row has none). Each
+ * row repeating its field names, a 10,000-row sheet's rows were twice the JSON, and PostgreSQL took them in at two to
+ * three times the cost (docs/benchmarks.md, "Big sheets").
+ */
+
+/** The rows a report keeps, for the table. */
+export function storedRows(rows: ReportRows): StoredReportRows {
+  const fields: string[] = [];
+  const seen = new Set<string>();
+  for (const row of rows.normalised) {
+    for (const name in row.values) {
+      if (!seen.has(name)) {
+        seen.add(name);
+        fields.push(name);
+      }
+    }
+  }
+  return {
+    fields,
+    normalised: rows.normalised.map((row) => [row.rowNumber, ...fields.map((name) => row.values[name] ?? null)]),
+    matches: rows.matches,
+  };
+}
+
+/** The rows a report kept, as validation made them. */
+export function rowsOfStored(stored: StoredReportRows): ReportRows {
+  const normalised = stored.normalised.map(([rowNumber, ...values]): ParsedRow => {
+    const entries: [string, string][] = [];
+    stored.fields.forEach((name, i) => {
+      const value = values[i];
+      if (typeof value === 'string') entries.push([name, value]);
+    });
+    // fromEntries makes each name its own property, `__proto__` included
+    return { rowNumber: Number(rowNumber), values: Object.fromEntries(entries) };
+  });
+  return { normalised, matches: stored.matches };
+}
+
+/**
+ * The `from` clause's part that reads the stored rows of the report `report` (a validation_reports row of the query):
+ * each row as `r(value, n)`, in their order, beside the report's field names (`k.names`).
+ */
+export const storedRowsOf = (report: SQLWrapper): SQL =>
+  // `offset 0` keeps the names a subquery read once per report: pulled up, they were read again for every row
+  sql`cross join lateral (select array(select jsonb_array_elements_text(${report} -> 'fields')) as names offset 0) k
+    cross join lateral jsonb_array_elements(${report} -> 'normalised') with ordinality as r(value, n)`;
+
+/** A stored row's value of the field `name` as text, null where it has none. */
+export const storedValue = (name: string): SQL => sql`(r.value ->> array_position(k.names, ${name}::text))`;
+
+/** A stored row's number in the sheet. */
+export const storedRowNumber: SQL = sql`(r.value ->> 0)::int`;
+
+/** A stored row's fields as one JSON object, the sample's `fields` (the names it has a value for). */
+export const storedFields: SQL = sql`jsonb_strip_nulls(jsonb_object(k.names,
+  array(select v from jsonb_array_elements_text(r.value) with ordinality as x(v, i) where i > 1 order by i)))`;
