@@ -4,8 +4,8 @@ import type { ParsedRow, ReportRows, StoredReportRows } from './contract';
 /**
  * How a report keeps its rows for its confirmation (validation_reports.rows), and how SQL reads them: the field names
  * once, then each row as its number followed by its values in the names' order (null where the row has none). Each
- * row repeating its field names, a 10,000-row sheet's rows were twice the JSON, and PostgreSQL took them in at two to
- * three times the cost (docs/benchmarks.md, "Big sheets").
+ * row repeating its field names, most of a big sheet's stored JSON was names, which PostgreSQL parsed again for each
+ * row (docs/benchmarks.md, "Big sheets").
  */
 
 /** The rows a report keeps, for the table. */
