@@ -189,7 +189,7 @@ export const ReportRowsSchema = z.object({ normalised: z.array(ParsedRowSchema),
 export type ReportRows = z.infer<typeof ReportRowsSchema>;
 
 /**
- * The same rows as the table keeps them (lib/reports/stored-rows.ts): the field names once, and each row as its
+ * The same rows as the table keeps them (lib/manifests/stored-rows.ts): the field names once, and each row as its
  * number followed by its values in the names' order, null where it has none.
  */
 export const StoredReportRowsSchema = z.object({

@@ -41,7 +41,8 @@ function isDateFormat(numFmt: string | undefined): boolean {
 
 const epochOffset = (date1904: boolean): number => 25569 - (date1904 ? 1462 : 0);
 
-const excelSerialToDate = (serial: number, date1904: boolean): Date => new Date(Math.round((serial - epochOffset(date1904)) * MS_PER_DAY));
+export const excelSerialToDate = (serial: number, date1904: boolean): Date =>
+  new Date(Math.round((serial - epochOffset(date1904)) * MS_PER_DAY));
 
 /**
  * The number Excel stored behind a date cell. exceljs rounds the serial to the millisecond when it makes the Date,

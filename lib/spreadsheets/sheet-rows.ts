@@ -1,5 +1,7 @@
 import type ExcelJS from 'exceljs';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { excelSerialToDate } from './cells';
+import { columnNumber } from './columns';
 import { rowElements } from './row-elements';
 import { type RawCell, type RawRow, scanRow } from './row-xml';
 
@@ -33,19 +35,6 @@ function isDateFmt(fmt: string | undefined): boolean {
   return /[ymdhMsb]/.test(stripped);
 }
 
-const excelToDate = (v: number, date1904: boolean): Date => new Date(Math.round((v - 25569 + (date1904 ? 1462 : 0)) * 24 * 3600 * 1000));
-
-/** The column number of a cell reference such as `AB12`; 0 when it has no letters. */
-function columnOf(ref: string): number {
-  let col = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const code = ref.charCodeAt(i) | 0x20; // lower case
-    if (code < 0x61 || code > 0x7a) break;
-    col = col * 26 + (code - 0x60);
-  }
-  return col;
-}
-
 /** The value of a cell as exceljs gives it; undefined for a cell that holds nothing. */
 function cellValue(c: RawCell, numFmt: string | undefined, ctx: SheetContext): ExcelJS.CellValue | undefined {
   const { formula, text, type } = c;
@@ -68,7 +57,7 @@ function cellValue(c: RawCell, numFmt: string | undefined, ctx: SheetContext): E
       return Number.parseInt(text, 10) !== 0;
     default: {
       const n = Number.parseFloat(text);
-      return isDateFmt(numFmt) ? excelToDate(n, ctx.date1904) : n;
+      return isDateFmt(numFmt) ? excelSerialToDate(n, ctx.date1904) : n;
     }
   }
 }
@@ -156,12 +145,12 @@ export async function* sheetRows(
   ctx: SheetContext,
   opts: { skipEmpty?: boolean } = {},
 ): AsyncGenerator<StreamedRow> {
-  const numFmts = new Map<number, string | undefined>();
-  /** the number format of a style; undefined for a style without one, null for no such style */
+  /** the number format of each style read so far: undefined for a style without one, null for no such style */
+  const numFmts = new Map<number, string | undefined | null>();
   const numFmtOf = (id: number): string | undefined | null => {
     if (!numFmts.has(id)) {
       const style = ctx.style(id);
-      numFmts.set(id, style ? style.numFmt : (null as unknown as undefined));
+      numFmts.set(id, style ? style.numFmt : null);
     }
     return numFmts.get(id);
   };
@@ -176,7 +165,7 @@ export async function* sheetRows(
     const cells: StreamedRow['cells'] = [];
     let lastCol = 0;
     for (const c of raw.cells) {
-      const col = c.ref ? columnOf(c.ref) : 0;
+      const col = c.ref ? columnNumber(c.ref) : 0;
       lastCol = col > 0 ? col : lastCol + 1;
       const style = Number.parseInt(c.style ?? '', 10);
       const own = style ? numFmtOf(style) : null;
