@@ -81,8 +81,8 @@ export async function benchManifestValidate(
     { typed: true },
   );
 
-  // each step is timed `runs` times, one after the other, and the medians compared: on a machine of two cores the
-  // exceljs read alone moved by a third from one run to the next
+  // each step is timed `runs` times, one after the other, and the medians compared: one exceljs read alone moves too
+  // much from run to run on a machine of two cores (docs/benchmarks.md, "Big sheets")
   const exceljsRuns: number[] = [];
   const parseRuns: number[] = [];
   const validateRuns: number[] = [];
