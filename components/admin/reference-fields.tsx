@@ -6,30 +6,6 @@ import type { DefaultValues, FieldValues, UseFormRegisterReturn, UseFormReturn }
 import { showServerErrors } from '@/components/ui/form';
 import styles from './users-admin.module.css';
 
-/** What a change of the reference data said: a success as a status, a failure as an alert. */
-export interface Said {
-  ok: boolean;
-  text: string;
-}
-
-/** The outcome line of a section of the Reference data page, above its table, read out when it changes. */
-export function SectionOutcome({ said }: { said: Said | null }) {
-  return (
-    <div aria-live="polite">
-      {said &&
-        (said.ok ? (
-          <p role="status" className="notice success">
-            {said.text}
-          </p>
-        ) : (
-          <p role="alert" className="notice error">
-            {said.text}
-          </p>
-        ))}
-    </div>
-  );
-}
-
 /** A form error's message, where react-hook-form's type allows nested errors a yes/no field never has. */
 export const messageOf = (message: unknown): string | undefined => (typeof message === 'string' && message ? message : undefined);
 
@@ -84,4 +60,26 @@ export function useAddForm<Input extends FieldValues, Output extends FieldValues
     add.mutate(body);
   });
   return { error, added, busy: add.isPending, onSubmit };
+}
+
+/** The yes/no fields of a kind of reference data, each a checkbox with its own label and the server's refusal of it. */
+export function Flags<Flag extends string>({
+  flags,
+  register,
+  errorOf,
+}: {
+  flags: Record<Flag, string>;
+  register: (flag: Flag) => UseFormRegisterReturn;
+  errorOf: (flag: Flag) => string | undefined;
+}) {
+  return (
+    <fieldset className={styles.projects}>
+      <legend>Approval and use</legend>
+      {(Object.keys(flags) as Flag[]).map((flag) => (
+        <CheckField key={flag} field={register(flag)} error={errorOf(flag)}>
+          {flags[flag]}
+        </CheckField>
+      ))}
+    </fieldset>
+  );
 }

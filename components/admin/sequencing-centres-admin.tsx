@@ -1,10 +1,8 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { z } from 'zod';
-import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { FormOutcome, SubmitButton, showServerErrors, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
+import type { Said } from '@/components/ui/mutation-outcome';
 import { api, type Schema } from '@/lib/client/api';
 import {
   type CentreContact,
@@ -12,15 +10,17 @@ import {
   NewSequencingCentreBodySchema,
   type SequencingCentreJson,
 } from '@/lib/reference/contract';
-import { CheckField, messageOf, type Said, SectionOutcome, useAddForm } from './reference-fields';
-import styles from './users-admin.module.css';
+import { Flags, messageOf, useAddForm } from './reference-fields';
+import { type Initial, muted, ReferenceTable, RowEditor, savedReference, useRowSave } from './reference-table';
 
 const CENTRES_KEY = ['admin-sequencing-centres'];
 
 const CONTACTS_HINT =
   'Optional. One a line: name; email; role (the role may be left out), e.g. Jane Doe; jane@example.org; sample manager.';
-const APPROVAL = 'Needs approval: picking it adds the associated type of the same name, whose approvers approve its samples';
-const OFFERED = 'Offered on ERGA profiles (untick to retire it)';
+const FLAGS = {
+  approval_required: 'Needs approval: picking it adds the associated type of the same name, whose approvers approve its samples',
+  selectable: 'Offered on ERGA profiles (untick to retire it)',
+} as const;
 
 const contactsText = (contacts: readonly CentreContact[]) =>
   contacts.map((c) => [c.name, c.email, c.role].filter(Boolean).join('; ')).join('\n');
@@ -76,12 +76,7 @@ function AddSequencingCentre({ onAdded }: { onAdded: () => void }) {
         autoComplete="off"
         hint="As samples name it in GAL, e.g. EARLHAM INSTITUTE."
       />
-      <CheckField field={form.register('approval_required')} error={messageOf(form.formState.errors.approval_required?.message)}>
-        {APPROVAL}
-      </CheckField>
-      <CheckField field={form.register('selectable')} error={messageOf(form.formState.errors.selectable?.message)}>
-        {OFFERED}
-      </CheckField>
+      <Flags flags={FLAGS} register={(f) => form.register(f)} errorOf={(f) => messageOf(form.formState.errors[f]?.message)} />
       <TextAreaField form={form} name="contacts" label="Contacts" rows={3} hint={CONTACTS_HINT} />
       <FormOutcome error={error} success={added} />
       <div>
@@ -100,105 +95,54 @@ function EditSequencingCentre({ centre, onDone }: { centre: SequencingCentreJson
     selectable: centre.selectable,
     contacts: contactsText(centre.contacts),
   });
-  const [error, setError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (body: Schema<'SequencingCentrePatch'>) =>
+  const { error, busy, onSubmit } = useRowSave(
+    form,
+    (body: Schema<'SequencingCentrePatch'>) =>
       api.PATCH('/api/admin/sequencing-centres/{name}', { params: { path: { name: centre.name } }, body }),
-    onSuccess: (c) =>
-      onDone({ ok: true, text: `Saved ${c.name}: ${c.selectable ? 'offered on ERGA profiles' : 'retired, no longer offered'}.` }),
-    onError: (err) => setError(showServerErrors(form, err)),
-  });
+    savedReference,
+    onDone,
+  );
   return (
-    <form
-      className={styles.editor}
-      aria-label={`Edit ${centre.name}`}
-      noValidate
-      onSubmit={form.handleSubmit((body) => {
-        setError(null);
-        save.mutate(body);
-      })}
+    <RowEditor
+      label={`Edit ${centre.name}`}
+      save={`Save ${centre.name}`}
+      error={error}
+      busy={busy}
+      onSubmit={onSubmit}
+      onCancel={() => onDone(null)}
     >
       <TextField form={form} name="label" label={`Label of ${centre.name}`} required autoComplete="off" />
-      <CheckField field={form.register('approval_required')} error={messageOf(form.formState.errors.approval_required?.message)}>
-        {APPROVAL}
-      </CheckField>
-      <CheckField field={form.register('selectable')} error={messageOf(form.formState.errors.selectable?.message)}>
-        {OFFERED}
-      </CheckField>
+      <Flags flags={FLAGS} register={(f) => form.register(f)} errorOf={(f) => messageOf(form.formState.errors[f]?.message)} />
       <TextAreaField form={form} name="contacts" label={`Contacts of ${centre.name}`} rows={3} hint={CONTACTS_HINT} />
-      <FormOutcome error={error} />
-      <div className={styles.actions}>
-        <SubmitButton busy={save.isPending} busyLabel="Saving…">
-          Save {centre.name}
-        </SubmitButton>
-        <button type="button" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </RowEditor>
   );
 }
 
-const muted = (text: string) => <span className="muted">{text}</span>;
-
 /** The sequencing centres: the table (an Edit button per row, its form under it) and the add form. */
-export function SequencingCentresAdmin() {
-  const queryClient = useQueryClient();
-  const centres = useQuery({ queryKey: CENTRES_KEY, queryFn: () => api.GET('/api/admin/sequencing-centres') });
-  const [editing, setEditing] = useState<string | null>(null);
-  const [said, setSaid] = useState<Said | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: CENTRES_KEY });
-  const table: TableDefinition<SequencingCentreJson> = {
-    noun: 'sequencing centres',
-    rowKey: (c) => c.name,
-    columns: [
-      { id: 'name', header: 'Short name', key: true, nowrap: true, cell: (c) => <span className="mono">{c.name}</span> },
-      { id: 'label', header: 'Label', cell: (c) => c.label },
-      { id: 'approval', header: 'Approval', cell: (c) => (c.approval_required ? 'Needed' : muted('None')) },
-      { id: 'selectable', header: 'Offered', cell: (c) => (c.selectable ? 'Yes' : muted('Retired')) },
-      {
-        id: 'contacts',
-        header: 'Contacts',
-        cell: (c) =>
-          c.contacts.length
-            ? c.contacts.map((p) => <div key={`${p.email} ${p.name}`}>{[p.name, p.email, p.role].filter(Boolean).join(', ')}</div>)
-            : muted('None'),
-      },
-      {
-        id: 'actions',
-        header: 'Actions',
-        cell: (c) => (
-          <button type="button" aria-label={`Edit ${c.name}`} aria-expanded={editing === c.name} onClick={() => setEditing(c.name)}>
-            Edit
-          </button>
-        ),
-      },
-    ],
-  };
+export function SequencingCentresAdmin({ initial }: { initial: Initial<SequencingCentreJson> }) {
   return (
-    <>
-      <SectionOutcome said={said} />
-      <DataTable
-        caption="Sequencing centres, whether they need approval, whether they are offered, and their contacts"
-        table={table}
-        rows={centres.data}
-        query={centres}
-        detail={(c) =>
-          editing === c.name ? (
-            <EditSequencingCentre
-              centre={c}
-              onDone={(s) => {
-                setEditing(null);
-                if (s) {
-                  setSaid(s);
-                  refresh();
-                }
-              }}
-            />
-          ) : null
-        }
-      />
-      <AddSequencingCentre onAdded={refresh} />
-    </>
+    <ReferenceTable
+      queryKey={CENTRES_KEY}
+      read={() => api.GET('/api/admin/sequencing-centres')}
+      caption="Sequencing centres, whether they need approval, whether they are offered, and their contacts"
+      initial={initial}
+      noun="sequencing centres"
+      columns={[
+        { id: 'name', header: 'Short name', key: true, nowrap: true, cell: (c) => <span className="mono">{c.name}</span> },
+        { id: 'label', header: 'Label', cell: (c) => c.label },
+        { id: 'approval', header: 'Approval', cell: (c) => (c.approval_required ? 'Needed' : muted('None')) },
+        { id: 'selectable', header: 'Offered', cell: (c) => (c.selectable ? 'Yes' : muted('Retired')) },
+        {
+          id: 'contacts',
+          header: 'Contacts',
+          cell: (c) =>
+            c.contacts.length
+              ? c.contacts.map((p) => <div key={`${p.email} ${p.name}`}>{[p.name, p.email, p.role].filter(Boolean).join(', ')}</div>)
+              : muted('None'),
+        },
+      ]}
+      edit={(centre, onDone) => <EditSequencingCentre centre={centre} onDone={onDone} />}
+      add={(onAdded) => <AddSequencingCentre onAdded={onAdded} />}
+    />
   );
 }

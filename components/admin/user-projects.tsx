@@ -1,13 +1,14 @@
 'use client';
 
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
+import { useZodForm } from '@/components/ui/form';
 import { api } from '@/lib/client/api';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
 import { type User, UserPatchBodySchema } from '@/lib/users/contract';
 import { ASSOCIATED_TYPES_KEY } from './associated-types-admin';
+import { RowEditor, useRowSave } from './reference-table';
 import styles from './users-admin.module.css';
 
 const PROJECT_ROLES = { member_of: 'Member of', manager_of: 'Sample manager of' } as const;
@@ -17,41 +18,34 @@ export const upper = (projects: readonly string[]) => projects.map((p) => p.toUp
 const ProjectsSchema = UserPatchBodySchema.pick({ member_of: true, manager_of: true, approver_of: true });
 
 /** A user's memberships, manager roles and approver types, changed under their row. */
-export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: string | null) => void }) {
+export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: ReactNode | null) => void }) {
   const form = useZodForm(ProjectsSchema, { member_of: user.member_of, manager_of: user.manager_of, approver_of: user.approver_of });
-  const [error, setError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>
-      api.PATCH('/api/admin/users/{id}', { params: { path: { id: user.id } }, body }),
-    onSuccess: (u) =>
-      onDone(
-        `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
-          u.manager_of.length ? `sample manager of ${upper(u.manager_of)}` : 'sample manager of none'
-        }; ${u.approver_of.length ? `approves ${u.approver_of.join(', ')}` : 'approves no associated type'}.`,
-      ),
-    onError: (err) => setError(showServerErrors(form, err)),
-  });
+  const { error, busy, onSubmit } = useRowSave(
+    form,
+    (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>
+      api.PATCH('/api/admin/users/{id}', {
+        params: { path: { id: user.id } },
+        body: { member_of: body.member_of ?? [], manager_of: body.manager_of ?? [], approver_of: body.approver_of ?? [] },
+      }),
+    (u) =>
+      `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
+        u.manager_of.length ? `sample manager of ${upper(u.manager_of)}` : 'sample manager of none'
+      }; ${u.approver_of.length ? `approves ${u.approver_of.join(', ')}` : 'approves no associated type'}.`,
+    (said) => onDone(said.text),
+  );
   return (
-    <form
-      className={styles.editor}
-      aria-label={`Projects of ${user.username}`}
-      onSubmit={form.handleSubmit((body) => {
-        setError(null);
-        save.mutate({ member_of: body.member_of ?? [], manager_of: body.manager_of ?? [], approver_of: body.approver_of ?? [] });
-      })}
+    <RowEditor
+      label={`Projects of ${user.username}`}
+      save="Save projects"
+      error={error}
+      busy={busy}
+      onSubmit={onSubmit}
+      onCancel={() => onDone(null)}
+      noValidate={false}
     >
       <ProjectRoles register={(field) => form.register(field)} />
       <ApproverTypes register={() => form.register('approver_of')} />
-      <FormOutcome error={error} />
-      <div className={styles.actions}>
-        <SubmitButton busy={save.isPending} busyLabel="Saving…">
-          Save projects
-        </SubmitButton>
-        <button type="button" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </RowEditor>
   );
 }
 

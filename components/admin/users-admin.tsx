@@ -3,8 +3,9 @@
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
+import { Outcome, type Said } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { api, apiPage, type Schema } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
@@ -31,7 +32,7 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
     fetch: (offset, limit) => apiPage('/api/admin/users', { offset, limit }, { params: { query: q ? { q } : {} } }),
   });
   const { refresh } = users;
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: ReactNode } | null>(null);
+  const [outcome, setOutcome] = useState<Said | null>(null);
   const [pending, setPending] = useState<PendingChange | null>(null);
   const [pendingAdmin, setPendingAdmin] = useState<NewUserBody | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
@@ -96,18 +97,7 @@ export function UsersAdmin({ selfId }: { selfId: number }) {
 
       <h2 id="all-users">All users</h2>
       <UserSearch q={q} />
-      <div aria-live="polite">
-        {outcome &&
-          (outcome.ok ? (
-            <p role="status" className="notice success">
-              {outcome.text}
-            </p>
-          ) : (
-            <p role="alert" className="notice error">
-              {outcome.text}
-            </p>
-          ))}
-      </div>
+      <Outcome said={outcome} />
       <DataTable
         caption="Users, their ORCID iDs, projects and rights"
         table={table}

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { Outcome } from '@/components/ui/mutation-outcome';
 import { RegisterSamples } from './register-samples';
 
 /** The register action of one sample's page: once sent, the page is read again and follows it to ENA. */
@@ -18,13 +19,7 @@ export function RegisterOne({ svcId, name }: { svcId: string; name: string }) {
           router.refresh();
         }}
       />
-      <div aria-live="polite">
-        {sent && (
-          <p role="status" className="notice success">
-            {sent}
-          </p>
-        )}
-      </div>
+      <Outcome said={sent ? { ok: true, text: sent } : null} />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
+import { Outcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
@@ -96,13 +97,7 @@ export function BiodataSamplesList({ profileId, contributes }: { profileId: stri
           )}
         </form>
       </search>
-      <div aria-live="polite">
-        {sent && (
-          <p role="status" className="notice success">
-            {sent}
-          </p>
-        )}
-      </div>
+      <Outcome said={sent ? { ok: true, text: sent } : null} />
       <DataTable
         caption={q ? `Samples of this profile matching “${q}”` : 'Samples of this profile, newest first'}
         table={table}

@@ -5,6 +5,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { type ReactNode, useId, useState } from 'react';
 import { type ApiPath, deleteAt, type FilledPath } from '@/lib/client/api';
 import { ConfirmDialog } from './confirm-dialog';
+import { Outcome } from './mutation-outcome';
 
 /**
  * Deleting one thing: a button that opens a confirmation naming exactly what goes, and then the DELETE. When the
@@ -107,13 +108,5 @@ export function DeletedNotice() {
 
 /** Where a deletion made from a list says it is done: a live region, so screen readers hear it too. */
 export function DeletedHere({ what }: { what: string | null }) {
-  return (
-    <div aria-live="polite">
-      {what && (
-        <p role="status" className="notice success">
-          {what} was deleted.
-        </p>
-      )}
-    </div>
-  );
+  return <Outcome said={what ? { ok: true, text: `${what} was deleted.` } : null} />;
 }

@@ -1,16 +1,26 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { AssociatedTypesAdmin } from '@/components/admin/associated-types-admin';
 import { SequencingCentresAdmin } from '@/components/admin/sequencing-centres-admin';
 import { Section } from '@/components/ui/section';
+import { NotFound } from '@/lib/errors';
+import { associatedTypeJson, sequencingCentreJson } from '@/lib/reference/admin';
 import { REFERENCE_CACHE_SECONDS } from '@/lib/reference/cache';
-import { currentUser } from '@/lib/server/auth-options';
+import { associatedTypes, sequencingCentres } from '@/lib/reference/read';
+import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Reference data' };
 
 export default async function ReferenceDataPage() {
-  const user = await currentUser();
-  if (!user?.isAdmin) notFound();
+  // both tables come with the page, as the API answers them, so that nothing moves when they would have loaded
+  const { types, centres, at } = await pageData(async (db, u) => {
+    // as for the other admin areas, others get a plain 404 so the page's existence is not advertised
+    if (!u.isAdmin) throw NotFound();
+    return {
+      types: (await associatedTypes(db)).map(associatedTypeJson),
+      centres: (await sequencingCentres(db)).map(sequencingCentreJson),
+      at: Date.now(),
+    };
+  });
   return (
     <>
       <h1>Reference data</h1>
@@ -20,10 +30,10 @@ export default async function ReferenceDataPage() {
         change within {REFERENCE_CACHE_SECONDS} seconds.
       </p>
       <Section id="associated-types" title="Associated project types">
-        <AssociatedTypesAdmin />
+        <AssociatedTypesAdmin initial={{ rows: types, at }} />
       </Section>
       <Section id="sequencing-centres" title="Sequencing centres">
-        <SequencingCentresAdmin />
+        <SequencingCentresAdmin initial={{ rows: centres, at }} />
       </Section>
     </>
   );
