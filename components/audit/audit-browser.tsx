@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useMemo } from 'react';
 import { StatusWords, statusWords } from '@/components/samples/sample-state';
 import { CsvExport } from '@/components/ui/csv-export';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
@@ -70,6 +71,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
     idPrefix: 'audit',
   });
   const offsetError = errorFor('offset');
+  const records = q.data?.data;
 
   const projects = new Set(
     (input.project ?? '')
@@ -79,6 +81,8 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
   );
   const offset = parsed.success ? (parsed.data.offset ?? 0) : 0;
   const limit = parsed.success ? (parsed.data.limit ?? DEFAULT_PAGE) : DEFAULT_PAGE;
+  // the same rows from one drawing to the next, or the table would draw them again in the background (DataTable)
+  const rows = useMemo(() => records?.map((record, i) => ({ record, n: offset + i })), [records, offset]);
 
   return (
     <>
@@ -167,7 +171,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
           <DataTable
             caption="Changes to samples, newest first"
             table={table}
-            rows={q.data?.data.map((record, i) => ({ record, n: offset + i }))}
+            rows={rows}
             query={q}
             empty={
               <p className="notice" role="status">

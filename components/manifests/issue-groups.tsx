@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
@@ -214,13 +214,16 @@ function GroupCells({
       { id: 'problem', header: 'Problem', cell: (i) => <MessageText text={i.message} listedAbove={listed} /> },
     ],
   };
+  const issues = q.data?.data;
+  // the same rows from one drawing to the next, or the table would draw them again in the background (DataTable)
+  const rows = useMemo(() => issues?.map((issue, n) => ({ ...issue, n: offset + n })), [issues, offset]);
   const what = group.severity === 'error' ? 'Errors: fix these cells' : 'Warnings: check these cells';
   return (
     <DataTable
       caption={`${what} — ${group.field ?? 'the sheet'} · ${group.title}`}
       table={table}
       // issues have no id; their place in the report is stable (a complete report never changes)
-      rows={q.data?.data.map((i, n) => ({ ...i, n: offset + n }))}
+      rows={rows}
       query={q}
       page={{ offset, limit: CELLS, total: q.data?.number_found ?? 0, hrefFor }}
     />

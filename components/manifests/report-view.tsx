@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
@@ -199,12 +199,14 @@ function Changes({ reportId }: { reportId: string }) {
     ],
   };
   const all = q.data?.changes;
+  // the same rows from one drawing to the next, or the table would draw them again in the background (DataTable)
+  const rows = useMemo(() => all?.slice(offset, offset + CHANGES), [all, offset]);
   return (
     <Section id="changes" title="Changes this upload makes">
       <DataTable
         caption="Changes this upload makes"
         table={table}
-        rows={all?.slice(offset, offset + CHANGES)}
+        rows={rows}
         query={q}
         empty="This upload changes no field."
         page={{

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useDeferredValue, useMemo } from 'react';
 import { CsvExport } from '@/components/ui/csv-export';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
@@ -72,6 +73,9 @@ export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; c
     schema: SampleBrowseQuerySchema,
   });
 
+  // a page of samples that arrives after the loading line is drawn in the background, in slices the browser can
+  // interrupt (the same as DataTable's rows)
+  const found = useDeferredValue(q.data);
   const current = parsed.success ? parsed.data : null;
   const selected = (name: 'project' | 'status') =>
     new Set(
@@ -151,15 +155,15 @@ export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; c
         <p role="alert" className="notice error">
           This link’s filter is not valid; correct the fields marked above.
         </p>
-      ) : q.isError && !q.data ? (
+      ) : q.isError && !found ? (
         <p role="alert" className="notice error">
           Could not load samples: {q.error.message}
         </p>
-      ) : !q.data ? (
+      ) : !found ? (
         <p aria-busy="true">Loading samples…</p>
       ) : (
         <Results
-          page={q.data}
+          page={found}
           updating={q.isFetching}
           sort={current?.sort ?? 'time_created'}
           order={current?.order ?? 'desc'}
@@ -195,14 +199,6 @@ function Results({
   onSort: (by: string, order: 'asc' | 'desc') => void;
 }) {
   const { data, number_found: total } = page;
-  if (total === 0) {
-    return (
-      <p className="notice" role="status">
-        No sample matches this filter.{' '}
-        <Link href={href({ ...Object.fromEntries(PARAMS.map((k) => [k, undefined])), profiles: 'all' })}>Show every sample</Link>
-      </p>
-    );
-  }
   const shown = [...page.columns].sort((a, b) => rank(a.field) - rank(b.field));
   // the ToLID is in every record of the service's own names, though the API does not list it as a column
   if (page.standard === 'tol' && !shown.some((c) => c.field === 'public_name') && data.some((r) => r.public_name)) {
@@ -236,7 +232,18 @@ function Results({
       },
     }),
   );
-  const rows: Row[] = data.map((record, i) => ({ key: record[svcKey] || `embargoed-${page.offset + i}`, record }));
+  const rows: Row[] = useMemo(
+    () => data.map((record, i) => ({ key: record[svcKey] || `embargoed-${page.offset + i}`, record })),
+    [data, svcKey, page.offset],
+  );
+  if (total === 0) {
+    return (
+      <p className="notice" role="status">
+        No sample matches this filter.{' '}
+        <Link href={href({ ...Object.fromEntries(PARAMS.map((k) => [k, undefined])), profiles: 'all' })}>Show every sample</Link>
+      </p>
+    );
+  }
   const table: TableDefinition<Row> = { noun: 'samples', rowKey: (r) => r.key, columns };
   return (
     <div>

@@ -1,14 +1,12 @@
 'use client';
 
-import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useDeferredValue, useEffect, useRef } from 'react';
 import { TableScroll } from '@/components/ui/table-scroll';
 import styles from './data-table.module.css';
 import { Pager } from './pager';
 
 /**
- * The portal's one table: rows come a page at a time from the server (TanStack Table with manual paging and
- * sorting), with loading, empty and error states, the key column sticky while the table scrolls sideways inside
+ * The portal's one table: rows come a page at a time from the server (paged and sorted there), with loading, empty and error states, the key column sticky while the table scrolls sideways inside
  * its own box, and sortable headers that say which way they sort. Below about 600 px the rows become cards: each
  * cell under its column's name (data-label), the key column as the card's heading (app/globals.css). Pages and sort live in the URL (the caller's
  * `hrefFor` / `onSort`), so every view of a list has its own address.
@@ -95,7 +93,7 @@ export type DataTableProps<Row> = Captioned<Row> & {
 export function DataTable<Row>({
   caption: givenCaption,
   table,
-  rows,
+  rows: givenRows,
   query,
   loading = query?.isFetching,
   error = query?.error?.message ?? null,
@@ -106,18 +104,12 @@ export function DataTable<Row>({
   detail,
   selection,
 }: DataTableProps<Row>) {
+  // rows that arrive after the table is shown (a query's answer) are drawn in the background, in slices the browser
+  // can interrupt, while the table keeps showing what it showed: a page of rows is not one long task on a phone
+  const rows = useDeferredValue(givenRows);
+  const drawing = rows !== givenRows;
   const { columns, rowKey, noun } = table;
   const caption = givenCaption ?? table.caption;
-  const defs: ColumnDef<Row>[] = columns.map((c) => ({ id: c.id, header: c.header, cell: (ctx) => c.cell(ctx.row.original) }));
-  const reactTable = useReactTable({
-    data: rows ?? [],
-    columns: defs,
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (row) => rowKey(row),
-    manualPagination: true,
-    manualSorting: true,
-  });
-  const byId = new Map(columns.map((c) => [c.id, c]));
 
   if (error) {
     return (
@@ -126,7 +118,7 @@ export function DataTable<Row>({
       </p>
     );
   }
-  if (loading && !rows) {
+  if ((loading || drawing) && !rows) {
     return (
       <p aria-busy="true" className="muted">
         Loading {noun}…
@@ -142,66 +134,64 @@ export function DataTable<Row>({
     <Pager offset={page.offset} limit={page.limit} total={page.total} shown={rows?.length ?? 0} noun={noun} hrefFor={page.hrefFor} />
   );
   return (
-    <div className={`data-table${selection ? ` ${styles.selectable}` : ''}`} aria-busy={loading ? 'true' : undefined}>
+    <div className={`data-table${selection ? ` ${styles.selectable}` : ''}`} aria-busy={loading || drawing ? 'true' : undefined}>
       {pager}
       <TableScroll label={caption}>
         <table>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
-            {reactTable.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {selection && ticks ? (
-                  <th scope="col" className={styles.select}>
-                    <Checkbox
-                      label={selection.allLabel}
-                      checked={ticks.all}
-                      indeterminate={ticks.some && !ticks.all}
-                      disabled={!ticks.keys.length}
-                      onChange={(on) => selection.onChange(ticks.toggleAll(on))}
-                    />
+            <tr>
+              {selection && ticks ? (
+                <th scope="col" className={styles.select}>
+                  <Checkbox
+                    label={selection.allLabel}
+                    checked={ticks.all}
+                    indeterminate={ticks.some && !ticks.all}
+                    disabled={!ticks.keys.length}
+                    onChange={(on) => selection.onChange(ticks.toggleAll(on))}
+                  />
+                </th>
+              ) : null}
+              {columns.map((col) => {
+                const sorted = sort && sort.by === col.id ? sort.order : null;
+                return (
+                  <th
+                    key={col.id}
+                    scope="col"
+                    className={cellClass(col)}
+                    aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
+                    {col.sortable && sort ? (
+                      <button
+                        type="button"
+                        className="sort"
+                        onClick={() => sort.onSort(col.id, sorted === 'asc' ? 'desc' : 'asc')}
+                        title={`Sort by ${col.header}`}
+                      >
+                        {col.header}
+                        <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
+                      </button>
+                    ) : (
+                      col.header
+                    )}
                   </th>
-                ) : null}
-                {group.headers.map((header) => {
-                  const col = byId.get(header.column.id);
-                  const sorted = sort && sort.by === header.column.id ? sort.order : null;
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      className={cellClass(col)}
-                      aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
-                    >
-                      {col?.sortable && sort ? (
-                        <button
-                          type="button"
-                          className="sort"
-                          onClick={() => sort.onSort(header.column.id, sorted === 'asc' ? 'desc' : 'asc')}
-                          title={`Sort by ${col.header}`}
-                        >
-                          {flexRender(header.column.columnDef.header, header.getContext())}
-                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
-                        </button>
-                      ) : (
-                        flexRender(header.column.columnDef.header, header.getContext())
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
+                );
+              })}
+            </tr>
           </thead>
           <tbody>
-            {reactTable.getRowModel().rows.map((row) => {
-              const more = detail?.(row.original);
+            {(rows ?? []).map((row) => {
+              const id = rowKey(row);
+              const more = detail?.(row);
               return (
-                <RowGroup key={row.id}>
+                <RowGroup key={id}>
                   <tr
                     className={onRowClick ? 'clickable' : undefined}
-                    onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                    onClick={onRowClick ? () => onRowClick(row) : undefined}
                     onKeyDown={
                       onRowClick
                         ? (e) => {
-                            if (e.key === 'Enter') onRowClick(row.original);
+                            if (e.key === 'Enter') onRowClick(row);
                           }
                         : undefined
                     }
@@ -209,27 +199,26 @@ export function DataTable<Row>({
                   >
                     {selection ? (
                       <td className={styles.select}>
-                        {(selection.selectable?.(row.original) ?? true) ? (
+                        {(selection.selectable?.(row) ?? true) ? (
                           <Checkbox
-                            label={selection.label(row.original)}
-                            checked={selection.selected.has(row.id)}
-                            onChange={(on) => selection.onChange(toggled(selection.selected, [row.id], on))}
+                            label={selection.label(row)}
+                            checked={selection.selected.has(id)}
+                            onChange={(on) => selection.onChange(toggled(selection.selected, [id], on))}
                           />
                         ) : null}
                       </td>
                     ) : null}
-                    {row.getVisibleCells().map((cell) => {
-                      const col = byId.get(cell.column.id);
-                      return col?.key ? (
-                        <th key={cell.id} scope="row" className={cellClass(col)}>
-                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {columns.map((col) =>
+                      col.key ? (
+                        <th key={col.id} scope="row" className={cellClass(col)}>
+                          {col.cell(row)}
                         </th>
                       ) : (
-                        <td key={cell.id} className={cellClass(col)} data-label={col?.header}>
-                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        <td key={col.id} className={cellClass(col)} data-label={col.header}>
+                          {col.cell(row)}
                         </td>
-                      );
-                    })}
+                      ),
+                    )}
                   </tr>
                   {more ? (
                     <tr className="detail-row">
@@ -294,7 +283,7 @@ function Checkbox(props: {
   );
 }
 
-function cellClass<Row>(col: Column<Row> | undefined): string | undefined {
-  const names = col ? [col.key && 'sticky-key', col.numeric && 'numeric', col.nowrap && 'nowrap', col.wideOnly && 'wide-only'] : [];
+function cellClass<Row>(col: Column<Row>): string | undefined {
+  const names = [col.key && 'sticky-key', col.numeric && 'numeric', col.nowrap && 'nowrap', col.wideOnly && 'wide-only'];
   return names.filter(Boolean).join(' ') || undefined;
 }

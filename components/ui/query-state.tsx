@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+'use client';
+
+import { type ReactNode, useDeferredValue } from 'react';
 
 /**
  * A list's three moments before its content, said the one way the portal says them: loading (busy), failed (an
@@ -18,6 +20,9 @@ export function QueryState<T>({
   empty: ReactNode;
   children: (data: T) => ReactNode;
 }) {
+  // content that arrives after the list's loading line is drawn in the background, in slices the browser can
+  // interrupt, while the loading line stays: a page of content is not one long task on a phone
+  const data = useDeferredValue(query.data);
   if (query.isError) {
     return (
       <p role="alert" className="notice error">
@@ -25,13 +30,13 @@ export function QueryState<T>({
       </p>
     );
   }
-  if (query.data === undefined) {
+  if (data === undefined) {
     return (
       <p aria-busy="true" className="muted">
         Loading {what}…
       </p>
     );
   }
-  if (isEmpty(query.data)) return <p className="muted">{empty}</p>;
-  return <>{children(query.data)}</>;
+  if (isEmpty(data)) return <p className="muted">{empty}</p>;
+  return <>{children(data)}</>;
 }
