@@ -8,12 +8,9 @@ import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import { api, apiPage } from '@/lib/client/api';
 import type { ValidationReportSummary } from '@/lib/reports/contract';
+import { PROFILES_KEY, PROFILES_LIMIT, REPORTS_OFFSET_PARAM, REPORTS_PAGE, reportsKey } from './manifests-query';
 import { StateBadge } from './state-badge';
 import { reportState, sheetWords } from './words';
-
-const PAGE = 10;
-// the list's page lives in the URL under its own name, so the list can sit on a page beside other tables
-const OFFSET_PARAM = 'reports';
 
 /**
  * Earlier validation reports, newest first, each linking to its page: the caller's uploads and the reports on the
@@ -21,17 +18,17 @@ const OFFSET_PARAM = 'reports';
  */
 export function ReportsList({ profileId }: { profileId?: string }) {
   const list = usePagedList({
-    key: ['validations', profileId ?? ''],
-    limit: PAGE,
-    param: OFFSET_PARAM,
+    key: reportsKey(profileId),
+    limit: REPORTS_PAGE,
+    param: REPORTS_OFFSET_PARAM,
     fetch: (offset, limit) =>
       apiPage('/api/manifest/validations', { offset, limit }, { params: { query: profileId ? { profile_id: profileId } : {} } }),
     refetchInterval: (page) => (page?.rows.some((r) => r.status === 'pending' || r.status === 'running') ? 3000 : false),
   });
   // the profile column names profiles by title; a list of one profile's reports needs no such column
   const profiles = useQuery({
-    queryKey: ['profiles'],
-    queryFn: () => api.GET('/api/profiles', { params: { query: { limit: 1000 } } }),
+    queryKey: PROFILES_KEY,
+    queryFn: () => api.GET('/api/profiles', { params: { query: { limit: PROFILES_LIMIT } } }),
     enabled: !profileId,
   });
   const titleOf = new Map((profiles.data ?? []).map((p) => [p.id, p.title]));

@@ -10,7 +10,8 @@ import { plural, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import { type Decision, type DecisionRequest, DecisionRequestSchema } from '@/lib/samples/contract';
-import { Group, GroupPager, offsetOf, useReview } from './review-group';
+import { Group, GroupPager, useReview } from './review-group';
+import { OFFSET_PARAM, offsetOf } from './review-query';
 import styles from './review-queue.module.css';
 
 // the reason goes to the uploader: a rejection must say why
@@ -23,7 +24,7 @@ export function AwaitingSamples() {
   const qc = useQueryClient();
   const pathname = usePathname();
   const search = useSearchParams();
-  const awaiting = useReview('awaiting', offsetOf(search, 'offset'));
+  const awaiting = useReview('awaiting', offsetOf(search, OFFSET_PARAM.awaiting));
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [step, setStep] = useState<Decision | null>(null);
   const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});

@@ -5,7 +5,8 @@ import { usePathname, useSearchParams } from 'next/navigation';
 import { QueryState } from '@/components/ui/query-state';
 import { withParams } from '@/lib/client/search';
 import { DECIDED_DAYS } from '@/lib/samples/review-contract';
-import { Group, GroupPager, offsetOf, useReview, useReviewFilter } from './review-group';
+import { Group, GroupPager, useReview, useReviewFilter } from './review-group';
+import { OFFSET_PARAM, offsetOf } from './review-query';
 import styles from './review-queue.module.css';
 
 /** Samples the reader decided on lately, with where each stands now, followed until they settle. */
@@ -13,7 +14,7 @@ export function DecidedSamples() {
   const qc = useQueryClient();
   const pathname = usePathname();
   const search = useSearchParams();
-  const decided = useReview('decided', offsetOf(search, 'decided_offset'));
+  const decided = useReview('decided', offsetOf(search, OFFSET_PARAM.decided));
   const { input, parsed } = useReviewFilter();
   const oldest = parsed.success && parsed.data.sort === 'oldest';
   return (

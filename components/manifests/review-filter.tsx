@@ -6,7 +6,8 @@ import type { FormEvent } from 'react';
 import { FilterFold } from '@/components/ui/filter-fold';
 import { formValues, withParams } from '@/lib/client/search';
 import { REVIEW_SORTS } from '@/lib/samples/review-contract';
-import { fileOf, offsetOf, useReview, useReviewFilter } from './review-group';
+import { fileOf, useReview, useReviewFilter } from './review-group';
+import { OFFSET_PARAM, offsetOf } from './review-query';
 import styles from './review-queue.module.css';
 
 const FORM = ['profile', 'uploader'] as const;
@@ -24,8 +25,8 @@ export function ReviewFilter() {
   const search = useSearchParams();
   const { input, parsed } = useReviewFilter();
   // the same queries as the lists below (same keys): read once
-  const awaiting = useReview('awaiting', offsetOf(search, 'offset'));
-  const decided = useReview('decided', offsetOf(search, 'decided_offset'));
+  const awaiting = useReview('awaiting', offsetOf(search, OFFSET_PARAM.awaiting));
+  const decided = useReview('decided', offsetOf(search, OFFSET_PARAM.decided));
   const lists = [awaiting.data, decided.data].flatMap((d) => (d ? [d] : []));
 
   const profiles = new Map<string, string>();

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { type Dispatch, memo, type SetStateAction, useState } from 'react';
+import { type Dispatch, memo, type SetStateAction, useMemo, useState } from 'react';
 import { ManifestThumbnails } from '@/components/images/specimen-images';
 import { Approvals } from '@/components/samples/approvals';
 import { RetryRegistration } from '@/components/samples/retry-registration';
@@ -14,45 +14,35 @@ import { Pager } from '@/components/ui/pager';
 import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
-import { paramsObject } from '@/lib/client/search';
-import { REVIEW_FILTERS, type ReviewGroup, ReviewQuerySchema, type ReviewSample } from '@/lib/samples/review-contract';
+import type { ReviewGroup, ReviewSample } from '@/lib/samples/review-contract';
+import { GROUPS, type ReviewState, reviewFilter, reviewKey, reviewQuery } from './review-query';
 import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
 
-// a page short enough to draw at once on a phone; the queue starts with the newest manifest, the one a manager was
-// just told about, and "Show all" or the pager reach the rest
-const GROUPS = 5;
 /** rows of a manifest shown before "Show all" */
 const ROWS = 20;
 
 const nameOf = sampleName;
 export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
 
-/** A list's offset in the page URL (`offset`, `decided_offset`): a page of manifests. */
-export const offsetOf = (search: URLSearchParams, name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
-
-const FilterSchema = ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true });
-
 /**
  * The page URL's order and filters (sort, profile, uploader, manifest), checked as the API checks them, so that a
  * reload or a shared link shows the same queue. Both lists of the page follow them.
  */
 export function useReviewFilter() {
-  const search = useSearchParams();
-  const input = paramsObject(search, REVIEW_FILTERS);
-  return { input, parsed: FilterSchema.safeParse(input) };
+  return reviewFilter(useSearchParams());
 }
 
 /** A page of manifests of the queue: awaiting the reader's decision, or decided lately, in the URL's order and filter. */
-export function useReview(state: 'awaiting' | 'decided', offset: number) {
+export function useReview(state: ReviewState, offset: number) {
   const { input, parsed } = useReviewFilter();
   return useQuery({
-    queryKey: ['review', state, offset, input],
+    queryKey: reviewKey(state, offset, input),
     // a link whose filter is not valid is said where the list would be, naming what is wrong in it
     queryFn: () =>
       parsed.success
-        ? api.GET('/api/sample/review', { params: { query: { ...parsed.data, state, limit: GROUPS, offset } } })
+        ? api.GET('/api/sample/review', { params: { query: reviewQuery(parsed.data, state, offset) } })
         : Promise.reject(
             new Error(`this link’s ${[...new Set(parsed.error.issues.map((i) => String(i.path[0])))].join(' and ')} is not valid`),
           ),
@@ -196,7 +186,8 @@ function GroupOfSamples({
 }) {
   const [all, setAll] = useState(false);
   const headingId = `group-${selection ? 'awaiting' : 'decided'}-${group.manifest_id}`;
-  const rows = all ? group.samples : group.samples.slice(0, ROWS);
+  // the same rows from one drawing to the next, or the table would draw them again in the background (DataTable)
+  const rows = useMemo(() => (all ? group.samples : group.samples.slice(0, ROWS)), [all, group.samples]);
   const failed = group.samples.filter((s) => s.registration_failed).map((s) => s.svc_id);
   const file = fileOf(group);
 

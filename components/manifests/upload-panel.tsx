@@ -9,6 +9,7 @@ import { DropZone } from '@/components/ui/drop-zone';
 import { ApiError, api, formData } from '@/lib/client/api';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import styles from './manifests.module.css';
+import { PROFILES_KEY, PROFILES_LIMIT } from './manifests-query';
 
 const TOL = new Set<string>(TOL_PROJECTS);
 const MANIFEST_TYPES = {
@@ -37,7 +38,10 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
   const router = useRouter();
   const search = useSearchParams();
   const id = useId();
-  const profiles = useQuery({ queryKey: ['profiles'], queryFn: () => api.GET('/api/profiles', { params: { query: { limit: 1000 } } }) });
+  const profiles = useQuery({
+    queryKey: PROFILES_KEY,
+    queryFn: () => api.GET('/api/profiles', { params: { query: { limit: PROFILES_LIMIT } } }),
+  });
   const tolProfiles = (profiles.data ?? []).filter((p) => TOL.has(p.type));
   const [picked, setPicked] = useState(search.get('profile') ?? '');
   const [error, setError] = useState<string | null>(null);

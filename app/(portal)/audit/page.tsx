@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { AuditBrowser } from '@/components/audit/audit-browser';
 import { auditFieldChoices } from '@/lib/browse/audit';
 
@@ -13,9 +12,7 @@ export default function AuditPage() {
         Every change to a sample’s exported fields, newest first: by users re-uploading a manifest, or by the system (accessions, status).
         As in the public audit API, who made a change is not shown here; a sample’s own page shows it to the sample’s owner and managers.
       </p>
-      <Suspense fallback={<p aria-busy="true">Loading changes…</p>}>
-        <AuditBrowser fieldNames={auditFieldChoices()} />
-      </Suspense>
+      <AuditBrowser fieldNames={auditFieldChoices()} />
     </>
   );
 }

@@ -23,9 +23,7 @@ export default function ProfilesPage() {
       <Suspense>
         <DeletedNotice />
       </Suspense>
-      <Suspense fallback={<p aria-busy="true">Loading profiles…</p>}>
-        <ProfilesTable />
-      </Suspense>
+      <ProfilesTable />
     </>
   );
 }

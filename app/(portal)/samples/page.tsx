@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { Suspense } from 'react';
 import { SampleBrowser } from '@/components/samples/sample-browser';
 import { sequencingCentres } from '@/lib/reference/read';
 import { signedInOrRedirect } from '@/lib/server/auth-options';
@@ -26,9 +25,7 @@ export default async function SamplesPage({ searchParams }: { searchParams: Prom
         sort by a column heading, pick the standard whose field names to use, and open a sample by its tube. The filter is part of the
         page’s address, so a filtered page can be bookmarked or shared.
       </p>
-      <Suspense fallback={<p aria-busy="true">Loading samples…</p>}>
-        <SampleBrowser fieldNames={fieldNames} centres={centres} />
-      </Suspense>
+      <SampleBrowser fieldNames={fieldNames} centres={centres} />
     </>
   );
 }

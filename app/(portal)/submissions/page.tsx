@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { SubmissionsTable } from '@/components/submissions/submissions-table';
 
 export const metadata: Metadata = { title: 'Submissions' };
@@ -12,9 +11,7 @@ export default function SubmissionsPage() {
         Samples registered at ENA and studies sent to ENA or Zenodo. Running submissions update here by themselves; accessions link to the
         repository’s pages.
       </p>
-      <Suspense fallback={<p aria-busy="true">Loading submissions…</p>}>
-        <SubmissionsTable />
-      </Suspense>
+      <SubmissionsTable />
     </>
   );
 }

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { Suspense } from 'react';
 import { JobsAdmin } from '@/components/admin/jobs-admin';
 import { currentUser } from '@/lib/server/auth-options';
 
@@ -16,9 +15,7 @@ export default async function JobsPage() {
         Background work: validations, registrations, submissions and emails. Work is given up when its job failed four times, its process
         died on the last run, or a repository stayed unreachable for two days; its owner sees why. Retry runs it again.
       </p>
-      <Suspense fallback={<p aria-busy="true">Loading the queue…</p>}>
-        <JobsAdmin />
-      </Suspense>
+      <JobsAdmin />
     </>
   );
 }

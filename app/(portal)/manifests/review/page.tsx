@@ -1,12 +1,32 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Suspense } from 'react';
+import { OFFSET_PARAM, offsetOf, type ReviewState, reviewFilter, reviewKey, reviewQuery } from '@/components/manifests/review-query';
 import { ReviewQueue } from '@/components/manifests/review-queue';
 import { EnaRefusals } from '@/components/submissions/ena-refusals';
+import { asSent, Prefetched } from '@/components/ui/prefetched';
+import { reviewQueue } from '@/lib/samples/review';
+import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Review queue' };
 
-export default function ReviewPage() {
+type Search = Record<string, string | string[] | undefined>;
+
+export default async function ReviewPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(await searchParams)) if (typeof v === 'string') search.set(k, v);
+  const { input, parsed } = reviewFilter(search);
+  // both lists' first pages come with the page (the filter's choices are read from both), so that it is drawn whole;
+  // a link whose filter is not valid is said by the lists themselves
+  const { answers } = await pageData(async (db, user) => ({
+    answers: parsed.success
+      ? await Promise.all(
+          (['awaiting', 'decided'] as const).map(async (state: ReviewState) => {
+            const offset = offsetOf(search, OFFSET_PARAM[state]);
+            return [reviewKey(state, offset, input), asSent(await reviewQueue(db, user, reviewQuery(parsed.data, state, offset)))] as const;
+          }),
+        )
+      : [],
+  }));
   return (
     <>
       <h1>Review queue</h1>
@@ -20,9 +40,9 @@ export default function ReviewPage() {
         <Link href="/manifests/review/corrections">Correct registered samples by accession</Link>.
       </p>
       <EnaRefusals />
-      <Suspense fallback={<p aria-busy="true">Loading the review queue…</p>}>
+      <Prefetched answers={answers}>
         <ReviewQueue />
-      </Suspense>
+      </Prefetched>
     </>
   );
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { ManifestImagesStep } from '@/components/images/image-upload';
 import { ReportView } from '@/components/manifests/report-view';
 import { DeleteAction } from '@/components/ui/delete-action';
@@ -37,9 +36,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
   });
   return (
     <>
-      <Suspense fallback={<p aria-busy="true">Loading the report…</p>}>
-        <ReportView report={report} profileTitle={names.profileTitle} uploadedBy={names.uploadedBy} />
-      </Suspense>
+      <ReportView report={report} profileTitle={names.profileTitle} uploadedBy={names.uploadedBy} />
       {/* specimen photos are a Tree of Life manifest's: a checklist's sample sheet has no specimens */}
       {report.confirmed_manifest_id && report.manifest_type !== 'BIODATA' ? (
         <ManifestImagesStep manifestId={report.confirmed_manifest_id} contributes={contributes} />

@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { paramsObject } from '@/lib/client/search';
+import { REVIEW_FILTERS, type ReviewQuery, ReviewQuerySchema } from '@/lib/samples/review-contract';
+
+/**
+ * What the review queue asks the API for, said once for the page's client lists (review-group.tsx) and for the
+ * server, which reads the first pages with the page (app/(portal)/manifests/review/page.tsx) under the same keys.
+ */
+
+// a page short enough to draw at once on a phone; the queue starts with the newest manifest, the one a manager was
+// just told about, and "Show all" or the pager reach the rest
+export const GROUPS = 5;
+
+export type ReviewState = 'awaiting' | 'decided';
+
+/** Each list's offset in the page URL: a page of manifests. */
+export const OFFSET_PARAM: Record<ReviewState, string> = { awaiting: 'offset', decided: 'decided_offset' };
+
+export const offsetOf = (search: URLSearchParams, name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
+
+const FilterSchema = ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true });
+
+/** The page URL's order and filters (sort, profile, uploader, manifest), checked as the API checks them. */
+export function reviewFilter(search: URLSearchParams) {
+  const input = paramsObject(search, REVIEW_FILTERS);
+  return { input, parsed: FilterSchema.safeParse(input) };
+}
+
+export const reviewKey = (state: ReviewState, offset: number, input: Partial<Record<string, string>>) => ['review', state, offset, input];
+
+/** The API's query of one list's page, for a valid filter. */
+export const reviewQuery = (filter: z.infer<typeof FilterSchema>, state: ReviewState, offset: number): ReviewQuery => ({
+  ...filter,
+  state,
+  limit: GROUPS,
+  offset,
+});
