@@ -19,6 +19,11 @@ const nextConfig = {
     'yauzl',
   ],
   typescript: { ignoreBuildErrors: false },
+  experimental: {
+    // the stylesheets come inside the page's HTML: the first paint needs no second request, and comes before the
+    // scripts run, so a phone shows the page's text while React hydrates it (docs/benchmarks.md, "Portal pages")
+    inlineCss: true,
+  },
 };
 
 export default nextConfig;

@@ -1,7 +1,7 @@
 'use client';
 
-import { signOut } from 'next-auth/react';
 import { useState } from 'react';
+import { signOutHere } from '@/components/layout/sign-out-button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { api } from '@/lib/client/api';
 
@@ -19,8 +19,7 @@ export function SignOutEverywhere() {
     setFailure(null);
     try {
       await api.DELETE('/api/account/sessions');
-      await signOut({ redirect: false });
-      window.location.assign('/signin?signed_out=everywhere');
+      await signOutHere('/signin?signed_out=everywhere');
     } catch (err) {
       setBusy(false);
       setAsking(false);

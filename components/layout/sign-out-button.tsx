@@ -1,14 +1,14 @@
 'use client';
 
-import { signOut } from 'next-auth/react';
-
 /**
  * Signs out, then opens the sign-in page at the address in use: next-auth's own redirect goes to NEXTAUTH_URL
  * (http://localhost:PORT unless configured), which is not where someone reaching the portal by another name is.
+ * next-auth's client is loaded on the click: every portal page has this button, and none needs that code before.
  */
-async function signOutHere() {
+export async function signOutHere(to = '/signin?signed_out=1') {
+  const { signOut } = await import('next-auth/react');
   await signOut({ redirect: false });
-  window.location.assign('/signin?signed_out=1');
+  window.location.assign(to);
 }
 
 export function SignOutButton() {
