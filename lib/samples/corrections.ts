@@ -15,7 +15,7 @@ import type { CorrectionsConfirmed, CorrectionsPreview } from './corrections-con
 import { type CorrectionsDiff, type DiffDeps, diffCorrections, lockSamples, type SampleDiff, stateOf } from './corrections-diff';
 import type { InputRow } from './corrections-input';
 import { type CorrectionGrant, signCorrections, verifyCorrections } from './corrections-token';
-import { type RegistrationQueue, registrableColumns, registrationQueue, routeApprovedSamples } from './registration';
+import { lockRegistrable, type RegistrationQueue, registrationQueue, routeApprovedSamples } from './registration';
 
 /**
  * Curators correct registered samples by BioSample accession (docs/features.md, "Corrections by accession"): a
@@ -119,16 +119,13 @@ export async function confirmCorrections(deps: CorrectionDeps, user: UserRecord,
       throw Conflict(STALE);
     }
     for (const d of diff.samples) await applyDiff(tx, user, d);
-    const rows = await tx
-      .select(registrableColumns)
-      .from(samples)
-      .where(
-        inArray(
-          samples.id,
-          diff.samples.map((d) => d.sample.id),
-        ),
-      )
-      .for('update');
+    const rows = await lockRegistrable(
+      tx,
+      inArray(
+        samples.id,
+        diff.samples.map((d) => d.sample.id),
+      ),
+    );
     const registrations = await routeApprovedSamples(tx, deps.registration, rows, user.id);
     return {
       already_applied: false,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
@@ -246,3 +246,6 @@ export const registrableColumns = {
   taxonId: samples.taxonId,
   symbiont: samples.symbiont,
 };
+
+/** The samples `where` selects, locked until the transaction ends, as `routeApprovedSamples` takes them. */
+export const lockRegistrable = (tx: Db, where: SQL | undefined) => tx.select(registrableColumns).from(samples).where(where).for('update');

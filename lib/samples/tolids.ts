@@ -15,9 +15,9 @@ import { RepositoryError } from '@/lib/repositories/errors';
 import type { TolidAnswer, TolidClient } from '@/lib/repositories/tolid';
 import { newSampleId } from './columns';
 import {
+  lockRegistrable,
   nameWithTolid,
   type RegistrationQueue,
-  registrableColumns,
   routeApprovedSamples,
   setStatus,
   specimenKey,
@@ -58,16 +58,13 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
   if (!client) {
     // the token was removed since: registration goes on without ToLIDs
     await db.transaction(async (tx) => {
-      const rows = await tx
-        .select(registrableColumns)
-        .from(samples)
-        .where(
-          inArray(
-            samples.id,
-            waiting.map((r) => r.id),
-          ),
-        )
-        .for('update');
+      const rows = await lockRegistrable(
+        tx,
+        inArray(
+          samples.id,
+          waiting.map((r) => r.id),
+        ),
+      );
       await routeApprovedSamples(tx, { ...deps.registration, tolidConfigured: false }, rows, null);
     });
     return;
@@ -170,7 +167,7 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
     }
     if (!ready.length) return;
     // re-read: the ToLIDs were just written
-    const rows = await tx.select(registrableColumns).from(samples).where(inArray(samples.id, ready)).for('update');
+    const rows = await lockRegistrable(tx, inArray(samples.id, ready));
     await routeApprovedSamples(tx, { ...deps.registration, tolidConfigured: false }, rows, null);
   });
 }
@@ -223,11 +220,10 @@ async function saveSpecimenAnswer(tx: Db, target: Waiting, answer: TolidAnswer) 
 
 /** The ToLID as the public name of every sample of the specimen that has none yet, each with a system audit record. */
 async function nameSamples(tx: Db, project: Waiting['project'], specimenId: string, tolid: string) {
-  const unnamed = await tx
-    .select(registrableColumns)
-    .from(samples)
-    .where(and(eq(samples.project, project), eq(samples.specimenId, specimenId), isNull(samples.publicName)))
-    .for('update');
+  const unnamed = await lockRegistrable(
+    tx,
+    and(eq(samples.project, project), eq(samples.specimenId, specimenId), isNull(samples.publicName)),
+  );
   await nameWithTolid(tx, unnamed, tolid);
 }
 
