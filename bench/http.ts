@@ -69,6 +69,7 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
+import { withDatabase } from './databases';
 import {
   agent,
   type Case,
@@ -82,7 +83,7 @@ import {
   request,
   rowsOf,
 } from './http-cases';
-import { killProcesses, rssOf, standInUrls, startProcess } from './processes';
+import { killProcessesOnSignal, rssOf, standInUrls, startProcess } from './processes';
 import { type Exec, execFor, seedBulkSamples } from './query-seed';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -131,11 +132,6 @@ const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
 const int = (x: number) => Math.round(x).toLocaleString('en');
 const warmUpText = `${int(WARMUP)} rounds (${WARMUP_MAX_MS / 1000} s at most) and ${WARMUP_MS / 1000} s at least`;
 const mbOf = (bytes: number) => `${(bytes / MiB).toFixed(0)} MB`;
-const withDatabase = (server: string, name: string) => {
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
 const redact = (url: string) => {
   const u = new URL(url);
   if (u.password) u.password = '***';
@@ -1254,11 +1250,6 @@ async function main() {
 if (process.argv.includes('--bare-server')) {
   await bareServer();
 } else {
-  const killChildren = () => {
-    killProcesses();
-    process.exit(130);
-  };
-  process.once('SIGINT', killChildren);
-  process.once('SIGTERM', killChildren);
+  killProcessesOnSignal();
   await main();
 }

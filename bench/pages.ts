@@ -49,7 +49,8 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
-import { killProcesses, standInUrls, startProcess } from './processes';
+import { withDatabase } from './databases';
+import { killProcessesOnSignal, standInUrls, startProcess } from './processes';
 import { execFor, seedBulkSamples } from './query-seed';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -77,11 +78,6 @@ const progress = (line: string) => console.error(`  … ${line}`);
 const int = (x: number) => Math.round(x).toLocaleString('en');
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(0)} KB`;
-const withDatabase = (server: string, name: string) => {
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
 const redact = (url: string) => {
   const u = new URL(url);
   if (u.password) u.password = '***';
@@ -778,10 +774,5 @@ async function main(): Promise<number> {
   }
 }
 
-const killChildren = () => {
-  killProcesses();
-  process.exit(130);
-};
-process.once('SIGINT', killChildren);
-process.once('SIGTERM', killChildren);
+killProcessesOnSignal();
 process.exitCode = await main();
