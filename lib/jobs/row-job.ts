@@ -1,4 +1,5 @@
-import type { SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { Conflict } from '@/lib/errors';
@@ -63,4 +64,23 @@ export function rowJobSpec<K extends string, N extends RowJobName<K>, Deps exten
     openWork: { key: key as keyof JobData[N] & string, open },
     reopen: reopenRow && ((tx, deps, data) => reopenRow(tx, deps, idOf(data))),
   });
+}
+
+/**
+ * A `requeue.reopen` of a row whose status is `failed` (and `also` holds): `set` makes it wait again. False when it is
+ * not failed (any more), or `also` does not hold.
+ */
+export async function reopenFailed<T extends PgTable & { id: PgColumn; status: PgColumn }>(
+  tx: Db,
+  table: T,
+  id: string,
+  set: PgUpdateSetSource<T>,
+  also?: SQL,
+): Promise<boolean> {
+  const rows = await tx
+    .update(table)
+    .set(set)
+    .where(and(eq(table.id, id), eq(table.status, 'failed'), also))
+    .returning({ id: table.id });
+  return rows.length > 0;
 }

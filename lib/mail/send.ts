@@ -5,7 +5,7 @@ import type { Db } from '@/db/client';
 import { emails } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
-import { type RowJobData, rowJobSpec } from '@/lib/jobs/row-job';
+import { type RowJobData, reopenFailed, rowJobSpec } from '@/lib/jobs/row-job';
 
 const transports = new Map<string, Transporter>();
 
@@ -101,13 +101,6 @@ export const sendEmailJob = rowJobSpec({
   requeue: {
     noun: 'email',
     refused: 'The email is no longer failed; nothing to retry.',
-    reopen: async (tx, emailId) =>
-      (
-        await tx
-          .update(emails)
-          .set({ status: 'queued', result: null, attempts: 0 })
-          .where(and(eq(emails.id, emailId), eq(emails.status, 'failed')))
-          .returning({ id: emails.id })
-      ).length > 0,
+    reopen: (tx, emailId) => reopenFailed(tx, emails, emailId, { status: 'queued', result: null, attempts: 0 }),
   },
 });

@@ -1,8 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { validationReports } from '@/db/schema';
 import type { JobQueue } from '@/lib/jobs/queue';
-import { type RowJobData, rowJobSpec } from '@/lib/jobs/row-job';
+import { type RowJobData, reopenFailed, rowJobSpec } from '@/lib/jobs/row-job';
 import { failReport, runValidation, type ValidationDeps } from './validation';
 
 /** The `manifest.validate` job: what it carries, its give-up, and how an admin runs it again. */
@@ -33,15 +33,13 @@ export const validateManifestJob = rowJobSpec({
   requeue: {
     noun: 'report',
     refused: 'The report cannot be validated again: its upload is gone. Upload the manifest again.',
-    reopen: async (tx, reportId) =>
-      (
-        await tx
-          .update(validationReports)
-          .set({ status: 'pending', failure: null, progress: 0, attempts: 0, finishedAt: null })
-          .where(
-            and(eq(validationReports.id, reportId), eq(validationReports.status, 'failed'), sql`${validationReports.upload} is not null`),
-          )
-          .returning({ id: validationReports.id })
-      ).length > 0,
+    reopen: (tx, reportId) =>
+      reopenFailed(
+        tx,
+        validationReports,
+        reportId,
+        { status: 'pending', failure: null, progress: 0, attempts: 0, finishedAt: null },
+        sql`${validationReports.upload} is not null`,
+      ),
   },
 });

@@ -1,10 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
 import { studies, submissions } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
-import { type RowJobData, rowJobSpec } from '@/lib/jobs/row-job';
+import { type RowJobData, reopenFailed, rowJobSpec } from '@/lib/jobs/row-job';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, failSubmission, finishSubmission } from '../submissions';
@@ -87,14 +87,8 @@ export const submitStudyJob = rowJobSpec({
   requeue: {
     noun: 'submission',
     refused: 'The submission is no longer failed; nothing to retry.',
-    reopen: async (tx, submissionId) =>
-      (
-        await tx
-          .update(submissions)
-          .set({ status: 'pending', error: null, finishedAt: null, updatedAt: sql`now()` })
-          .where(and(eq(submissions.id, submissionId), eq(submissions.status, 'failed')))
-          .returning({ id: submissions.id })
-      ).length > 0,
+    reopen: (tx, submissionId) =>
+      reopenFailed(tx, submissions, submissionId, { status: 'pending', error: null, finishedAt: null, updatedAt: sql`now()` }),
   },
   // a publication (synchronous, no job) left processing by a process that died is marked failed
   async recover(deps) {
