@@ -26,3 +26,34 @@ export async function scratchDatabase(serverUrl: string, prefix: string): Promis
   await onServer(serverUrl, `create database ${name}`);
   return { url: withDatabase(serverUrl, name), drop: () => onServer(serverUrl, `drop database if exists ${name} with (force)`) };
 }
+
+/**
+ * The database `name` on the server at `serverUrl`, kept from an earlier run when `reuse` (given a client of it) finds
+ * it seeded as this run needs and answers what to report; else dropped and created empty, and null: the caller seeds
+ * it. `connect` opens a client as the benchmark opens its own.
+ */
+export async function reuseOrRecreate<T>(
+  serverUrl: string,
+  name: string,
+  connect: (url: string) => postgres.Sql,
+  reuse: (sql: postgres.Sql) => Promise<T | null>,
+): Promise<T | null> {
+  const admin = connect(serverUrl);
+  try {
+    const [exists] = await admin`select 1 as one from pg_database where datname = ${name}`;
+    if (exists) {
+      const sql = connect(withDatabase(serverUrl, name));
+      try {
+        const kept = await reuse(sql);
+        if (kept) return kept;
+      } finally {
+        await sql.end();
+      }
+    }
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.unsafe(`create database ${name}`);
+    return null;
+  } finally {
+    await admin.end();
+  }
+}

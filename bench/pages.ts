@@ -49,7 +49,7 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
-import { withDatabase } from './databases';
+import { reuseOrRecreate, withDatabase } from './databases';
 import { killProcessesOnSignal, standInUrls, startProcess } from './processes';
 import { execFor, seedBulkSamples } from './query-seed';
 
@@ -146,24 +146,13 @@ async function prepareDatabase(): Promise<Seeded> {
     const [row] = await sql.unsafe(`select ${MANIFEST_OF(0)}::text as manifest, ${SAMPLE_OF(20)} as sample`);
     return { profileId: PROFILE_ID, manifestId: String(row?.manifest), svcId: String(row?.sample) };
   };
-  const admin = pg(SERVER_URL);
-  try {
-    const [exists] = await admin`select 1 as one from pg_database where datname = ${DB_NAME}`;
-    if (exists) {
-      const sql = pg(url);
-      try {
-        const found = await complete(sql);
-        if (found) return { url, reused: true, ...found, ...(await ids(sql)) };
-        progress(`database ${DB_NAME} does not hold the expected rows: seeding it again`);
-      } finally {
-        await sql.end();
-      }
-    }
-    await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
-    await admin.unsafe(`create database ${DB_NAME}`);
-  } finally {
-    await admin.end();
-  }
+  const kept = await reuseOrRecreate(SERVER_URL, DB_NAME, pg, async (sql): Promise<Seeded | null> => {
+    const found = await complete(sql);
+    if (found) return { url, reused: true, ...found, ...(await ids(sql)) };
+    progress(`database ${DB_NAME} does not hold the expected rows: seeding it again`);
+    return null;
+  });
+  if (kept) return kept;
 
   const database = await openDatabase({ url, max: 2 });
   try {
