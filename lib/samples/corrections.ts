@@ -10,7 +10,7 @@ import { TaxonomyUnavailableError } from '@/lib/manifests';
 import { createTaxonomyClient } from '@/lib/repositories/taxonomy';
 import type { UserRecord } from '@/lib/users/users';
 import { CLEARS_PUBLIC_NAME } from './changes';
-import { typedColumns } from './columns';
+import { changeOf, typedColumns } from './columns';
 import type { CorrectionsConfirmed, CorrectionsPreview } from './corrections-contract';
 import { type CorrectionsDiff, type DiffDeps, diffCorrections, lockSamples, type SampleDiff, stateOf } from './corrections-diff';
 import type { InputRow } from './corrections-input';
@@ -157,16 +157,7 @@ async function applyDiff(tx: Db, user: UserRecord, d: SampleDiff): Promise<void>
     .where(eq(samples.id, sample.id));
   const audit = d.changes.map((c) => ({ field: c.field, oldValue: c.oldValue, newValue: c.newValue }));
   if (clearPublicName) audit.push({ field: 'public_name', oldValue: sample.publicName ?? '', newValue: '' });
-  await tx.insert(sampleUpdates).values(
-    audit.map((a) => ({
-      sampleId: sample.id,
-      manifestId: sample.manifestId,
-      project: sample.project,
-      updateType: 'user' as const,
-      actorId: user.id,
-      ...a,
-    })),
-  );
+  await tx.insert(sampleUpdates).values(audit.map((a) => ({ ...changeOf(sample, 'user'), actorId: user.id, ...a })));
 }
 
 /**

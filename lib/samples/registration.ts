@@ -4,6 +4,7 @@ import { one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
+import { changeOf } from './columns';
 import type { ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD, Registration } from './contract';
 
 /**
@@ -107,10 +108,7 @@ export async function recordSystemChange<Row extends Pick<RegistrableSample, 'id
 ): Promise<void> {
   await tx.insert(sampleUpdates).values(
     rows.map((r) => ({
-      sampleId: r.id,
-      manifestId: r.manifestId,
-      project: r.project,
-      updateType: 'system' as const,
+      ...changeOf(r, 'system'),
       field,
       oldValue: oldValue(r),
       newValue,
