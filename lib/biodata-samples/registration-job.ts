@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { biodataSamples, submissions } from '@/db/schema';
 import { Conflict } from '@/lib/errors';
 import type { JobQueue, JobRun } from '@/lib/jobs/queue';
@@ -88,12 +89,7 @@ export async function runBiodataRegistration(deps: BiodataRegistrationDeps, subm
           await tx
             .update(biodataSamples)
             .set({ statusDetail: detail })
-            .where(
-              inArray(
-                biodataSamples.id,
-                rows.map((r) => r.id),
-              ),
-            );
+            .where(inArray(biodataSamples.id, idsOf(rows)));
         },
       });
       return;

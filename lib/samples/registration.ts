@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { one } from '@/db/rows';
+import { idsOf, one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
@@ -82,12 +82,7 @@ export async function setStatus(
       ...(status !== 'rejected' ? { rejectionReason: null } : reason !== null ? { rejectionReason: reason } : {}),
       timeUpdated: sql`now()`,
     })
-    .where(
-      inArray(
-        samples.id,
-        rows.map((r) => r.id),
-      ),
-    );
+    .where(inArray(samples.id, idsOf(rows)));
   const changed = rows.filter((r) => r.status !== status);
   if (changed.length) {
     await recordSystemChange(tx, changed, 'status', (r) => r.status, status);
@@ -165,12 +160,7 @@ export async function nameWithTolid(tx: Db, rows: RegistrableSample[], tolid: st
   await tx
     .update(samples)
     .set({ publicName: tolid, timeUpdated: sql`now()` })
-    .where(
-      inArray(
-        samples.id,
-        rows.map((r) => r.id),
-      ),
-    );
+    .where(inArray(samples.id, idsOf(rows)));
   await recordSystemChange(tx, rows, 'public_name', (r) => r.publicName ?? '', tolid);
   for (const r of rows) r.publicName = tolid;
 }
@@ -185,10 +175,7 @@ export async function routeApprovedSamples(
   rows: RegistrableSample[],
   createdBy: number | null,
 ): Promise<Registration[]> {
-  const inFlight = await openSubmissionsOf(
-    tx,
-    rows.map((r) => r.id),
-  );
+  const inFlight = await openSubmissionsOf(tx, idsOf(rows));
   const existing = new Map<string, number>();
   for (const id of inFlight.values()) existing.set(id, (existing.get(id) ?? 0) + 1);
   const free = rows.filter((r) => !inFlight.has(r.id));

@@ -1,5 +1,6 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { samples, submissions } from '@/db/schema';
 import { Conflict } from '@/lib/errors';
 import { FIRST_RUN, type JobRun } from '@/lib/jobs/queue';
@@ -109,12 +110,7 @@ const deferRegistration = (
       await tx
         .update(samples)
         .set({ status: 'processing', statusDetail: detail, nextAttemptAt })
-        .where(
-          inArray(
-            samples.id,
-            rows.map((r) => r.id),
-          ),
-        );
+        .where(inArray(samples.id, idsOf(rows)));
     },
   });
 
