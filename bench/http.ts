@@ -69,6 +69,7 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
+import { reuseOrRecreate, withDatabase } from './databases';
 import {
   agent,
   type Case,
@@ -82,7 +83,7 @@ import {
   request,
   rowsOf,
 } from './http-cases';
-import { killProcesses, rssOf, standInUrls, startProcess } from './processes';
+import { killProcessesOnSignal, rssOf, standInUrls, startProcess } from './processes';
 import { type Exec, execFor, seedBulkSamples } from './query-seed';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -131,11 +132,6 @@ const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
 const int = (x: number) => Math.round(x).toLocaleString('en');
 const warmUpText = `${int(WARMUP)} rounds (${WARMUP_MAX_MS / 1000} s at most) and ${WARMUP_MS / 1000} s at least`;
 const mbOf = (bytes: number) => `${(bytes / MiB).toFixed(0)} MB`;
-const withDatabase = (server: string, name: string) => {
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
 const redact = (url: string) => {
   const u = new URL(url);
   if (u.password) u.password = '***';
@@ -181,55 +177,42 @@ async function removeValidationRows(sql: postgres.Sql): Promise<number> {
 
 async function prepareDatabase(): Promise<Prepared> {
   const url = withDatabase(SERVER_URL, DB_NAME);
-  const admin = pg(SERVER_URL);
-  try {
-    const [exists] = await admin`select 1 as one from pg_database where datname = ${DB_NAME}`;
-    if (exists) {
-      const sql = pg(url);
-      try {
-        const [marker] = await sql`select to_regclass('bench_http_seed') is not null as present`;
-        if (marker?.present) {
-          if ((await removeValidationRows(sql)) > 0) await sql.unsafe('vacuum analyze samples, sample_updates, manifests, specimens');
-          const [seed] = await sql`select samples, seeded_at::text as seeded_at, seed_ms, index_ms, vacuum_ms,
-            (to_jsonb(b) ->> 'index_bytes')::bigint as index_bytes from bench_http_seed b`;
-          const [count] = await sql`select count(*)::int as n from samples`;
-          if (seed && Number(seed.samples) === SAMPLES && Number(count?.n) === SAMPLES) {
-            // each run's validation inserts and removes 10,000 samples: when that has left the indexes a fifth larger
-            // than after seeding, they are rebuilt, so that reruns measure the same indexes
-            const [now] = await sql`select pg_indexes_size('samples') + pg_indexes_size('sample_updates') as bytes`;
-            const seeded = Number(seed.index_bytes ?? 0);
-            let reindexed = '';
-            if (seeded > 0 && Number(now?.bytes) > seeded * 1.2) {
-              progress(`indexes grew from ${mbOf(seeded)} to ${mbOf(Number(now?.bytes))}: reindexing samples and sample_updates`);
-              const t = performance.now();
-              await sql.unsafe('reindex table samples');
-              await sql.unsafe('reindex table sample_updates');
-              await sql.unsafe('analyze samples, sample_updates');
-              reindexed = `; indexes rebuilt now in ${secs(performance.now() - t)} (grown from ${mbOf(seeded)} to ${mbOf(Number(now?.bytes))} by earlier runs' validations)`;
-            }
-            return {
-              url,
-              reused: true,
-              seededAt: String(seed.seeded_at),
-              note: reindexed,
-              seedMs: Number(seed.seed_ms),
-              indexMs: Number(seed.index_ms),
-              vacuumMs: Number(seed.vacuum_ms),
-            };
-          }
-          progress(
-            `database ${DB_NAME} holds ${int(Number(count?.n))} samples, seeded for ${int(Number(seed?.samples))}: seeding it again`,
-          );
+  const kept = await reuseOrRecreate(SERVER_URL, DB_NAME, pg, async (sql): Promise<Prepared | null> => {
+    const [marker] = await sql`select to_regclass('bench_http_seed') is not null as present`;
+    if (marker?.present) {
+      if ((await removeValidationRows(sql)) > 0) await sql.unsafe('vacuum analyze samples, sample_updates, manifests, specimens');
+      const [seed] = await sql`select samples, seeded_at::text as seeded_at, seed_ms, index_ms, vacuum_ms,
+        (to_jsonb(b) ->> 'index_bytes')::bigint as index_bytes from bench_http_seed b`;
+      const [count] = await sql`select count(*)::int as n from samples`;
+      if (seed && Number(seed.samples) === SAMPLES && Number(count?.n) === SAMPLES) {
+        // each run's validation inserts and removes 10,000 samples: when that has left the indexes a fifth larger
+        // than after seeding, they are rebuilt, so that reruns measure the same indexes
+        const [now] = await sql`select pg_indexes_size('samples') + pg_indexes_size('sample_updates') as bytes`;
+        const seeded = Number(seed.index_bytes ?? 0);
+        let reindexed = '';
+        if (seeded > 0 && Number(now?.bytes) > seeded * 1.2) {
+          progress(`indexes grew from ${mbOf(seeded)} to ${mbOf(Number(now?.bytes))}: reindexing samples and sample_updates`);
+          const t = performance.now();
+          await sql.unsafe('reindex table samples');
+          await sql.unsafe('reindex table sample_updates');
+          await sql.unsafe('analyze samples, sample_updates');
+          reindexed = `; indexes rebuilt now in ${secs(performance.now() - t)} (grown from ${mbOf(seeded)} to ${mbOf(Number(now?.bytes))} by earlier runs' validations)`;
         }
-      } finally {
-        await sql.end();
+        return {
+          url,
+          reused: true,
+          seededAt: String(seed.seeded_at),
+          note: reindexed,
+          seedMs: Number(seed.seed_ms),
+          indexMs: Number(seed.index_ms),
+          vacuumMs: Number(seed.vacuum_ms),
+        };
       }
+      progress(`database ${DB_NAME} holds ${int(Number(count?.n))} samples, seeded for ${int(Number(seed?.samples))}: seeding it again`);
     }
-    await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
-    await admin.unsafe(`create database ${DB_NAME}`);
-  } finally {
-    await admin.end();
-  }
+    return null;
+  });
+  if (kept) return kept;
 
   const database = await openDatabase({ url, max: 2 });
   try {
@@ -1254,11 +1237,6 @@ async function main() {
 if (process.argv.includes('--bare-server')) {
   await bareServer();
 } else {
-  const killChildren = () => {
-    killProcesses();
-    process.exit(130);
-  };
-  process.once('SIGINT', killChildren);
-  process.once('SIGTERM', killChildren);
+  killProcessesOnSignal();
   await main();
 }

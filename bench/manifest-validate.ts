@@ -6,7 +6,6 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import postgres from 'postgres';
 import { openDatabase } from '../db/client';
 import { validationReports } from '../db/schema';
 import { createApiApp } from '../lib/api/app';
@@ -25,6 +24,7 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
+import { scratchDatabase } from './databases';
 import { standInUrls } from './processes';
 
 /** Each figure is the median of `runs` runs one after the other; the ranges are the fastest and slowest. */
@@ -143,22 +143,8 @@ const ADMIN = { username: 'bench-manifest-admin', password: 'bench-manifest-admi
 async function servicePath(file: Uint8Array, serverUrl?: string): Promise<ServicePathResult> {
   const repositories = await startRepositoryServer({ taxa: buildTaxonRecords().records });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-bench-manifest-'));
-  const name = `rmb_bench_manifest_${randomBytes(4).toString('hex')}`;
-  const onServer = async (statement: string) => {
-    const admin = postgres(serverUrl as string, { max: 1, onnotice: () => {} });
-    try {
-      await admin.unsafe(statement);
-    } finally {
-      await admin.end();
-    }
-  };
-  let url: string | undefined;
-  if (serverUrl) {
-    await onServer(`create database ${name}`);
-    const u = new URL(serverUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
-  }
+  const scratch = serverUrl ? await scratchDatabase(serverUrl, 'rmb_bench_manifest_') : undefined;
+  const url = scratch?.url;
   const config = parseConfig({
     ...standInUrls(repositories),
     DATA_DIR: dataDir,
@@ -229,7 +215,7 @@ async function servicePath(file: Uint8Array, serverUrl?: string): Promise<Servic
     await database.close();
     await repositories.close();
     rmSync(dataDir, { recursive: true, force: true });
-    if (serverUrl) await onServer(`drop database if exists ${name} with (force)`);
+    await scratch?.drop();
   }
 }
 

@@ -43,7 +43,7 @@ import { serverBuildOptions } from '../scripts/server-build-options.mjs';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { startRepositoryServer } from '../tests/support/repository-server';
 import { agent, type Case, casesOf, countNewlines, FLOOR_PATH, median, probeOf, request, rowsOf } from './http-cases';
-import { killProcesses, type Proc, rssOf, standInUrls, startProcess } from './processes';
+import { killProcessesOnSignal, type Proc, rssOf, standInUrls, startProcess } from './processes';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -433,10 +433,5 @@ async function main(): Promise<void> {
   }
 }
 
-const killChildren = () => {
-  killProcesses();
-  process.exit(130);
-};
-process.once('SIGINT', killChildren);
-process.once('SIGTERM', killChildren);
+killProcessesOnSignal();
 await main();

@@ -49,7 +49,8 @@ import { validRows } from '../tests/fixtures/manifests/generate';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { toXlsx } from '../tests/fixtures/manifests/workbook';
 import { startRepositoryServer } from '../tests/support/repository-server';
-import { killProcesses, standInUrls, startProcess } from './processes';
+import { reuseOrRecreate, withDatabase } from './databases';
+import { killProcessesOnSignal, standInUrls, startProcess } from './processes';
 import { execFor, seedBulkSamples } from './query-seed';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -77,11 +78,6 @@ const progress = (line: string) => console.error(`  … ${line}`);
 const int = (x: number) => Math.round(x).toLocaleString('en');
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(0)} KB`;
-const withDatabase = (server: string, name: string) => {
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
 const redact = (url: string) => {
   const u = new URL(url);
   if (u.password) u.password = '***';
@@ -150,24 +146,13 @@ async function prepareDatabase(): Promise<Seeded> {
     const [row] = await sql.unsafe(`select ${MANIFEST_OF(0)}::text as manifest, ${SAMPLE_OF(20)} as sample`);
     return { profileId: PROFILE_ID, manifestId: String(row?.manifest), svcId: String(row?.sample) };
   };
-  const admin = pg(SERVER_URL);
-  try {
-    const [exists] = await admin`select 1 as one from pg_database where datname = ${DB_NAME}`;
-    if (exists) {
-      const sql = pg(url);
-      try {
-        const found = await complete(sql);
-        if (found) return { url, reused: true, ...found, ...(await ids(sql)) };
-        progress(`database ${DB_NAME} does not hold the expected rows: seeding it again`);
-      } finally {
-        await sql.end();
-      }
-    }
-    await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
-    await admin.unsafe(`create database ${DB_NAME}`);
-  } finally {
-    await admin.end();
-  }
+  const kept = await reuseOrRecreate(SERVER_URL, DB_NAME, pg, async (sql): Promise<Seeded | null> => {
+    const found = await complete(sql);
+    if (found) return { url, reused: true, ...found, ...(await ids(sql)) };
+    progress(`database ${DB_NAME} does not hold the expected rows: seeding it again`);
+    return null;
+  });
+  if (kept) return kept;
 
   const database = await openDatabase({ url, max: 2 });
   try {
@@ -778,10 +763,5 @@ async function main(): Promise<number> {
   }
 }
 
-const killChildren = () => {
-  killProcesses();
-  process.exit(130);
-};
-process.once('SIGINT', killChildren);
-process.once('SIGTERM', killChildren);
+killProcessesOnSignal();
 process.exitCode = await main();

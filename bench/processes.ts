@@ -96,3 +96,13 @@ export function buildService(name: string): string {
   execFileSync(process.execPath, ['scripts/build-server.mjs', dir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   return path.join(dir, 'api-server.mjs');
 }
+
+/** Kills the children when the benchmark is interrupted (Ctrl-C, a kill), and exits as interrupted. */
+export function killProcessesOnSignal(): void {
+  const killChildren = () => {
+    killProcesses();
+    process.exit(130);
+  };
+  process.once('SIGINT', killChildren);
+  process.once('SIGTERM', killChildren);
+}

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import postgres from 'postgres';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { type ResumeOutcome, resumeAfterCrash } from '../tests/support/registration-resume';
 import { startRepositoryServer } from '../tests/support/repository-server';
+import { scratchDatabase } from './databases';
 import { buildService } from './processes';
 
 /**
@@ -13,27 +12,12 @@ import { buildService } from './processes';
 export async function benchRegistrationResume(samples = 2_000, serverUrl = process.env.BENCH_DATABASE_URL): Promise<ResumeOutcome> {
   const server = await startRepositoryServer({ taxa: buildTaxonRecords().records });
   // on PostgreSQL (a server URL), a database of its own, dropped afterwards; else the embedded database
-  const name = `rmb_bench_resume_${randomBytes(4).toString('hex')}`;
-  const onServer = async (statement: string) => {
-    const admin = postgres(serverUrl as string, { max: 1, onnotice: () => {} });
-    try {
-      await admin.unsafe(statement);
-    } finally {
-      await admin.end();
-    }
-  };
-  let databaseUrl: string | undefined;
-  if (serverUrl) {
-    await onServer(`create database ${name}`);
-    const u = new URL(serverUrl);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-  }
+  const database = serverUrl ? await scratchDatabase(serverUrl, 'rmb_bench_resume_') : undefined;
   try {
-    return await resumeAfterCrash(server, { samples, databaseUrl, serviceBundle: buildService('bench-resume') });
+    return await resumeAfterCrash(server, { samples, databaseUrl: database?.url, serviceBundle: buildService('bench-resume') });
   } finally {
     await server.close();
-    if (serverUrl) await onServer(`drop database if exists ${name} with (force)`);
+    await database?.drop();
   }
 }
 

@@ -9,7 +9,6 @@
  *   REGISTRATION_SAMPLES  how many samples (default 2,000)
  *   REGISTRATION_DELAYS   Webin's answer delays to run, in ms, comma-separated (default 1000,3000)
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +19,7 @@ import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { buildTaxonRecords } from '../tests/fixtures/manifests/taxa';
 import { acceptSamples, adminKey, pendingDtolSamples, serviceApi } from '../tests/support/dtol-samples';
 import { type RecordedRequest, startRepositoryServer } from '../tests/support/repository-server';
+import { scratchDatabase } from './databases';
 import { buildService, killProcesses, type Proc, startProcess } from './processes';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -62,21 +62,9 @@ function kindOf(r: RecordedRequest): string {
   return r.path;
 }
 
-async function onServer(statement: string): Promise<void> {
-  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(statement);
-  } finally {
-    await admin.end();
-  }
-}
-
 async function benchRegistration(entry: string, samples: number, delayMs: number): Promise<RegistrationRun> {
-  const name = `rmb_bench_registration_${randomBytes(4).toString('hex')}`;
-  await onServer(`create database ${name}`);
-  const u = new URL(SERVER_URL);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
+  const database = await scratchDatabase(SERVER_URL, 'rmb_bench_registration_');
+  const databaseUrl = database.url;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rmb-bench-registration-'));
   const server = await startRepositoryServer({ taxa: buildTaxonRecords().records, webinDelayMs: delayMs });
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -169,7 +157,7 @@ async function benchRegistration(entry: string, samples: number, delayMs: number
     await svc?.stop().catch(() => undefined);
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
-    await onServer(`drop database if exists ${name} with (force)`);
+    await database.drop();
   }
 }
 

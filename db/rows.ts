@@ -21,6 +21,9 @@ export function one<T>(rows: readonly T[], what: string): T {
   return row;
 }
 
+/** The ids of `rows`, for an `inArray` of the same rows in another statement. */
+export const idsOf = <T>(rows: readonly { id: T }[]): T[] => rows.map((r) => r.id);
+
 /** Rows written in one statement: a thousand keep each statement far below its limit on parameters. */
 const ROWS_PER_STATEMENT = 1_000;
 

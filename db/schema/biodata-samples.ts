@@ -3,6 +3,7 @@ import { bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp
 import { BIODATA_SAMPLE_STATUSES, type BiodataFields, type BiodataSampleStatus } from '../../lib/biodata-samples/contract';
 import { PATTERNS } from '../../lib/identifiers/contract';
 import { sqlList } from '../../lib/projects/contract';
+import { fieldChangeColumns } from './field-changes';
 import { profiles } from './profiles';
 import { users } from './users';
 
@@ -55,13 +56,7 @@ export const biodataSampleUpdates = pgTable(
     sampleId: text('sample_id')
       .notNull()
       .references(() => biodataSamples.id, { onDelete: 'cascade' }),
-    updateType: text('update_type').$type<'user' | 'system'>().notNull(),
-    field: text('field').notNull(),
-    oldValue: text('old_value'),
-    newValue: text('new_value'),
-    /** the person whose upload changed it (`user`); never answered by the API */
-    actorId: integer('actor_id').references(() => users.id),
-    timeUpdated: timestamp('time_updated', { withTimezone: true }).notNull().defaultNow(),
+    ...fieldChangeColumns(),
   },
   (t) => [
     check('biodata_sample_updates_type', sql`${t.updateType} in ('system', 'user')`),

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { PATTERNS } from '../../lib/identifiers/contract';
 import type { TaxonRecord } from '../../lib/manifests/contract';
-import type { UpdateType } from '../../lib/query/contract';
 import {
   type EnaSampleRecord,
   SAMPLE_STATUSES,
@@ -11,6 +10,7 @@ import {
   type SampleStatus,
   type TolidStatus,
 } from '../../lib/samples/contract';
+import { fieldChangeColumns } from './field-changes';
 import { manifests } from './manifests';
 import { profiles } from './profiles';
 import { type TolProject, users } from './users';
@@ -122,13 +122,7 @@ export const sampleUpdates = pgTable(
       .references(() => samples.id),
     manifestId: uuid('manifest_id').notNull(),
     project: text('project').$type<TolProject>().notNull(),
-    updateType: text('update_type').$type<UpdateType>().notNull(),
-    field: text('field').notNull(),
-    oldValue: text('old_value'),
-    newValue: text('new_value'),
-    /** the user who caused a `user` update; never returned by the API */
-    actorId: integer('actor_id').references(() => users.id),
-    timeUpdated: timestamp('time_updated', { withTimezone: true }).notNull().defaultNow(),
+    ...fieldChangeColumns(),
   },
   (t) => [
     check('sample_updates_type', sql`${t.updateType} in ('system', 'user')`),

@@ -5,6 +5,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { barcodes } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import { Conflict } from '@/lib/errors';
@@ -107,12 +108,7 @@ export async function submitBarcodes(
       await tx
         .update(barcodes)
         .set({ status: 'waiting', batchId: null, error: WAITING_DETAIL, timeUpdated: sql`now()` })
-        .where(
-          inArray(
-            barcodes.id,
-            rows.map((r) => r.id),
-          ),
-        );
+        .where(inArray(barcodes.id, idsOf(rows)));
       return { submissions: [], waiting: rows.length, detail: WAITING_DETAIL };
     }
     return { submissions: await queueBatches(tx, deps.jobs, rows), waiting: 0, detail: null };

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { biodataSamples, submissions } from '@/db/schema';
 import { Conflict, Invalid } from '@/lib/errors';
 import type { JobQueue } from '@/lib/jobs/queue';
@@ -68,20 +69,11 @@ export async function registerBiodataSamples(
     const locked = await tx
       .select()
       .from(biodataSamples)
-      .where(
-        inArray(
-          biodataSamples.id,
-          rows.map((r) => r.id),
-        ),
-      )
+      .where(inArray(biodataSamples.id, idsOf(rows)))
       .for('update');
     const answers: Registration[] = [];
     const sending = locked.filter((r) => r.status === 'processing');
-    for (const sub of await openRegistrationsOf(
-      tx,
-      sending.map((r) => r.id),
-    ))
-      answers.push({ ...sub, created: false });
+    for (const sub of await openRegistrationsOf(tx, idsOf(sending))) answers.push({ ...sub, created: false });
     const waiting = new Map<string, string[]>();
     for (const r of locked.filter((x) => x.status === 'confirmed' || x.status === 'refused')) {
       waiting.set(r.profileId, [...(waiting.get(r.profileId) ?? []), r.id]);

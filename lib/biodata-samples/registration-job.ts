@@ -1,12 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { biodataSamples, submissions } from '@/db/schema';
 import { Conflict } from '@/lib/errors';
-import { UuidSchema } from '@/lib/identifiers/contract';
 import type { JobQueue, JobRun } from '@/lib/jobs/queue';
-import { FIRST_RUN, jobSpec } from '@/lib/jobs/spec';
+import { type RowJobData, rowJobSpec } from '@/lib/jobs/row-job';
+import { FIRST_RUN } from '@/lib/jobs/spec';
 import type { EnaClient } from '@/lib/repositories/ena';
 import { isTransient, RepositoryError, RepositoryRefused } from '@/lib/repositories/errors';
 import type { SampleChecklist } from '@/lib/sample-checklists/contract';
@@ -89,12 +89,7 @@ export async function runBiodataRegistration(deps: BiodataRegistrationDeps, subm
           await tx
             .update(biodataSamples)
             .set({ statusDetail: detail })
-            .where(
-              inArray(
-                biodataSamples.id,
-                rows.map((r) => r.id),
-              ),
-            );
+            .where(inArray(biodataSamples.id, idsOf(rows)));
         },
       });
       return;
@@ -122,29 +117,24 @@ export async function giveUpBiodataRegistration(db: Db, submissionId: string, re
   await refuseAll(db, sub.id, await sendingSamplesOf(db, sub.sampleIds), message, 'failed');
 }
 
-const RegisterData = z.object({ submissionId: UuidSchema });
-
 declare module '@/lib/jobs/contract' {
   interface JobDataByName {
-    'biodata-samples.register': z.infer<typeof RegisterData>;
+    'biodata-samples.register': RowJobData<'submissionId'>;
   }
 }
 
 /** `biodata-samples.register`: one registration of a profile's checklist samples at ENA. */
-export const registerBiodataSamplesJob = jobSpec({
+export const registerBiodataSamplesJob = rowJobSpec({
   name: 'biodata-samples.register',
+  key: 'submissionId',
   label: 'Registration of checklist samples at ENA',
-  data: RegisterData,
   expireSeconds: 2 * 60 * 60,
-  run: (deps: BiodataRegistrationDeps, data, run) => runBiodataRegistration(deps, data.submissionId, run),
-  giveUp: (deps, data, reason) => giveUpBiodataRegistration(deps.db, data.submissionId, reason),
-  openWork: {
-    key: 'submissionId',
-    open: sql`select id::text as id from submissions where kind = 'biodata_samples' and status in ('pending', 'processing')`,
-  },
+  open: sql`select id::text as id from submissions where kind = 'biodata_samples' and status in ('pending', 'processing')`,
+  run: (deps: BiodataRegistrationDeps, submissionId, run) => runBiodataRegistration(deps, submissionId, run),
+  giveUp: (deps, submissionId, reason) => giveUpBiodataRegistration(deps.db, submissionId, reason),
   // the samples the registration refused go into a new one
-  async reopen(tx, deps, data) {
-    const [sub] = await tx.select().from(submissions).where(eq(submissions.id, data.submissionId));
+  async reopen(tx, deps, submissionId) {
+    const [sub] = await tx.select().from(submissions).where(eq(submissions.id, submissionId));
     if (!sub) throw Conflict('The registration no longer exists.');
     const rows = await tx
       .select({ id: biodataSamples.id })

@@ -2,6 +2,7 @@ import { type Readable, Transform } from 'node:stream';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { samples, specimenImages, specimens } from '@/db/schema';
 import { crashPoint } from '@/lib/crash-points';
 import { Conflict } from '@/lib/errors';
@@ -59,12 +60,7 @@ export async function submitImages(deps: SubmitImagesDeps, specimenRowId: string
     await db
       .update(specimenImages)
       .set({ state: 'held' })
-      .where(
-        inArray(
-          specimenImages.id,
-          open.map((i) => i.id),
-        ),
-      );
+      .where(inArray(specimenImages.id, idsOf(open)));
     return;
   }
   try {

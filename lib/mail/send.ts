@@ -1,14 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { emails } from '@/db/schema';
 import type { Config } from '@/lib/config';
-import { Conflict } from '@/lib/errors';
-import { UuidSchema } from '@/lib/identifiers/contract';
 import type { JobQueue } from '@/lib/jobs/queue';
-import { jobSpec } from '@/lib/jobs/spec';
+import { type RowJobData, reopenFailed, rowJobSpec } from '@/lib/jobs/row-job';
 
 const transports = new Map<string, Transporter>();
 
@@ -86,31 +83,24 @@ export async function giveUpEmail(db: Db, emailId: string, reason: string): Prom
     .where(and(eq(emails.id, emailId), eq(emails.status, 'queued')));
 }
 
-const SendEmailData = z.object({ emailId: UuidSchema });
-
 declare module '@/lib/jobs/contract' {
   interface JobDataByName {
-    'email.send': z.infer<typeof SendEmailData>;
+    'email.send': RowJobData<'emailId'>;
   }
 }
 
 /** `email.send`: one queued email, through the SMTP relay the settings name. */
-export const sendEmailJob = jobSpec({
+export const sendEmailJob = rowJobSpec({
   name: 'email.send',
+  key: 'emailId',
   label: 'Email',
-  data: SendEmailData,
   expireSeconds: 10 * 60,
-  run: (deps: { db: Db; config: Config; logger: Logger; jobs: JobQueue }, data) => sendEmail(deps, data.emailId),
-  giveUp: (deps, data, reason) => giveUpEmail(deps.db, data.emailId, reason),
-  openWork: { key: 'emailId', open: sql`select id::text as id from emails where status = 'queued'` },
-  async reopen(tx, deps, data) {
-    const [email] = await tx
-      .update(emails)
-      .set({ status: 'queued', result: null, attempts: 0 })
-      .where(and(eq(emails.id, data.emailId), eq(emails.status, 'failed')))
-      .returning({ id: emails.id });
-    if (!email) throw Conflict('The email is no longer failed; nothing to retry.');
-    await deps.jobs.send('email.send', { emailId: email.id }, { tx });
-    return `email ${email.id}`;
+  open: sql`select id::text as id from emails where status = 'queued'`,
+  run: (deps: { db: Db; config: Config; logger: Logger; jobs: JobQueue }, emailId) => sendEmail(deps, emailId),
+  giveUp: (deps, emailId, reason) => giveUpEmail(deps.db, emailId, reason),
+  requeue: {
+    noun: 'email',
+    refused: 'The email is no longer failed; nothing to retry.',
+    reopen: (tx, emailId) => reopenFailed(tx, emails, emailId, { status: 'queued', result: null, attempts: 0 }),
   },
 });

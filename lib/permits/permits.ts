@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { one } from '@/db/rows';
+import { idsOf, one } from '@/db/rows';
 import { permits, profiles, samples, type validationReports } from '@/db/schema';
 import { approverScopeIn, decidesOn } from '@/lib/approvals/approvals';
 import { AppError, Conflict, Invalid, NotFound, TooLarge } from '@/lib/errors';
@@ -70,12 +70,7 @@ export async function missingPermitsOfReports(
   const got = await db
     .select({ reportId: permits.reportId, fileName: permits.fileName })
     .from(permits)
-    .where(
-      inArray(
-        permits.reportId,
-        needing.map((r) => r.id),
-      ),
-    );
+    .where(inArray(permits.reportId, idsOf(needing)));
   const received = new Set(got.map((g) => `${g.reportId} ${g.fileName}`));
   const missing = new Map<string, string[]>();
   for (const r of needing) {

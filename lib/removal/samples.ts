@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { manifests, permits, profiles, samples, sampleUpdates, specimenImages, specimens, validationReports } from '@/db/schema';
 import { NEVER_DELETED, type Removal, recordRemovals } from '@/lib/audit/events';
 import { AppError, Conflict, NotFound } from '@/lib/errors';
@@ -58,10 +59,7 @@ export function sampleRemovalRefusal(s: Pick<RemovableSample, 'id' | 'tubeOrWell
 /** The first of these samples that a registration under way (queued or running) holds, in words. */
 async function registrationRefusal(tx: Db, rows: readonly Pick<RemovableSample, 'id' | 'tubeOrWellId'>[]): Promise<string | null> {
   if (!rows.length) return null;
-  const open = await openSubmissionsOf(
-    tx,
-    rows.map((r) => r.id),
-  );
+  const open = await openSubmissionsOf(tx, idsOf(rows));
   const held = rows.find((r) => open.has(r.id));
   if (!held) return null;
   return `Sample ${sampleLabel(held)} is in a registration at ENA that is under way (submission ${open.get(held.id)}): ${NEVER_DELETED}`;
@@ -197,15 +195,7 @@ async function removeOrphanSpecimens(tx: Db, rows: readonly RemovableSample[]): 
     if (!orphans.length) continue;
     const gone = await tx
       .delete(specimens)
-      .where(
-        and(
-          inArray(
-            specimens.id,
-            orphans.map((o) => o.id),
-          ),
-          isNull(specimens.biosampleAccession),
-        ),
-      )
+      .where(and(inArray(specimens.id, idsOf(orphans)), isNull(specimens.biosampleAccession)))
       .returning({
         id: specimens.id,
         project: specimens.project,

@@ -16,7 +16,7 @@ import { attachPermits, missingPermits } from '@/lib/permits/permits';
 import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
 import { approvalsKeptOnUpdate } from '@/lib/reference/read';
 import { CLEARS_PUBLIC_NAME } from '@/lib/samples/changes';
-import { newSampleId, typedColumns } from '@/lib/samples/columns';
+import { changeOf, newSampleId, typedColumns } from '@/lib/samples/columns';
 import { samplesFingerprint } from '@/lib/samples/existing';
 import { rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
 import type { UserRecord } from '@/lib/users/users';
@@ -238,16 +238,7 @@ async function applyChanges(
     const audit = list.map((c) => ({ field: c.field, oldValue: c.oldValue, newValue: c.newValue }));
     if (clearPublicName) audit.push({ field: 'public_name', oldValue: sample.publicName ?? '', newValue: '' });
     if (status !== sample.status) audit.push({ field: 'status', oldValue: sample.status, newValue: status });
-    await db.insert(sampleUpdates).values(
-      audit.map((a) => ({
-        sampleId,
-        manifestId: sample.manifestId,
-        project: sample.project,
-        updateType: 'user' as const,
-        actorId: user.id,
-        ...a,
-      })),
-    );
+    await db.insert(sampleUpdates).values(audit.map((a) => ({ ...changeOf(sample, 'user'), actorId: user.id, ...a })));
   }
   return bySample.size;
 }

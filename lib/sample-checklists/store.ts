@@ -1,6 +1,7 @@
-import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, or } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { sampleChecklists } from '@/db/schema';
+import { fromExcluded } from '@/db/upsert';
 import { NotFound } from '@/lib/errors';
 import type { ChecklistDetail, ChecklistKind, ChecklistSummary, SampleChecklist } from './contract';
 import { normaliseChecklist } from './normalise';
@@ -32,17 +33,17 @@ export async function storeChecklists(db: Db, given: readonly SampleChecklist[],
     .values(rows)
     .onConflictDoUpdate({
       target: sampleChecklists.id,
-      set: {
-        kind: sql`excluded.kind`,
-        source: sql`excluded.source`,
-        enaChecklistId: sql`excluded.ena_checklist_id`,
-        name: sql`excluded.name`,
-        label: sql`excluded.label`,
-        description: sql`excluded.description`,
-        authority: sql`excluded.authority`,
-        fields: sql`excluded.fields`,
-        refreshedAt: sql`excluded.refreshed_at`,
-      },
+      set: fromExcluded(sampleChecklists, [
+        'kind',
+        'source',
+        'enaChecklistId',
+        'name',
+        'label',
+        'description',
+        'authority',
+        'fields',
+        'refreshedAt',
+      ]).set,
     });
 }
 

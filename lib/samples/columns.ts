@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { samples } from '@/db/schema';
+import { samples, type TolProject, type UpdateType } from '@/db/schema';
 import type { SampleLabels } from './contract';
 
 /** svc_id: 24 lower-case hex, the reference system's ObjectId shape */
 export const newSampleId = () => randomBytes(12).toString('hex');
 
 const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+
+/** What a sample_updates row says of the sample it is about, and whether a user or the service changed it. */
+export const changeOf = (sample: { id: string; manifestId: string; project: TolProject }, updateType: UpdateType) => ({
+  sampleId: sample.id,
+  manifestId: sample.manifestId,
+  project: sample.project,
+  updateType,
+});
 
 /** The typed, indexed copies of the manifest fields the query API filters on; always derived from `fields`. */
 export function typedColumns(fields: Record<string, string>) {

@@ -10,12 +10,12 @@ import { TaxonomyUnavailableError } from '@/lib/manifests';
 import { createTaxonomyClient } from '@/lib/repositories/taxonomy';
 import type { UserRecord } from '@/lib/users/users';
 import { CLEARS_PUBLIC_NAME } from './changes';
-import { typedColumns } from './columns';
+import { changeOf, typedColumns } from './columns';
 import type { CorrectionsConfirmed, CorrectionsPreview } from './corrections-contract';
 import { type CorrectionsDiff, type DiffDeps, diffCorrections, lockSamples, type SampleDiff, stateOf } from './corrections-diff';
 import type { InputRow } from './corrections-input';
 import { type CorrectionGrant, signCorrections, verifyCorrections } from './corrections-token';
-import { type RegistrationQueue, registrableColumns, registrationQueue, routeApprovedSamples } from './registration';
+import { lockRegistrable, type RegistrationQueue, registrationQueue, routeApprovedSamples } from './registration';
 
 /**
  * Curators correct registered samples by BioSample accession (docs/features.md, "Corrections by accession"): a
@@ -119,16 +119,13 @@ export async function confirmCorrections(deps: CorrectionDeps, user: UserRecord,
       throw Conflict(STALE);
     }
     for (const d of diff.samples) await applyDiff(tx, user, d);
-    const rows = await tx
-      .select(registrableColumns)
-      .from(samples)
-      .where(
-        inArray(
-          samples.id,
-          diff.samples.map((d) => d.sample.id),
-        ),
-      )
-      .for('update');
+    const rows = await lockRegistrable(
+      tx,
+      inArray(
+        samples.id,
+        diff.samples.map((d) => d.sample.id),
+      ),
+    );
     const registrations = await routeApprovedSamples(tx, deps.registration, rows, user.id);
     return {
       already_applied: false,
@@ -160,16 +157,7 @@ async function applyDiff(tx: Db, user: UserRecord, d: SampleDiff): Promise<void>
     .where(eq(samples.id, sample.id));
   const audit = d.changes.map((c) => ({ field: c.field, oldValue: c.oldValue, newValue: c.newValue }));
   if (clearPublicName) audit.push({ field: 'public_name', oldValue: sample.publicName ?? '', newValue: '' });
-  await tx.insert(sampleUpdates).values(
-    audit.map((a) => ({
-      sampleId: sample.id,
-      manifestId: sample.manifestId,
-      project: sample.project,
-      updateType: 'user' as const,
-      actorId: user.id,
-      ...a,
-    })),
-  );
+  await tx.insert(sampleUpdates).values(audit.map((a) => ({ ...changeOf(sample, 'user'), actorId: user.id, ...a })));
 }
 
 /**

@@ -17,7 +17,7 @@ import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import type { UserRecord } from '@/lib/users/users';
-import { LABEL_COLUMNS, sampleLabels } from './columns';
+import { changeOf, LABEL_COLUMNS, sampleLabels } from './columns';
 import { type Decision, type DecisionAnswer, type PendingSamples, type SampleApprovals, STOPPED_AT_ENA } from './contract';
 import { type RegistrationQueue, routeApprovedSamples } from './registration';
 import { onRightsHold, privateReason, traditionalKnowledgeProject } from './rights-hold';
@@ -147,10 +147,7 @@ async function writeDecisions(
   for (const lot of lotsOf(changed)) {
     await tx.insert(sampleUpdates).values(
       lot.map((n) => ({
-        sampleId: n.r.id,
-        manifestId: n.r.manifestId,
-        project: n.r.project,
-        updateType: 'user' as const,
+        ...changeOf(n.r, 'user'),
         field: 'status',
         oldValue: n.r.status,
         newValue: n.status,

@@ -1,9 +1,10 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { one } from '@/db/rows';
+import { idsOf, one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
+import { changeOf } from './columns';
 import type { ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD, Registration } from './contract';
 
 /**
@@ -81,12 +82,7 @@ export async function setStatus(
       ...(status !== 'rejected' ? { rejectionReason: null } : reason !== null ? { rejectionReason: reason } : {}),
       timeUpdated: sql`now()`,
     })
-    .where(
-      inArray(
-        samples.id,
-        rows.map((r) => r.id),
-      ),
-    );
+    .where(inArray(samples.id, idsOf(rows)));
   const changed = rows.filter((r) => r.status !== status);
   if (changed.length) {
     await recordSystemChange(tx, changed, 'status', (r) => r.status, status);
@@ -107,10 +103,7 @@ export async function recordSystemChange<Row extends Pick<RegistrableSample, 'id
 ): Promise<void> {
   await tx.insert(sampleUpdates).values(
     rows.map((r) => ({
-      sampleId: r.id,
-      manifestId: r.manifestId,
-      project: r.project,
-      updateType: 'system' as const,
+      ...changeOf(r, 'system'),
       field,
       oldValue: oldValue(r),
       newValue,
@@ -167,12 +160,7 @@ export async function nameWithTolid(tx: Db, rows: RegistrableSample[], tolid: st
   await tx
     .update(samples)
     .set({ publicName: tolid, timeUpdated: sql`now()` })
-    .where(
-      inArray(
-        samples.id,
-        rows.map((r) => r.id),
-      ),
-    );
+    .where(inArray(samples.id, idsOf(rows)));
   await recordSystemChange(tx, rows, 'public_name', (r) => r.publicName ?? '', tolid);
   for (const r of rows) r.publicName = tolid;
 }
@@ -187,10 +175,7 @@ export async function routeApprovedSamples(
   rows: RegistrableSample[],
   createdBy: number | null,
 ): Promise<Registration[]> {
-  const inFlight = await openSubmissionsOf(
-    tx,
-    rows.map((r) => r.id),
-  );
+  const inFlight = await openSubmissionsOf(tx, idsOf(rows));
   const existing = new Map<string, number>();
   for (const id of inFlight.values()) existing.set(id, (existing.get(id) ?? 0) + 1);
   const free = rows.filter((r) => !inFlight.has(r.id));
@@ -246,3 +231,6 @@ export const registrableColumns = {
   taxonId: samples.taxonId,
   symbiont: samples.symbiont,
 };
+
+/** The samples `where` selects, locked until the transaction ends, as `routeApprovedSamples` takes them. */
+export const lockRegistrable = (tx: Db, where: SQL | undefined) => tx.select(registrableColumns).from(samples).where(where).for('update');

@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { samples } from '@/db/schema';
 import { jobSpec } from '@/lib/jobs/spec';
 import { openSubmissionsOf, type RegistrationQueue, registrableColumns, routeApprovedSamples, tolidFallback } from './registration';
@@ -33,22 +34,14 @@ export async function sweepRegistrations(db: Db, q: RegistrationQueue): Promise<
       .limit(SWEEP_BATCH)
       .for('update', { skipLocked: true });
     if (!due.length) return 0;
-    const inFlight = await openSubmissionsOf(
-      tx,
-      due.map((r) => r.id),
-    );
+    const inFlight = await openSubmissionsOf(tx, idsOf(due));
     const toRoute = due.filter((r) => !inFlight.has(r.id) && r.status !== 'awaiting_tolid');
     const tolidDue = due.filter((r) => r.status === 'awaiting_tolid');
     if (tolidDue.length) {
       await tx
         .update(samples)
         .set({ nextAttemptAt: tolidFallback() })
-        .where(
-          inArray(
-            samples.id,
-            tolidDue.map((r) => r.id),
-          ),
-        );
+        .where(inArray(samples.id, idsOf(tolidDue)));
       await q.jobs.send('tolids.request', { sampleIds: tolidDue.map((r) => r.id) }, { tx });
     }
     await routeApprovedSamples(tx, q, toRoute, null);

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { manifests, profiles, samples, users } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { jobSpec } from '@/lib/jobs/spec';
@@ -70,12 +71,7 @@ async function applyAnswers(deps: RightsDeps, ids: string[], answers: Map<string
       await tx
         .update(samples)
         .set({ rightsCheckedAt: sql`now()`, rightsClearedAt: sql`now()` })
-        .where(
-          inArray(
-            samples.id,
-            cleared.map((r) => r.id),
-          ),
-        );
+        .where(inArray(samples.id, idsOf(cleared)));
       await tellManagers(tx, deps.mail, cleared);
     }
     return new Set(cleared.map((r) => r.id));
@@ -131,11 +127,7 @@ export async function checkDueRights(deps: RightsDeps): Promise<{ projects: numb
     const p = projectOf(r);
     return p !== null && answers.has(p);
   });
-  const cleared = await applyAnswers(
-    deps,
-    asked.map((r) => r.id),
-    answers,
-  );
+  const cleared = await applyAnswers(deps, idsOf(asked), answers);
   return { projects: projectIds.length, cleared: cleared.size, ok: ![...answers.values()].some((a) => 'failed' in a) };
 }
 
@@ -154,11 +146,7 @@ export async function checkRightsNow(deps: RightsDeps, user: UserRecord, svcIds:
   const held = mine.filter((r) => r.status === 'private');
   const projectIds = [...new Set(held.map(projectOf).filter((p): p is string => p !== null))];
   const answers = projectIds.length ? await askHubAndRecord(deps, projectIds) : new Map<string, HubAnswer>();
-  await applyAnswers(
-    deps,
-    held.map((r) => r.id),
-    answers,
-  );
+  await applyAnswers(deps, idsOf(held), answers);
 
   const after = await deps.db
     .select({ id: samples.id, status: samples.status, checkedAt: samples.rightsCheckedAt, clearedAt: samples.rightsClearedAt })

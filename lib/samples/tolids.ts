@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { samples, specimens } from '@/db/schema';
 import { SvcIdSchema } from '@/lib/identifiers/contract';
 import { isoSecond } from '@/lib/jobs/backoff';
@@ -15,9 +16,9 @@ import { RepositoryError } from '@/lib/repositories/errors';
 import type { TolidAnswer, TolidClient } from '@/lib/repositories/tolid';
 import { newSampleId } from './columns';
 import {
+  lockRegistrable,
   nameWithTolid,
   type RegistrationQueue,
-  registrableColumns,
   routeApprovedSamples,
   setStatus,
   specimenKey,
@@ -58,16 +59,7 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
   if (!client) {
     // the token was removed since: registration goes on without ToLIDs
     await db.transaction(async (tx) => {
-      const rows = await tx
-        .select(registrableColumns)
-        .from(samples)
-        .where(
-          inArray(
-            samples.id,
-            waiting.map((r) => r.id),
-          ),
-        )
-        .for('update');
+      const rows = await lockRegistrable(tx, inArray(samples.id, idsOf(waiting)));
       await routeApprovedSamples(tx, { ...deps.registration, tolidConfigured: false }, rows, null);
     });
     return;
@@ -99,12 +91,7 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
     await db
       .update(samples)
       .set({ statusDetail: `The ToLID service could not be reached (${err.message}); next try at ${at(next)}.`, nextAttemptAt: next })
-      .where(
-        inArray(
-          samples.id,
-          waiting.map((r) => r.id),
-        ),
-      );
+      .where(inArray(samples.id, idsOf(waiting)));
     return;
   }
 
@@ -115,15 +102,7 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
         await tx
           .select({ id: samples.id })
           .from(samples)
-          .where(
-            and(
-              inArray(
-                samples.id,
-                waiting.map((r) => r.id),
-              ),
-              eq(samples.status, 'awaiting_tolid'),
-            ),
-          )
+          .where(and(inArray(samples.id, idsOf(waiting)), eq(samples.status, 'awaiting_tolid')))
           .for('update')
       ).map((r) => r.id),
     );
@@ -146,31 +125,21 @@ export async function requestTolids(deps: TolidDeps, sampleIds: string[]): Promi
             statusDetail: `Waiting for a curator of the ToLID service to approve specimen ${a.specimenId} (taxon ${a.taxonId}); asked at ${at(new Date())}, asked again at ${at(next)}.`,
             nextAttemptAt: next,
           })
-          .where(
-            inArray(
-              samples.id,
-              rows.map((r) => r.id),
-            ),
-          );
+          .where(inArray(samples.id, idsOf(rows)));
       } else {
         const reason = `The ToLID service rejected specimen ${a.specimenId} (taxon ${a.taxonId}): ${answer.reason}`;
         await setStatus(tx, rows, 'rejected', reason);
         await tx
           .update(samples)
           .set({ rejectionReason: reason })
-          .where(
-            inArray(
-              samples.id,
-              rows.map((r) => r.id),
-            ),
-          );
+          .where(inArray(samples.id, idsOf(rows)));
         await tellUploaders(tx, deps.mail, byUploader(rows), { kind: 'registration_failed', reason, cause: 'tolid_rejected' });
         await tellApprovers(tx, deps.mail, rows, reason, 'tolid_rejected');
       }
     }
     if (!ready.length) return;
     // re-read: the ToLIDs were just written
-    const rows = await tx.select(registrableColumns).from(samples).where(inArray(samples.id, ready)).for('update');
+    const rows = await lockRegistrable(tx, inArray(samples.id, ready));
     await routeApprovedSamples(tx, { ...deps.registration, tolidConfigured: false }, rows, null);
   });
 }
@@ -223,11 +192,10 @@ async function saveSpecimenAnswer(tx: Db, target: Waiting, answer: TolidAnswer) 
 
 /** The ToLID as the public name of every sample of the specimen that has none yet, each with a system audit record. */
 async function nameSamples(tx: Db, project: Waiting['project'], specimenId: string, tolid: string) {
-  const unnamed = await tx
-    .select(registrableColumns)
-    .from(samples)
-    .where(and(eq(samples.project, project), eq(samples.specimenId, specimenId), isNull(samples.publicName)))
-    .for('update');
+  const unnamed = await lockRegistrable(
+    tx,
+    and(eq(samples.project, project), eq(samples.specimenId, specimenId), isNull(samples.publicName)),
+  );
   await nameWithTolid(tx, unnamed, tolid);
 }
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
 import type { Db } from '@/db/client';
 import { checklists, SCHEMA_NAMES, type SchemaName, schemaWorkbookSheets } from '@/db/schema';
+import { fromExcluded } from '@/db/upsert';
 import type { ChecklistFields, WorkbookSheets } from '@/lib/checklists/contract';
 import { parseSchemaWorkbook, type SchemaChecklist, type SchemaDefinition } from '@/lib/checklists/schema-workbook';
 import { cellText } from '@/lib/spreadsheets/cells';
@@ -154,23 +155,10 @@ export async function readChecklists(dir: string = schemasDir(), db?: Db): Promi
 export async function seedChecklists(db: Db, dir: string = schemasDir()): Promise<number> {
   const rows = await readChecklists(dir, db);
   if (!rows.length) return 0;
+  const update = fromExcluded(checklists, ['position', 'name', 'description', 'standard', 'technology', 'version', 'fields']);
   await db
     .insert(checklists)
     .values(rows)
-    .onConflictDoUpdate({
-      target: [checklists.schemaName, checklists.checklistId],
-      set: {
-        position: sql`excluded.position`,
-        name: sql`excluded.name`,
-        description: sql`excluded.description`,
-        standard: sql`excluded.standard`,
-        technology: sql`excluded.technology`,
-        version: sql`excluded.version`,
-        fields: sql`excluded.fields`,
-      },
-      setWhere: sql`(${checklists.position}, ${checklists.name}, ${checklists.description}, ${checklists.standard},
-        ${checklists.technology}, ${checklists.version}, ${checklists.fields}) is distinct from (excluded.position,
-        excluded.name, excluded.description, excluded.standard, excluded.technology, excluded.version, excluded.fields)`,
-    });
+    .onConflictDoUpdate({ target: [checklists.schemaName, checklists.checklistId], set: update.set, setWhere: update.changed });
   return rows.length;
 }

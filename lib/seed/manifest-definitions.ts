@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifestDefinitions } from '@/db/schema';
+import { fromExcluded } from '@/db/upsert';
 import { loadManifestDefinitions } from '@/lib/manifests';
 
 /**
@@ -14,13 +15,14 @@ export async function seedManifestDefinitions(db: Db): Promise<void> {
     isCurrent: d.current,
     definition: d,
   }));
+  const update = fromExcluded(manifestDefinitions, ['isCurrent', 'definition']);
   await db
     .insert(manifestDefinitions)
     .values(rows)
     .onConflictDoUpdate({
       target: [manifestDefinitions.project, manifestDefinitions.version],
-      set: { isCurrent: sql`excluded.is_current`, definition: sql`excluded.definition`, loadedAt: sql`now()` },
+      set: { ...update.set, loadedAt: sql`now()` },
       // an unchanged definition is not written again: every start rewrote all of them (ten here, half a megabyte of JSON)
-      setWhere: sql`(${manifestDefinitions.isCurrent}, ${manifestDefinitions.definition}) is distinct from (excluded.is_current, excluded.definition)`,
+      setWhere: update.changed,
     });
 }

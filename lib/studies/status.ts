@@ -1,5 +1,6 @@
 import { desc, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { type SubmissionStatus, submissions } from '@/db/schema';
 import type { Repository } from '@/lib/repositories/contract';
 import { studyAccession } from './accessions';
@@ -47,12 +48,7 @@ export async function repositoryStates<S extends StudyForStatus>(
           createdAt: submissions.createdAt,
         })
         .from(submissions)
-        .where(
-          inArray(
-            submissions.studyRowId,
-            list.map((s) => s.id),
-          ),
-        )
+        .where(inArray(submissions.studyRowId, idsOf(list)))
         .orderBy(desc(submissions.createdAt))
     : [];
   const out = new Map<string, Map<Repository, RepositoryState>>();

@@ -1,14 +1,13 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '@/db/client';
+import { idsOf } from '@/db/rows';
 import { samples, submissions } from '@/db/schema';
 import { Conflict } from '@/lib/errors';
-import { UuidSchema } from '@/lib/identifiers/contract';
 import { FIRST_RUN, type JobRun } from '@/lib/jobs/queue';
-import { jobSpec } from '@/lib/jobs/spec';
+import { type RowJobData, rowJobSpec } from '@/lib/jobs/row-job';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { STOPPED_AT_ENA } from '@/lib/samples/contract';
-import { type RegistrationQueue, registrableColumns, routeApprovedSamples } from '@/lib/samples/registration';
+import { lockRegistrable, type RegistrationQueue, routeApprovedSamples } from '@/lib/samples/registration';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, finishSubmission } from '../submissions';
 import type { RegistrationDeps } from './deps';
@@ -111,49 +110,36 @@ const deferRegistration = (
       await tx
         .update(samples)
         .set({ status: 'processing', statusDetail: detail, nextAttemptAt })
-        .where(
-          inArray(
-            samples.id,
-            rows.map((r) => r.id),
-          ),
-        );
+        .where(inArray(samples.id, idsOf(rows)));
     },
   });
 
-const RegisterSamplesData = z.object({ submissionId: UuidSchema });
-
 declare module '@/lib/jobs/contract' {
   interface JobDataByName {
-    'samples.register': z.infer<typeof RegisterSamplesData>;
+    'samples.register': RowJobData<'submissionId'>;
   }
 }
 
 /** `samples.register`: one batch of approved samples (and their specimens) at ENA. */
-export const registerSamplesJob = jobSpec({
+export const registerSamplesJob = rowJobSpec({
   name: 'samples.register',
+  key: 'submissionId',
   label: 'Registration of samples at ENA',
-  data: RegisterSamplesData,
   expireSeconds: 2 * 60 * 60,
-  run: (deps: RegistrationDeps & { registration: RegistrationQueue }, data, run) => runSampleRegistration(deps, data.submissionId, run),
-  giveUp: (deps, data, reason) => giveUpRegistration(deps, data.submissionId, reason),
-  openWork: {
-    key: 'submissionId',
-    open: sql`select id::text as id from submissions where kind = 'samples' and status in ('pending', 'processing')`,
-  },
+  open: sql`select id::text as id from submissions where kind = 'samples' and status in ('pending', 'processing')`,
+  run: (deps: RegistrationDeps & { registration: RegistrationQueue }, submissionId, run) => runSampleRegistration(deps, submissionId, run),
+  giveUp: (deps, submissionId, reason) => giveUpRegistration(deps, submissionId, reason),
   // the samples still refused or failed, or rejected after approval, go into a new registration: the ones a retry can take
-  async reopen(tx, deps, data) {
-    const [sub] = await tx.select().from(submissions).where(eq(submissions.id, data.submissionId));
+  async reopen(tx, deps, submissionId) {
+    const [sub] = await tx.select().from(submissions).where(eq(submissions.id, submissionId));
     if (!sub) throw Conflict('The registration no longer exists.');
-    const rows = await tx
-      .select(registrableColumns)
-      .from(samples)
-      .where(
-        and(
-          inArray(samples.id, sub.sampleIds.length ? sub.sampleIds : ['']),
-          or(inArray(samples.status, [...STOPPED_AT_ENA]), and(eq(samples.status, 'rejected'), sql`${samples.approvals} <> '{}'::jsonb`)),
-        ),
-      )
-      .for('update');
+    const rows = await lockRegistrable(
+      tx,
+      and(
+        inArray(samples.id, sub.sampleIds.length ? sub.sampleIds : ['']),
+        or(inArray(samples.status, [...STOPPED_AT_ENA]), and(eq(samples.status, 'rejected'), sql`${samples.approvals} <> '{}'::jsonb`)),
+      ),
+    );
     if (!rows.length) throw Conflict('None of its samples is waiting for registration; they were sent again or decided since.');
     const queued = await routeApprovedSamples(tx, deps.registration, rows, null);
     return queued.map((q) => `registration ${q.submission_id} (${q.samples} samples)`).join(', ') || `${rows.length} samples waiting`;

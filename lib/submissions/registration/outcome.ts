@@ -5,6 +5,7 @@ import { samples, sampleUpdates, submissions } from '@/db/schema';
 import { byUploader, tellUploaders } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import { tellApprovers } from '@/lib/mail/registration-stops';
+import { changeOf } from '@/lib/samples/columns';
 import { ENA_MODIFY_FIELD, ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
 import { REFUSED_BY_ENA, recordSystemChange, setStatus } from '@/lib/samples/registration';
 import type { SampleAccessions } from '../contract';
@@ -87,9 +88,7 @@ export async function recordAccessions(
         ) as v(id, biosample, sra, submission, derived_from, same_as, symbiont_of)
         where ${samples.id} = v.id`);
     }
-    const audit = changes.flatMap(({ r, audit }) =>
-      audit.map((a) => ({ sampleId: r.id, manifestId: r.manifestId, project: r.project, updateType: 'system' as const, ...a })),
-    );
+    const audit = changes.flatMap(({ r, audit }) => audit.map((a) => ({ ...changeOf(r, 'system'), ...a })));
     for (const lot of lotsOf(audit)) await tx.insert(sampleUpdates).values(lot);
     for (const f of refused) await stopRows(tx, deps.mail, f.rows, f.message, 'rejected');
     const error = refused.length

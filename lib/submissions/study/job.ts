@@ -1,12 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { studies, submissions } from '@/db/schema';
-import { AppError, Conflict } from '@/lib/errors';
-import { UuidSchema } from '@/lib/identifiers/contract';
+import { AppError } from '@/lib/errors';
 import { FIRST_RUN, type JobQueue, type JobRun } from '@/lib/jobs/queue';
-import { jobSpec } from '@/lib/jobs/spec';
+import { type RowJobData, reopenFailed, rowJobSpec } from '@/lib/jobs/row-job';
 import { isTransient, RepositoryError } from '@/lib/repositories/errors';
 import { deferSubmission } from '../deferral';
 import { beginAttempt, failSubmission, finishSubmission } from '../submissions';
@@ -71,35 +69,26 @@ export async function giveUpStudySubmission(db: Db, submissionId: string, reason
 // a publication answers within the HTTP client's time limits; one still processing after this was interrupted
 const PUBLICATION_STALE_MINUTES = 15;
 
-const SubmitStudyData = z.object({ submissionId: UuidSchema });
-
 declare module '@/lib/jobs/contract' {
   interface JobDataByName {
-    'study.submit': z.infer<typeof SubmitStudyData>;
+    'study.submit': RowJobData<'submissionId'>;
   }
 }
 
 /** `study.submit`: a study at ENA or Zenodo; the reads of a large study may take hours. */
-export const submitStudyJob = jobSpec({
+export const submitStudyJob = rowJobSpec({
   name: 'study.submit',
+  key: 'submissionId',
   label: 'Submission of a study',
-  data: SubmitStudyData,
   expireSeconds: 12 * 60 * 60,
-  run: (deps: StudyJobDeps, data, run) => runStudySubmission(deps, data.submissionId, run),
-  giveUp: (deps, data, reason) => giveUpStudySubmission(deps.db, data.submissionId, reason),
-  openWork: {
-    key: 'submissionId',
-    open: sql`select id::text as id from submissions where kind = 'study' and action = 'submit' and status in ('pending', 'processing')`,
-  },
-  async reopen(tx, deps, data) {
-    const [submission] = await tx
-      .update(submissions)
-      .set({ status: 'pending', error: null, finishedAt: null, updatedAt: sql`now()` })
-      .where(and(eq(submissions.id, data.submissionId), eq(submissions.status, 'failed')))
-      .returning({ id: submissions.id });
-    if (!submission) throw Conflict('The submission is no longer failed; nothing to retry.');
-    await deps.jobs.send('study.submit', { submissionId: submission.id }, { tx });
-    return `submission ${submission.id}`;
+  open: sql`select id::text as id from submissions where kind = 'study' and action = 'submit' and status in ('pending', 'processing')`,
+  run: (deps: StudyJobDeps, submissionId, run) => runStudySubmission(deps, submissionId, run),
+  giveUp: (deps, submissionId, reason) => giveUpStudySubmission(deps.db, submissionId, reason),
+  requeue: {
+    noun: 'submission',
+    refused: 'The submission is no longer failed; nothing to retry.',
+    reopen: (tx, submissionId) =>
+      reopenFailed(tx, submissions, submissionId, { status: 'pending', error: null, finishedAt: null, updatedAt: sql`now()` }),
   },
   // a publication (synchronous, no job) left processing by a process that died is marked failed
   async recover(deps) {
