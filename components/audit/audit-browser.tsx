@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { StatusWords, statusWords } from '@/components/samples/sample-state';
 import { CsvExport } from '@/components/ui/csv-export';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
+import { CheckGroup, FieldNamePicker, FilterActions, InvalidFilter, RowsPerPage } from '@/components/ui/filter-fields';
 import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
@@ -154,9 +154,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
       </FilterFold>
 
       {!parsed.success ? (
-        <p role="alert" className="notice error">
-          This link’s filter is not valid; correct the fields marked above.
-        </p>
+        <InvalidFilter />
       ) : (
         <div>
           {q.data && q.data.number_found > 0 && (

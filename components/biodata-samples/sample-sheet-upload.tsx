@@ -4,18 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
-import { DropZone } from '@/components/ui/drop-zone';
-import { ApiError, api, formData } from '@/lib/client/api';
+import { SheetDrop } from '@/components/ui/sheet-drop';
+import { api, formData } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { ChecklistSummary } from '@/lib/sample-checklists/contract';
 import styles from './biodata-samples.module.css';
 
 const CHECKLIST_PARAM = 'checklist';
-const SHEET_TYPES = {
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
-  'text/csv': ['.csv'],
-};
-
 /** Why a dropped file is refused, in the words of what to do instead. */
 function refusal(rejections: FileRejection[]): string {
   if (rejections.length > 1) return 'Drop one sheet at a time: each file gets its own validation report.';
@@ -40,9 +35,6 @@ export function SampleSheetUpload({ profileId }: { profileId: string }) {
   const search = useSearchParams();
   const id = useId();
   const [filter, setFilter] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [sent, setSent] = useState<string | null>(null);
-  const [uploading, setUploading] = useState(false);
   const checklists = useQuery({
     queryKey: ['sample-checklists'],
     queryFn: () => api.GET('/api/sample/checklists'),
@@ -55,26 +47,6 @@ export function SampleSheetUpload({ profileId }: { profileId: string }) {
   const picked = all.find((c) => c.checklist_id === pickedId);
   const pick = (checklistId: string) => router.replace(withParams(pathname, search, { [CHECKLIST_PARAM]: checklistId }), { scroll: false });
 
-  async function upload(file: File) {
-    if (!picked) return;
-    setUploading(true);
-    setError(null);
-    setSent(null);
-    try {
-      const res = await api.POST('/api/profiles/{profile_id}/samples', {
-        params: { path: { profile_id: profileId } },
-        body: { checklist_id: picked.checklist_id, file },
-        bodySerializer: formData,
-      });
-      setSent(`${file.name} uploaded: opening its validation report…`);
-      router.push(`/manifests/reports/${res.report_id}`);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
-    } finally {
-      setUploading(false);
-    }
-  }
-
   if (checklists.isPending) return <p aria-busy="true">Loading ENA’s sample checklists…</p>;
   if (checklists.isError) {
     return (
@@ -83,7 +55,6 @@ export function SampleSheetUpload({ profileId }: { profileId: string }) {
       </p>
     );
   }
-  const errorId = `${id}-error`;
   return (
     <>
       <ol className="steps">
@@ -138,40 +109,24 @@ export function SampleSheetUpload({ profileId }: { profileId: string }) {
               Download the {picked.checklist_id} template
             </a>
           </p>
-          <DropZone
-            options={{
-              onDropAccepted: ([file]) => {
-                if (file) void upload(file);
-              },
-              onDropRejected: (rejections) => {
-                setSent(null);
-                setError(refusal(rejections));
-              },
-              multiple: false,
-              disabled: uploading,
-              accept: SHEET_TYPES,
-            }}
+          <SheetDrop
+            send={(file) =>
+              api.POST('/api/profiles/{profile_id}/samples', {
+                params: { path: { profile_id: profileId } },
+                body: { checklist_id: picked.checklist_id, file },
+                bodySerializer: formData,
+              })
+            }
+            refusal={refusal}
             label={`Upload a sample sheet of checklist ${picked.checklist_id}: drop an .xlsx or .csv file here or press to choose one`}
-            describedBy={error ? errorId : undefined}
-            invalid={Boolean(error)}
             testId="sample-sheet-dropzone"
             inputTestId="sample-sheet-input"
-            prompt={uploading ? 'Uploading…' : `Drag the filled ${picked.checklist_id} sheet (.xlsx or .csv) here, or click to choose it`}
+            prompt={`Drag the filled ${picked.checklist_id} sheet (.xlsx or .csv) here, or click to choose it`}
             dropPrompt="Drop the sheet to check it"
           />
         </>
       ) : (
         <p className="notice">Pick a checklist above to download its template and upload your sheet.</p>
-      )}
-      {error && (
-        <p id={errorId} role="alert" className="notice error">
-          {error}
-        </p>
-      )}
-      {sent && (
-        <p role="status" className="notice success">
-          {sent}
-        </p>
       )}
     </>
   );

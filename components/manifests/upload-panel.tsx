@@ -2,21 +2,16 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
-import { useId, useState } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
-import { DropZone } from '@/components/ui/drop-zone';
-import { ApiError, api, formData } from '@/lib/client/api';
+import { SheetDrop } from '@/components/ui/sheet-drop';
+import { api, formData } from '@/lib/client/api';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import styles from './manifests.module.css';
 import { PROFILES_KEY, PROFILES_LIMIT } from './manifests-query';
 
 const TOL = new Set<string>(TOL_PROJECTS);
-const MANIFEST_TYPES = {
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
-  'text/csv': ['.csv'],
-};
-
 /** Why a dropped file is refused, in the words of what to do instead. */
 function refusal(rejections: FileRejection[]): string {
   if (rejections.length > 1) return 'Drop one manifest at a time: each file gets its own validation report.';
@@ -35,35 +30,15 @@ function refusal(rejections: FileRejection[]): string {
  * the profile is fixed (a profile's page, a report's corrected upload); otherwise the caller picks one of theirs.
  */
 export function UploadPanel({ profileId }: { profileId?: string }) {
-  const router = useRouter();
   const search = useSearchParams();
-  const id = useId();
   const profiles = useQuery({
     queryKey: PROFILES_KEY,
     queryFn: () => api.GET('/api/profiles', { params: { query: { limit: PROFILES_LIMIT } } }),
   });
   const tolProfiles = (profiles.data ?? []).filter((p) => TOL.has(p.type));
   const [picked, setPicked] = useState(search.get('profile') ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const [sent, setSent] = useState<string | null>(null);
-  const [uploading, setUploading] = useState(false);
   const selected = profileId ?? (tolProfiles.some((p) => p.id === picked) ? picked : (tolProfiles[0]?.id ?? ''));
   const profile = tolProfiles.find((p) => p.id === selected);
-
-  async function upload(file: File) {
-    setUploading(true);
-    setError(null);
-    setSent(null);
-    try {
-      const res = await api.POST('/api/manifest/validate', { body: { profile_id: selected, file }, bodySerializer: formData });
-      setSent(`${file.name} uploaded: opening its validation report…`);
-      router.push(`/manifests/reports/${res.report_id}`);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
-    } finally {
-      setUploading(false);
-    }
-  }
 
   if (profiles.isPending) return <p aria-busy="true">Loading profiles…</p>;
   if (profiles.isError) {
@@ -82,7 +57,6 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
       </p>
     );
   }
-  const errorId = `${id}-error`;
   return (
     <div className={styles.upload}>
       <div className="inline">
@@ -102,37 +76,17 @@ export function UploadPanel({ profileId }: { profileId?: string }) {
           Download the blank {profile.type.toUpperCase()} template
         </a>
       </div>
-      <DropZone
-        options={{
-          onDropAccepted: ([file]) => {
-            if (file) void upload(file);
-          },
-          onDropRejected: (rejections) => {
-            setSent(null);
-            setError(refusal(rejections));
-          },
-          multiple: false,
-          disabled: !selected || uploading,
-          accept: MANIFEST_TYPES,
-        }}
+      <SheetDrop
+        send={(file) => api.POST('/api/manifest/validate', { body: { profile_id: selected, file }, bodySerializer: formData })}
+        refusal={refusal}
+        disabled={!selected}
         label={`Upload a manifest to ${profile.title}: drop an .xlsx or .csv file here or press to choose one`}
-        describedBy={error ? errorId : undefined}
-        invalid={Boolean(error)}
         testId="manifest-dropzone"
         inputTestId="manifest-input"
-        prompt={uploading ? 'Uploading…' : 'Drag a manifest (.xlsx or .csv) here, or click to choose one'}
+        prompt="Drag a manifest (.xlsx or .csv) here, or click to choose one"
         dropPrompt="Drop the manifest to check it"
+        errorClassName={styles.dropError}
       />
-      {error ? (
-        <p id={errorId} role="alert" className={`notice error ${styles.dropError}`}>
-          {error}
-        </p>
-      ) : null}
-      {sent ? (
-        <p role="status" className="notice success">
-          {sent}
-        </p>
-      ) : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
+import { saveFile } from '@/components/ui/csv-export';
 import { FormOutcome, SubmitButton, TextField, useZodForm } from '@/components/ui/form';
 import { plural } from '@/components/ui/words';
 import { ApiError, api } from '@/lib/client/api';
@@ -24,17 +25,6 @@ const PrefillFormSchema = z.object({
   rows: z.coerce.number<string>(ROWS).int(ROWS).min(1, ROWS).max(PREFILL_MAX_ROWS, ROWS),
   values: z.record(z.string(), z.string()),
 });
-
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
 
 const usedWords = (n: number) => `used for ${plural(n, 'sample')}`;
 
@@ -81,7 +71,7 @@ function PrefillForm({ profileId, common }: { profileId: string; common: CommonV
         params: { query: { profile_id: profileId, prefill: JSON.stringify(prefill), rows } },
         parseAs: 'blob',
       });
-      save(blob, name);
+      saveFile(blob, name);
       const filled = Object.keys(prefill).length;
       setDone(`Downloaded ${name}: ${plural(rows, 'row')} with ${plural(filled, 'column')} filled in.`);
     } catch (err) {

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useDeferredValue, useMemo } from 'react';
 import { CsvExport } from '@/components/ui/csv-export';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { CheckGroup, FieldNamePicker, FilterActions, RowsPerPage } from '@/components/ui/filter-fields';
+import { CheckGroup, FieldNamePicker, FilterActions, InvalidFilter, RowsPerPage } from '@/components/ui/filter-fields';
 import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import {
@@ -152,9 +152,7 @@ export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; c
       </FilterFold>
 
       {!parsed.success ? (
-        <p role="alert" className="notice error">
-          This link’s filter is not valid; correct the fields marked above.
-        </p>
+        <InvalidFilter />
       ) : q.isError && !found ? (
         <p role="alert" className="notice error">
           Could not load samples: {q.error.message}

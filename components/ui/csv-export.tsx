@@ -38,14 +38,7 @@ export function CsvExport({ href, total, label = 'Export as CSV' }: { href: stri
         setState({ kind: 'busy', rows: Math.max(0, lines - 1) });
       }
       const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv';
-      const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 30_000);
+      saveFile(new Blob(parts, { type: 'text/csv' }), name);
       setState({ kind: 'done', rows: Math.max(0, lines - 1) });
     } catch (err) {
       if (controller.signal.aborted) setState({ kind: 'idle' });
@@ -83,4 +76,17 @@ export function CsvExport({ href, total, label = 'Export as CSV' }: { href: stri
       )}
     </div>
   );
+}
+
+/** Hands a file made in the browser to the reader as a download under `name`. */
+export function saveFile(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // by then the download has started: revoking the address lets the browser free the file
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }

@@ -75,3 +75,12 @@ export function FilterActions(props: { clearHref: string; errors: string[] }) {
     </div>
   );
 }
+
+/** Where a browser's results would be, when the page URL's filter is not valid: its fields say what is wrong. */
+export function InvalidFilter() {
+  return (
+    <p role="alert" className="notice error">
+      This link’s filter is not valid; correct the fields marked above.
+    </p>
+  );
+}

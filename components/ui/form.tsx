@@ -133,36 +133,36 @@ function described<Values extends FieldValues, Out extends FieldValues = Values>
   };
 }
 
-export function TextField<Values extends FieldValues, Out extends FieldValues = Values>({
-  form,
-  name,
-  label,
-  hint,
-  required,
-  ...input
-}: FieldShell<Values, Out> & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'>) {
+/** A field whose one control is registered with the form by its name: its attributes come from `control`. */
+function Registered<Values extends FieldValues, Out extends FieldValues = Values>({
+  control,
+  ...field
+}: FieldShell<Values, Out> & {
+  control: (attributes: ReturnType<UseFormReturn<Values>['register']> & ReturnType<typeof described>) => ReactNode;
+}) {
+  const { form, name, hint, required } = field;
   const ids = useFieldIds(name);
   return (
-    <Shell form={form} name={name} label={label} hint={hint} required={required} ids={ids}>
-      <input {...input} {...form.register(name)} {...described(form, name, hint, required, ids)} />
+    <Shell {...field} ids={ids}>
+      {control({ ...form.register(name), ...described(form, name, hint, required, ids) })}
     </Shell>
   );
 }
 
-export function TextAreaField<Values extends FieldValues, Out extends FieldValues = Values>({
-  form,
-  name,
-  label,
-  hint,
-  required,
-  ...area
-}: FieldShell<Values, Out> & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'form'>) {
-  const ids = useFieldIds(name);
-  return (
-    <Shell form={form} name={name} label={label} hint={hint} required={required} ids={ids}>
-      <textarea {...area} {...form.register(name)} {...described(form, name, hint, required, ids)} />
-    </Shell>
-  );
+export function TextField<Values extends FieldValues, Out extends FieldValues = Values>(
+  props: FieldShell<Values, Out> & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'>,
+) {
+  const { form, name, label, hint, required, ...input } = props;
+  const field = { form, name, label, hint, required };
+  return <Registered {...field} control={(attributes) => <input {...input} {...attributes} />} />;
+}
+
+export function TextAreaField<Values extends FieldValues, Out extends FieldValues = Values>(
+  props: FieldShell<Values, Out> & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'form'>,
+) {
+  const { form, name, label, hint, required, ...area } = props;
+  const field = { form, name, label, hint, required };
+  return <Registered {...field} control={(attributes) => <textarea {...area} {...attributes} />} />;
 }
 
 /** One choice of a select or a checkbox group: the value sent (the project's, the centre's name) and its label. */
