@@ -20,8 +20,8 @@ import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
 
-/** rows of a manifest shown before "Show all" */
-const ROWS = 20;
+/** rows of a manifest shown before "Show all": five manifests of ten rows are a page a phone draws at once */
+const ROWS = 10;
 
 const nameOf = sampleName;
 export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
