@@ -2,6 +2,7 @@
 
 import { FormOutcome, SubmitButton, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
 import type { Said } from '@/components/ui/mutation-outcome';
+import { useFormSend } from '@/components/ui/use-form-send';
 import { api, type Schema } from '@/lib/client/api';
 import {
   type AssociatedTypeJson,
@@ -11,7 +12,7 @@ import {
 } from '@/lib/reference/contract';
 import { AcceptancePreview } from './acceptance-preview';
 import { Flags, messageOf, useAddForm } from './reference-fields';
-import { type Initial, muted, ReferenceTable, RowEditor, savedReference, useRowSave } from './reference-table';
+import { type Initial, muted, ReferenceTable, RowEditor, savedReference } from './reference-table';
 
 /** The key every list of the associated types is cached under (the Users page's approver choices read it too). */
 export const ASSOCIATED_TYPES_KEY = ['admin-associated-types'];
@@ -66,11 +67,10 @@ function EditAssociatedType({ type, onDone }: { type: AssociatedTypeJson; onDone
     selectable: type.selectable,
     acceptance_text: type.acceptance_text,
   });
-  const { error, busy, onSubmit } = useRowSave(
+  const { error, busy, onSubmit } = useFormSend(
     form,
     (body: AssociatedTypePatchBody) => api.PATCH('/api/admin/associated-types/{name}', { params: { path: { name: type.name } }, body }),
-    savedReference,
-    onDone,
+    (saved) => onDone({ ok: true, text: savedReference(saved) }),
   );
   return (
     <RowEditor

@@ -1,9 +1,8 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
-import { type ReactNode, useId, useState } from 'react';
+import { type BaseSyntheticEvent, type ReactNode, useId, useState } from 'react';
 import type { DefaultValues, FieldValues, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
-import { showServerErrors } from '@/components/ui/form';
+import { useFormSend } from '@/components/ui/use-form-send';
 import styles from './users-admin.module.css';
 
 /** A form error's message, where react-hook-form's type allows nested errors a yes/no field never has. */
@@ -43,23 +42,17 @@ export function useAddForm<Input extends FieldValues, Output extends FieldValues
   send: (body: Output) => Promise<Added>,
   onAdded: () => void,
 ) {
-  const [error, setError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
-  const add = useMutation({
-    mutationFn: send,
-    onSuccess: (row) => {
-      form.reset(blank);
-      setAdded(`Added ${row.name} (${row.label})${row.selectable ? ': ERGA profiles may pick it now.' : '.'}`);
-      onAdded();
-    },
-    onError: (err) => setError(showServerErrors(form, err)),
+  const { error, busy, onSubmit } = useFormSend(form, send, (row) => {
+    form.reset(blank);
+    setAdded(`Added ${row.name} (${row.label})${row.selectable ? ': ERGA profiles may pick it now.' : '.'}`);
+    onAdded();
   });
-  const onSubmit = form.handleSubmit((body) => {
-    setError(null);
+  const submit = (e?: BaseSyntheticEvent) => {
     setAdded(null);
-    add.mutate(body);
-  });
-  return { error, added, busy: add.isPending, onSubmit };
+    return onSubmit(e);
+  };
+  return { error, added, busy, onSubmit: submit };
 }
 
 /** The yes/no fields of a kind of reference data, each a checkbox with its own label and the server's refusal of it. */

@@ -1,10 +1,9 @@
 'use client';
 
-import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEventHandler, type ReactNode, useState } from 'react';
-import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { type Column, DataTable } from '@/components/ui/data-table';
-import { FormOutcome, SubmitButton, showServerErrors } from '@/components/ui/form';
+import { FormOutcome, SubmitButton } from '@/components/ui/form';
 import { Outcome, type Said } from '@/components/ui/mutation-outcome';
 import styles from './users-admin.module.css';
 
@@ -83,29 +82,6 @@ export function ReferenceTable<Row extends ReferenceRow>({
       {add(refresh)}
     </>
   );
-}
-
-/**
- * The sending of a row's edit form: the server's refusals beside their fields (or above the buttons), and what the
- * saved row says of itself handed back to the table.
- */
-export function useRowSave<Input extends FieldValues, Output extends FieldValues, Saved>(
-  form: UseFormReturn<Input, unknown, Output>,
-  send: (body: Output) => Promise<Saved>,
-  said: (saved: Saved) => string,
-  onDone: (said: Said) => void,
-) {
-  const [error, setError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: send,
-    onSuccess: (saved) => onDone({ ok: true, text: said(saved) }),
-    onError: (err) => setError(showServerErrors(form, err)),
-  });
-  const onSubmit = form.handleSubmit((body) => {
-    setError(null);
-    save.mutate(body);
-  });
-  return { error, busy: save.isPending, onSubmit };
 }
 
 /** What a saved reference row says: its name, and whether profiles may still pick it. */

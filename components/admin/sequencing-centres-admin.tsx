@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { FormOutcome, SubmitButton, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
 import type { Said } from '@/components/ui/mutation-outcome';
+import { useFormSend } from '@/components/ui/use-form-send';
 import { api, type Schema } from '@/lib/client/api';
 import {
   type CentreContact,
@@ -11,7 +12,7 @@ import {
   type SequencingCentreJson,
 } from '@/lib/reference/contract';
 import { Flags, messageOf, useAddForm } from './reference-fields';
-import { type Initial, muted, ReferenceTable, RowEditor, savedReference, useRowSave } from './reference-table';
+import { type Initial, muted, ReferenceTable, RowEditor, savedReference } from './reference-table';
 
 const CENTRES_KEY = ['admin-sequencing-centres'];
 
@@ -95,12 +96,11 @@ function EditSequencingCentre({ centre, onDone }: { centre: SequencingCentreJson
     selectable: centre.selectable,
     contacts: contactsText(centre.contacts),
   });
-  const { error, busy, onSubmit } = useRowSave(
+  const { error, busy, onSubmit } = useFormSend(
     form,
     (body: Schema<'SequencingCentrePatch'>) =>
       api.PATCH('/api/admin/sequencing-centres/{name}', { params: { path: { name: centre.name } }, body }),
-    savedReference,
-    onDone,
+    (saved) => onDone({ ok: true, text: savedReference(saved) }),
   );
   return (
     <RowEditor

@@ -4,11 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useZodForm } from '@/components/ui/form';
+import { useFormSend } from '@/components/ui/use-form-send';
 import { api } from '@/lib/client/api';
 import { TOL_PROJECTS, type TolProject } from '@/lib/projects/contract';
 import { type User, UserPatchBodySchema } from '@/lib/users/contract';
 import { ASSOCIATED_TYPES_KEY } from './associated-types-admin';
-import { RowEditor, useRowSave } from './reference-table';
+import { RowEditor } from './reference-table';
 import styles from './users-admin.module.css';
 
 const PROJECT_ROLES = { member_of: 'Member of', manager_of: 'Sample manager of' } as const;
@@ -20,7 +21,7 @@ const ProjectsSchema = UserPatchBodySchema.pick({ member_of: true, manager_of: t
 /** A user's memberships, manager roles and approver types, changed under their row. */
 export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: ReactNode | null) => void }) {
   const form = useZodForm(ProjectsSchema, { member_of: user.member_of, manager_of: user.manager_of, approver_of: user.approver_of });
-  const { error, busy, onSubmit } = useRowSave(
+  const { error, busy, onSubmit } = useFormSend(
     form,
     (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>
       api.PATCH('/api/admin/users/{id}', {
@@ -28,10 +29,11 @@ export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: Re
         body: { member_of: body.member_of ?? [], manager_of: body.manager_of ?? [], approver_of: body.approver_of ?? [] },
       }),
     (u) =>
-      `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
-        u.manager_of.length ? `sample manager of ${upper(u.manager_of)}` : 'sample manager of none'
-      }; ${u.approver_of.length ? `approves ${u.approver_of.join(', ')}` : 'approves no associated type'}.`,
-    (said) => onDone(said.text),
+      onDone(
+        `Saved the projects of ${u.username}: ${u.member_of.length ? `member of ${upper(u.member_of)}` : 'member of none'}; ${
+          u.manager_of.length ? `sample manager of ${upper(u.manager_of)}` : 'sample manager of none'
+        }; ${u.approver_of.length ? `approves ${u.approver_of.join(', ')}` : 'approves no associated type'}.`,
+      ),
   );
   return (
     <RowEditor

@@ -3,9 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { QueryState } from '@/components/ui/query-state';
+import { useFormSend } from '@/components/ui/use-form-send';
 import { api } from '@/lib/client/api';
 import { type Group, type NewGroup, NewGroupSchema } from '@/lib/groups/contract';
 import { GroupCard } from './group-card';
@@ -19,17 +20,20 @@ export function GroupsManager({ me }: { me: string }) {
   const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.GET('/api/groups') });
   const refresh = () => void client.invalidateQueries({ queryKey: ['groups'] });
   const form = useZodForm(NewGroupSchema, { name: '' });
-  const [formError, setFormError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
 
-  const create = useMutation({
-    mutationFn: (body: NewGroup) => api.POST('/api/groups', { body }),
-    onSuccess: () => {
+  const {
+    error: formError,
+    onSubmit,
+    mutation: create,
+  } = useFormSend(
+    form,
+    (body: NewGroup) => api.POST('/api/groups', { body }),
+    () => {
       form.reset();
       refresh();
     },
-    onError: (err) => setFormError(showServerErrors(form, err)),
-  });
+  );
   const remove = useMutation({
     mutationFn: async (g: Group) => {
       await api.DELETE('/api/groups/{group_id}', { params: { path: { group_id: g.id } } });
@@ -42,14 +46,7 @@ export function GroupsManager({ me }: { me: string }) {
   return (
     <>
       <h2 id="new-group">Make a group</h2>
-      <form
-        aria-labelledby="new-group"
-        noValidate
-        onSubmit={form.handleSubmit((body) => {
-          setFormError(null);
-          create.mutate(body);
-        })}
-      >
+      <form aria-labelledby="new-group" noValidate onSubmit={onSubmit}>
         <TextField form={form} name="name" label="Name" placeholder="e.g. Darwin lab" maxLength={100} />
         <SubmitButton busy={create.isPending} busyLabel="Making…">
           Make group

@@ -95,7 +95,7 @@ export function ReportView({
           <StateBadge tone={state.tone}>{state.words}</StateBadge>
           {complete ? <span>{countsText(summary)}</span> : null}
         </h2>
-        <dl className={styles.facts}>
+        <dl className="facts">
           <div>
             <dt>File</dt>
             <dd className="mono">{report.file_name}</dd>

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import styles from '@/components/account/account.module.css';
 import { OrcidLink } from '@/components/account/orcid-link';
 import { SignOutEverywhere } from '@/components/account/sign-out-everywhere';
 import { OrcidButton } from '@/components/auth/orcid-button';
@@ -20,7 +19,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <h1>Your account</h1>
-      <dl className={styles.facts}>
+      <dl className="facts">
         <div>
           <dt>Username</dt>
           <dd>{user.username}</dd>
