@@ -171,26 +171,24 @@ export interface Choice {
   label: string;
 }
 
-export function SelectField<Values extends FieldValues, Out extends FieldValues = Values>({
-  form,
-  name,
-  label,
-  hint,
-  required,
-  options,
-  ...select
-}: FieldShell<Values, Out> & { options: readonly Choice[] } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'form'>) {
-  const ids = useFieldIds(name);
+export function SelectField<Values extends FieldValues, Out extends FieldValues = Values>(
+  props: FieldShell<Values, Out> & { options: readonly Choice[] } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'form'>,
+) {
+  const { form, name, label, hint, required, options, ...select } = props;
+  const field = { form, name, label, hint, required };
   return (
-    <Shell form={form} name={name} label={label} hint={hint} required={required} ids={ids}>
-      <select {...select} {...form.register(name)} {...described(form, name, hint, required, ids)}>
-        {options.map((o) => (
-          <option key={o.name} value={o.name}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </Shell>
+    <Registered
+      {...field}
+      control={(attributes) => (
+        <select {...select} {...attributes}>
+          {options.map((o) => (
+            <option key={o.name} value={o.name}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
