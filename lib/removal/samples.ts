@@ -10,6 +10,7 @@ import type { FileDeps } from '@/lib/files/store';
 import { isSvcId } from '@/lib/identifiers/contract';
 import { type ProfileNeed, roleAllows, roleOn } from '@/lib/profiles/access';
 import { checkProfileAccess, type ProfileRecord } from '@/lib/profiles/profiles';
+import { sampleIdentityColumns } from '@/lib/samples/columns';
 import { openSubmissionsOf } from '@/lib/samples/registration';
 import type { UserRecord } from '@/lib/users/users';
 
@@ -22,12 +23,7 @@ import type { UserRecord } from '@/lib/users/users';
 
 /** The columns a removal checks and names. */
 export const removableColumns = {
-  id: samples.id,
-  profileId: samples.profileId,
-  manifestId: samples.manifestId,
-  project: samples.project,
-  status: samples.status,
-  specimenId: samples.specimenId,
+  ...sampleIdentityColumns,
   rackOrPlateId: samples.rackOrPlateId,
   tubeOrWellId: samples.tubeOrWellId,
   scientificName: samples.scientificName,

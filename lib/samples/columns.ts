@@ -7,6 +7,16 @@ export const newSampleId = () => randomBytes(12).toString('hex');
 
 const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 
+/** The columns that say which sample a row is, where it came from and where it stands: what every step names it by. */
+export const sampleIdentityColumns = {
+  id: samples.id,
+  profileId: samples.profileId,
+  manifestId: samples.manifestId,
+  project: samples.project,
+  status: samples.status,
+  specimenId: samples.specimenId,
+};
+
 /** What a sample_updates row says of the sample it is about, and whether a user or the service changed it. */
 export const changeOf = (sample: { id: string; manifestId: string; project: TolProject }, updateType: UpdateType) => ({
   sampleId: sample.id,

@@ -4,7 +4,7 @@ import { idsOf, one } from '@/db/rows';
 import { type SampleStatus, samples, sampleUpdates, specimens, submissions } from '@/db/schema';
 import type { Config } from '@/lib/config';
 import type { JobQueue } from '@/lib/jobs/queue';
-import { changeOf } from './columns';
+import { changeOf, sampleIdentityColumns } from './columns';
 import type { ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD, Registration } from './contract';
 
 /**
@@ -221,12 +221,7 @@ export async function routeApprovedSamples(
 
 /** Columns `routeApprovedSamples` needs, for selects. */
 export const registrableColumns = {
-  id: samples.id,
-  profileId: samples.profileId,
-  manifestId: samples.manifestId,
-  project: samples.project,
-  status: samples.status,
-  specimenId: samples.specimenId,
+  ...sampleIdentityColumns,
   publicName: samples.publicName,
   taxonId: samples.taxonId,
   symbiont: samples.symbiont,
