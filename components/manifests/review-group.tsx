@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { type Dispatch, memo, type SetStateAction, useMemo, useState } from 'react';
+import { type Dispatch, memo, type SetStateAction, Suspense, useMemo, useState } from 'react';
 import { ManifestThumbnails } from '@/components/images/specimen-images';
 import { Approvals } from '@/components/samples/approvals';
 import { RetryRegistration } from '@/components/samples/retry-registration';
@@ -201,55 +201,59 @@ function GroupOfSamples({
     }),
   };
 
+  // each group is a boundary of its own: the page's first drawing hydrates the groups one after the other, each in
+  // slices a phone can interrupt, rather than the whole queue in one long task
   return (
-    <section aria-labelledby={headingId} className={styles.group}>
-      <h3 id={headingId} className={styles.groupHeading}>
-        <Link href={`/manifests/${group.manifest_id}`}>{file}</Link>
-      </h3>
-      <p className={styles.meta}>
-        {group.tol_project} {group.version} · uploaded {group.uploaded_by ? `by ${group.uploaded_by} ` : ''}
-        <When value={group.uploaded_at} /> to <Link href={`/profiles/${group.profile_id}`}>{group.profile_title}</Link> ·{' '}
-        {selection
-          ? `${group.samples.length} of ${samplesWord(group.manifest_samples)} awaiting your decision`
-          : `${group.samples.length} of ${samplesWord(group.manifest_samples)} decided lately`}
-      </p>
-      <ManifestThumbnails manifestId={group.manifest_id} file={file} />
-      {failed.length > 1 && (
-        <p>
-          Registration failed for {samplesWord(failed.length)} of this manifest.{' '}
-          <RetryRegistration svcIds={failed} name={`the ${samplesWord(failed.length)} of ${file} that failed`} onDone={onRetried} />
+    <Suspense>
+      <section aria-labelledby={headingId} className={styles.group}>
+        <h3 id={headingId} className={styles.groupHeading}>
+          <Link href={`/manifests/${group.manifest_id}`}>{file}</Link>
+        </h3>
+        <p className={styles.meta}>
+          {group.tol_project} {group.version} · uploaded {group.uploaded_by ? `by ${group.uploaded_by} ` : ''}
+          <When value={group.uploaded_at} /> to <Link href={`/profiles/${group.profile_id}`}>{group.profile_title}</Link> ·{' '}
+          {selection
+            ? `${group.samples.length} of ${samplesWord(group.manifest_samples)} awaiting your decision`
+            : `${group.samples.length} of ${samplesWord(group.manifest_samples)} decided lately`}
         </p>
-      )}
-      <DataTable<ReviewSample>
-        caption={selection ? `Samples of ${file} awaiting your decision` : `Samples of ${file} decided lately`}
-        table={table}
-        rows={rows}
-        selection={
-          selection && {
-            selected: selection.chosen,
-            // only this group's ticks, laid on the selection as it is now: the group is not drawn again when another
-            // group's ticks change (Group below), so the set it was drawn with may be out of date for theirs
-            onChange: (next) =>
-              selection.setChosen((current) => {
-                const out = new Set(current);
-                for (const s of group.samples) {
-                  if (next.has(s.svc_id)) out.add(s.svc_id);
-                  else out.delete(s.svc_id);
-                }
-                return out;
-              }),
-            label: (s) => `Select sample ${nameOf(s)}`,
-            allLabel: `Select all ${samplesWord(group.samples.length)} of ${file}`,
-            allKeys: group.samples.map((s) => s.svc_id),
+        <ManifestThumbnails manifestId={group.manifest_id} file={file} />
+        {failed.length > 1 && (
+          <p>
+            Registration failed for {samplesWord(failed.length)} of this manifest.{' '}
+            <RetryRegistration svcIds={failed} name={`the ${samplesWord(failed.length)} of ${file} that failed`} onDone={onRetried} />
+          </p>
+        )}
+        <DataTable<ReviewSample>
+          caption={selection ? `Samples of ${file} awaiting your decision` : `Samples of ${file} decided lately`}
+          table={table}
+          rows={rows}
+          selection={
+            selection && {
+              selected: selection.chosen,
+              // only this group's ticks, laid on the selection as it is now: the group is not drawn again when another
+              // group's ticks change (Group below), so the set it was drawn with may be out of date for theirs
+              onChange: (next) =>
+                selection.setChosen((current) => {
+                  const out = new Set(current);
+                  for (const s of group.samples) {
+                    if (next.has(s.svc_id)) out.add(s.svc_id);
+                    else out.delete(s.svc_id);
+                  }
+                  return out;
+                }),
+              label: (s) => `Select sample ${nameOf(s)}`,
+              allLabel: `Select all ${samplesWord(group.samples.length)} of ${file}`,
+              allKeys: group.samples.map((s) => s.svc_id),
+            }
           }
-        }
-      />
-      {group.samples.length > ROWS && (
-        <button type="button" onClick={() => setAll((v) => !v)} aria-expanded={all}>
-          {all ? `Show the first ${ROWS} only` : `Show all ${samplesWord(group.samples.length)} of ${file}`}
-        </button>
-      )}
-    </section>
+        />
+        {group.samples.length > ROWS && (
+          <button type="button" onClick={() => setAll((v) => !v)} aria-expanded={all}>
+            {all ? `Show the first ${ROWS} only` : `Show all ${samplesWord(group.samples.length)} of ${file}`}
+          </button>
+        )}
+      </section>
+    </Suspense>
   );
 }
 

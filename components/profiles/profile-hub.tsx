@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { Fragment, type ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { BarcodesSection } from '@/components/barcodes/barcodes-section';
 import { ReportsList } from '@/components/manifests/reports-list';
 import { UploadPanel } from '@/components/manifests/upload-panel';
@@ -98,15 +98,19 @@ export function ProfileHub({ profileId, type, contributes }: { profileId: string
         </ul>
       </nav>
 
-      {sections.map((part) =>
-        'own' in part ? (
-          <Fragment key={part.id}>{part.own}</Fragment>
-        ) : (
-          <Section key={part.id} id={part.id} anchor title={part.title}>
-            {part.body}
-          </Section>
-        ),
-      )}
+      {/* each section is a boundary of its own: the page's first drawing hydrates them one after the other, each in
+          slices a phone can interrupt, rather than the whole hub in one long task */}
+      {sections.map((part) => (
+        <Suspense key={part.id}>
+          {'own' in part ? (
+            part.own
+          ) : (
+            <Section id={part.id} anchor title={part.title}>
+              {part.body}
+            </Section>
+          )}
+        </Suspense>
+      ))}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { AssociatedTypesAdmin } from '@/components/admin/associated-types-admin';
 import { SequencingCentresAdmin } from '@/components/admin/sequencing-centres-admin';
 import { Section } from '@/components/ui/section';
@@ -29,11 +30,16 @@ export default async function ReferenceDataPage() {
         deleted: untick “Offered” to retire one, and the profiles and samples that have it keep it. Other instances of the service see a
         change within {REFERENCE_CACHE_SECONDS} seconds.
       </p>
+      {/* a boundary each: the two sections hydrate one after the other, not in one long task */}
       <Section id="associated-types" title="Associated project types">
-        <AssociatedTypesAdmin initial={{ rows: types, at }} />
+        <Suspense>
+          <AssociatedTypesAdmin initial={{ rows: types, at }} />
+        </Suspense>
       </Section>
       <Section id="sequencing-centres" title="Sequencing centres">
-        <SequencingCentresAdmin initial={{ rows: centres, at }} />
+        <Suspense>
+          <SequencingCentresAdmin initial={{ rows: centres, at }} />
+        </Suspense>
       </Section>
     </>
   );
