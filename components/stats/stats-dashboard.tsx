@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { statusWords } from '@/components/samples/sample-state';
 import { BarChart, HorizontalBars } from '@/components/ui/bar-chart';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { formatMoment } from '@/components/ui/when';
+import { When } from '@/components/ui/when';
 import { api } from '@/lib/client/api';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
 import { NONE_GIVEN, type StatsSummary } from '@/lib/stats/contract';
@@ -48,11 +48,19 @@ export function StatsDashboard({ initial, at }: { initial: StatsSummary; at: num
     staleTime: REFRESH_MS,
   });
 
-  const updated = q.dataUpdatedAt ? formatMoment(new Date(q.dataUpdatedAt)) : null;
   const header = (
     <div className="toolbar">
       <p className="muted" style={{ margin: 0 }} aria-live="polite">
-        {q.isFetching ? 'Refreshing…' : updated ? `Updated ${updated}; refreshes every ${REFRESH_MS / 1000} seconds.` : ''}
+        {q.isFetching ? (
+          'Refreshing…'
+        ) : q.dataUpdatedAt ? (
+          // the moment in the reader's zone, which the server's drawing of the page cannot know (When)
+          <>
+            <When value={new Date(q.dataUpdatedAt)} what="Updated" />; refreshes every {REFRESH_MS / 1000} seconds.
+          </>
+        ) : (
+          ''
+        )}
       </p>
       <button type="button" onClick={() => void q.refetch()} disabled={q.isFetching}>
         Refresh now
@@ -107,7 +115,7 @@ export function StatsDashboard({ initial, at }: { initial: StatsSummary; at: num
       {header}
       {q.isError && (
         <p role="alert" className="notice error">
-          The last refresh failed ({q.error.message}); showing the figures from {updated}.
+          The last refresh failed ({q.error.message}); showing the figures from <When value={new Date(q.dataUpdatedAt)} />.
         </p>
       )}
       <h2>Totals</h2>

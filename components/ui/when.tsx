@@ -18,12 +18,6 @@ const FORMAT: Intl.DateTimeFormatOptions = {
 const formatter = new Intl.DateTimeFormat('en-GB', FORMAT);
 const dayFormatter = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
-/** The moment as text, for places that cannot hold an element (titles, CSV). */
-export function formatMoment(value: string | Date): string {
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(d.getTime()) ? String(value) : formatter.format(d);
-}
-
 /**
  * A moment, or `none` (a dash unless given) when there is none; `what` happened then ("Revoked 24 Nov 2026, …"),
  * shown in a span of `className` (a badge, muted text).
