@@ -113,23 +113,18 @@ export interface Case {
 export function casesOf(p: Probe): Case[] {
   const day = ['2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'] as const;
   const enc = encodeURIComponent;
+  // whole samples by one column's value: a lookup finds one, a list is in id order
+  const samplesBy = (short: string, group: Group, route: string, column: string, value: string): Case => ({
+    name: `\`${route}\``,
+    short,
+    group,
+    path: `/api/${route.replace(/\{\w+\}/, value)}`,
+    text: `select * from samples where ${column} = $1${group === 'list' ? ' order by id' : ''}`,
+    params: [value],
+  });
   return [
-    {
-      name: '`sample/svc_id/{id}`',
-      short: 'svc_id',
-      group: 'lookup',
-      path: `/api/sample/svc_id/${p.svcId}`,
-      text: 'select * from samples where id = $1',
-      params: [p.svcId],
-    },
-    {
-      name: '`sample/biosampleAccessions/{acc}`',
-      short: 'biosampleAccessions',
-      group: 'lookup',
-      path: `/api/sample/biosampleAccessions/${p.biosampleAccession}`,
-      text: 'select * from samples where biosample_accession = $1',
-      params: [p.biosampleAccession],
-    },
+    samplesBy('svc_id', 'lookup', 'sample/svc_id/{id}', 'id', p.svcId),
+    samplesBy('biosampleAccessions', 'lookup', 'sample/biosampleAccessions/{acc}', 'biosample_accession', p.biosampleAccession),
     {
       name: '`manifest/{id}/sample_status`',
       short: 'sample_status',
@@ -155,22 +150,8 @@ export function casesOf(p: Probe): Case[] {
         order by u.time_updated desc, u.id desc`,
       params: [p.manifestId],
     },
-    {
-      name: '`sample/taxon_id/{id}`',
-      short: 'taxon_id',
-      group: 'list',
-      path: `/api/sample/taxon_id/${p.taxonId}`,
-      text: 'select * from samples where taxon_id = $1 order by id',
-      params: [p.taxonId],
-    },
-    {
-      name: '`manifest/{id}`',
-      short: 'manifest',
-      group: 'list',
-      path: `/api/manifest/${p.manifestId}`,
-      text: 'select * from samples where manifest_id = $1 order by id',
-      params: [p.manifestId],
-    },
+    samplesBy('taxon_id', 'list', 'sample/taxon_id/{id}', 'taxon_id', p.taxonId),
+    samplesBy('manifest', 'list', 'manifest/{id}', 'manifest_id', p.manifestId),
     {
       name: '`sample/{from}/{to}` (one day)',
       short: 'day list',

@@ -228,33 +228,36 @@ export function WaitingForYou({
     waiting.push({
       key: 'running',
       tone: 'info',
-      body: (
-        <>
-          <strong>{plural(running, 'submission')}</strong> to ENA or Zenodo {running === 1 ? 'is' : 'are'} under way.{' '}
-          <Link href="/submissions">Follow them on the Submissions page</Link>
-        </>
+      body: counted(
+        running,
+        'submission',
+        `to ENA or Zenodo ${running === 1 ? 'is' : 'are'} under way.`,
+        '/submissions',
+        'Follow them on the Submissions page',
       ),
     });
   if (stopped)
     waiting.push({
       key: 'stopped',
       tone: 'error',
-      body: (
-        <>
-          <strong>{plural(stopped, 'submission')}</strong> {stopped === 1 ? 'was' : 'were'} refused or failed in the last two weeks.{' '}
-          <Link href="/submissions">See why on the Submissions page</Link>
-        </>
+      body: counted(
+        stopped,
+        'submission',
+        `${stopped === 1 ? 'was' : 'were'} refused or failed in the last two weeks.`,
+        '/submissions',
+        'See why on the Submissions page',
       ),
     });
   if (failedJobs)
     waiting.push({
       key: 'jobs',
       tone: 'error',
-      body: (
-        <>
-          <strong>{plural(failedJobs, 'job')}</strong> failed for good and {failedJobs === 1 ? 'has' : 'have'} not been retried.{' '}
-          <Link href="/admin/jobs">Open the Jobs page</Link>
-        </>
+      body: counted(
+        failedJobs,
+        'job',
+        `failed for good and ${failedJobs === 1 ? 'has' : 'have'} not been retried.`,
+        '/admin/jobs',
+        'Open the Jobs page',
       ),
     });
 
@@ -273,5 +276,14 @@ export function WaitingForYou({
         <p className="notice success">Nothing waits for you now.</p>
       )}
     </section>
+  );
+}
+
+/** A notice that counts things and sends the reader to the page where they are. */
+function counted(n: number, noun: string, sentence: string, href: string, link: string) {
+  return (
+    <>
+      <strong>{plural(n, noun)}</strong> {sentence} <Link href={href}>{link}</Link>
+    </>
   );
 }

@@ -66,7 +66,7 @@ export function Flags<Flag extends string>({
   errorOf: (flag: Flag) => string | undefined;
 }) {
   return (
-    <fieldset className={styles.projects}>
+    <fieldset className="choices">
       <legend>Approval and use</legend>
       {(Object.keys(flags) as Flag[]).map((flag) => (
         <CheckField key={flag} field={register(flag)} error={errorOf(flag)}>

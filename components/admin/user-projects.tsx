@@ -54,7 +54,7 @@ export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: Re
 /** A checkbox per Tree of Life project, once for membership and once for managing its samples. */
 export function ProjectRoles({ register }: { register: (field: 'member_of' | 'manager_of') => UseFormRegisterReturn }) {
   return (['member_of', 'manager_of'] as const).map((field) => (
-    <fieldset key={field} className={styles.projects}>
+    <fieldset key={field} className="choices">
       <legend>{PROJECT_ROLES[field]}</legend>
       {TOL_PROJECTS.map((p) => (
         <label key={p} className={styles.check}>
@@ -80,7 +80,7 @@ export const useApprovalTypes = () =>
 export function ApproverTypes({ register }: { register: () => UseFormRegisterReturn }) {
   const types = useApprovalTypes();
   return (
-    <fieldset className={styles.projects} aria-busy={types.isPending || undefined}>
+    <fieldset className="choices" aria-busy={types.isPending || undefined}>
       <legend>Approves samples of the associated types</legend>
       {types.error && <span role="alert">The associated types could not be read: {types.error.message}</span>}
       {(types.data ?? []).map((t) => (

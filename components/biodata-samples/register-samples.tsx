@@ -57,7 +57,7 @@ export function RegisterSamples({
         register.mutate({ svc_ids: [...svcIds], ...(hold && release ? { release_date: release } : {}) });
       }}
     >
-      <fieldset>
+      <fieldset className="choices">
         <legend>When ENA makes {count === 1 ? 'it' : 'them'} public</legend>
         <label>
           <input type="radio" name={`${id}-when`} checked={!hold} onChange={() => setHold(false)} /> As soon as{' '}

@@ -11,54 +11,33 @@ function createMetrics() {
   // the Node process's own: resident memory, heap, event-loop lag, open handles, CPU
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const gauge = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Gauge<L>({ name, help, labelNames, registers });
   return {
     registry,
     http: new HttpRequestMetrics().registerIn(registry),
-    throttled: new Counter({
-      name: 'rmb_throttled_attempts_total',
-      help: 'Attempts refused with 429 by a guessing limit, by limit.',
-      labelNames: ['limit'] as const,
-      registers,
-    }),
-    repositoryCalls: new Counter({
-      name: 'rmb_repository_calls_total',
-      help: 'Calls to a repository or outside service (ena, zenodo, tolid, …) by outcome: ok, refused (a 4xx answer) or unavailable (no answer, a timeout or a 5xx after the retries).',
-      labelNames: ['service', 'outcome'] as const,
-      registers,
-    }),
-    repositoryOutages: new Counter({
-      name: 'rmb_repository_outages_total',
-      help: 'Submissions put off because their repository could not be reached (each is tried again later, and given up after two days).',
-      labelNames: ['service'] as const,
-      registers,
-    }),
-    jobs: new Gauge({
-      name: 'rmb_jobs',
-      help: 'Background jobs by queue and state: waiting (due, not started), delayed (due later), active, failed (kept by the queue for a while).',
-      labelNames: ['queue', 'state'] as const,
-      registers,
-    }),
-    jobOldestWait: new Gauge({
-      name: 'rmb_job_oldest_waiting_seconds',
-      help: 'How long the oldest due job of each queue has waited to start.',
-      labelNames: ['queue'] as const,
-      registers,
-    }),
-    deadLetters: new Gauge({
-      name: 'rmb_dead_letters',
-      help: 'Jobs given up for good and not retried yet (the portal Jobs page).',
-      registers,
-    }),
-    emailsWaiting: new Gauge({
-      name: 'rmb_emails_waiting',
-      help: 'Emails queued and not yet sent or given up.',
-      registers,
-    }),
-    emailOldestWait: new Gauge({
-      name: 'rmb_email_oldest_waiting_seconds',
-      help: 'How long the oldest queued email has waited.',
-      registers,
-    }),
+    throttled: counter('rmb_throttled_attempts_total', 'Attempts refused with 429 by a guessing limit, by limit.', ['limit']),
+    repositoryCalls: counter(
+      'rmb_repository_calls_total',
+      'Calls to a repository or outside service (ena, zenodo, tolid, …) by outcome: ok, refused (a 4xx answer) or unavailable (no answer, a timeout or a 5xx after the retries).',
+      ['service', 'outcome'],
+    ),
+    repositoryOutages: counter(
+      'rmb_repository_outages_total',
+      'Submissions put off because their repository could not be reached (each is tried again later, and given up after two days).',
+      ['service'],
+    ),
+    jobs: gauge(
+      'rmb_jobs',
+      'Background jobs by queue and state: waiting (due, not started), delayed (due later), active, failed (kept by the queue for a while).',
+      ['queue', 'state'],
+    ),
+    jobOldestWait: gauge('rmb_job_oldest_waiting_seconds', 'How long the oldest due job of each queue has waited to start.', ['queue']),
+    deadLetters: gauge('rmb_dead_letters', 'Jobs given up for good and not retried yet (the portal Jobs page).'),
+    emailsWaiting: gauge('rmb_emails_waiting', 'Emails queued and not yet sent or given up.'),
+    emailOldestWait: gauge('rmb_email_oldest_waiting_seconds', 'How long the oldest queued email has waited.'),
   };
 }
 

@@ -146,23 +146,12 @@ export async function shareProfile(
  */
 export async function unshareProfile(db: Db, user: UserRecord, profileId: string, shareId: number): Promise<void> {
   const profile = await getProfile(db, user, profileId);
-  const [share] = await db
-    .select({
-      id: profileShares.id,
-      userId: profileShares.userId,
-      groupName: groups.name,
-      username: grantee.username,
-      role: profileShares.role,
-    })
-    .from(profileShares)
-    .leftJoin(groups, eq(groups.id, profileShares.groupId))
-    .leftJoin(grantee, eq(grantee.id, profileShares.userId))
-    .where(and(eq(profileShares.id, shareId), eq(profileShares.profileId, profile.id)));
+  const [share] = await sharesOf(db, profile.id, shareId);
   if (!share) throw NotFound('Share not found');
-  if (share.userId !== user.id) assertRoleAllows(profile.role, 'own');
+  if (share.username !== user.username) assertRoleAllows(profile.role, 'own');
   await db.transaction(async (tx) => {
     await tx.delete(profileShares).where(eq(profileShares.id, share.id));
-    const name = share.username ?? `group ${share.groupName ?? ''}`;
+    const name = share.username ?? `group ${share.group?.name ?? ''}`;
     await recordProfileEvent(tx, user, profile.id, 'unshare', { with: name, role: share.role });
   });
 }
