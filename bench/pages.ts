@@ -30,8 +30,8 @@
  *                       the build there is, said so in the output)
  *
  * By default the service is built first when its sources are newer than the build (`npm run build`: Next.js, then
- * scripts/build-server.mjs), as `npm start` does. Each page is fetched twice before Lighthouse loads it, so that the
- * figures are those of a running service rather than of its first request. No assertion on time beyond the goals:
+ * scripts/build-server.mjs and scripts/compile-hints.mjs), as `npm start` does. Each page is fetched twice before
+ * Lighthouse loads it, so that the figures are those of a running service rather than of its first request. No assertion on time beyond the goals:
  * it is a benchmark, and the scores move with the machine's load.
  */
 import { execFileSync } from 'node:child_process';

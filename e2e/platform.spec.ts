@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN, navigateTo, screenshot, signIn, unique } from './helpers';
 
@@ -62,4 +63,15 @@ test('an admin adds a user with a project membership, who can then sign in', asy
   // not in the menu at all, even folded
   await expect(other.locator('nav[aria-label="Main"] a', { hasText: 'Users' })).toHaveCount(0);
   await context.close();
+});
+
+test('the scripts every page runs at once are served with V8’s compile hint (scripts/compile-hints.mjs)', async ({ request }) => {
+  const manifest = JSON.parse(readFileSync('.next/build-manifest.json', 'utf8')) as { rootMainFiles: string[] };
+  const scripts = manifest.rootMainFiles.filter((f) => f.endsWith('.js'));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const file of scripts) {
+    const res = await request.get(`/_next/${file}`);
+    expect(res.status()).toBe(200);
+    expect((await res.text()).startsWith('//# allFunctionsCalledOnLoad\n'), file).toBe(true);
+  }
 });
