@@ -5,7 +5,7 @@ import styles from '@/components/dashboard/dashboard.module.css';
 import { statusWords } from '@/components/samples/sample-state';
 import { SeriesChart } from '@/components/ui/series-chart';
 import { When } from '@/components/ui/when';
-import { plural } from '@/components/ui/words';
+import { formatNumber, plural } from '@/components/ui/words';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
@@ -16,8 +16,6 @@ import { publicDashboard } from '@/lib/stats/public';
 export const metadata: Metadata = { title: 'Tree of Life dashboard' };
 // counted per request from the minute-long cache (lib/stats/public.ts), never at build time
 export const dynamic = 'force-dynamic';
-
-const number = (n: number) => n.toLocaleString('en-GB');
 
 /** The public Tree of Life dashboard: no sign-in, public samples only, figures at most a minute old. */
 export default async function DashboardPage() {
@@ -62,7 +60,7 @@ export default async function DashboardPage() {
           ).map(([label, n]) => (
             <div key={label}>
               <dt>{label}</dt>
-              <dd>{number(n)}</dd>
+              <dd>{formatNumber(n)}</dd>
             </div>
           ))}
         </dl>
@@ -107,9 +105,9 @@ export default async function DashboardPage() {
             <p className="muted">
               {/* the chart shows the most sampled taxa only: what it leaves out, so that it adds up to the total */}
               These {plural(d.top_taxa.length, 'taxon', 'taxa')} have{' '}
-              {number(d.samples - d.samples_of_other_taxa - d.samples_without_taxon)} of the {number(d.samples)} samples held;{' '}
-              {number(d.samples_of_other_taxa)} are of other taxa and {number(d.samples_without_taxon)} name none (scientific name none
-              given).
+              {formatNumber(d.samples - d.samples_of_other_taxa - d.samples_without_taxon)} of the {formatNumber(d.samples)} samples held;{' '}
+              {formatNumber(d.samples_of_other_taxa)} are of other taxa and {formatNumber(d.samples_without_taxon)} name none (scientific
+              name none given).
             </p>
           )}
         </section>
@@ -119,8 +117,8 @@ export default async function DashboardPage() {
           <CollectionMap places={d.places} />
           {d.samples > 0 && (
             <p className="muted">
-              {number(d.samples - d.samples_without_place)} of the {number(d.samples)} samples held give their collection place;{' '}
-              {number(d.samples_without_place)} give no decimal latitude and longitude (none given, or for example NOT_COLLECTED).
+              {formatNumber(d.samples - d.samples_without_place)} of the {formatNumber(d.samples)} samples held give their collection place;{' '}
+              {formatNumber(d.samples_without_place)} give no decimal latitude and longitude (none given, or for example NOT_COLLECTED).
             </p>
           )}
         </section>

@@ -10,6 +10,7 @@ import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
+import { formatNumber } from '@/components/ui/words';
 import { AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
 import { api } from '@/lib/client/api';
 import type { AuditRecord } from '@/lib/query/contract';
@@ -160,7 +161,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
           {q.data && q.data.number_found > 0 && (
             <div className="toolbar">
               <p role="status" style={{ margin: 0 }}>
-                {q.data.number_found.toLocaleString('en-GB')} change{q.data.number_found === 1 ? '' : 's'}, newest first
+                {formatNumber(q.data.number_found)} change{q.data.number_found === 1 ? '' : 's'}, newest first
                 {q.isFetching && <span className="muted"> · updating…</span>}
               </p>
               <CsvExport href={`/api/audit/browse?${exportQs.toString()}`} total={q.data.number_found} label="Export this filter as CSV" />

@@ -1,5 +1,5 @@
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { plural } from '@/components/ui/words';
+import { formatNumber, plural } from '@/components/ui/words';
 import { type BarcodeChecklist, type BarcodeIssue, type BarcodeUploadAnswer, BarcodeUploadReportSchema } from '@/lib/barcodes/contract';
 import { ApiError, api, formData } from '@/lib/client/api';
 
@@ -55,7 +55,7 @@ function IssueValue({ value }: { value: string | null }) {
   if (value.length <= 80) return <span className="mono">{value}</span>;
   return (
     <span className="mono">
-      {value.slice(0, 60)}… <span className="muted">({value.length.toLocaleString('en-GB')} characters)</span>
+      {value.slice(0, 60)}… <span className="muted">({formatNumber(value.length)} characters)</span>
     </span>
   );
 }

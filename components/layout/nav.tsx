@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { formatNumber } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 
 export interface NavItem {
@@ -41,9 +42,9 @@ export function ReviewCount({ count }: { count: number }) {
   return (
     <>
       <span className={`nav-count${count ? ' waiting' : ''}`} aria-hidden="true">
-        {count.toLocaleString('en-GB')}
+        {formatNumber(count)}
       </span>
-      <span className="visually-hidden">, {count === 1 ? '1 sample waits' : `${count.toLocaleString('en-GB')} samples wait`}</span>
+      <span className="visually-hidden">, {count === 1 ? '1 sample waits' : `${formatNumber(count)} samples wait`}</span>
     </>
   );
 }

@@ -2,6 +2,7 @@
 
 import { usePathname } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
+import { formatNumber } from '@/components/ui/words';
 import { Nav, type NavItem, useReviewCount } from './nav';
 import { SignOutButton } from './sign-out-button';
 
@@ -66,7 +67,7 @@ export function Sidebar({
           Menu
           {!open && count ? (
             <span className="nav-count waiting" aria-hidden="true">
-              {count.toLocaleString('en-GB')}
+              {formatNumber(count)}
             </span>
           ) : null}
         </button>

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useMemo, useState } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
-import { plural } from '@/components/ui/words';
+import { formatNumber, plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { IssueGroup, IssueSeverity, ReportIssue } from '@/lib/reports/contract';
@@ -79,9 +79,9 @@ export function IssueGroups({ reportId }: { reportId: string }) {
   const { errors, warnings, groups } = q.data;
   const shown = groups.filter((g) => !severity || g.severity === severity);
   const choices: [IssueSeverity | undefined, string][] = [
-    [undefined, `All (${(errors + warnings).toLocaleString('en-GB')})`],
-    ['error', `Errors (${errors.toLocaleString('en-GB')})`],
-    ['warning', `Warnings (${warnings.toLocaleString('en-GB')})`],
+    [undefined, `All (${formatNumber(errors + warnings)})`],
+    ['error', `Errors (${formatNumber(errors)})`],
+    ['warning', `Warnings (${formatNumber(warnings)})`],
   ];
   return (
     <>

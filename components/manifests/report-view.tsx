@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
-import { plural } from '@/components/ui/words';
+import { formatNumber, plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { FieldChange } from '@/lib/manifests/contract';
@@ -121,15 +121,15 @@ export function ReportView({
           </div>
           <div>
             <dt>Rows</dt>
-            <dd>{complete ? summary.rows.toLocaleString('en-GB') : '—'}</dd>
+            <dd>{complete ? formatNumber(summary.rows) : '—'}</dd>
           </div>
           <div>
             <dt>Errors</dt>
-            <dd>{complete ? summary.errors.toLocaleString('en-GB') : '—'}</dd>
+            <dd>{complete ? formatNumber(summary.errors) : '—'}</dd>
           </div>
           <div>
             <dt>Warnings</dt>
-            <dd>{complete ? summary.warnings.toLocaleString('en-GB') : '—'}</dd>
+            <dd>{complete ? formatNumber(summary.warnings) : '—'}</dd>
           </div>
         </dl>
         {!ENDED.has(report.status) ? <Progress report={report} /> : null}
@@ -168,7 +168,7 @@ function Progress({ report }: { report: ValidationReportSummary }) {
       ? 'Waiting to be checked…'
       : total === undefined
         ? 'Reading the file…'
-        : `Checked ${checked.toLocaleString('en-GB')} of ${plural(total, 'row')}…`;
+        : `Checked ${formatNumber(checked)} of ${plural(total, 'row')}…`;
   return (
     <div className={styles.progress}>
       <p role="status" aria-live="polite">

@@ -1,4 +1,4 @@
-import { plural } from '@/components/ui/words';
+import { formatNumber, plural } from '@/components/ui/words';
 import type { ReportCounts, ValidationReportSummary } from '@/lib/reports/contract';
 
 /** "3 rows, 2 errors, 1 warning" */
@@ -22,7 +22,7 @@ export function reportState(r: ReportState): { words: string; tone: Tone } {
     case 'running': {
       const { rows_checked: checked, rows_total: total } = r.summary;
       return {
-        words: total !== undefined ? `Checking: ${(checked ?? 0).toLocaleString('en-GB')} of ${plural(total, 'row')}` : 'Checking',
+        words: total !== undefined ? `Checking: ${formatNumber(checked ?? 0)} of ${plural(total, 'row')}` : 'Checking',
         tone: 'neutral',
       };
     }

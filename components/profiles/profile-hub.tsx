@@ -13,7 +13,7 @@ import { StudiesTab } from '@/components/studies/studies-tab';
 import { type CaptionedTable, DataTable } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
-import { plural } from '@/components/ui/words';
+import { formatNumber, plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import type { ProfilePermit } from '@/lib/permits/contract';
 import type { ProfileManifest, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
@@ -27,7 +27,7 @@ import styles from './profile-hub.module.css';
  * assemblies and annotations they sent to ENA, and its DNA barcodes. Refreshed while samples are on their way to ENA.
  */
 
-const countWords = (c: StatusCount) => `${c.samples.toLocaleString('en-GB')} ${statusWords(c.status).toLowerCase()}`;
+const countWords = (c: StatusCount) => `${formatNumber(c.samples)} ${statusWords(c.status).toLowerCase()}`;
 const browserHref = (manifestId: string, status?: SampleStatus) =>
   `/samples?${new URLSearchParams({ manifest_id: manifestId, ...(status && { status }) })}`;
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`);
@@ -139,11 +139,11 @@ function SampleCounts({ summary }: { summary: ProfileSampleSummary }) {
           <li key={s.status}>
             {only ? (
               <Link href={browserHref(only.manifest_id, s.status)}>
-                <strong>{s.samples.toLocaleString('en-GB')}</strong> {statusWords(s.status).toLowerCase()}
+                <strong>{formatNumber(s.samples)}</strong> {statusWords(s.status).toLowerCase()}
               </Link>
             ) : (
               <span>
-                <strong>{s.samples.toLocaleString('en-GB')}</strong> {statusWords(s.status).toLowerCase()}
+                <strong>{formatNumber(s.samples)}</strong> {statusWords(s.status).toLowerCase()}
               </span>
             )}
           </li>

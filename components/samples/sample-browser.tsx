@@ -8,6 +8,7 @@ import { type Column, DataTable, type TableDefinition } from '@/components/ui/da
 import { CheckGroup, FieldNamePicker, FilterActions, InvalidFilter, RowsPerPage } from '@/components/ui/filter-fields';
 import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
+import { formatNumber } from '@/components/ui/words';
 import {
   BROWSE_PROJECTS,
   BROWSE_STANDARDS,
@@ -247,7 +248,7 @@ function Results({
     <div>
       <div className="toolbar">
         <p role="status" style={{ margin: 0 }}>
-          {total.toLocaleString('en-GB')} sample{total === 1 ? '' : 's'}, sorted by {SORT_LABELS[sort]} (
+          {formatNumber(total)} sample{total === 1 ? '' : 's'}, sorted by {SORT_LABELS[sort]} (
           {order === 'asc' ? 'ascending' : 'descending'}){updating && <span className="muted"> · updating…</span>}
         </p>
         <CsvExport href={exportHref} total={total} label="Export this filter as CSV" />

@@ -5,6 +5,7 @@ import { statusWords } from '@/components/samples/sample-state';
 import { BarChart, HorizontalBars } from '@/components/ui/bar-chart';
 import { type Column, DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
+import { formatNumber } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { SAMPLE_STATUSES } from '@/lib/samples/contract';
 import { NONE_GIVEN, type StatsSummary } from '@/lib/stats/contract';
@@ -103,10 +104,10 @@ export function StatsDashboard({ initial, at }: { initial: StatsSummary; at: num
           id: st,
           header: statusWords(st),
           numeric: true,
-          cell: (p) => (p.byStatus[st] ?? 0).toLocaleString('en-GB'),
+          cell: (p) => formatNumber(p.byStatus[st] ?? 0),
         }),
       ),
-      { id: 'total', header: 'Total', numeric: true, cell: (p) => <strong>{p.total.toLocaleString('en-GB')}</strong> },
+      { id: 'total', header: 'Total', numeric: true, cell: (p) => <strong>{formatNumber(p.total)}</strong> },
     ],
   };
 
@@ -132,7 +133,7 @@ export function StatsDashboard({ initial, at }: { initial: StatsSummary; at: num
         ).map(([label, n]) => (
           <div key={label}>
             <dt>{label}</dt>
-            <dd>{n.toLocaleString('en-GB')}</dd>
+            <dd>{formatNumber(n)}</dd>
           </div>
         ))}
       </dl>
@@ -196,8 +197,8 @@ export function StatsDashboard({ initial, at }: { initial: StatsSummary; at: num
         ) : (
           <>
             <p className="muted">
-              Each manifest is counted once, so the bars add up to the {s.manifests.total.toLocaleString('en-GB')} manifests: one naming
-              several centres is under all of them together (“… and …”), one naming none under “{NONE_GIVEN}”.
+              Each manifest is counted once, so the bars add up to the {formatNumber(s.manifests.total)} manifests: one naming several
+              centres is under all of them together (“… and …”), one naming none under “{NONE_GIVEN}”.
             </p>
             <HorizontalBars
               title="Manifests per sequencing centre, each manifest once"

@@ -2,6 +2,7 @@
 
 import { useId } from 'react';
 import { SeriesChart } from './series-chart';
+import { formatNumber } from './words';
 
 export interface Bar {
   label: string;
@@ -57,7 +58,7 @@ export function HorizontalBars({ title, bars, unit }: Pick<ChartProps, 'title' |
               <span className="hbars-bar" style={{ width: `${Math.max(0.5, (b.value / max) * 100)}%` }} />
             </span>
             <span className="hbars-value">
-              {b.value.toLocaleString('en-GB')}
+              {formatNumber(b.value)}
               <span className="visually-hidden"> {unit}</span>
             </span>
           </li>

@@ -12,4 +12,3 @@ export interface ChartSeries {
 }
 
 export const chartTotal = (r: ChartRow) => Object.values(r.values).reduce((a, b) => a + b, 0);
-export const chartNumber = (n: number) => n.toLocaleString('en-GB');

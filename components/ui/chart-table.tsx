@@ -1,7 +1,8 @@
 'use client';
 
-import { type ChartRow, type ChartSeries, chartNumber, chartTotal } from './chart-rows';
+import { type ChartRow, type ChartSeries, chartTotal } from './chart-rows';
 import { DataTable } from './data-table';
+import { formatNumber } from './words';
 
 /**
  * A chart's numbers as a table (components/ui/series-chart.tsx, components/dashboard/collection-map.tsx): a client
@@ -41,9 +42,9 @@ export function ChartTable({
               id: `series-${s.key}`,
               header: named ? s.label : sentenceCase(unit),
               numeric: true,
-              cell: (r: ChartRow) => chartNumber(r.values[s.key] ?? 0),
+              cell: (r: ChartRow) => formatNumber(r.values[s.key] ?? 0),
             })),
-            ...(several ? [{ id: 'total', header: 'Total', numeric: true, cell: (r: ChartRow) => chartNumber(chartTotal(r)) }] : []),
+            ...(several ? [{ id: 'total', header: 'Total', numeric: true, cell: (r: ChartRow) => formatNumber(chartTotal(r)) }] : []),
           ],
         }}
       />

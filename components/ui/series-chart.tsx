@@ -1,7 +1,8 @@
 import { useId } from 'react';
-import { type ChartRow, type ChartSeries, chartNumber as number, chartTotal as total } from './chart-rows';
+import { type ChartRow, type ChartSeries, chartTotal as total } from './chart-rows';
 import { ChartTable } from './chart-table';
 import styles from './series-chart.module.css';
+import { formatNumber as number } from './words';
 
 export type { ChartRow, ChartSeries } from './chart-rows';
 

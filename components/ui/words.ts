@@ -1,6 +1,12 @@
+// one formatter for every number the portal writes: Number#toLocaleString builds a new one at each call
+const NUMBER = new Intl.NumberFormat('en-GB');
+
+/** "1,204": a number as the portal writes it. */
+export const formatNumber = (n: number): string => NUMBER.format(n);
+
 /** "1 sample", "12 samples", "1,204 rows": a count and its noun, the one way the portal says how many. */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 export const samplesWord = (n: number): string => plural(n, 'sample');
