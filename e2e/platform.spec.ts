@@ -65,7 +65,7 @@ test('an admin adds a user with a project membership, who can then sign in', asy
   await context.close();
 });
 
-test('the scripts every page runs at once are served with V8’s compile hint (scripts/compile-hints.mjs)', async ({ request }) => {
+test('the scripts every page loads are served with V8’s compile hint (scripts/compile-hints.mjs)', async ({ request }) => {
   const manifest = JSON.parse(readFileSync('.next/build-manifest.json', 'utf8')) as { rootMainFiles: string[] };
   const scripts = manifest.rootMainFiles.filter((f) => f.endsWith('.js'));
   expect(scripts.length).toBeGreaterThan(0);
