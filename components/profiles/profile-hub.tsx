@@ -13,6 +13,7 @@ import { StudiesTab } from '@/components/studies/studies-tab';
 import { type CaptionedTable, DataTable } from '@/components/ui/data-table';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
+import { LaterSection, WhenIdle } from '@/components/ui/when-idle';
 import { formatNumber, plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import type { ProfilePermit } from '@/lib/permits/contract';
@@ -31,6 +32,10 @@ const countWords = (c: StatusCount) => `${formatNumber(c.samples)} ${statusWords
 const browserHref = (manifestId: string, status?: SampleStatus) =>
   `/samples?${new URLSearchParams({ manifest_id: manifestId, ...(status && { status }) })}`;
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`);
+
+// what the profile holds and the upload are drawn with the page; what was made from its samples, whose sections show
+// no more than their headings until their queries answer, when the browser is idle (WhenIdle)
+const DRAWN_AT_ONCE = new Set(['samples', 'manifests', 'reports', 'permits', 'upload']);
 
 /** `contributes`: the caller may add to the profile (a viewer sees what it holds, without the upload). */
 export function ProfileHub({ profileId, type, contributes }: { profileId: string; type: string; contributes: boolean }) {
@@ -99,18 +104,27 @@ export function ProfileHub({ profileId, type, contributes }: { profileId: string
       </nav>
 
       {/* each section is a boundary of its own: the page's first drawing hydrates them one after the other, each in
-          slices a phone can interrupt, rather than the whole hub in one long task */}
-      {sections.map((part) => (
-        <Suspense key={part.id}>
-          {'own' in part ? (
+          slices a phone can interrupt, rather than the whole hub in one long task; the sections below what the
+          profile holds are drawn when the browser is idle or they near the screen */}
+      {sections.map((part) => {
+        const drawn =
+          'own' in part ? (
             part.own
           ) : (
             <Section id={part.id} anchor title={part.title}>
               {part.body}
             </Section>
-          )}
-        </Suspense>
-      ))}
+          );
+        return (
+          <Suspense key={part.id}>
+            {DRAWN_AT_ONCE.has(part.id) ? (
+              drawn
+            ) : (
+              <WhenIdle placeholder={<LaterSection id={part.id} title={part.title} />}>{drawn}</WhenIdle>
+            )}
+          </Suspense>
+        );
+      })}
     </>
   );
 }

@@ -9,6 +9,7 @@ import { SequenceData } from '@/components/studies/sequence-data';
 import { StudiesTab } from '@/components/studies/studies-tab';
 import { DeleteAction, DeletedNotice } from '@/components/ui/delete-action';
 import { When } from '@/components/ui/when';
+import { LaterSection, WhenIdle } from '@/components/ui/when-idle';
 import { getProfile } from '@/lib/profiles/profiles';
 import { isTolProject } from '@/lib/projects/contract';
 import { profileTypeInfo } from '@/lib/projects/enums';
@@ -100,7 +101,9 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
           <SequenceData profileId={profile.id} />
         </>
       )}
-      <Sharing profileId={profile.id} role={profile.role} me={me} />
+      <WhenIdle placeholder={<LaterSection id="sharing" title="Sharing" />}>
+        <Sharing profileId={profile.id} role={profile.role} me={me} />
+      </WhenIdle>
     </>
   );
 }
