@@ -8,7 +8,8 @@ import { plural } from '@/components/ui/words';
 import { ApiError, api, formData } from '@/lib/client/api';
 import { IMAGE_MAX_BYTES } from '@/lib/images/limits';
 import styles from './images.module.css';
-import { ImageThumbnails, manifestImagesKey, useManifestImages } from './specimen-images';
+import { manifestImagesKey } from './images-query';
+import { ImageThumbnails, useManifestImages } from './specimen-images';
 
 const ACCEPT = { 'image/jpeg': ['.jpg', '.jpeg'], 'image/png': ['.png'], 'image/tiff': ['.tif', '.tiff'] };
 

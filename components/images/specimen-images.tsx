@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/client/api';
 import type { SpecimenImage } from '@/lib/images/contract';
 import styles from './images.module.css';
+import { manifestImagesKey } from './images-query';
 
 /** Where an image is on its way to the BioImage Archive, in words. */
 function stateWords(image: SpecimenImage): string {
@@ -44,8 +45,6 @@ export function ImageThumbnails({ images, label }: { images: SpecimenImage[]; la
     </ul>
   );
 }
-
-export const manifestImagesKey = (manifestId: string) => ['manifest-images', manifestId] as const;
 
 /** The images of a manifest's specimens; none shown to a reader the API does not show them to. */
 export function useManifestImages(manifestId: string) {

@@ -116,6 +116,12 @@ export async function manifestImages(db: Db, config: BioimageSettings, user: Use
   return { manifestId: manifest.id, images: await viewsOf(db, config, rows) };
 }
 
+/** GET /api/manifest/{manifest_id}/images's answer: the portal's review queue reads it with its page too. */
+export async function manifestImagesAnswer(db: Db, config: BioimageSettings, user: UserRecord, manifestId: string) {
+  const { manifestId: id, images } = await manifestImages(db, config, user, manifestId);
+  return { manifest_id: id, number_found: images.length, data: images };
+}
+
 /** The images of a sample's specimen uploaded to its profile, for those who see the sample in full. */
 export async function sampleImages(db: Db, config: BioimageSettings, user: UserRecord, svcId: string) {
   const id = svcId.toLowerCase();

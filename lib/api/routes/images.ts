@@ -10,7 +10,7 @@ import {
   SampleImagesSchema,
 } from '@/lib/images/contract';
 import { IMAGE_MAX_BYTES } from '@/lib/images/limits';
-import { manifestImages, readImage, sampleImages } from '@/lib/images/read';
+import { manifestImages, manifestImagesAnswer, readImage, sampleImages } from '@/lib/images/read';
 import { manifestForImages, uploadImages } from '@/lib/images/upload';
 import type { ApiApp } from '../context';
 import { openapiConstrained } from '../openapi';
@@ -126,8 +126,7 @@ export function registerImageRoutes(app: ApiApp) {
   });
   app.openapi(ofManifest, async (c) => {
     const { db, config } = c.get('deps');
-    const { manifestId, images } = await manifestImages(db, config, c.get('user'), c.req.valid('param').manifest_id);
-    return c.json({ manifest_id: manifestId, number_found: images.length, data: images }, 200);
+    return c.json(await manifestImagesAnswer(db, config, c.get('user'), c.req.valid('param').manifest_id), 200);
   });
   openapiConstrained(app, ofSample, patterns, async (c) => {
     const { db, config } = c.get('deps');

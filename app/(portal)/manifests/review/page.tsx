@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { manifestImagesKey } from '@/components/images/images-query';
 import { OFFSET_PARAM, offsetOf, type ReviewState, reviewFilter, reviewKey, reviewQuery } from '@/components/manifests/review-query';
 import { ReviewQueue } from '@/components/manifests/review-queue';
 import { EnaRefusals } from '@/components/submissions/ena-refusals';
 import { asSent, Prefetched } from '@/components/ui/prefetched';
+import { config } from '@/lib/config';
+import { manifestImagesAnswer } from '@/lib/images/read';
 import { reviewQueue } from '@/lib/samples/review';
 import { pageData } from '@/lib/server/page-data';
 
@@ -15,18 +18,22 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(await searchParams)) if (typeof v === 'string') search.set(k, v);
   const { input, parsed } = reviewFilter(search);
-  // both lists' first pages come with the page (the filter's choices are read from both), so that it is drawn whole;
-  // a link whose filter is not valid is said by the lists themselves
-  const { answers } = await pageData(async (db, user) => ({
-    answers: parsed.success
-      ? await Promise.all(
-          (['awaiting', 'decided'] as const).map(async (state: ReviewState) => {
-            const offset = offsetOf(search, OFFSET_PARAM[state]);
-            return [reviewKey(state, offset, input), asSent(await reviewQueue(db, user, reviewQuery(parsed.data, state, offset)))] as const;
-          }),
-        )
-      : [],
-  }));
+  // both lists' first pages come with the page (the filter's choices are read from both), and the thumbnails of their
+  // manifests' images, so that it is drawn whole; a link whose filter is not valid is said by the lists themselves
+  const { answers } = await pageData(async (db, user) => {
+    if (!parsed.success) return { answers: [] };
+    const lists = await Promise.all(
+      (['awaiting', 'decided'] as const).map(async (state: ReviewState) => {
+        const offset = offsetOf(search, OFFSET_PARAM[state]);
+        return [reviewKey(state, offset, input), asSent(await reviewQueue(db, user, reviewQuery(parsed.data, state, offset)))] as const;
+      }),
+    );
+    const manifestIds = [...new Set(lists.flatMap(([, list]) => list.data.map((group) => group.manifest_id)))];
+    const images = await Promise.all(
+      manifestIds.map(async (id) => [manifestImagesKey(id), asSent(await manifestImagesAnswer(db, config(), user, id))] as const),
+    );
+    return { answers: [...lists, ...images] };
+  });
   return (
     <>
       <h1>Review queue</h1>
