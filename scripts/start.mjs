@@ -32,7 +32,7 @@ const built = (file) => existsSync(file) && statSync(file).mtimeMs >= sourceTime
 const steps = apiOnly
   ? [[path.join(root, 'scripts', 'build-server.mjs')]]
   : !built(buildId) || !built(server)
-    ? [[next, 'build'], [path.join(root, 'scripts', 'build-server.mjs')]]
+    ? [[next, 'build'], [path.join(root, 'scripts', 'build-server.mjs')], [path.join(root, 'scripts', 'compile-hints.mjs')]]
     : [];
 if (steps.length > 1) console.log(existsSync(buildId) ? 'Sources changed since the last build: building…' : 'No build yet: building…');
 for (const step of steps) {
