@@ -166,3 +166,32 @@ test('ticking a sample brings the decision bar into view, without covering the l
   await expect(bar.getByText(/Decision recorded: 1 accepted/)).toBeInViewport();
   await shot(page, testInfo, '04-decided');
 });
+
+test('a long manifest shows its first ten rows, ticks all of them at once and shows the rest when asked', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const { newer } = await twoManifests(page.request, testInfo, 1, 12);
+  const manager = await createUser(page.request, testInfo, { memberOf: ['dtol'], managerOf: ['dtol'] });
+  await signIn(page, manager);
+  await page.goto(`/manifests/review?manifest=${newer.id}`);
+  await loaded(page);
+  const group = awaitingGroups(page).first();
+  const rows = group.getByRole('checkbox', { name: /^Select sample / });
+  await expect(group).toContainText('12 of 12 samples awaiting your decision');
+  await expect(rows).toHaveCount(10);
+
+  // the manifest's own box ticks the rows not shown too
+  const bar = page.getByRole('group', { name: 'Decide on the selected samples' });
+  await group.getByRole('checkbox', { name: `Select all 12 samples of ${newer.file}` }).check();
+  await expect(bar).toContainText('12 samples ticked');
+  await expect(bar.getByRole('button', { name: 'Accept selected (12)' })).toBeEnabled();
+
+  const more = group.getByRole('button', { name: `Show all 12 samples of ${newer.file}` });
+  await more.click();
+  await expect(rows).toHaveCount(12);
+  for (const box of await rows.all()) await expect(box).toBeChecked();
+  await expectAccessible(page, 'a long manifest shown whole');
+  await shot(page, testInfo, '05-shown-whole');
+  await group.getByRole('button', { name: 'Show the first 10 only' }).click();
+  await expect(rows).toHaveCount(10);
+  await expect(bar).toContainText('12 samples ticked');
+});

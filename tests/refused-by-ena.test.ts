@@ -4,6 +4,7 @@ import { emails, sampleUpdates, submissions } from '@/db/schema';
 import { ENA_REFUSAL_FIELD, REGISTRATION_FAILURE_FIELD } from '@/lib/samples/contract';
 import { REFUSED_BY_ENA } from '@/lib/samples/registration';
 import { recentlyRejected } from '@/lib/samples/rejected';
+import type { ReviewQueue } from '@/lib/samples/review-contract';
 import type { PublicDashboard } from '@/lib/stats/contract';
 import type { EnaRefusals } from '@/lib/submissions/contract';
 import { createProfile, dtolRows, waitFor } from './support/flows';
@@ -135,10 +136,15 @@ describe('a registration ENA refuses', () => {
   it('shows in the review queue as a failed registration the manager can retry', async () => {
     const res = await h.request('/api/sample/review?state=decided&limit=100', { key: manager.key });
     expect(res.status).toBe(200);
-    const queue = (await res.json()) as { data: { samples: { svc_id: string; status: string; registration_failed: boolean }[] }[] };
+    const queue = (await res.json()) as ReviewQueue;
     const mine = queue.data.flatMap((g) => g.samples).filter((s) => ids.includes(s.svc_id));
     expect(mine).toHaveLength(2);
     for (const s of mine) expect(s).toMatchObject({ status: 'refused', registration_failed: true });
+    // the group names them for its retry, also when it describes only its first row
+    const failed = (q: ReviewQueue) => q.data.flatMap((g) => g.failed_ids).filter((id) => ids.includes(id));
+    expect(failed(queue).sort()).toEqual([...ids].sort());
+    const first = await h.request('/api/sample/review?state=decided&limit=100&rows=1', { key: manager.key });
+    expect(failed((await first.json()) as ReviewQueue).sort()).toEqual([...ids].sort());
   });
 
   it('is counted apart from a manager’s rejection on the public dashboard and the profile', async () => {

@@ -100,6 +100,25 @@ describe('the awaiting list', () => {
     expect(order(await queue(`?uploader=alice-collects&profile=${moths}`))).toEqual([m3, m1]);
   });
 
+  it('describes the first `rows` samples of each manifest and names them all', async () => {
+    const whole = (await queue(`?manifest=${m2}`)).data[0]!;
+    const page = await queue('?rows=2');
+    expect(page).toMatchObject({ number_found: 3, samples_found: 7 });
+    const bobs = page.data[1]!;
+    expect(bobs).toMatchObject({ manifest_id: m2, samples_found: 4, manifest_samples: 4, failed_ids: [] });
+    // the first two in the spreadsheet's order, described as the whole list describes them
+    expect(bobs.samples).toEqual(whole.samples.slice(0, 2));
+    expect(bobs.svc_ids).toEqual(whole.samples.map((s) => s.svc_id));
+    expect(whole).toMatchObject({ samples_found: 4, svc_ids: bobs.svc_ids });
+    // a manifest of fewer rows is described whole
+    expect(page.data[2]!.samples.map((s) => s.svc_id)).toEqual(page.data[2]!.svc_ids);
+    for (const bad of ['0', '1001', 'two']) {
+      const res = await h.request(`/api/sample/review?rows=${bad}`, { key: manager.key });
+      expect(res.status, bad).toBe(400);
+      expect(await res.text(), bad).toContain('rows');
+    }
+  });
+
   it('refuses a parameter it does not know the shape of, saying which', async () => {
     for (const [query, field] of [
       ['?sort=random', 'sort'],

@@ -48,7 +48,7 @@ export function AwaitingSamples() {
     onError: (err) => setOutcome({ error: showServerErrors(form, err) }),
   });
 
-  const shown = awaiting.data?.data.flatMap((g) => g.samples.map((s) => s.svc_id)) ?? [];
+  const shown = awaiting.data?.data.flatMap((g) => g.svc_ids) ?? [];
   const href = (name: string) => (offset: number) => withParams(pathname, search, { [name]: offset ? String(offset) : undefined });
   const count = chosen.size;
   const bar = (awaiting.data?.number_found ?? 0) > 0;

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { type Dispatch, memo, type SetStateAction, Suspense, useMemo, useState } from 'react';
+import { type Dispatch, memo, type SetStateAction, Suspense, useState } from 'react';
 import { ManifestThumbnails } from '@/components/images/specimen-images';
 import { Approvals } from '@/components/samples/approvals';
 import { RetryRegistration } from '@/components/samples/retry-registration';
@@ -15,13 +15,10 @@ import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import type { ReviewGroup, ReviewSample } from '@/lib/samples/review-contract';
-import { GROUPS, type ReviewState, reviewFilter, reviewKey, reviewQuery } from './review-query';
+import { GROUPS, type ReviewState, ROWS, reviewFilter, reviewKey, reviewQuery } from './review-query';
 import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
-
-/** rows of a manifest shown before "Show all": five manifests of ten rows are a page a phone draws at once */
-const ROWS = 10;
 
 const nameOf = sampleName;
 export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
@@ -47,9 +44,24 @@ export function useReview(state: ReviewState, offset: number) {
             new Error(`this link’s ${[...new Set(parsed.error.issues.map((i) => String(i.path[0])))].join(' and ')} is not valid`),
           ),
     retry: parsed.success ? undefined : false,
-    // decided samples are followed until each has reached a state that does not end by itself
-    refetchInterval: (q) =>
-      state === 'decided' && q.state.data?.data.some((g) => g.samples.some((s) => UNSETTLED.has(s.status))) ? 2000 : false,
+    refetchInterval: (q) => followed(state, q.state.data?.data ?? []),
+  });
+}
+
+// decided samples are followed until each has reached a state that does not end by itself
+const followed = (state: ReviewState, groups: ReviewGroup[]) =>
+  state === 'decided' && groups.some((g) => g.samples.some((s) => UNSETTLED.has(s.status))) ? 2000 : false;
+
+/** Every sample of one manifest of a list, described in full, once its reader asks to see them all. */
+function useWholeGroup(state: ReviewState, manifestId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['review', state, 'manifest', manifestId],
+    queryFn: () =>
+      api
+        .GET('/api/sample/review', { params: { query: { state, manifest: manifestId, limit: 1 } } })
+        .then((answer) => answer.data[0] ?? null),
+    enabled,
+    refetchInterval: (q) => followed(state, q.state.data ? [q.state.data] : []),
   });
 }
 
@@ -185,10 +197,12 @@ function GroupOfSamples({
   onRetried?: () => void;
 }) {
   const [all, setAll] = useState(false);
-  const headingId = `group-${selection ? 'awaiting' : 'decided'}-${group.manifest_id}`;
-  // the same rows from one drawing to the next, or the table would draw them again in the background (DataTable)
-  const rows = useMemo(() => (all ? group.samples : group.samples.slice(0, ROWS)), [all, group.samples]);
-  const failed = group.samples.filter((s) => s.registration_failed).map((s) => s.svc_id);
+  const state: ReviewState = selection ? 'awaiting' : 'decided';
+  const headingId = `group-${state}-${group.manifest_id}`;
+  // the page describes a manifest's first rows; the rest are read when asked for
+  const whole = useWholeGroup(state, group.manifest_id, all);
+  const rows = all && whole.data ? whole.data.samples : group.samples;
+  const failed = group.failed_ids;
   const file = fileOf(group);
 
   const table: TableDefinition<ReviewSample> = {
@@ -213,8 +227,8 @@ function GroupOfSamples({
           {group.tol_project} {group.version} · uploaded {group.uploaded_by ? `by ${group.uploaded_by} ` : ''}
           <When value={group.uploaded_at} /> to <Link href={`/profiles/${group.profile_id}`}>{group.profile_title}</Link> ·{' '}
           {selection
-            ? `${group.samples.length} of ${samplesWord(group.manifest_samples)} awaiting your decision`
-            : `${group.samples.length} of ${samplesWord(group.manifest_samples)} decided lately`}
+            ? `${group.samples_found} of ${samplesWord(group.manifest_samples)} awaiting your decision`
+            : `${group.samples_found} of ${samplesWord(group.manifest_samples)} decided lately`}
         </p>
         <ManifestThumbnails manifestId={group.manifest_id} file={file} />
         {failed.length > 1 && (
@@ -235,22 +249,31 @@ function GroupOfSamples({
               onChange: (next) =>
                 selection.setChosen((current) => {
                   const out = new Set(current);
-                  for (const s of group.samples) {
-                    if (next.has(s.svc_id)) out.add(s.svc_id);
-                    else out.delete(s.svc_id);
+                  for (const id of group.svc_ids) {
+                    if (next.has(id)) out.add(id);
+                    else out.delete(id);
                   }
                   return out;
                 }),
               label: (s) => `Select sample ${nameOf(s)}`,
-              allLabel: `Select all ${samplesWord(group.samples.length)} of ${file}`,
-              allKeys: group.samples.map((s) => s.svc_id),
+              allLabel: `Select all ${samplesWord(group.samples_found)} of ${file}`,
+              allKeys: group.svc_ids,
             }
           }
         />
-        {group.samples.length > ROWS && (
-          <button type="button" onClick={() => setAll((v) => !v)} aria-expanded={all}>
-            {all ? `Show the first ${ROWS} only` : `Show all ${samplesWord(group.samples.length)} of ${file}`}
+        {group.samples_found > ROWS && (
+          <button type="button" onClick={() => setAll((v) => !v)} aria-expanded={all} aria-busy={all && whole.isPending}>
+            {all
+              ? whole.isPending
+                ? `Reading all ${samplesWord(group.samples_found)} of ${file}…`
+                : `Show the first ${ROWS} only`
+              : `Show all ${samplesWord(group.samples_found)} of ${file}`}
           </button>
+        )}
+        {all && whole.isError && (
+          <p className="field-error">
+            The rest of {file} could not be read: {whole.error.message}
+          </p>
         )}
       </section>
     </Suspense>
@@ -268,7 +291,5 @@ export const Group = memo(GroupOfSamples, (before: GroupProps, after: GroupProps
   if (!before.selection || !after.selection) return before.selection === after.selection;
   const was = before.selection.chosen;
   const is = after.selection.chosen;
-  return (
-    before.selection.setChosen === after.selection.setChosen && after.group.samples.every((s) => was.has(s.svc_id) === is.has(s.svc_id))
-  );
+  return before.selection.setChosen === after.selection.setChosen && after.group.svc_ids.every((id) => was.has(id) === is.has(id));
 });

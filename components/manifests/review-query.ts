@@ -10,6 +10,8 @@ import { REVIEW_FILTERS, type ReviewQuery, ReviewQuerySchema } from '@/lib/sampl
 // a page short enough to draw at once on a phone; the queue starts with the newest manifest, the one a manager was
 // just told about, and "Show all" or the pager reach the rest
 export const GROUPS = 5;
+/** rows of a manifest described with the page, before "Show all": five manifests of ten rows are a page a phone draws at once */
+export const ROWS = 10;
 
 export type ReviewState = 'awaiting' | 'decided';
 
@@ -34,4 +36,5 @@ export const reviewQuery = (filter: z.infer<typeof FilterSchema>, state: ReviewS
   state,
   limit: GROUPS,
   offset,
+  rows: ROWS,
 });

@@ -7287,6 +7287,8 @@ export interface paths {
                     uploader?: string;
                     /** @description only this manifest (the link of the email telling a manager that its samples wait, and of the home page) */
                     manifest?: string;
+                    /** @description samples of each manifest described in full (`samples`), the first in row order (1–1000); every one when not given. `svc_ids` names them all either way */
+                    rows?: number;
                 };
                 header?: never;
                 path?: never;
@@ -14052,7 +14054,13 @@ export interface components {
             uploaded_at: string;
             /** @description samples in the manifest, in any state */
             manifest_samples: number;
-            /** @description every sample of the manifest in this list */
+            /** @description samples of the manifest in this list */
+            samples_found: number;
+            /** @description every sample of the manifest in this list, in row order: what a decision on the whole manifest names */
+            svc_ids: string[];
+            /** @description the samples of the manifest in this list whose registration failed and can be retried (POST sample/register) */
+            failed_ids: string[];
+            /** @description the samples of the manifest in this list, in row order: the first `rows` of them when the query says */
             samples: components["schemas"]["ReviewSample"][];
         };
         ReviewSample: {

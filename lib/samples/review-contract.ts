@@ -46,6 +46,17 @@ export const ReviewQuerySchema = z.object({
   manifest: UuidSchema.optional().meta({
     description: 'only this manifest (the link of the email telling a manager that its samples wait, and of the home page)',
   }),
+  rows: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .meta({
+      description:
+        'samples of each manifest described in full (`samples`), the first in row order (1–1000); every one when not given. ' +
+        '`svc_ids` names them all either way',
+    }),
 });
 export type ReviewQuery = z.output<typeof ReviewQuerySchema>;
 /** The parameters the portal keeps in the review page's URL and sends on as they are. */
@@ -92,7 +103,16 @@ export const ReviewGroupSchema = z
     uploaded_by: z.string().nullable().meta({ description: 'the username of who confirmed the manifest' }),
     uploaded_at: z.iso.datetime(),
     manifest_samples: z.number().int().meta({ description: 'samples in the manifest, in any state' }),
-    samples: z.array(ReviewSampleSchema).meta({ description: 'every sample of the manifest in this list' }),
+    samples_found: z.number().int().meta({ description: 'samples of the manifest in this list' }),
+    svc_ids: z.array(SvcIdSchema).meta({
+      description: 'every sample of the manifest in this list, in row order: what a decision on the whole manifest names',
+    }),
+    failed_ids: z.array(SvcIdSchema).meta({
+      description: 'the samples of the manifest in this list whose registration failed and can be retried (POST sample/register)',
+    }),
+    samples: z
+      .array(ReviewSampleSchema)
+      .meta({ description: 'the samples of the manifest in this list, in row order: the first `rows` of them when the query says' }),
   })
   .meta({ id: 'ReviewGroup', description: 'The samples of one manifest in the review queue' });
 export type ReviewGroup = z.infer<typeof ReviewGroupSchema>;

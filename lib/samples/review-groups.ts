@@ -22,13 +22,17 @@ interface Viewer {
   names: Map<number, string>;
 }
 
-/** The page's manifests, in the page's order, each with its samples of the list. */
+/**
+ * The page's manifests, in the page's order, each with its samples of the list: every one named, the first `described`
+ * of them (all when not given) described in full, so that a page of manifests of thousands of rows stays small.
+ */
 export async function groups(
   db: Db,
   manifestIds: string[],
   rows: SampleRow[],
   decisions: Map<string, Decision>,
   viewer: Viewer,
+  described?: number,
 ): Promise<ReviewGroup[]> {
   if (!manifestIds.length) return [];
   const heads = await db
@@ -48,7 +52,8 @@ export async function groups(
     const head = byId.get(id);
     if (!head) continue;
     const own = rows.filter((r) => r.manifestId === id);
-    const permitsOf = await permitLookup(db, head.manifest.profileId, own);
+    const shown = described === undefined ? own : own.slice(0, described);
+    const permitsOf = await permitLookup(db, head.manifest.profileId, shown);
     out.push({
       manifest_id: head.manifest.id,
       file_name: head.manifest.fileName,
@@ -59,7 +64,10 @@ export async function groups(
       uploaded_by: head.uploadedBy,
       uploaded_at: head.manifest.createdAt.toISOString(),
       manifest_samples: Number(head.total),
-      samples: own.map((r) => reviewSample(r, decisions.get(r.id), permitsOf(r), viewer)),
+      samples_found: own.length,
+      svc_ids: own.map((r) => r.id),
+      failed_ids: own.filter(registrationFailed).map((r) => r.id),
+      samples: shown.map((r) => reviewSample(r, decisions.get(r.id), permitsOf(r), viewer)),
     });
   }
   return out;
@@ -89,8 +97,10 @@ async function permitLookup(db: Db, profileId: string, rows: SampleRow[]): Promi
     });
 }
 
+/** Refused by ENA, or rejected after an approval: its registration failed and can be retried. */
+const registrationFailed = (r: SampleRow) => stoppedAtEna(r.status) || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
+
 function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: ReviewPermit[], viewer: Viewer): ReviewSample {
-  const approved = Object.keys(r.approvals);
   const waiting = (AWAITING_DECISION as readonly string[]).includes(r.status) ? awaitedTypes(r, r.approvals, viewer.scope.required) : [];
   const mine = typesApprovedBy(viewer.scope, r);
   return {
@@ -98,7 +108,7 @@ function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: 
     status: r.status,
     status_detail: r.statusDetail,
     rejection_reason: r.status === 'rejected' ? r.rejectionReason : null,
-    registration_failed: stoppedAtEna(r.status) || (r.status === 'rejected' && approved.length > 0),
+    registration_failed: registrationFailed(r),
     approvals: approvalsGiven(r.approvals, viewer.names),
     waiting_for: waiting,
     waiting_for_you: waiting.filter((t) => mine.includes(t)),

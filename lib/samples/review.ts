@@ -90,7 +90,7 @@ async function awaitingGroups(db: Db, scope: ApproverScope, q: ReviewQuery, empt
     ...empty,
     number_found: totals.groups,
     samples_found: totals.samples,
-    data: await groups(db, ids, rows, new Map(), viewer),
+    data: await groups(db, ids, rows, new Map(), viewer, q.rows),
     choices,
   };
 }
@@ -272,7 +272,7 @@ async function decidedGroups(db: Db, user: UserRecord, scope: ApproverScope, q: 
     ...empty,
     number_found: order.length,
     samples_found: shown.length,
-    data: await groups(db, ids, rows, bySample, viewer),
+    data: await groups(db, ids, rows, bySample, viewer, q.rows),
     choices,
   };
 }
