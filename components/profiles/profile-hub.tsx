@@ -20,6 +20,7 @@ import type { ProfilePermit } from '@/lib/permits/contract';
 import type { ProfileManifest, ProfileSampleSummary, SampleStatus, StatusCount } from '@/lib/samples/contract';
 import { PrefilledTemplate } from './prefilled-template';
 import styles from './profile-hub.module.css';
+import { profileSummaryKey } from './profile-query';
 
 /**
  * A Tree of Life profile's page below its facts: what it holds (samples by status, each count opening the samples
@@ -40,7 +41,7 @@ const DRAWN_AT_ONCE = new Set(['samples', 'manifests', 'reports', 'permits', 'up
 /** `contributes`: the caller may add to the profile (a viewer sees what it holds, without the upload). */
 export function ProfileHub({ profileId, type, contributes }: { profileId: string; type: string; contributes: boolean }) {
   const q = useQuery({
-    queryKey: ['profile-summary', profileId],
+    queryKey: profileSummaryKey(profileId),
     queryFn: () => api.GET('/api/profiles/{profile_id}/samples/summary', { params: { path: { profile_id: profileId } } }),
     refetchInterval: (query) => (query.state.data?.statuses.some((s) => UNSETTLED.has(s.status)) ? 3000 : false),
   });

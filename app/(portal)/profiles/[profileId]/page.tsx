@@ -2,12 +2,15 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Suspense } from 'react';
 import { BiodataSamplesTab } from '@/components/biodata-samples/samples-tab';
+import { REPORTS_OFFSET_PARAM, REPORTS_PAGE, reportsKey } from '@/components/manifests/manifests-query';
 import { ProfileHub } from '@/components/profiles/profile-hub';
 import styles from '@/components/profiles/profile-hub.module.css';
+import { profileSummaryKey } from '@/components/profiles/profile-query';
 import { Sharing } from '@/components/profiles/sharing';
 import { SequenceData } from '@/components/studies/sequence-data';
 import { StudiesTab } from '@/components/studies/studies-tab';
 import { DeleteAction, DeletedNotice } from '@/components/ui/delete-action';
+import { asSent, Prefetched } from '@/components/ui/prefetched';
 import { When } from '@/components/ui/when';
 import { LaterSection, WhenIdle } from '@/components/ui/when-idle';
 import { getProfile } from '@/lib/profiles/profiles';
@@ -15,19 +18,41 @@ import { isTolProject } from '@/lib/projects/contract';
 import { profileTypeInfo } from '@/lib/projects/enums';
 import { labelsOf, referenceData } from '@/lib/reference/read';
 import { profileRemovalState } from '@/lib/removal/profiles';
+import { reportSummaryJson } from '@/lib/reports/json';
+import { listReports } from '@/lib/reports/read';
+import { profileSampleSummary } from '@/lib/samples/summary';
 import { loadProfilePage } from '@/lib/server/load-profile';
 import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Profile' };
 
-export default async function ProfilePage({ params }: { params: Promise<{ profileId: string }> }) {
+export default async function ProfilePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ profileId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { profileId } = await params;
+  const reportsOffset = Math.max(0, Number((await searchParams)[REPORTS_OFFSET_PARAM]) || 0);
   const { profile } = await loadProfilePage(profileId);
-  const { removal, me, lists } = await pageData(async (db, u) => ({
-    removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)),
-    me: u.username,
-    lists: await referenceData(db),
-  }));
+  const tol = isTolProject(profile.type);
+  // what a Tree of Life profile holds (its samples, manifests, permits and reports) comes with the page, so that its
+  // first sections are drawn whole rather than after their queries answer
+  const { removal, me, lists, answers } = await pageData(async (db, u) => {
+    const reports = tol ? await listReports(db, u, { profileId, limit: REPORTS_PAGE, offset: reportsOffset }) : null;
+    return {
+      removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)),
+      me: u.username,
+      lists: await referenceData(db),
+      answers: reports
+        ? ([
+            [profileSummaryKey(profileId), asSent(await profileSampleSummary(db, u, profileId))],
+            [[...reportsKey(profileId), reportsOffset], asSent({ rows: reports.rows.map(reportSummaryJson), total: reports.total })],
+          ] as const)
+        : [],
+    };
+  });
   const typeLabel = labelsOf(lists.associatedTypes);
   const centreLabel = labelsOf(lists.sequencingCentres);
   const manages = profile.role === 'owner' || profile.role === 'admin';
@@ -92,8 +117,10 @@ export default async function ProfilePage({ params }: { params: Promise<{ profil
         </div>
       </dl>
       {profile.description && <p>{profile.description}</p>}
-      {isTolProject(profile.type) ? (
-        <ProfileHub profileId={profile.id} type={profile.type} contributes={profile.role !== 'viewer'} />
+      {tol ? (
+        <Prefetched answers={answers}>
+          <ProfileHub profileId={profile.id} type={profile.type} contributes={profile.role !== 'viewer'} />
+        </Prefetched>
       ) : (
         <>
           <BiodataSamplesTab profileId={profile.id} contributes={profile.role !== 'viewer'} />
