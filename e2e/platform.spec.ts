@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { COMPILE_HINT } from '../scripts/compile-hints.mjs';
 import { E2E_ADMIN, navigateTo, screenshot, signIn, unique } from './helpers';
 
 test('a wrong password is refused on the sign-in page', async ({ page }) => {
@@ -72,6 +73,6 @@ test('the scripts every page loads are served with V8’s compile hint (scripts/
   for (const file of scripts) {
     const res = await request.get(`/_next/${file}`);
     expect(res.status()).toBe(200);
-    expect((await res.text()).startsWith('//# allFunctionsCalledOnLoad\n'), file).toBe(true);
+    expect((await res.text()).startsWith(COMPILE_HINT), file).toBe(true);
   }
 });

@@ -7,19 +7,25 @@
 // there").
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
+/** The first line of every portal script once marked (e2e/platform.spec.ts checks the served scripts carry it). */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const chunks = path.join(root, '.next', 'static', 'chunks');
-const scripts = readdirSync(chunks, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
-let marked = 0;
-for (const file of scripts) {
-  const at = path.join(chunks, file);
-  const text = readFileSync(at, 'utf8');
-  // V8 reads the hint only at the very start of the script; a second run must not add it twice
-  if (text.startsWith(COMPILE_HINT)) continue;
-  writeFileSync(at, COMPILE_HINT + text);
-  marked++;
+function markScripts() {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const chunks = path.join(root, '.next', 'static', 'chunks');
+  const scripts = readdirSync(chunks, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+  let marked = 0;
+  for (const file of scripts) {
+    const at = path.join(chunks, file);
+    const text = readFileSync(at, 'utf8');
+    // V8 reads the hint only at the very start of the script; a second run must not add it twice
+    if (text.startsWith(COMPILE_HINT)) continue;
+    writeFileSync(at, COMPILE_HINT + text);
+    marked++;
+  }
+  console.log(`compile hints: ${marked} of ${scripts.length} portal scripts marked`);
 }
-console.log(`compile hints: ${marked} of ${scripts.length} portal scripts marked`);
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) markScripts();

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: builds when there is no build (or the sources are newer than it), then serves on $PORT.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { build } from './build.mjs';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from './node-flags.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const next = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const buildId = path.join(root, '.next', 'BUILD_ID');
 const server = path.join(root, '.next', 'server.mjs');
 
@@ -29,15 +29,12 @@ const sourceTime = Math.max(...sources.map((p) => (statSync(p).isDirectory() ? n
 const apiOnly = process.argv.includes('--api-only');
 const args = process.argv.slice(2).filter((a) => a !== '--api-only');
 const built = (file) => existsSync(file) && statSync(file).mtimeMs >= sourceTime;
-const steps = apiOnly
-  ? [[path.join(root, 'scripts', 'build-server.mjs')]]
-  : !built(buildId) || !built(server)
-    ? [[next, 'build'], [path.join(root, 'scripts', 'build-server.mjs')], [path.join(root, 'scripts', 'compile-hints.mjs')]]
-    : [];
-if (steps.length > 1) console.log(existsSync(buildId) ? 'Sources changed since the last build: building…' : 'No build yet: building…');
-for (const step of steps) {
-  const run = spawnSync(process.execPath, step, { cwd: root, stdio: 'inherit', env: process.env });
-  if (run.status !== 0) process.exit(run.status ?? 1);
+// the API alone is bundled afresh each time (it is quick); the whole service when its build is missing or older
+const whole = !apiOnly && (!built(buildId) || !built(server));
+if (whole) console.log(existsSync(buildId) ? 'Sources changed since the last build: building…' : 'No build yet: building…');
+if (apiOnly || whole) {
+  const status = build({ apiOnly });
+  if (status !== 0) process.exit(status);
 }
 
 // the service's own server: the API straight to its Hono app, pages to Next.js (server/main.ts); or the API alone
