@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useState } from 'react';
 import { formatNumber } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 
@@ -27,10 +28,14 @@ export function currentItem(items: NavItem[], pathname: string): string | undefi
 export const REVIEW_COUNT_KEY = 'review-count';
 
 export function useReviewCount(initial: number | null, pathname: string): number | null {
+  // the layout read the count for the page the browser loaded: that page does not ask again while it is fresh
+  const [loaded] = useState(() => ({ pathname, at: Date.now() }));
   const q = useQuery({
     queryKey: [REVIEW_COUNT_KEY, pathname],
     queryFn: async () => (await api.GET('/api/sample/pending', { params: { query: { limit: 1 } } })).number_found,
     enabled: initial !== null,
+    initialData: pathname === loaded.pathname ? (initial ?? undefined) : undefined,
+    initialDataUpdatedAt: loaded.at,
     placeholderData: (previous) => previous ?? initial ?? undefined,
     refetchOnWindowFocus: true,
   });
