@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { adminUsersPage } from '@/lib/auth/admin-users';
 import { guessLimits } from '@/lib/auth/limits';
-import { collaborationOf } from '@/lib/profiles/shares';
 import {
   AdminUserSchema,
   NewUserBodySchema,
@@ -9,7 +9,7 @@ import {
   UserSchema,
   UserSearchSchema,
 } from '@/lib/users/contract';
-import { createUser, getUser, listUsers, updateUser, userJson } from '@/lib/users/users';
+import { createUser, getUser, updateUser, userJson } from '@/lib/users/users';
 import type { ApiApp } from '../context';
 import { announcePage, PAGE_HEADERS } from '../paging';
 import { route } from '../policy';
@@ -78,28 +78,9 @@ const unlock = route(
 export function registerAdminUserRoutes(app: ApiApp) {
   app.openapi(list, async (c) => {
     const page = c.req.valid('query');
-    const { db } = c.get('deps');
-    const { rows, total } = await listUsers(db, page);
+    const { rows, total } = await adminUsersPage(c.get('deps').db, page);
     announcePage(c, page, rows.length, total);
-    const [together, locked] = await Promise.all([
-      collaborationOf(
-        db,
-        rows.map((u) => u.id),
-      ),
-      guessLimits(db).lockedAccounts(rows.map((u) => u.username)),
-    ]);
-    return c.json(
-      rows.map((u) => {
-        const t = together.get(u.id);
-        return {
-          ...userJson(u),
-          groups: t?.groups ?? [],
-          shared_profiles: t?.sharedProfiles ?? [],
-          locked_until: locked.get(u.username.toLowerCase())?.toISOString() ?? null,
-        };
-      }),
-      200,
-    );
+    return c.json(rows, 200);
   });
   app.openapi(create, async (c) => {
     const b = c.req.valid('json');
