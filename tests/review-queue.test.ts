@@ -105,7 +105,13 @@ describe('the awaiting list', () => {
     const page = await queue('?rows=2');
     expect(page).toMatchObject({ number_found: 3, samples_found: 7 });
     const bobs = page.data[1]!;
-    expect(bobs).toMatchObject({ manifest_id: m2, samples_found: 4, manifest_samples: 4, failed_ids: [] });
+    expect(bobs).toMatchObject({
+      manifest_id: m2,
+      samples_found: 4,
+      manifest_samples: 4,
+      statuses: [{ status: 'pending', samples: 4 }],
+      failed_ids: [],
+    });
     // the first two in the spreadsheet's order, described as the whole list describes them
     expect(bobs.samples).toEqual(whole.samples.slice(0, 2));
     expect(bobs.svc_ids).toEqual(whole.samples.map((s) => s.svc_id));
@@ -177,6 +183,7 @@ describe('the decided list', () => {
     const bobs = await queue('?state=decided&uploader=bob-collects');
     expect(order(bobs)).toEqual([m2]);
     expect(bobs.samples_found).toBe(4);
+    expect(bobs.data[0]!.statuses).toEqual([{ status: 'rejected', samples: 4 }]);
     expect(bobs.choices.uploaders).toEqual(['alice-collects', 'bob-collects']);
     expect(order(await queue(`?state=decided&profile=${moths}`))).toEqual([m1]);
     expect(order(await queue(`?state=decided&manifest=${m2}`))).toEqual([m2]);

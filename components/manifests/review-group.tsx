@@ -48,9 +48,9 @@ export function useReview(state: ReviewState, offset: number) {
   });
 }
 
-// decided samples are followed until each has reached a state that does not end by itself
+// decided samples are followed until each, shown or not, has reached a state that does not end by itself
 const followed = (state: ReviewState, groups: ReviewGroup[]) =>
-  state === 'decided' && groups.some((g) => g.samples.some((s) => UNSETTLED.has(s.status))) ? 2000 : false;
+  state === 'decided' && groups.some((g) => g.statuses.some((s) => UNSETTLED.has(s.status))) ? 2000 : false;
 
 /** Every sample of one manifest of a list, described in full, once its reader asks to see them all. */
 function useWholeGroup(state: ReviewState, manifestId: string, enabled: boolean) {

@@ -14056,12 +14056,22 @@ export interface components {
             manifest_samples: number;
             /** @description samples of the manifest in this list */
             samples_found: number;
+            /** @description the samples of the manifest in this list by status (statuses with none left out) */
+            statuses: components["schemas"]["StatusCount"][];
             /** @description every sample of the manifest in this list, in row order: what a decision on the whole manifest names */
             svc_ids: string[];
             /** @description the samples of the manifest in this list whose registration failed and can be retried (POST sample/register) */
             failed_ids: string[];
             /** @description the samples of the manifest in this list, in row order: the first `rows` of them when the query says */
             samples: components["schemas"]["ReviewSample"][];
+        };
+        StatusCount: {
+            /**
+             * @description where a sample stands on its way to ENA
+             * @enum {string}
+             */
+            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused" | "failed";
+            samples: number;
         };
         ReviewSample: {
             /**
@@ -14925,14 +14935,6 @@ export interface components {
             manifests: components["schemas"]["ProfileManifest"][];
             /** @description the ERGA permits its samples name, latest upload of each */
             permits: components["schemas"]["ProfilePermit"][];
-        };
-        StatusCount: {
-            /**
-             * @description where a sample stands on its way to ENA
-             * @enum {string}
-             */
-            status: "pending" | "private" | "processing" | "awaiting_ena" | "awaiting_tolid" | "sending" | "accepted" | "rejected" | "refused" | "failed";
-            samples: number;
         };
         ProfileManifest: {
             /**

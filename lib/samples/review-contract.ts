@@ -9,6 +9,7 @@ import {
   SampleLabelsSchema,
   SampleStatusSchema,
   ServiceCheckSchema,
+  StatusCountSchema,
   SvcIdAnyCaseSchema,
 } from './contract';
 
@@ -104,6 +105,9 @@ export const ReviewGroupSchema = z
     uploaded_at: z.iso.datetime(),
     manifest_samples: z.number().int().meta({ description: 'samples in the manifest, in any state' }),
     samples_found: z.number().int().meta({ description: 'samples of the manifest in this list' }),
+    statuses: z
+      .array(StatusCountSchema)
+      .meta({ description: 'the samples of the manifest in this list by status (statuses with none left out)' }),
     svc_ids: z.array(SvcIdSchema).meta({
       description: 'every sample of the manifest in this list, in row order: what a decision on the whole manifest names',
     }),
