@@ -177,6 +177,13 @@ export const confirmedManifest = {
 export const StatusCountSchema = z.object({ status: SampleStatusSchema, samples: z.number().int() }).meta({ id: 'StatusCount' });
 export type StatusCount = z.infer<typeof StatusCountSchema>;
 
+/** Counts of samples by status as the API lists them: in the statuses' order, those with none left out. */
+export const countByStatus = (counts: { status: string; n: number }[]): StatusCount[] =>
+  SAMPLE_STATUSES.flatMap((status) => {
+    const samples = counts.filter((c) => c.status === status).reduce((sum, c) => sum + Number(c.n), 0);
+    return samples ? [{ status, samples }] : [];
+  });
+
 export const ProfileManifestSchema = z
   .object({
     ...confirmedManifest,

@@ -5,7 +5,7 @@ import { type ApproverScope, AWAITING_DECISION, approvalsGiven, awaitedTypes, ty
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { permitNamesOf } from '@/lib/permits/permits';
 import { sampleLabels } from './columns';
-import { SAMPLE_STATUSES, type StatusCount, stoppedAtEna } from './contract';
+import { countByStatus, stoppedAtEna } from './contract';
 import type { ReviewGroup, ReviewPermit, ReviewSample } from './review-contract';
 
 /** The review queue's groups as the API answers them: each manifest's head, its samples, their approvals and permits. */
@@ -65,7 +65,7 @@ export async function groups(
       uploaded_at: head.manifest.createdAt.toISOString(),
       manifest_samples: Number(head.total),
       samples_found: own.length,
-      statuses: byStatus(own),
+      statuses: countByStatus(own.map((r) => ({ status: r.status, n: 1 }))),
       svc_ids: own.map((r) => r.id),
       failed_ids: own.filter(registrationFailed).map((r) => r.id),
       samples: shown.map((r) => reviewSample(r, decisions.get(r.id), permitsOf(r), viewer)),
@@ -96,16 +96,6 @@ async function permitLookup(db: Db, profileId: string, rows: SampleRow[]): Promi
         url: storedName ? `/api/sample/${r.id}/permits/${encodeURIComponent(storedName)}` : null,
       };
     });
-}
-
-/** How many of these samples stand in each status, in the statuses' order, those with none left out. */
-function byStatus(rows: SampleRow[]): StatusCount[] {
-  const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-  return SAMPLE_STATUSES.flatMap((status) => {
-    const samples = counts.get(status);
-    return samples ? [{ status, samples }] : [];
-  });
 }
 
 /** Refused by ENA, or rejected after an approval: its registration failed and can be retried. */

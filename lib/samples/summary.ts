@@ -6,7 +6,7 @@ import { manifestTypeOf } from '@/lib/manifests/contract';
 import { PERMIT_KINDS, type PermitKind, type ProfilePermit } from '@/lib/permits/contract';
 import { getProfile } from '@/lib/profiles/profiles';
 import type { UserRecord } from '@/lib/users/users';
-import { type ProfileSampleSummary, SAMPLE_STATUSES, type SampleStatus, type StatusCount, stoppedAtEna } from './contract';
+import { countByStatus, type ProfileSampleSummary, stoppedAtEna } from './contract';
 
 /**
  * What a Tree of Life profile holds, for its page in the portal (GET /api/profiles/{profile_id}/samples/summary):
@@ -32,17 +32,12 @@ export async function profileSampleSummary(db: Db, user: UserRecord, profileId: 
     .where(eq(samples.profileId, profile.id))
     .groupBy(samples.manifestId, samples.status);
 
-  const tally = (rows: typeof counts): StatusCount[] =>
-    SAMPLE_STATUSES.flatMap((status: SampleStatus) => {
-      const n = rows.filter((r) => r.status === status).reduce((sum, r) => sum + Number(r.n), 0);
-      return n ? [{ status, samples: n }] : [];
-    });
   const sum = (rows: typeof counts) => rows.reduce((s, r) => s + Number(r.n), 0);
 
   return {
     profile_id: profile.id,
     samples: sum(counts),
-    statuses: tally(counts),
+    statuses: countByStatus(counts),
     // refused by ENA or given up (approved, always), or rejected after approval
     registration_failed: counts.filter((c) => c.status === 'rejected' || stoppedAtEna(c.status)).reduce((s, c) => s + Number(c.failed), 0),
     manifests: heads.map(({ manifest: m, uploadedBy }) => {
@@ -56,7 +51,7 @@ export async function profileSampleSummary(db: Db, user: UserRecord, profileId: 
         confirmed: m.createdAt.toISOString(),
         updated: m.updatedAt.toISOString(),
         samples: sum(own),
-        statuses: tally(own),
+        statuses: countByStatus(own),
       };
     }),
     permits: profile.type === 'erga' ? await profilePermits(db, profile.id) : [],
