@@ -1,7 +1,9 @@
+import type { Db } from '@/db/client';
 import type { ReportPermit } from '@/lib/permits/contract';
+import type { UserRecord } from '@/lib/users/users';
 import { reportManifestTypeOf, type ValidationReport, type ValidationReportState, type ValidationReportSummary } from './contract';
 
-import type { ReportSummary, ReportView } from './read';
+import { listReports, type ReportSummary, type ReportView } from './read';
 
 /** A report as the API answers with it: whole, summarised for lists and polls, or its state. */
 
@@ -51,4 +53,14 @@ function common(r: ReportView | ReportSummary) {
     failure: r.failure,
     confirmed_manifest_id: r.confirmedManifestId,
   };
+}
+
+/** A page of the caller's reports (or a profile's) as POST/GET manifest/validations answers it, with the total. */
+export async function reportSummaries(
+  db: Db,
+  user: UserRecord,
+  opts: Parameters<typeof listReports>[2],
+): Promise<{ rows: ValidationReportSummary[]; total: number }> {
+  const { rows, total } = await listReports(db, user, opts);
+  return { rows: rows.map(reportSummaryJson), total };
 }

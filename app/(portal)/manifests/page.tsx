@@ -14,8 +14,7 @@ import { listProfiles } from '@/lib/profiles/profiles';
 import { TOL_PROJECTS } from '@/lib/projects/contract';
 import { approvalTypes } from '@/lib/reference/read';
 import { confirmedManifests } from '@/lib/reports/confirmed';
-import { reportSummaryJson } from '@/lib/reports/json';
-import { listReports } from '@/lib/reports/read';
+import { reportSummaries } from '@/lib/reports/json';
 import { pageData } from '@/lib/server/page-data';
 
 export const metadata: Metadata = { title: 'Manifests' };
@@ -30,12 +29,12 @@ export default async function ManifestsPage({ searchParams }: { searchParams: Pr
   const { rows, total, user, required, reports, profiles } = await pageData(async (db, u) => ({
     ...(await confirmedManifests(db, u, { limit: PAGE, offset })),
     required: await approvalTypes(db),
-    reports: await listReports(db, u, { limit: REPORTS_PAGE, offset: reportsOffset }),
+    reports: await reportSummaries(db, u, { limit: REPORTS_PAGE, offset: reportsOffset }),
     profiles: (await listProfiles(db, u, { limit: PROFILES_LIMIT, offset: 0 })).rows.map(profileJson),
   }));
   const answers = [
     [PROFILES_KEY, asSent(profiles)],
-    [[...reportsKey(), reportsOffset], asSent({ rows: reports.rows.map(reportSummaryJson), total: reports.total })],
+    [[...reportsKey(), reportsOffset], asSent(reports)],
   ] as const;
   return (
     <>

@@ -22,8 +22,8 @@ import {
 } from '@/lib/reports/contract';
 import { createValidationReport } from '@/lib/reports/create';
 import { reportIssueGroups, reportIssues } from '@/lib/reports/issues';
-import { reportJson, reportStateJson, reportSummaryJson } from '@/lib/reports/json';
-import { getReport, getReportSummary, listReports } from '@/lib/reports/read';
+import { reportJson, reportStateJson, reportSummaries } from '@/lib/reports/json';
+import { getReport, getReportSummary } from '@/lib/reports/read';
 import { manifestTemplate } from '@/lib/samples/manifest-template';
 import { requireAuth } from '../auth';
 import type { ApiApp } from '../context';
@@ -253,9 +253,9 @@ export function registerManifestValidationRoutes(app: ApiApp) {
   for (const route of [validations, validationsGet]) {
     app.openapi(route, async (c) => {
       const { profile_id, ...page } = c.req.valid('query');
-      const { rows, total } = await listReports(c.get('deps').db, c.get('user'), { profileId: profile_id, ...page });
+      const { rows, total } = await reportSummaries(c.get('deps').db, c.get('user'), { profileId: profile_id, ...page });
       announcePage(c, page, rows.length, total);
-      return c.json(rows.map(reportSummaryJson), 200);
+      return c.json(rows, 200);
     });
   }
   app.openapi(confirm, async (c) => {

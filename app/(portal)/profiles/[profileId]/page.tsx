@@ -18,8 +18,7 @@ import { isTolProject } from '@/lib/projects/contract';
 import { profileTypeInfo } from '@/lib/projects/enums';
 import { labelsOf, referenceData } from '@/lib/reference/read';
 import { profileRemovalState } from '@/lib/removal/profiles';
-import { reportSummaryJson } from '@/lib/reports/json';
-import { listReports } from '@/lib/reports/read';
+import { reportSummaries } from '@/lib/reports/json';
 import { profileSampleSummary } from '@/lib/samples/summary';
 import { loadProfilePage } from '@/lib/server/load-profile';
 import { pageData } from '@/lib/server/page-data';
@@ -39,20 +38,20 @@ export default async function ProfilePage({
   const tol = isTolProject(profile.type);
   // what a Tree of Life profile holds (its samples, manifests, permits and reports) comes with the page, so that its
   // first sections are drawn whole rather than after their queries answer
-  const { removal, me, lists, answers } = await pageData(async (db, u) => {
-    const reports = tol ? await listReports(db, u, { profileId, limit: REPORTS_PAGE, offset: reportsOffset }) : null;
-    return {
-      removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)),
-      me: u.username,
-      lists: await referenceData(db),
-      answers: reports
-        ? ([
-            [profileSummaryKey(profileId), asSent(await profileSampleSummary(db, u, profileId))],
-            [[...reportsKey(profileId), reportsOffset], asSent({ rows: reports.rows.map(reportSummaryJson), total: reports.total })],
-          ] as const)
-        : [],
-    };
-  });
+  const { removal, me, lists, answers } = await pageData(async (db, u) => ({
+    removal: await profileRemovalState(db, u, await getProfile(db, u, profileId)),
+    me: u.username,
+    lists: await referenceData(db),
+    answers: tol
+      ? ([
+          [profileSummaryKey(profileId), asSent(await profileSampleSummary(db, u, profileId))],
+          [
+            [...reportsKey(profileId), reportsOffset],
+            asSent(await reportSummaries(db, u, { profileId, limit: REPORTS_PAGE, offset: reportsOffset })),
+          ],
+        ] as const)
+      : [],
+  }));
   const typeLabel = labelsOf(lists.associatedTypes);
   const centreLabel = labelsOf(lists.sequencingCentres);
   const manages = profile.role === 'owner' || profile.role === 'admin';
