@@ -1,16 +1,26 @@
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { manifests, permits, profiles, samples, users } from '@/db/schema';
-import { type ApproverScope, AWAITING_DECISION, approvalsGiven, awaitedTypes, typesApprovedBy } from '@/lib/approvals/approvals';
+import {
+  type ApproverScope,
+  AWAITING_DECISION,
+  approvalsGiven,
+  approverIds,
+  awaitedTypes,
+  typesApprovedBy,
+} from '@/lib/approvals/approvals';
 import { manifestTypeOf } from '@/lib/manifests/contract';
 import { permitNamesOf } from '@/lib/permits/permits';
 import { sampleLabels } from './columns';
 import { countByStatus, stoppedAtEna } from './contract';
+import { usernamesOf } from './decision';
 import type { ReviewGroup, ReviewPermit, ReviewSample } from './review-contract';
 
 /** The review queue's groups as the API answers them: each manifest's head, its samples, their approvals and permits. */
 
-export type SampleRow = typeof samples.$inferSelect;
+type SampleRow = typeof samples.$inferSelect;
+/** What names a sample in its group and counts it: read for every sample of the page's manifests. */
+export type NamedSample = Pick<SampleRow, 'id' | 'manifestId' | 'status' | 'approvals'>;
 export interface Decision {
   by: string | null;
   at: Date;
@@ -24,17 +34,32 @@ interface Viewer {
 
 /**
  * The page's manifests, in the page's order, each with its samples of the list: every one named, the first `described`
- * of them (all when not given) described in full, so that a page of manifests of thousands of rows stays small.
+ * of them (all when not given) described in full, so that a page of manifests of thousands of rows stays small. Only
+ * the described samples are read whole (their fields, labels and permits).
  */
 export async function groups(
   db: Db,
   manifestIds: string[],
-  rows: SampleRow[],
+  rows: NamedSample[],
   decisions: Map<string, Decision>,
-  viewer: Viewer,
+  scope: ApproverScope,
   described?: number,
 ): Promise<ReviewGroup[]> {
   if (!manifestIds.length) return [];
+  const ownOf = new Map<string, NamedSample[]>(manifestIds.map((id) => [id, []]));
+  for (const r of rows) ownOf.get(r.manifestId)?.push(r);
+  const shownIds = [...ownOf.values()].flatMap((own) => (described === undefined ? own : own.slice(0, described)).map((r) => r.id));
+  const whole = new Map(
+    // one parameter however many: a page of whole manifests can name more samples than a statement takes parameters
+    (shownIds.length
+      ? await db
+          .select()
+          .from(samples)
+          .where(sql`${samples.id} = any(${sql.param(shownIds)}::text[])`)
+      : []
+    ).map((r) => [r.id, r]),
+  );
+  const viewer: Viewer = { scope, names: await usernamesOf(db, approverIds([...whole.values()])) };
   const heads = await db
     .select({
       manifest: manifests,
@@ -51,8 +76,8 @@ export async function groups(
   for (const id of manifestIds) {
     const head = byId.get(id);
     if (!head) continue;
-    const own = rows.filter((r) => r.manifestId === id);
-    const shown = described === undefined ? own : own.slice(0, described);
+    const own = ownOf.get(id) ?? [];
+    const shown = (described === undefined ? own : own.slice(0, described)).flatMap((r) => whole.get(r.id) ?? []);
     const permitsOf = await permitLookup(db, head.manifest.profileId, shown);
     out.push({
       manifest_id: head.manifest.id,
@@ -99,7 +124,7 @@ async function permitLookup(db: Db, profileId: string, rows: SampleRow[]): Promi
 }
 
 /** Refused by ENA, or rejected after an approval: its registration failed and can be retried. */
-const registrationFailed = (r: SampleRow) => stoppedAtEna(r.status) || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
+const registrationFailed = (r: NamedSample) => stoppedAtEna(r.status) || (r.status === 'rejected' && Object.keys(r.approvals).length > 0);
 
 function reviewSample(r: SampleRow, decision: Decision | undefined, permitList: ReviewPermit[], viewer: Viewer): ReviewSample {
   const waiting = (AWAITING_DECISION as readonly string[]).includes(r.status) ? awaitedTypes(r, r.approvals, viewer.scope.required) : [];

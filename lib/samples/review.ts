@@ -4,7 +4,6 @@ import { manifests, profiles, samples, sampleUpdates, users, validationReports }
 import {
   type ApproverScope,
   AWAITING_DECISION,
-  approverIds,
   approverScopeIn,
   decidesOnSql,
   reviewsSamples,
@@ -12,9 +11,8 @@ import {
 } from '@/lib/approvals/approvals';
 import { storedRowNumber, storedRowsOf, storedValue } from '@/lib/manifests/stored-rows';
 import type { UserRecord } from '@/lib/users/users';
-import { usernamesOf } from './decision';
 import { DECIDED_DAYS, type ReviewChoices, type ReviewQuery, type ReviewQueue } from './review-contract';
-import { type Decision, groups, type SampleRow } from './review-groups';
+import { type Decision, groups, type NamedSample } from './review-groups';
 
 /**
  * The portal's review queue (GET /api/sample/review): the samples of a sample manager or approver grouped by the
@@ -85,12 +83,11 @@ async function awaitingGroups(db: Db, scope: ApproverScope, q: ReviewQuery, empt
     .offset(q.offset);
   const ids = page.map((p) => p.manifestId);
   const rows = await inRowOrder(db, ids, and(where, inArray(samples.manifestId, ids)));
-  const viewer = { scope, names: await usernamesOf(db, approverIds(rows)) };
   return {
     ...empty,
     number_found: totals.groups,
     samples_found: totals.samples,
-    data: await groups(db, ids, rows, new Map(), viewer, q.rows),
+    data: await groups(db, ids, rows, new Map(), scope, q.rows),
     choices,
   };
 }
@@ -160,7 +157,7 @@ function choicesOf(heads: { profileId: string; profileTitle: string; uploadedBy:
  * (lib/reports/confirmed.ts, which this domain may not import). Samples of one upload share their creation time, so
  * it alone gave no order; a sample its report does not list (the report was deleted) comes after those it does.
  */
-async function inRowOrder(db: Db, manifestIds: string[], where: SQL | undefined): Promise<SampleRow[]> {
+async function inRowOrder(db: Db, manifestIds: string[], where: SQL | undefined): Promise<NamedSample[]> {
   if (!manifestIds.length) return [];
   const uploaded = db.$with('uploaded').as(
     db
@@ -177,9 +174,9 @@ async function inRowOrder(db: Db, manifestIds: string[], where: SQL | undefined)
       .where(inArray(manifests.id, manifestIds))
       .groupBy(sql`1, 2, 3`),
   );
-  const rows = await db
+  return db
     .with(uploaded)
-    .select({ sample: samples })
+    .select({ id: samples.id, manifestId: samples.manifestId, status: samples.status, approvals: samples.approvals })
     .from(samples)
     .leftJoin(
       uploaded,
@@ -191,7 +188,6 @@ async function inRowOrder(db: Db, manifestIds: string[], where: SQL | undefined)
     )
     .where(where)
     .orderBy(sql`${uploaded.position} asc nulls last`, asc(samples.timeCreated), asc(samples.id));
-  return rows.map((x) => x.sample);
 }
 
 async function decidedGroups(db: Db, user: UserRecord, scope: ApproverScope, q: ReviewQuery, empty: ReviewQueue): Promise<ReviewQueue> {
@@ -267,12 +263,11 @@ async function decidedGroups(db: Db, user: UserRecord, scope: ApproverScope, q: 
   const bySample = new Map<string, Decision>(shown.map((d) => [d.sampleId, { by: d.by, at: d.at }]));
   const pageSamples = shown.filter((d) => ids.includes(d.manifestId)).map((d) => d.sampleId);
   const rows = await inRowOrder(db, ids, inArray(samples.id, pageSamples));
-  const viewer = { scope, names: await usernamesOf(db, approverIds(rows)) };
   return {
     ...empty,
     number_found: order.length,
     samples_found: shown.length,
-    data: await groups(db, ids, rows, bySample, viewer, q.rows),
+    data: await groups(db, ids, rows, bySample, scope, q.rows),
     choices,
   };
 }
