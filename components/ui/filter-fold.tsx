@@ -1,22 +1,14 @@
-'use client';
-
-import { type ReactNode, useEffect, useState } from 'react';
-
-/** Where the portal's tables become cards and its filter panels fold away (app/globals.css, 37.5rem). */
-const PHONE = '(max-width: 37.5rem)';
+import type { ReactNode } from 'react';
 
 /**
- * A browser's filter form that folds away on a phone, so that its results are near the top: closed there once the
- * page has loaded ("Filters (2 set)" opens it), open on a wider screen, where its summary line is not shown. A
- * filter that is not valid keeps it open, so its message is seen.
+ * A browser's filter form that folds away on a phone, so that its results are near the top: closed there
+ * ("Filters (2 set)" opens it), shown whole on a wider screen, where its summary line is not (app/globals.css). The
+ * fold is closed as the server sends it and the stylesheet, not a script, shows it on a wide screen, so that the page
+ * does not move once loaded. A filter that is not valid keeps it open, so its message is seen.
  */
 export function FilterFold({ set, invalid = false, children }: { set: number; invalid?: boolean; children: ReactNode }) {
-  const [open, setOpen] = useState(true);
-  useEffect(() => {
-    if (window.matchMedia(PHONE).matches) setOpen(false);
-  }, []);
   return (
-    <details className="filter-fold" open={open || invalid} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details className="filter-fold" open={invalid || undefined}>
       <summary>Filters{set ? ` (${set} set)` : ''}</summary>
       {children}
     </details>
