@@ -12,6 +12,7 @@ import { sampleName, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { PrivateSample, RightsCheckAnswer } from '@/lib/samples/review-contract';
+import { offsetOf, PRIVATE_OFFSET, PRIVATE_PAGE, privateSamplesKey } from './review-query';
 import styles from './review-queue.module.css';
 
 /**
@@ -20,9 +21,6 @@ import styles from './review-queue.module.css';
  * community made their project public. Each shows its hub project, when the hub last answered and what it said; the
  * service asks again every hour, and "Check rights now" asks at once for the samples shown.
  */
-
-const PAGE = 50;
-const OFFSET = 'private_offset';
 
 const _nameOf = sampleName;
 
@@ -97,11 +95,11 @@ export function PrivateSamples() {
   const qc = useQueryClient();
   const pathname = usePathname();
   const search = useSearchParams();
-  const offset = Math.max(0, Number.parseInt(search.get(OFFSET) ?? '0', 10) || 0);
+  const offset = offsetOf(search, PRIVATE_OFFSET);
   const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
   const list = useQuery({
-    queryKey: ['private-samples', offset],
-    queryFn: () => api.GET('/api/sample/private', { params: { query: { limit: PAGE, offset } } }),
+    queryKey: privateSamplesKey(offset),
+    queryFn: () => api.GET('/api/sample/private', { params: { query: { limit: PRIVATE_PAGE, offset } } }),
   });
   const check = useMutation({
     mutationFn: (svcIds: string[]) => api.POST('/api/sample/rights/check', { body: { svc_ids: svcIds } }),
@@ -145,14 +143,14 @@ export function PrivateSamples() {
         </p>
       )}
       <DataTable<PrivateSample> caption="Private samples waiting for their rights" table={table} rows={page.data} />
-      {page.number_found > PAGE && (
+      {page.number_found > PRIVATE_PAGE && (
         <Pager
           offset={offset}
-          limit={PAGE}
+          limit={PRIVATE_PAGE}
           total={page.number_found}
           shown={page.data.length}
           noun="private samples"
-          hrefFor={(o) => withParams(pathname, search, { [OFFSET]: o ? String(o) : undefined })}
+          hrefFor={(o) => withParams(pathname, search, { [PRIVATE_OFFSET]: o ? String(o) : undefined })}
         />
       )}
       <div className={styles.confirm}>

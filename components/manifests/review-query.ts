@@ -28,6 +28,11 @@ export function reviewFilter(search: URLSearchParams) {
   return { input, parsed: FilterSchema.safeParse(input) };
 }
 
+/** The private samples waiting for their rights (private-samples.tsx): a page of them, its offset in the page URL. */
+export const PRIVATE_PAGE = 50;
+export const PRIVATE_OFFSET = 'private_offset';
+export const privateSamplesKey = (offset: number) => ['private-samples', offset];
+
 export const reviewKey = (state: ReviewState, offset: number, input: Partial<Record<string, string>>) => ['review', state, offset, input];
 
 /** The API's query of one list's page, for a valid filter. */

@@ -8,6 +8,7 @@ import { samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import type { EnaRefusal } from '@/lib/submissions/contract';
 import styles from './ena-refusals.module.css';
+import { REFUSALS_KEY, REFUSALS_PAGE } from './refusals-query';
 
 /** Samples named in a refusal before "and N more": the rest are on the Submissions page and in the queue. */
 const NAMED = 10;
@@ -92,8 +93,8 @@ export function EnaRefusalList({ refusals, onRetried }: { refusals: EnaRefusal[]
 /** The refused registrations the reader may see, read from the API (GET /api/registrations/refused). */
 export function useEnaRefusals() {
   return useQuery({
-    queryKey: ['registrations-refused'],
-    queryFn: () => api.GET('/api/registrations/refused', { params: { query: { limit: 50, offset: 0 } } }),
+    queryKey: REFUSALS_KEY,
+    queryFn: () => api.GET('/api/registrations/refused', { params: { query: REFUSALS_PAGE } }),
   });
 }
 

@@ -1,14 +1,28 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { manifestImagesKey } from '@/components/images/images-query';
-import { OFFSET_PARAM, offsetOf, type ReviewState, reviewFilter, reviewKey, reviewQuery } from '@/components/manifests/review-query';
+import {
+  OFFSET_PARAM,
+  offsetOf,
+  PRIVATE_OFFSET,
+  PRIVATE_PAGE,
+  privateSamplesKey,
+  type ReviewState,
+  reviewFilter,
+  reviewKey,
+  reviewQuery,
+} from '@/components/manifests/review-query';
 import { ReviewQueue } from '@/components/manifests/review-queue';
 import { EnaRefusals } from '@/components/submissions/ena-refusals';
+import { REFUSALS_KEY, REFUSALS_PAGE } from '@/components/submissions/refusals-query';
 import { asSent, Prefetched } from '@/components/ui/prefetched';
 import { config } from '@/lib/config';
 import { manifestImagesAnswer } from '@/lib/images/read';
+import { localContextsProjectPage } from '@/lib/repositories/local-contexts';
+import { privateForManager } from '@/lib/samples/private';
 import { reviewQueue } from '@/lib/samples/review';
 import { pageData } from '@/lib/server/page-data';
+import { enaRefusals } from '@/lib/submissions/refusals';
 
 export const metadata: Metadata = { title: 'Review queue' };
 
@@ -19,9 +33,16 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   for (const [k, v] of Object.entries(await searchParams)) if (typeof v === 'string') search.set(k, v);
   const { input, parsed } = reviewFilter(search);
   // both lists' first pages come with the page (the filter's choices are read from both), and the thumbnails of their
-  // manifests' images, so that it is drawn whole; a link whose filter is not valid is said by the lists themselves
+  // manifests' images, the registrations ENA refused and the private samples, so that it is drawn whole and nothing
+  // is pushed down once loaded; a link whose filter is not valid is said by the lists themselves
   const { answers } = await pageData(async (db, user) => {
-    if (!parsed.success) return { answers: [] };
+    const hub = { projectPage: (id: string) => localContextsProjectPage(config().LOCAL_CONTEXTS_URL, id) };
+    const privateOffset = offsetOf(search, PRIVATE_OFFSET);
+    const aside = [
+      [REFUSALS_KEY, asSent(await enaRefusals(db, user, REFUSALS_PAGE))],
+      [privateSamplesKey(privateOffset), asSent(await privateForManager(db, user, hub, { limit: PRIVATE_PAGE, offset: privateOffset }))],
+    ] as const;
+    if (!parsed.success) return { answers: aside };
     const lists = await Promise.all(
       (['awaiting', 'decided'] as const).map(async (state: ReviewState) => {
         const offset = offsetOf(search, OFFSET_PARAM[state]);
@@ -32,7 +53,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
     const images = await Promise.all(
       manifestIds.map(async (id) => [manifestImagesKey(id), asSent(await manifestImagesAnswer(db, config(), user, id))] as const),
     );
-    return { answers: [...lists, ...images] };
+    return { answers: [...aside, ...lists, ...images] };
   });
   return (
     <>
@@ -46,8 +67,8 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
         A sample already registered needs a change?{' '}
         <Link href="/manifests/review/corrections">Correct registered samples by accession</Link>.
       </p>
-      <EnaRefusals />
       <Prefetched answers={answers}>
+        <EnaRefusals />
         <ReviewQueue />
       </Prefetched>
     </>
