@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { isAnyOf } from '@/db/any-of';
 import type { Db } from '@/db/client';
 import { manifests, samples, specimenImages, specimens } from '@/db/schema';
 import { approverScopeIn, decidesOn } from '@/lib/approvals/approvals';
@@ -68,9 +69,7 @@ async function viewsOf(db: Db, config: BioimageSettings, rows: ImageRow[]): Prom
     const found = await db
       .select({ project: specimens.project, specimenId: specimens.specimenId })
       .from(specimens)
-      .where(
-        sql`${specimens.biosampleAccession} is not null and ${specimens.project} || '/' || ${specimens.specimenId} = any(${sql.param(keys)}::text[])`,
-      );
+      .where(and(isNotNull(specimens.biosampleAccession), isAnyOf(sql`${specimens.project} || '/' || ${specimens.specimenId}`, keys)));
     for (const f of found) registered.add(`${f.project}/${f.specimenId}`);
   }
   const missing = missingBioimageSettings(config);

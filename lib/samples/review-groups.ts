@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { isAnyOf } from '@/db/any-of';
 import type { Db } from '@/db/client';
 import { manifests, permits, profiles, samples, users } from '@/db/schema';
 import {
@@ -48,16 +49,10 @@ export async function groups(
   if (!manifestIds.length) return [];
   const ownOf = new Map<string, NamedSample[]>(manifestIds.map((id) => [id, []]));
   for (const r of rows) ownOf.get(r.manifestId)?.push(r);
-  const shownIds = [...ownOf.values()].flatMap((own) => (described === undefined ? own : own.slice(0, described)).map((r) => r.id));
+  const describedOf = (own: NamedSample[]) => (described === undefined ? own : own.slice(0, described));
+  const shownIds = [...ownOf.values()].flatMap((own) => describedOf(own).map((r) => r.id));
   const whole = new Map(
-    // one parameter however many: a page of whole manifests can name more samples than a statement takes parameters
-    (shownIds.length
-      ? await db
-          .select()
-          .from(samples)
-          .where(sql`${samples.id} = any(${sql.param(shownIds)}::text[])`)
-      : []
-    ).map((r) => [r.id, r]),
+    (shownIds.length ? await db.select().from(samples).where(isAnyOf(samples.id, shownIds)) : []).map((r) => [r.id, r]),
   );
   const viewer: Viewer = { scope, names: await usernamesOf(db, approverIds([...whole.values()])) };
   const heads = await db
@@ -77,7 +72,7 @@ export async function groups(
     const head = byId.get(id);
     if (!head) continue;
     const own = ownOf.get(id) ?? [];
-    const shown = (described === undefined ? own : own.slice(0, described)).flatMap((r) => whole.get(r.id) ?? []);
+    const shown = describedOf(own).flatMap((r) => whole.get(r.id) ?? []);
     const permitsOf = await permitLookup(db, head.manifest.profileId, shown);
     out.push({
       manifest_id: head.manifest.id,

@@ -1,4 +1,5 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { isAnyOf } from '@/db/any-of';
 import type { Db } from '@/db/client';
 import { idsOf } from '@/db/rows';
 import { samples, submissions } from '@/db/schema';
@@ -40,7 +41,7 @@ export async function runSampleRegistration(deps: RegistrationDeps, submissionId
   await db
     .update(samples)
     .set({ status: 'sending' })
-    .where(sql`${samples.id} = any(${sql.param(rows.map((r) => r.id))}::text[])`);
+    .where(isAnyOf(samples.id, idsOf(rows)));
   const ctx: SendContext = { db, client: deps.ena(), submissionId, progress: { ...sub.progress } };
   const refused: Refusal[] = [];
   try {
@@ -80,7 +81,7 @@ const waitingSamplesOf = (db: Db, sub: typeof submissions.$inferSelect) =>
   db
     .select()
     .from(samples)
-    .where(and(sql`${samples.id} = any(${sql.param(sub.sampleIds)}::text[])`, sql`${samples.status} in ('processing', 'sending')`));
+    .where(and(isAnyOf(samples.id, sub.sampleIds), sql`${samples.status} in ('processing', 'sending')`));
 
 /**
  * The give-up of `samples.register`: its last run failed, or the process running it died. The samples and the
