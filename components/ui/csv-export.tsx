@@ -1,6 +1,7 @@
 'use client';
 
 import { type MouseEvent, useRef, useState } from 'react';
+import { formatNumber } from './words';
 
 type State = { kind: 'idle' } | { kind: 'busy'; rows: number } | { kind: 'done'; rows: number } | { kind: 'failed'; message: string };
 
@@ -57,12 +58,12 @@ export function CsvExport({ href, total, label = 'Export as CSV' }: { href: stri
           <>
             {total !== undefined && total > 0 && <progress max={total} value={Math.min(state.rows, total)} aria-label="Export progress" />}
             <span>
-              {state.rows}
-              {total !== undefined ? ` of ${total}` : ''} rows
+              {formatNumber(state.rows)}
+              {total !== undefined ? ` of ${formatNumber(total)}` : ''} rows
             </span>
           </>
         )}
-        {state.kind === 'done' && <span className="muted">Exported {state.rows} rows.</span>}
+        {state.kind === 'done' && <span className="muted">Exported {formatNumber(state.rows)} rows.</span>}
       </span>
       {busy && (
         <button type="button" onClick={() => abort.current?.abort()}>

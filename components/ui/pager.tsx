@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { formatNumber } from './words';
 
 /** Previous / next links for a server-paged list; links, so that every page has its own URL. */
 export function Pager({
@@ -31,7 +32,7 @@ export function Pager({
         </span>
       )}
       <span>
-        {shown ? `${offset + 1}–${offset + shown}` : '0'} of {total} {noun}
+        {shown ? `${formatNumber(offset + 1)}–${formatNumber(offset + shown)}` : '0'} of {formatNumber(total)} {noun}
       </span>
       {hasNext ? (
         <Link className="button" href={hrefFor(offset + limit)} rel="next">
