@@ -31,6 +31,10 @@ test('a researcher browses their own samples first, by tube, and reads a sampleâ
   await confirmedManifest(request, { profileId, fileName: 'hedgerow-moths.xlsx', rows, headers });
 
   await signIn(page, researcher);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/samples/browse') asked.push(r.url());
+  });
   await page.goto('/samples');
   // a researcher starts with their own profiles' samples: two here, whatever else the broker holds
   await expect(page).toHaveURL(/\/samples\?profiles=mine$/);
@@ -38,6 +42,9 @@ test('a researcher browses their own samples first, by tube, and reads a sampleâ
   const table = page.getByRole('table', { name: 'Samples matching the filter; open a sample by its tube or well' });
   const first = table.getByRole('row', { name: new RegExp(rows[1]!.TUBE_OR_WELL_ID!) });
   await expect(first.getByRole('rowheader')).toHaveText(rows[1]!.TUBE_OR_WELL_ID!);
+  // the first page came with the page: the browser asked the API nothing for it
+  await page.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
   await expect(first).toContainText(rows[1]!.SPECIMEN_ID!);
   await expect(first).toContainText(rows[1]!.SCIENTIFIC_NAME!);
   if (testInfo.project.name === 'phone') {

@@ -1,9 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, profileShares, profiles, type SampleStatus, samples, sampleUpdates, type TolProject, users } from '@/db/schema';
+import { browseAudit } from '@/lib/browse/audit';
+import { AuditBrowseQuerySchema } from '@/lib/browse/contract';
 import { BROWSE_STATUSES, SAMPLE_SORTS, type SampleSort, sampleBrowseParams } from '@/lib/browse/params';
 import { sampleBrowseCondition, sampleBrowseFetcher, sampleBrowseKeyOf } from '@/lib/browse/samples';
 import { currentDefinition } from '@/lib/manifests';
+import { jsonAnswer } from '@/lib/query/json-answer';
 import { keysetRows } from '@/lib/query/stream';
 import { sequencingCentres } from '@/lib/reference/read';
 import { typedColumns } from '@/lib/samples/columns';
@@ -450,6 +453,13 @@ describe('GET /api/audit/browse', () => {
     const body = await (await get('/api/audit/browse?limit=500')).text();
     expect(body).not.toContain('COLLECTOR_ORCID_ID');
     expectNoPrivateData(body);
+  });
+
+  it('is read by the audit page with itself as the API answers it', async () => {
+    for (const query of ['', 'limit=40&offset=40', 'update_type=system&project=erga,asg&limit=500', 'field=sex']) {
+      const p = AuditBrowseQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
+      expect(await jsonAnswer(await browseAudit(h.deps.db, p)), query).toEqual(await audit(query));
+    }
   });
 
   it('filters by dates (either or both), update type, project and field, combined', async () => {

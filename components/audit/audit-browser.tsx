@@ -14,8 +14,8 @@ import { formatNumber } from '@/components/ui/words';
 import { AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
 import { api } from '@/lib/client/api';
 import type { AuditRecord } from '@/lib/query/contract';
+import { AUDIT_PARAMS, AUDIT_QUERY_KEY } from './audit-query';
 
-const PARAMS = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit', 'offset'] as const;
 const FORM = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit'] as const;
 
 const shown = (v: string) => (v ? v : <span className="muted">(empty)</span>);
@@ -65,8 +65,8 @@ const table: TableDefinition<Row> = {
 export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
   const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter({
     fetch: (search) => api.GET('/api/audit/browse', { querySerializer: () => search }),
-    queryKey: 'audit-browse',
-    params: PARAMS,
+    queryKey: AUDIT_QUERY_KEY,
+    params: AUDIT_PARAMS,
     form: FORM,
     schema: AuditBrowseQuerySchema,
     idPrefix: 'audit',

@@ -20,30 +20,14 @@ import {
 } from '@/lib/browse/contract';
 import { api } from '@/lib/client/api';
 import type { SampleRecord } from '@/lib/standards/contract';
+import { SAMPLE_BROWSE_KEY, SAMPLE_BROWSE_PARAMS } from './sample-browse-query';
 import styles from './sample-browser.module.css';
 import { Cell, ON_PHONES, rank } from './sample-browser-cells';
 import { statusWords } from './sample-state';
 
-/** Everything the URL may carry, in the endpoint's names. */
-const PARAMS = [
-  'profiles',
-  'project',
-  'status',
-  'manifest_id',
-  'sequencing_centre',
-  'taxon_id',
-  'scientific_name',
-  'field',
-  'contains',
-  'standard',
-  'sort',
-  'order',
-  'limit',
-  'offset',
-] as const;
 /** What the filter form sets (sort, order and offset come from the table and the pager). */
-const FORM = PARAMS.filter(
-  (p): p is Exclude<(typeof PARAMS)[number], 'sort' | 'order' | 'offset'> => !['sort', 'order', 'offset'].includes(p),
+const FORM = SAMPLE_BROWSE_PARAMS.filter(
+  (p): p is Exclude<(typeof SAMPLE_BROWSE_PARAMS)[number], 'sort' | 'order' | 'offset'> => !['sort', 'order', 'offset'].includes(p),
 );
 /** What narrows the samples down, counted in the folded filters' summary (not the field names or rows per page). */
 const FILTERS = ['profiles', 'project', 'status', 'manifest_id', 'sequencing_centre', 'taxon_id', 'scientific_name', 'contains'] as const;
@@ -68,8 +52,8 @@ export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; c
   const router = useRouter();
   const { q, qs, input, parsed, pathname, errorFor, href, fieldProps, problem, control, onSubmit, exportQs } = useUrlFilter({
     fetch: (search) => api.GET('/api/samples/browse', { querySerializer: () => search }),
-    queryKey: 'sample-browse',
-    params: PARAMS,
+    queryKey: SAMPLE_BROWSE_KEY,
+    params: SAMPLE_BROWSE_PARAMS,
     form: FORM,
     schema: SampleBrowseQuerySchema,
   });
@@ -239,7 +223,9 @@ function Results({
     return (
       <p className="notice" role="status">
         No sample matches this filter.{' '}
-        <Link href={href({ ...Object.fromEntries(PARAMS.map((k) => [k, undefined])), profiles: 'all' })}>Show every sample</Link>
+        <Link href={href({ ...Object.fromEntries(SAMPLE_BROWSE_PARAMS.map((k) => [k, undefined])), profiles: 'all' })}>
+          Show every sample
+        </Link>
       </p>
     );
   }

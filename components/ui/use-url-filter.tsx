@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { issuesByField } from '@/lib/browse/params';
 import { ApiError } from '@/lib/client/api';
 import { formValues, paramsObject, withParams } from '@/lib/client/search';
+import { urlFilterKey } from './url-filter-key';
 
 /** The attributes of a form control of one parameter: its name, and its error wired for screen readers. */
 interface ControlAttributes {
@@ -50,7 +51,7 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
   const [formErrors, setFormErrors] = useState<Record<string, string>>({});
 
   const q = useQuery({
-    queryKey: [opts.queryKey, qs],
+    queryKey: urlFilterKey(opts.queryKey, qs),
     queryFn: () => opts.fetch(qs),
     enabled: parsed.success,
     placeholderData: keepPreviousData,

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { releaseChunks, type WrittenPart } from '@/lib/query/byte-chunks';
 import { arrayWrapped, type DateQuery, type OutputQuery, type RoCrate, wrapped } from '@/lib/query/contract';
+import { jsonClosing, jsonOpening, jsonParts } from '@/lib/query/json-answer';
 import { type Page, parsePage, parseReturnType, parseStandard, type ReturnType, type Standard } from '@/lib/query/params';
 import { BATCH_SIZE, type RowStream } from '@/lib/query/stream';
 import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
@@ -81,26 +82,8 @@ function textStream(parts: AsyncIterable<WrittenPart>, onError: (err: unknown) =
   });
 }
 
-// the W wrapper around a list's rows, or AW
-const jsonOpening = (result: RowStream<Row>, arrayWrapped: boolean) =>
-  `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${result.total},"data":[`;
-const jsonClosing = (arrayWrapped: boolean) => (arrayWrapped ? ']}]' : ']}');
 // the header row a CSV answer starts with, even when it has no rows
 const csvHeader = (result: RowStream<Row>) => stringify([result.columns], CSV_STRINGIFY_OPTIONS);
-
-async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<WrittenPart> {
-  yield jsonOpening(result, arrayWrapped);
-  if (result.written) {
-    yield* result.written.json;
-  } else {
-    let first = true;
-    for await (const row of result.rows) {
-      yield (first ? '' : ',') + JSON.stringify(row);
-      first = false;
-    }
-  }
-  yield jsonClosing(arrayWrapped);
-}
 
 const cell = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(' ') : String(v));
 
@@ -194,7 +177,7 @@ export async function sendRows(
     // every row in memory: the answer is made at once
     const pieces = csv
       ? [csvHeader(result), ...whole.csv()]
-      : [jsonOpening(result, arrayWrapped), ...whole.json(), jsonClosing(arrayWrapped)];
+      : [jsonOpening(result.total, arrayWrapped), ...whole.json(), jsonClosing(arrayWrapped)];
     return c.body(bodyOf(pieces), 200, headers);
   }
   const parts = csv ? csvParts(result) : jsonParts(result, arrayWrapped);

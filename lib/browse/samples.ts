@@ -18,7 +18,7 @@ import type { SampleRecord, SampleRow } from '@/lib/standards/render';
 import { recordColumns, sampleWriters } from '@/lib/standards/writers';
 import type { UserRecord } from '@/lib/users/users';
 import { displayColumns } from './columns';
-import { DEFAULT_PAGE, type DisplayColumn, type SampleBrowseQuery, type SampleSort } from './contract';
+import { DEFAULT_PAGE, type DisplayColumn, type SampleBrowsePage, type SampleBrowseQuery, type SampleSort } from './contract';
 
 /**
  * The portal's sample browser (GET /api/samples/browse): every filter of the form at once, sorted on an indexed
@@ -161,4 +161,26 @@ export async function browseSamples(db: Db, user: UserRecord, p: SampleBrowseQue
   const fetch = sampleBrowseFetcher(db, where, p.sort, p.order === 'desc', csv ? csvRows(write.csv) : undefined);
   const batches = keysetBatches(async (req: PageRequest<Key>) => (total ? fetch(req) : []), sampleBrowseKeyOf, page);
   return { ...sampleRowStream(batches, total, columns, p.standard, write), display: displayColumns(shapes, p.standard) };
+}
+
+/**
+ * One page of the sample browser as GET /api/samples/browse answers it in JSON, for the route and for the portal's
+ * page, which reads the first with itself. A page is at most MAX_PAGE records: read at once, so that the answer
+ * carries the columns after the rows.
+ */
+export async function sampleBrowsePage(db: Db, user: UserRecord, p: SampleBrowseQuery): Promise<SampleBrowsePage> {
+  const result = await browseSamples(db, user, p);
+  const data: SampleRecord[] = [];
+  for await (const r of result.rows) data.push(r);
+  return {
+    status: 'OK',
+    number_found: result.total,
+    data,
+    columns: result.display,
+    standard: p.standard,
+    sort: p.sort,
+    order: p.order,
+    limit: p.limit ?? DEFAULT_PAGE,
+    offset: p.offset ?? 0,
+  };
 }

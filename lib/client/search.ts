@@ -37,3 +37,13 @@ export function formValues<K extends string>(form: HTMLFormElement, keys: readon
   }
   return out;
 }
+
+/**
+ * A server page's parameters (Next.js's `searchParams`) as the URLSearchParams its client part reads
+ * (useSearchParams), in their order: what a page reading a list with itself keys the answer by.
+ */
+export function searchOf(params: Record<string, string | string[] | undefined>): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) for (const one of typeof v === 'string' ? [v] : (v ?? [])) search.append(k, one);
+  return search;
+}

@@ -15,3 +15,16 @@ export async function pageData<T>(read: (db: Db, user: UserRecord) => Promise<T>
     throw err;
   }
 }
+
+/**
+ * A list's first answer read with its page, or nothing when the API would refuse the page's filter (a field or a
+ * centre it does not know): the page's client list then asks, and shows the refusal beside its field.
+ */
+export async function unlessRefused<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'invalid') return undefined;
+    throw err;
+  }
+}

@@ -1,22 +1,34 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { SAMPLE_BROWSE_KEY, SAMPLE_BROWSE_PARAMS } from '@/components/samples/sample-browse-query';
 import { SampleBrowser } from '@/components/samples/sample-browser';
+import { asSent, Prefetched } from '@/components/ui/prefetched';
+import { urlFilterKey } from '@/components/ui/url-filter-key';
+import { SampleBrowseQuerySchema } from '@/lib/browse/contract';
+import { sampleBrowsePage } from '@/lib/browse/samples';
+import { paramsObject, searchOf } from '@/lib/client/search';
 import { sequencingCentres } from '@/lib/reference/read';
-import { signedInOrRedirect } from '@/lib/server/auth-options';
-import { getDb } from '@/lib/server/runtime';
+import { pageData, unlessRefused } from '@/lib/server/page-data';
 import { sampleFieldNames } from '@/lib/standards/fields';
 
 export const metadata: Metadata = { title: 'Samples' };
 
 export default async function SamplesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await signedInOrRedirect();
-  // a researcher looks for their own samples first; who manages or approves samples, or administers, for everyone's
-  const researcher = !user.isAdmin && user.managerOf.length === 0 && user.approverOf.length === 0;
-  if (researcher && Object.keys(await searchParams).length === 0) redirect('/samples?profiles=mine');
+  const search = searchOf(await searchParams);
+  const parsed = SampleBrowseQuerySchema.safeParse(paramsObject(search, SAMPLE_BROWSE_PARAMS));
+  const { centres, first } = await pageData(async (db, user) => {
+    // a researcher looks for their own samples first; who manages or approves samples, or administers, for everyone's
+    const researcher = !user.isAdmin && user.managerOf.length === 0 && user.approverOf.length === 0;
+    if (researcher && search.size === 0) redirect('/samples?profiles=mine');
+    return {
+      // retired centres too: their samples are still found by them
+      centres: (await sequencingCentres(db)).map((c) => ({ name: c.name, label: c.label })),
+      // the first page of samples comes with the page, so that the list is drawn with it
+      first: parsed.success ? await unlessRefused(() => sampleBrowsePage(db, user, parsed.data)) : undefined,
+    };
+  });
   // every field a record can show, for the field search (the server knows every manifest version's fields)
   const fieldNames = [...sampleFieldNames().values()].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
-  // retired centres too: their samples are still found by them
-  const centres = (await sequencingCentres(await getDb())).map((c) => ({ name: c.name, label: c.label }));
   return (
     <>
       <h1>Samples</h1>
@@ -25,7 +37,9 @@ export default async function SamplesPage({ searchParams }: { searchParams: Prom
         sort by a column heading, pick the standard whose field names to use, and open a sample by its tube. The filter is part of the
         page’s address, so a filtered page can be bookmarked or shared.
       </p>
-      <SampleBrowser fieldNames={fieldNames} centres={centres} />
+      <Prefetched answers={first ? [[urlFilterKey(SAMPLE_BROWSE_KEY, search.toString()), asSent(first)]] : []}>
+        <SampleBrowser fieldNames={fieldNames} centres={centres} />
+      </Prefetched>
     </>
   );
 }

@@ -1,7 +1,6 @@
-import { DEFAULT_PAGE, SampleBrowsePageSchema, SampleBrowseQuerySchema } from '@/lib/browse/contract';
-import { browseSamples } from '@/lib/browse/samples';
+import { SampleBrowsePageSchema, SampleBrowseQuerySchema } from '@/lib/browse/contract';
+import { browseSamples, sampleBrowsePage } from '@/lib/browse/samples';
 import { ProfileParamsSchema } from '@/lib/profiles/contract';
-import type { SampleRecord } from '@/lib/query/contract';
 import { CommonValuesSchema, ProfileSampleSummarySchema } from '@/lib/samples/contract';
 import { profileCommonValues } from '@/lib/samples/manifest-template';
 import { profileSampleSummary } from '@/lib/samples/summary';
@@ -80,24 +79,8 @@ export function registerSampleBrowserRoutes(app: ApiApp) {
   );
   app.openapi(browse, async (c) => {
     const p = c.req.valid('query');
-    const result = await browseSamples(c.get('deps').db, c.get('user'), p);
-    if (p.return_type === 'csv') return sendRows(c, result, { returnType: 'csv', standard: p.standard });
-    // a page is at most MAX_PAGE records: read at once, so the answer can carry the columns after the rows
-    const data: SampleRecord[] = [];
-    for await (const r of result.rows) data.push(r);
-    return c.json(
-      {
-        status: 'OK' as const,
-        number_found: result.total,
-        data,
-        columns: result.display,
-        standard: p.standard,
-        sort: p.sort,
-        order: p.order,
-        limit: p.limit ?? DEFAULT_PAGE,
-        offset: p.offset ?? 0,
-      },
-      200,
-    );
+    const { db } = c.get('deps');
+    if (p.return_type === 'csv') return sendRows(c, await browseSamples(db, c.get('user'), p), { returnType: 'csv', standard: p.standard });
+    return c.json(await sampleBrowsePage(db, c.get('user'), p), 200);
   });
 }
