@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { createUser, expectAccessible, navigateTo, screenshot, signIn, unique } from './helpers';
+import { createUser, expectAccessible, keyHeaders, navigateTo, screenshot, signIn, unique } from './helpers';
 
 async function dropFiles(page: Page, selector: string, files: { name: string; content: string }[]) {
   const dataTransfer = await page.evaluateHandle((list) => {
@@ -104,4 +104,30 @@ test('the profile form says what it needs: required fields marked, a missing pro
   await projects.getByRole('checkbox', { name: 'Biodiversity Genomics Europe (BGE)' }).check();
   await create.click();
   await expect(page.getByRole('heading', { level: 1, name: /ERGA mosses/ })).toBeVisible();
+});
+
+test('the lists of profiles and of submissions come with their pages, nothing asked of the API for them', async ({
+  page,
+  request,
+}, testInfo) => {
+  const researcher = await createUser(request, testInfo, { memberOf: ['dtol'] });
+  const title = unique(testInfo, 'Listed moths');
+  const made = await request.post('/api/profiles', {
+    headers: await keyHeaders(request, researcher),
+    data: { title, description: 'A profile to list', type: 'dtol' },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  await signIn(page, researcher);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path === '/api/profiles' || path === '/api/submissions') asked.push(r.url());
+  });
+
+  await page.goto('/profiles');
+  await expect(page.getByRole('table', { name: /Your profiles/ }).getByRole('link', { name: title })).toBeVisible();
+  await page.goto('/submissions');
+  await expect(page.getByText('Nothing has been submitted yet.')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
 });

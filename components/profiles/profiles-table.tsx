@@ -6,8 +6,8 @@ import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { apiPage } from '@/lib/client/api';
 import type { Profile } from '@/lib/profiles/contract';
+import { PROFILES_PAGE, PROFILES_PAGE_KEY } from './profile-query';
 
-const PAGE = 50;
 const TYPE_LABELS: Record<string, string> = {
   asg: 'ASG',
   dtol: 'DTOL',
@@ -48,8 +48,8 @@ const table: TableDefinition<Profile> = {
 /** The caller's profiles and those shared with them (an admin's: all), most recently changed first, a page at a time. */
 export function ProfilesTable() {
   const list = usePagedList({
-    key: ['profiles', 'page'],
-    limit: PAGE,
+    key: PROFILES_PAGE_KEY,
+    limit: PROFILES_PAGE,
     fetch: (offset, limit) => apiPage('/api/profiles', { offset, limit }),
   });
   return (

@@ -10,12 +10,11 @@ import { plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import type { Submission } from '@/lib/submissions/contract';
 import { accessionLink } from './links';
+import { SUBMISSIONS_KEY, SUBMISSIONS_PAGE } from './submissions-query';
 import styles from './submissions-table.module.css';
 import { receiptSentence, repositoryName, submissionSentence, type Tone } from './words';
 
 const running = (s: Submission) => s.status === 'pending' || s.status === 'processing';
-
-const PAGE = 50;
 
 const STATE_WORDS: Record<Tone, string> = { ok: 'Done', danger: 'Stopped', running: 'In progress', waiting: 'Waiting' };
 const BADGE: Record<Tone, string> = { ok: 'badge ok', danger: 'badge danger', running: 'badge', waiting: 'badge' };
@@ -234,8 +233,8 @@ const submissionPages = foundPages((page) => api.GET('/api/submissions', { param
 
 export function SubmissionsTable() {
   const list = usePagedList({
-    key: ['submissions'],
-    limit: PAGE,
+    key: SUBMISSIONS_KEY,
+    limit: SUBMISSIONS_PAGE,
     fetch: submissionPages,
     // live status while anything on the page is still running; new submissions appear on the first page
     refetchInterval: (page, offset) => (page?.rows.some(running) ? 1500 : offset === 0 ? 10_000 : false),

@@ -4,7 +4,7 @@ import { keepPreviousData, type QueryKey, useQuery, useQueryClient } from '@tans
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useRef } from 'react';
 import { withParams } from '@/lib/client/search';
-import type { PageFetcher } from './api-pages';
+import { type PageFetcher, pageOffset } from './api-pages';
 import type { TablePage } from './data-table';
 
 export interface ListPage<Row> {
@@ -31,7 +31,7 @@ export function usePagedList<Page extends ListPage<unknown>>(opts: {
   const search = useSearchParams();
   const qc = useQueryClient();
   const param = opts.param ?? 'offset';
-  const offset = Math.max(0, Number(search.get(param)) || 0);
+  const offset = pageOffset(search.get(param));
   const query = useQuery({
     queryKey: [...opts.key, offset],
     queryFn: () => opts.fetch(offset, opts.limit),

@@ -142,6 +142,12 @@ export async function listSubmissions(db: Db, user: UserRecord, page: { limit: n
   return pageWithTotal(db, list, [desc(submissions.createdAt), desc(submissions.id)], page);
 }
 
+/** A page of submissions as GET /api/submissions answers it: for the route and for the page that reads it with itself. */
+export async function submissionsAnswer(db: Db, user: UserRecord, page: { limit: number; offset: number }) {
+  const { rows, total } = await listSubmissions(db, user, page);
+  return { number_found: total, data: rows.map((r) => submissionJson(r.submission, r.profileTitle)) };
+}
+
 export async function getSubmission(db: Db, user: UserRecord, id: string) {
   if (!isUuid(id)) throw NotFound('Submission not found');
   const [row] = await db

@@ -9,7 +9,7 @@ import {
 } from '@/lib/submissions/contract';
 import { enaRefusals } from '@/lib/submissions/refusals';
 import { queueSampleRegistration } from '@/lib/submissions/registration';
-import { getReceiptXml, getSubmission, listSubmissions, submissionJson } from '@/lib/submissions/submissions';
+import { getReceiptXml, getSubmission, submissionJson, submissionsAnswer } from '@/lib/submissions/submissions';
 import type { ApiApp } from '../context';
 import { route } from '../policy';
 import { fileResponse, jsonResponse, PageQuery, pick } from '../schemas';
@@ -115,10 +115,7 @@ export function registerSubmissionRoutes(app: ApiApp) {
     ];
     return c.json(queued, 202);
   });
-  app.openapi(list, async (c) => {
-    const page = await listSubmissions(c.get('deps').db, c.get('user'), c.req.valid('query'));
-    return c.json({ number_found: page.total, data: page.rows.map((r) => submissionJson(r.submission, r.profileTitle)) }, 200);
-  });
+  app.openapi(list, async (c) => c.json(await submissionsAnswer(c.get('deps').db, c.get('user'), c.req.valid('query')), 200));
   app.openapi(refused, async (c) => c.json(await enaRefusals(c.get('deps').db, c.get('user'), c.req.valid('query')), 200));
   app.openapi(one, async (c) => {
     const row = await getSubmission(c.get('deps').db, c.get('user'), c.req.valid('param').submission_id);
