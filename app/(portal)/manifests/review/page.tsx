@@ -16,6 +16,7 @@ import { ReviewQueue } from '@/components/manifests/review-queue';
 import { EnaRefusals } from '@/components/submissions/ena-refusals';
 import { REFUSALS_KEY, REFUSALS_PAGE } from '@/components/submissions/refusals-query';
 import { asSent, Prefetched } from '@/components/ui/prefetched';
+import { searchOf } from '@/lib/client/search';
 import { config } from '@/lib/config';
 import { manifestImagesAnswer } from '@/lib/images/read';
 import { localContextsProjectPage } from '@/lib/repositories/local-contexts';
@@ -29,8 +30,7 @@ export const metadata: Metadata = { title: 'Review queue' };
 type Search = Record<string, string | string[] | undefined>;
 
 export default async function ReviewPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(await searchParams)) if (typeof v === 'string') search.set(k, v);
+  const search = searchOf(await searchParams);
   const { input, parsed } = reviewFilter(search);
   // both lists' first pages come with the page (the filter's choices are read from both), and the thumbnails of their
   // manifests' images, the registrations ENA refused and the private samples, so that it is drawn whole and nothing
