@@ -58,7 +58,7 @@ describe('GET sample/{from}/{to}', () => {
     expect(Object.keys(old).slice(0, -SYSTEM_KEYS.length)).toEqual(findDefinition('dtol', '2.4.1')!.fields.map((f) => f.name));
     const erga = all.data.find((r) => r.tol_project === 'ERGA') as Record<string, string>;
     expect(erga.SAMPLE_COORDINATOR).toBe('Ana García');
-    // long enough to be written into bytes part by part (lib/api/formats.ts, wholeBody), where a character of two
+    // long enough to be written into bytes part by part (lib/query/byte-chunks.ts, wholeBody), where a character of two
     // UTF-8 bytes in an early part moves every later one
     expect(JSON.stringify(all).length).toBeGreaterThan(16 * 1024);
     expect(dtol).not.toHaveProperty('SAMPLE_COORDINATOR');

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { releaseChunks, type WrittenPart } from '@/lib/query/byte-chunks';
+import { bodyOf, type WrittenPart, wholeBody } from '@/lib/query/byte-chunks';
 import { arrayWrapped, type DateQuery, type OutputQuery, type RoCrate, wrapped } from '@/lib/query/contract';
-import { jsonClosing, jsonOpening, jsonParts } from '@/lib/query/json-answer';
+import { jsonParts, jsonWhole } from '@/lib/query/json-answer';
 import { type Page, parsePage, parseReturnType, parseStandard, type ReturnType, type Standard } from '@/lib/query/params';
 import { BATCH_SIZE, type RowStream } from '@/lib/query/stream';
 import { CSV_STRINGIFY_OPTIONS } from '@/lib/values/csv';
@@ -108,48 +108,6 @@ async function* csvParts(result: RowStream<Row>): AsyncGenerator<WrittenPart> {
 const logError = (c: Context<AppEnv>) => (err: unknown) =>
   c.get('deps').logger.error({ err, request_id: c.get('requestId') }, 'response stream failed');
 
-// a whole answer of text only, up to this many characters, is sent as one string; any other as bytes (wholeBody)
-const STRING_BODY_CHARS = 16 * 1024;
-
-/**
- * A whole answer's parts as the body: a short text as a string, anything else copied into one buffer part by part.
- * Why: a long string made by concatenating parts is a tree of them, which @hono/node-server measures with
- * Buffer.byteLength (V8 copies the tree into one flat string, up to megabytes in the large-object space, then counts
- * its UTF-8 bytes) and Node then encodes again to write; a 500-sample list spent a sixth of its CPU there
- * (bench/http.ts). Each part is encoded once (rows as they were written: ByteChunks), into a buffer that is the body.
- */
-async function wholeBody(parts: AsyncIterable<WrittenPart>): Promise<string | Uint8Array<ArrayBuffer>> {
-  const pieces: WrittenPart[] = [];
-  for await (const part of parts) pieces.push(part);
-  return bodyOf(pieces);
-}
-
-/** The body of a whole answer's parts (wholeBody): the parts' chunks are given back once copied into it. */
-function bodyOf(pieces: readonly WrittenPart[]): string | Uint8Array<ArrayBuffer> {
-  let chars = 0;
-  let encoded = false;
-  for (const part of pieces) {
-    if (typeof part === 'string') chars += part.length;
-    else encoded = true;
-  }
-  if (!encoded && chars <= STRING_BODY_CHARS) return pieces.join('');
-  let bytes = 0;
-  for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
-  // sized exactly, so each write returns the whole piece's byte length
-  const body = Buffer.allocUnsafe(bytes);
-  let at = 0;
-  for (const piece of pieces) {
-    if (typeof piece === 'string') {
-      at += body.write(piece, at);
-    } else {
-      body.set(piece, at);
-      at += piece.length;
-    }
-  }
-  releaseChunks(pieces);
-  return body;
-}
-
 /**
  * A list result as JSON (the W wrapper, or AW with `arrayWrapped`) or CSV. The CSV is the data only, with a header
  * row even when empty, named `<standard>_export.csv` as the reference names it (docs/api-behaviour.md §1.5).
@@ -175,9 +133,7 @@ export async function sendRows(
   const { whole } = result;
   if (whole) {
     // every row in memory: the answer is made at once
-    const pieces = csv
-      ? [csvHeader(result), ...whole.csv()]
-      : [jsonOpening(result.total, arrayWrapped), ...whole.json(), jsonClosing(arrayWrapped)];
+    const pieces = csv ? [csvHeader(result), ...whole.csv()] : jsonWhole(result, whole, arrayWrapped);
     return c.body(bodyOf(pieces), 200, headers);
   }
   const parts = csv ? csvParts(result) : jsonParts(result, arrayWrapped);

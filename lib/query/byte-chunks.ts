@@ -120,3 +120,45 @@ export class ByteChunks {
     this.at += chunk.write(text, this.at);
   }
 }
+
+// a whole answer of text only, up to this many characters, is sent as one string; any other as bytes (wholeBody)
+const STRING_BODY_CHARS = 16 * 1024;
+
+/**
+ * A whole answer's parts as the body: a short text as a string, anything else copied into one buffer part by part.
+ * Why: a long string made by concatenating parts is a tree of them, which @hono/node-server measures with
+ * Buffer.byteLength (V8 copies the tree into one flat string, up to megabytes in the large-object space, then counts
+ * its UTF-8 bytes) and Node then encodes again to write, a large part of a list's CPU in bench/http.ts's profile.
+ * Each part is encoded once (rows as they were written: ByteChunks), into a buffer that is the body.
+ */
+export async function wholeBody(parts: AsyncIterable<WrittenPart>): Promise<string | Uint8Array<ArrayBuffer>> {
+  const pieces: WrittenPart[] = [];
+  for await (const part of parts) pieces.push(part);
+  return bodyOf(pieces);
+}
+
+/** The body of a whole answer's parts (wholeBody): the parts' chunks are given back once copied into it. */
+export function bodyOf(pieces: readonly WrittenPart[]): string | Uint8Array<ArrayBuffer> {
+  let chars = 0;
+  let encoded = false;
+  for (const part of pieces) {
+    if (typeof part === 'string') chars += part.length;
+    else encoded = true;
+  }
+  if (!encoded && chars <= STRING_BODY_CHARS) return pieces.join('');
+  let bytes = 0;
+  for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
+  // sized exactly, so each write returns the whole piece's byte length
+  const body = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const piece of pieces) {
+    if (typeof piece === 'string') {
+      at += body.write(piece, at);
+    } else {
+      body.set(piece, at);
+      at += piece.length;
+    }
+  }
+  releaseChunks(pieces);
+  return body;
+}

@@ -1,4 +1,4 @@
-import { releaseChunks, type WrittenPart } from './byte-chunks';
+import { bodyOf, type WrittenPart, wholeBody } from './byte-chunks';
 import type { RowStream } from './stream';
 
 /**
@@ -9,9 +9,8 @@ import type { RowStream } from './stream';
 
 type Row = Record<string, unknown> | string;
 
-export const jsonOpening = (total: number, arrayWrapped: boolean) =>
-  `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${total},"data":[`;
-export const jsonClosing = (arrayWrapped: boolean) => (arrayWrapped ? ']}]' : ']}');
+const jsonOpening = (total: number, arrayWrapped: boolean) => `${arrayWrapped ? '[' : ''}{"status":"OK","number_found":${total},"data":[`;
+const jsonClosing = (arrayWrapped: boolean) => (arrayWrapped ? ']}]' : ']}');
 
 /** The answer's parts as the rows are read. */
 export async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean): AsyncGenerator<WrittenPart> {
@@ -28,6 +27,13 @@ export async function* jsonParts(result: RowStream<Row>, arrayWrapped: boolean):
   yield jsonClosing(arrayWrapped);
 }
 
+/** Every part of the answer at once, for a result whose rows are all in memory (RowStream's `whole`). */
+export const jsonWhole = (result: RowStream<Row>, whole: NonNullable<RowStream<Row>['whole']>, arrayWrapped: boolean): WrittenPart[] => [
+  jsonOpening(result.total, arrayWrapped),
+  ...whole.json(),
+  jsonClosing(arrayWrapped),
+];
+
 /** The W wrapper as a client reads it: a page of a list. */
 export interface ListAnswer<T> {
   status: 'OK';
@@ -40,13 +46,6 @@ export interface ListAnswer<T> {
  * list that asks the API for the same (components/ui/prefetched.tsx). Meant for a page of rows, read whole.
  */
 export async function jsonAnswer<T extends Row>(result: RowStream<T>): Promise<ListAnswer<T>> {
-  const pieces: WrittenPart[] = [];
-  if (result.whole) pieces.push(jsonOpening(result.total, false), ...result.whole.json(), jsonClosing(false));
-  else for await (const part of jsonParts(result, false)) pieces.push(part);
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const piece of pieces) text += typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
-  text += decoder.decode();
-  releaseChunks(pieces);
-  return JSON.parse(text) as ListAnswer<T>;
+  const body = result.whole ? bodyOf(jsonWhole(result, result.whole, false)) : await wholeBody(jsonParts(result, false));
+  return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as ListAnswer<T>;
 }
