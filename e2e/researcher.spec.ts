@@ -87,9 +87,15 @@ test('a researcher’s manifests: a report with errors as a page, a corrected up
   await expectNoSidewaysScroll(page);
   await shot(page, testInfo, '02-report-with-errors');
 
-  // the report survives a reload
+  // the report survives a reload, its groups coming with the page: the browser asks the API nothing for them
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (/^\/api\/manifest\/validate\/report\/.+\/groups$/.test(new URL(r.url()).pathname)) asked.push(r.url());
+  });
   await page.reload();
   await expect(sex).toBeVisible({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
 
   // a group opened: the vocabulary as a list, the cells a page at a time
   await sex.click();

@@ -10,6 +10,7 @@ import { withParams } from '@/lib/client/search';
 import type { IssueGroup, IssueSeverity, ReportIssue } from '@/lib/reports/contract';
 import { MessageText, ValueList } from './message-text';
 import styles from './report.module.css';
+import { reportGroupsKey } from './report-query';
 
 const CELLS = 25;
 const OPEN = 'open';
@@ -44,7 +45,7 @@ export function IssueGroups({ reportId }: { reportId: string }) {
   }
   const open = new Set(search.getAll(OPEN));
   const q = useQuery({
-    queryKey: ['report-groups', reportId],
+    queryKey: reportGroupsKey(reportId),
     queryFn: () => api.GET('/api/manifest/validate/report/{report_id}/groups', { params: { path: { report_id: reportId } } }),
   });
 

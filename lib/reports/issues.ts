@@ -7,7 +7,7 @@ import type { FieldDefinition } from '@/lib/manifests/contract';
 import { findChecklist } from '@/lib/sample-checklists/store';
 import type { UserRecord } from '@/lib/users/users';
 import type { IssueGroup, IssueGroups, IssueSeverity, ReportIssue, ReportIssueFilter, ReportIssuesPage, ReportProject } from './contract';
-import { getReportSummary } from './read';
+import { getReportSummary, type ReportSummary } from './read';
 
 /**
  * A report's issues as the report page reads them: grouped by severity, field and rule with counts, and a page at a
@@ -41,7 +41,11 @@ function filterOf(f: ReportIssueFilter): SQL {
 
 /** The caller's report's issues grouped by severity, field and rule; the caller must be allowed to read the report. */
 export async function reportIssueGroups(db: Db, user: UserRecord, reportId: string, severity?: IssueSeverity): Promise<IssueGroups> {
-  const report = await getReportSummary(db, user, reportId);
+  return issueGroupsOf(db, await getReportSummary(db, user, reportId), severity);
+}
+
+/** A report already read for its reader (its page reads it once for the summary and the groups), grouped as above. */
+export async function issueGroupsOf(db: Db, report: ReportSummary, severity?: IssueSeverity): Promise<IssueGroups> {
   const rows = rowsOf<{
     severity: IssueSeverity;
     field: string | null;
