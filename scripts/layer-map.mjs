@@ -39,8 +39,8 @@ const section = [
   '',
   '**Data**: `db/` (tables, migrations, the client); imports nothing of `lib/` but contracts.',
   '',
-  '**Contracts**: `lib/<folder>/contract.ts` (zod schemas) and `lib/manifests/rules/catalogue.json`; import only zod and',
-  'each other.',
+  '**Contracts**: `lib/<folder>/contract.ts` (zod schemas) and `lib/manifests/rules/catalogue.json`; import only zod,',
+  'each other and the plain lists, patterns and labels beside them, which the portal imports without zod.',
   END,
 ].join('\n');
 

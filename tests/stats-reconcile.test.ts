@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, samples } from '@/db/schema';
 import { typedColumns } from '@/lib/samples/columns';
-import { NONE_GIVEN, type PublicDashboard, type StatsSummary } from '@/lib/stats/contract';
+import type { PublicDashboard, StatsSummary } from '@/lib/stats/contract';
+import { NONE_GIVEN } from '@/lib/stats/none-given';
 import { type QuerySeed, seedQueryData } from './query-seed';
 import { createHarness, type Harness } from './support/harness';
 

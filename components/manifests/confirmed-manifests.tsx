@@ -6,7 +6,7 @@ import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
 import { plural } from '@/components/ui/words';
 import { withParams } from '@/lib/client/search';
-import { manifestTypeOf } from '@/lib/manifests/contract';
+import { manifestTypeOf } from '@/lib/projects/lists';
 import type { ConfirmedManifest } from '@/lib/reports/confirmed';
 
 const table: TableDefinition<ConfirmedManifest> = {

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
 import { SheetDrop } from '@/components/ui/sheet-drop';
 import { api, formData } from '@/lib/client/api';
-import { TOL_PROJECTS } from '@/lib/projects/contract';
+import { TOL_PROJECTS } from '@/lib/projects/lists';
 import styles from './manifests.module.css';
 import { PROFILES_KEY, PROFILES_LIMIT } from './manifests-query';
 

@@ -7,9 +7,10 @@ import { type Column, DataTable, type TableDefinition } from '@/components/ui/da
 import { When } from '@/components/ui/when';
 import { formatNumber } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
-import { SAMPLE_STATUSES } from '@/lib/samples/contract';
-import { NONE_GIVEN, type StatsSummary } from '@/lib/stats/contract';
-import { SUBMISSION_STATUSES } from '@/lib/submissions/contract';
+import { SAMPLE_STATUSES } from '@/lib/samples/statuses';
+import type { StatsSummary } from '@/lib/stats/contract';
+import { NONE_GIVEN } from '@/lib/stats/none-given';
+import { SUBMISSION_STATUSES } from '@/lib/submissions/statuses';
 import styles from './stats-dashboard.module.css';
 
 const REFRESH_MS = 10_000;

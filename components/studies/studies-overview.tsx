@@ -3,7 +3,8 @@
 import Link from 'next/link';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { When } from '@/components/ui/when';
-import { SCHEMA_LABELS, type SchemaName } from '@/lib/checklists/contract';
+import type { SchemaName } from '@/lib/checklists/contract';
+import { SCHEMA_LABELS } from '@/lib/checklists/labels';
 
 /** A study as the overview lists it (the page reads them on the server). */
 export interface StudyOverviewRow {

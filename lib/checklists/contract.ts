@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SCHEMA_NAMES } from './labels';
 
 /**
  * The study schemas and their checklists: the schema names, the repositories a component goes to, the definitions
@@ -6,15 +7,8 @@ import { z } from 'zod';
  * from them (the checklist listing and the term and component pages the JSON-LD IRIs resolve to).
  */
 
-/** The study schemas, each configured by one workbook under db/seed/data/schemas. */
-export const SCHEMA_NAMES = ['svc_single_cell', 'svc_image_rembi', 'svc_image_stx_fish', 'svc_read'] as const;
-/** What each schema describes, in the portal's words. */
-export const SCHEMA_LABELS: Record<SchemaName, string> = {
-  svc_single_cell: 'Single-cell RNA-seq',
-  svc_image_rembi: 'Images (REMBI)',
-  svc_image_stx_fish: 'Spatial transcriptomics (FISH images)',
-  svc_read: 'Reads, assemblies and annotations',
-};
+export { SCHEMA_LABELS, SCHEMA_NAMES } from './labels';
+
 export const SchemaNameSchema = z.enum(SCHEMA_NAMES).meta({ description: 'a study schema', example: 'svc_single_cell' });
 export type SchemaName = z.infer<typeof SchemaNameSchema>;
 

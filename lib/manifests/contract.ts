@@ -132,8 +132,7 @@ export type TaxonRecord = z.infer<typeof TaxonRecordSchema>;
 export const ManifestTypeSchema = z
   .enum(TOL_PROJECTS.map((p) => p.toUpperCase() as Uppercase<TolProject>))
   .meta({ description: 'the manifest type: the project, upper case', example: 'DTOL' });
-export type ManifestType = z.infer<typeof ManifestTypeSchema>;
-export const manifestTypeOf = (project: TolProject): ManifestType => project.toUpperCase() as ManifestType;
+export { manifestTypeOf } from '../projects/lists';
 
 /** An issue's weight: what the rule catalogue gives each rule, and how a report groups its issues. */
 export const IssueSeveritySchema = z.enum(['error', 'warning']).meta({ description: 'an error blocks confirming; a warning does not' });

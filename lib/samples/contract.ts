@@ -4,6 +4,7 @@ import { PATTERNS, ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifie
 import { FieldKindSchema, ManifestTypeSchema } from '../manifests/contract';
 import { ProfilePermitSchema } from '../permits/contract';
 import { TolProjectSchema } from '../projects/contract';
+import { SAMPLE_STATUSES } from './statuses';
 
 /**
  * Tree of Life samples at the boundary: their states, the JSON they keep (fields, approvals), a sample manager's
@@ -19,18 +20,7 @@ import { TolProjectSchema } from '../projects/contract';
  * rejection, a sample manager after a refusal. failed: a registration that gave up (ENA unreachable past its last
  * attempt, or the process running it lost), its approvals kept and retried as a refusal is.
  */
-export const SAMPLE_STATUSES = [
-  'pending',
-  'private',
-  'processing',
-  'awaiting_ena',
-  'awaiting_tolid',
-  'sending',
-  'accepted',
-  'rejected',
-  'refused',
-  'failed',
-] as const;
+export { SAMPLE_STATUSES } from './statuses';
 export const SampleStatusSchema = z.enum(SAMPLE_STATUSES).meta({ description: 'where a sample stands on its way to ENA' });
 export type SampleStatus = z.infer<typeof SampleStatusSchema>;
 

@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { ExternalServicesSchema } from '../health/contract';
 import { TolProjectSchema } from '../projects/contract';
 import { DateQuerySchema } from '../query/contract';
+import { NONE_GIVEN } from './none-given';
 
 /** The statistics endpoints: bare counts as the reference answers them, and the dashboard's summary. */
-
-/** A category's name for the things whose field is empty, in the API's answers and on the charts. */
-export const NONE_GIVEN = 'None given';
 
 export const CountSchema = z.number().int().min(0).meta({ description: 'a bare JSON number, as the reference answers' });
 

@@ -8,7 +8,8 @@ import { PROFILE_TYPE_INFO } from '@/lib/projects/enums';
 import { labelsOf, referenceData, subProjects } from '@/lib/reference/read';
 import { parseDateRange } from '@/lib/values/dates';
 import { humanList } from '@/lib/values/lists';
-import { NONE_GIVEN, type StatsSummary } from './contract';
+import type { StatsSummary } from './contract';
+import { NONE_GIVEN } from './none-given';
 
 const count = async (db: Db, table: PgTable, where?: SQL) => {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);

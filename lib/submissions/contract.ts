@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { ProfileIdSchema, SvcIdSchema, UuidSchema } from '../identifiers/contract';
 import { RepositorySchema } from '../repositories/contract';
+import { SUBMISSION_STATUSES } from './statuses';
 
 /**
  * A submission: one brokering job to a public repository (a study, or a batch of accepted Tree of Life samples), as
  * the submissions table keeps it and as /api/submissions shows it.
  */
 
-/** rejected: the repository refused it; failed: it could not be completed (lost, or given up after retries) */
-export const SUBMISSION_STATUSES = ['pending', 'processing', 'accepted', 'rejected', 'published', 'failed'] as const;
 export const SubmissionStatusSchema = z.enum(SUBMISSION_STATUSES).meta({ description: 'where the submission stands' });
 export type SubmissionStatus = z.infer<typeof SubmissionStatusSchema>;
 
