@@ -88,10 +88,17 @@ test('ENA refuses a registration: said once, who acts named, and the manager’s
   const adminContext = await browser.newContext({ viewport: page.viewportSize()! });
   const admin = await adminContext.newPage();
   await signIn(admin);
+  const asked: string[] = [];
+  admin.on('request', (r) => {
+    if (['/api/admin/jobs', '/api/registrations/refused'].includes(new URL(r.url()).pathname)) asked.push(r.url());
+  });
   await admin.goto('/admin/jobs');
   await expect(admin.getByRole('heading', { name: 'Registrations ENA refused' })).toBeVisible();
   await expect(admin.getByRole('listitem').filter({ hasText: `ENA refused the registration of 2 samples of ${title}` })).toHaveCount(1);
   await expect(admin.getByText('No job has failed for good')).toHaveCount(0);
+  // the queue, the failed jobs and the refusals came with the page: the browser asked the API nothing for them
+  await admin.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
   await expectNoSidewaysScroll(admin);
   await expectAccessible(admin, 'the Jobs page with a refusal');
   await shot(admin, testInfo, '02-admin-jobs');

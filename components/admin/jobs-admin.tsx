@@ -12,8 +12,7 @@ import { plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import type { FailedJob } from '@/lib/jobs/contract';
 import styles from './jobs-admin.module.css';
-
-const PAGE = 50;
+import { JOBS_KEY, JOBS_PAGE } from './jobs-query';
 
 const seconds = (s: number) => (s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`);
 
@@ -52,8 +51,8 @@ function JobSubject({ job }: { job: FailedJob }) {
 /** The queue now, and the work given up for good, each with a Retry that reopens it once. */
 export function JobsAdmin() {
   const jobs = usePagedList({
-    key: ['admin-jobs'],
-    limit: PAGE,
+    key: JOBS_KEY,
+    limit: JOBS_PAGE,
     fetch: foundPages((page) => api.GET('/api/admin/jobs', { params: { query: page } })),
     refetchInterval: () => 10_000,
   });

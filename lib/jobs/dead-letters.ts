@@ -2,7 +2,7 @@ import { desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { pageWithTotal } from '@/db/rows';
 import { deadLetters } from '@/db/schema';
-import type { FailedJob, JobData, JobName } from './contract';
+import type { FailedJob, JobData, JobName, QueueHealth } from './contract';
 import type { JobQueue } from './spec';
 
 export type DeadLetterRow = typeof deadLetters.$inferSelect;
@@ -57,4 +57,13 @@ export function deadLetterJson(r: DeadLetterRow, jobs: Pick<JobQueue, 'label'>):
   };
   // recordDeadLetter writes a job's name and its data together; the row's two columns cannot say so to TypeScript
   return letter as FailedJob;
+}
+
+/** GET /admin/jobs as it answers, and the Jobs page reads its first page: the queue now and a page of given-up work. */
+export async function failedJobsAnswer(
+  deps: { db: Db; jobs: Pick<JobQueue, 'health' | 'label'> },
+  page: { limit: number; offset: number; open?: boolean },
+): Promise<{ queue: QueueHealth; number_found: number; data: FailedJob[] }> {
+  const [queue, { rows, total }] = await Promise.all([deps.jobs.health(), listDeadLetters(deps.db, page)]);
+  return { queue, number_found: total, data: rows.map((r) => deadLetterJson(r, deps.jobs)) };
 }

@@ -54,3 +54,4 @@ async function start(): Promise<Runtime> {
 }
 
 export const getDb = async () => (await getRuntime()).database.db;
+export const getJobQueue = async () => (await getRuntime()).jobs.queue;

@@ -1,5 +1,5 @@
 import { FailedJobParamsSchema, FailedJobsQuerySchema, failedJobSchemas, type JobDescription } from '@/lib/jobs/contract';
-import { deadLetterJson, listDeadLetters } from '@/lib/jobs/dead-letters';
+import { failedJobsAnswer } from '@/lib/jobs/dead-letters';
 import { retryDeadLetter } from '@/lib/jobs/retry';
 import type { ApiApp } from '../context';
 import { route } from '../policy';
@@ -42,9 +42,7 @@ export function registerAdminJobRoutes(app: ApiApp, described: readonly JobDescr
 
   app.openapi(list, async (c) => {
     const { limit, offset, open } = c.req.valid('query');
-    const { db, jobs } = c.get('deps');
-    const [queue, page] = await Promise.all([jobs.health(), listDeadLetters(db, { limit, offset, open: open === 'true' })]);
-    return c.json({ queue, number_found: page.total, data: page.rows.map((r) => deadLetterJson(r, jobs)) }, 200);
+    return c.json(await failedJobsAnswer(c.get('deps'), { limit, offset, open: open === 'true' }), 200);
   });
   app.openapi(retry, async (c) => {
     const { db, jobs } = c.get('deps');
