@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`, and `npm start` on a fresh clone (scripts/start.mjs): the one list of the build's steps, so that
 // the two cannot drift apart. Next.js builds the portal, scripts/build-server.mjs bundles the service's own server
-// around it, and scripts/compile-hints.mjs marks the portal's scripts (see docs/benchmarks.md).
+// around it, scripts/compile-hints.mjs marks the portal's scripts and scripts/compress-static.mjs compresses them
+// ahead of time (see docs/benchmarks.md).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +13,9 @@ const script = (name) => path.join(root, 'scripts', name);
 
 /** The steps of a whole build, in order; the API alone needs only its server bundle. */
 export const buildSteps = ({ apiOnly = false } = {}) =>
-  apiOnly ? [[script('build-server.mjs')]] : [[next, 'build'], [script('build-server.mjs')], [script('compile-hints.mjs')]];
+  apiOnly
+    ? [[script('build-server.mjs')]]
+    : [[next, 'build'], [script('build-server.mjs')], [script('compile-hints.mjs')], [script('compress-static.mjs')]];
 
 /** Runs the steps one after the other; answers the exit status of the first that failed, else 0. */
 export function build(options) {

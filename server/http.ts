@@ -55,7 +55,7 @@ const problemResponse = (status: number, detail: string, requestId: string) =>
 
 export function serveService(
   runtime: Runtime,
-  opts: { port: number; pages?: (req: IncomingMessage, res: ServerResponse) => Promise<void> },
+  opts: { port: number; pages?: (req: IncomingMessage, res: ServerResponse) => void | Promise<void> },
 ): void {
   const api = getRequestListener((request, env) => runtime.api.fetch(request, env), {
     errorHandler: (err) => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import next from 'next';
 import { getRuntime } from '@/lib/server/runtime';
 import { serveService } from './http';
+import { withStaticAssets } from './static-assets';
 
 /** The production server (`npm start`): the API and the portal behind one Node HTTP server (server/http.ts). */
 
@@ -13,7 +14,7 @@ async function main() {
   const runtime = await getRuntime();
   const app = next({ dev: false, dir: root, port });
   await app.prepare();
-  serveService(runtime, { port, pages: app.getRequestHandler() });
+  serveService(runtime, { port, pages: withStaticAssets(root, app.getRequestHandler()) });
 }
 
 main().catch((err: unknown) => {
