@@ -3,6 +3,8 @@ const nextConfig = {
   // /api/apiKey/ and /api/apiKey are the same endpoint: no redirect (clients would re-send POST as GET)
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
+  // the production server compresses the pages itself, with brotli where the browser takes it (server/compressed-pages.ts)
+  compress: false,
   // loaded by Node at run time rather than bundled: native or worker code, files read beside the package, and
   // rate-limiter-flexible, whose Drizzle store imports drizzle-orm by a computed name that a bundler cannot follow
   serverExternalPackages: [

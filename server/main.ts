@@ -1,6 +1,7 @@
 import path from 'node:path';
 import next from 'next';
 import { getRuntime } from '@/lib/server/runtime';
+import { compressedPages } from './compressed-pages';
 import { serveService } from './http';
 import { withStaticAssets } from './static-assets';
 
@@ -14,7 +15,7 @@ async function main() {
   const runtime = await getRuntime();
   const app = next({ dev: false, dir: root, port });
   await app.prepare();
-  serveService(runtime, { port, pages: withStaticAssets(root, app.getRequestHandler()) });
+  serveService(runtime, { port, pages: withStaticAssets(root, compressedPages(app.getRequestHandler())) });
 }
 
 main().catch((err: unknown) => {
