@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import sirv from 'sirv';
@@ -11,10 +12,13 @@ const YEAR = 365 * 24 * 60 * 60;
  * The portal's built files (`/_next/static/…`: scripts named by their content, so cached for good) sent as the build
  * compressed them (scripts/compress-static.mjs): brotli where the browser takes it, else gzip, each read from disk
  * as it is, where Next.js would gzip every answer again. Anything else, and a file the build did not make, goes to
- * `pages`, which answers it as before.
+ * `pages`, which answers it as before; so does every file of a build whose files were not compressed (`next build`
+ * run alone), which sirv would send uncompressed.
  */
 export function withStaticAssets(root: string, pages: Handler): Handler {
-  const assets = sirv(path.join(root, '.next', 'static'), {
+  const dir = path.join(root, '.next', 'static');
+  if (!existsSync(dir) || !readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((f) => f.endsWith('.br'))) return pages;
+  const assets = sirv(dir, {
     brotli: true,
     gzip: true,
     etag: true,

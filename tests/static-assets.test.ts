@@ -110,4 +110,13 @@ describe('the portal’s built files', () => {
     expect(page.body.toString()).toBe('from the pages');
     expect(toPages).toEqual(['/_next/static/chunks/gone.js', '/_next/static/../../package.json', '/profiles?offset=50']);
   });
+
+  it('are left to the pages when the build did not compress them', async () => {
+    const bare = mkdtempSync(path.join(tmpdir(), 'rmb-static-bare-'));
+    mkdirSync(path.join(bare, '.next', 'static', 'chunks'), { recursive: true });
+    writeFileSync(path.join(bare, '.next', 'static', 'chunks', 'page.js'), SCRIPT);
+    const pages = async () => {};
+    expect(withStaticAssets(bare, pages)).toBe(pages);
+    rmSync(bare, { recursive: true, force: true });
+  });
 });
