@@ -29,10 +29,16 @@ test('an admin finds a user by a part of their email, sets their password, and t
   await expect(rows).toHaveCount(2);
   const row = page.getByRole('row', { name: new RegExp(person.username) });
   await expect(row).toBeVisible();
-  // a reload keeps the search
+  // a reload keeps the search, its page of users coming with the page: the browser asks the API nothing for it
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/admin/users') asked.push(r.url());
+  });
   await page.reload();
   await expect(search.getByLabel('Search users')).toHaveValue(part);
   await expect(rows).toHaveCount(2);
+  await page.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
   await expectAccessible(page, 'the Users page with a search');
   await expectNoSidewaysScroll(page);
 

@@ -16,8 +16,7 @@ import { userColumns } from './user-columns';
 import { type PendingChange, UserChangeDialogs } from './user-dialogs';
 import { ProjectsEditor } from './user-projects';
 import styles from './users-admin.module.css';
-
-const PAGE = 50;
+import { USERS_PAGE, usersKey, usersSearch } from './users-query';
 
 /**
  * The admin's Users page: the add form, the search (its `q` kept in the page's URL), the users table (its columns in
@@ -25,10 +24,10 @@ const PAGE = 50;
  * (user-dialogs.tsx) and the "Set password" dialog (set-password.tsx), with one outcome line.
  */
 export function UsersAdmin({ selfId }: { selfId: number }) {
-  const q = (useSearchParams().get('q') ?? '').trim();
+  const q = usersSearch(useSearchParams());
   const users = usePagedList({
-    key: ['admin-users', q],
-    limit: PAGE,
+    key: usersKey(q),
+    limit: USERS_PAGE,
     fetch: (offset, limit) => apiPage('/api/admin/users', { offset, limit }, { params: { query: q ? { q } : {} } }),
   });
   const { refresh } = users;

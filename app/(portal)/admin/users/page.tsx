@@ -1,13 +1,32 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { UsersAdmin } from '@/components/admin/users-admin';
+import { USERS_PAGE, usersKey, usersSearch } from '@/components/admin/users-query';
+import { pageOffset } from '@/components/ui/api-pages';
+import { asSent, Prefetched } from '@/components/ui/prefetched';
+import { adminUsersPage } from '@/lib/auth/admin-users';
+import { searchOf } from '@/lib/client/search';
 import { currentUser } from '@/lib/server/auth-options';
+import { pageData } from '@/lib/server/page-data';
+import { UserSearchSchema } from '@/lib/users/contract';
 
 export const metadata: Metadata = { title: 'Users' };
 
-export default async function UsersPage() {
+export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (!user?.isAdmin) notFound();
+  const search = searchOf(await searchParams);
+  const q = usersSearch(search);
+  const offset = pageOffset(search.get('offset'));
+  const parsed = UserSearchSchema.safeParse(q ? { q } : {});
+  // the first page comes with the page, so that the list is drawn with it; a search the API would refuse is left to
+  // the list, which asks and says why
+  const { first } = await pageData(async (db) => ({
+    first:
+      parsed.success && Number.isSafeInteger(offset)
+        ? asSent(await adminUsersPage(db, { limit: USERS_PAGE, offset, q: parsed.data.q }))
+        : undefined,
+  }));
   return (
     <>
       <h1>Users</h1>
@@ -15,7 +34,9 @@ export default async function UsersPage() {
         Members of a Tree of Life project may create profiles of that project; its sample managers accept or reject the samples uploaded to
         it.
       </p>
-      <UsersAdmin selfId={user.id} />
+      <Prefetched answers={first ? [[[...usersKey(q), offset], first]] : []}>
+        <UsersAdmin selfId={user.id} />
+      </Prefetched>
     </>
   );
 }
