@@ -12,10 +12,10 @@ import {
 } from '@/lib/reference/contract';
 import { AcceptancePreview } from './acceptance-preview';
 import { Flags, messageOf, useAddForm } from './reference-fields';
+import { ASSOCIATED_TYPES_KEY } from './reference-query';
 import { type Initial, muted, ReferenceTable, RowEditor, savedReference } from './reference-table';
 
 /** The key every list of the associated types is cached under (the Users page's approver choices read it too). */
-export const ASSOCIATED_TYPES_KEY = ['admin-associated-types'];
 
 const FLAGS = {
   approval_required: 'Samples wait for an approval of this type',

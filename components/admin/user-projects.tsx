@@ -9,7 +9,7 @@ import { api } from '@/lib/client/api';
 import type { TolProject } from '@/lib/projects/contract';
 import { TOL_PROJECTS } from '@/lib/projects/lists';
 import { type User, UserPatchBodySchema } from '@/lib/users/contract';
-import { ASSOCIATED_TYPES_KEY } from './associated-types-admin';
+import { ASSOCIATED_TYPES_KEY } from './reference-query';
 import { RowEditor } from './reference-table';
 import styles from './users-admin.module.css';
 
