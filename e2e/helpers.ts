@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { GROUPS } from '@/components/manifests/review-query';
 import { E2E_ADMIN, E2E_BASE_URL } from '../playwright.config';
 
 /**
@@ -172,11 +173,11 @@ export async function expectAccessible(page: Page, what = 'this page', { report 
 
 /**
  * Opens the review queue's page that lists the manifest and answers its group: the queue lists the newest manifests
- * first, ten a page, so manifests other tests confirmed since may come before this one.
+ * first, GROUPS a page, so manifests other tests confirmed since may come before this one.
  */
 export async function reviewGroupOf(page: Page, fileName: string): Promise<Locator> {
   const group = page.getByRole('region', { name: fileName });
-  for (let offset = 0; ; offset += 10) {
+  for (let offset = 0; ; offset += GROUPS) {
     await page.goto(`/manifests/review${offset ? `?offset=${offset}` : ''}`);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
     if (await group.count()) return group;
