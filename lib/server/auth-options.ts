@@ -2,6 +2,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { AuthOptions } from 'next-auth';
 import { getServerSession } from 'next-auth';
+import { cache } from 'react';
 import { REQUEST_PAGE_HEADER, signInPath } from '@/components/auth/callback-url';
 import { type AuthSettings, authSettings, buildAuthOptions } from '@/lib/auth/session';
 import { config, orcidClient } from '@/lib/config';
@@ -32,8 +33,11 @@ export function authOptionsFor(cookieHeader: string | null): AuthOptions {
 /** Whether the sign-in page offers ORCID: the server decides, from the settings. */
 export const orcidSignInOffered = (): boolean => orcidClient(config()) !== null;
 
-/** The signed-in user of a server component, or null. */
-export async function currentUser(): Promise<UserRecord | null> {
+/**
+ * The signed-in user of a server component, or null. Read once per request: the layout, the page and its data (lib/server/page-data.ts)
+ * all ask, and React's cache lets them share one session and one user read.
+ */
+export const currentUser = cache(async (): Promise<UserRecord | null> => {
   const session = await getServerSession(authOptions());
   const id = Number((session as { userId?: string } | null)?.userId);
   if (!Number.isInteger(id) || id <= 0) return null;
@@ -45,7 +49,7 @@ export async function currentUser(): Promise<UserRecord | null> {
     if (err instanceof AppError && err.code === 'not_found') return null;
     throw err;
   }
-}
+});
 
 /**
  * The signed-in user of a server component; anyone else is sent to sign in, and brought back to the page they asked
