@@ -1,4 +1,4 @@
-import { orcidUrl } from '@/lib/users/contract';
+import { orcidUrl } from '@/lib/users/orcid-words';
 
 /**
  * An ORCID iD as a link to its page at ORCID (nothing is fetched from it): the whole address, as ORCID asks iDs to

@@ -1,4 +1,4 @@
-import { orcidRefusalText } from '@/lib/users/contract';
+import { orcidRefusalText } from '@/lib/users/orcid-words';
 
 // next-auth's own codes, as it sends them to the sign-in page (pages.error, lib/auth/session.ts)
 const NEXT_AUTH_ERRORS: Record<string, string> = {

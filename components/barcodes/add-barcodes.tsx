@@ -4,8 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useId, useRef, useState } from 'react';
 import type { FileRejection } from 'react-dropzone';
 import { DropZone } from '@/components/ui/drop-zone';
-import { BARCODE_CHECKLISTS, type BarcodeChecklist, StudyAccessionSchema } from '@/lib/barcodes/contract';
+import { BARCODE_CHECKLISTS } from '@/lib/barcodes/checklists';
+import type { BarcodeChecklist } from '@/lib/barcodes/contract';
 import { api } from '@/lib/client/api';
+import { ENA_STUDY_ACCESSION, ENA_STUDY_ACCESSION_WORDS } from '@/lib/identifiers/patterns';
 import { CHECKLIST_WORDS } from './barcode-table';
 import styles from './barcodes.module.css';
 import { UploadOutcome, type UploadState, uploadSheet } from './upload-outcome';
@@ -44,9 +46,8 @@ export function AddBarcodes({ profileId, onStored }: { profileId: string; onStor
   const onDrop = useCallback(
     async (file: File) => {
       const given = study.trim();
-      const checked = given ? StudyAccessionSchema.safeParse(given) : null;
-      if (checked && !checked.success) {
-        setStudyError(`${given} is not ${checked.error.issues[0]?.message ?? 'an ENA study accession'}.`);
+      if (given && !ENA_STUDY_ACCESSION.test(given)) {
+        setStudyError(`${given} is not ${ENA_STUDY_ACCESSION_WORDS}.`);
         studyRef.current?.focus();
         return;
       }

@@ -1,6 +1,6 @@
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { formatNumber, plural } from '@/components/ui/words';
-import { type BarcodeChecklist, type BarcodeIssue, type BarcodeUploadAnswer, BarcodeUploadReportSchema } from '@/lib/barcodes/contract';
+import type { BarcodeChecklist, BarcodeIssue, BarcodeUploadAnswer } from '@/lib/barcodes/contract';
 import { ApiError, api, formData } from '@/lib/client/api';
 
 /** A barcoding sheet's upload: sending it, and what the service said of it (stored, or each problem of the sheet). */
@@ -25,7 +25,8 @@ export async function uploadSheet(profileId: string, file: File, checklist: Barc
     return { state: 'saved', file: file.name, answer };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const report = err.status === 422 ? BarcodeUploadReportSchema.safeParse(err.problem) : null;
+    // the report's schema is read only when a sheet is refused, so that zod is not part of the page's first load
+    const report = err.status === 422 ? (await import('@/lib/barcodes/contract')).BarcodeUploadReportSchema.safeParse(err.problem) : null;
     if (report?.success && report.data.errors.length) {
       return { state: 'invalid', file: file.name, detail: err.message, errors: report.data.errors.map((e, n) => ({ ...e, n })) };
     }

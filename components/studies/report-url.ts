@@ -1,4 +1,5 @@
-import { type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
+import type { SchemaName } from '@/lib/checklists/contract';
+import { isSchemaName } from '@/lib/checklists/labels';
 import type { ReportEntry, StudyUploadResult } from '@/lib/studies/contract';
 
 const CHECKLIST_ID = /^[A-Za-z0-9_.-]{1,200}$/;
@@ -60,7 +61,7 @@ export async function reportFromFragment(hash: string): Promise<KeptReport | nul
     const report = JSON.parse(new TextDecoder().decode(bytes)) as KeptReport;
     // anyone can write an address: what it names is only trusted as far as the page uses it to build requests, so
     // its schema must be one of the service's and its checklist an identifier
-    if (!SchemaNameSchema.safeParse(report.schema).success) return null;
+    if (!isSchemaName(report.schema)) return null;
     if (report.checklist !== undefined && (typeof report.checklist !== 'string' || !CHECKLIST_ID.test(report.checklist))) return null;
     return report.upload && typeof report.upload.file === 'string' ? report : null;
   } catch {

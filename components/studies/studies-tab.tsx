@@ -8,9 +8,9 @@ import { DeletedHere } from '@/components/ui/delete-action';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Section } from '@/components/ui/section';
 import { plural } from '@/components/ui/words';
-import { SCHEMA_LABELS, SCHEMA_NAMES, type SchemaName, SchemaNameSchema } from '@/lib/checklists/contract';
+import type { SchemaName } from '@/lib/checklists/contract';
+import { isSchemaName, SCHEMA_LABELS, SCHEMA_NAMES } from '@/lib/checklists/labels';
 import { ApiError, api, apiAll, formData } from '@/lib/client/api';
-import { StudyUploadReportSchema } from '@/lib/studies/contract';
 import { type KeptUpload, reportFragment, reportFromFragment } from './report-url';
 import { studyTable } from './study-table';
 import { UploadReport } from './upload-report';
@@ -33,7 +33,8 @@ async function uploadStudy(at: { profile_id: string; schema_name: string }, chec
     return { state: 'saved', file: file.name, result };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const report = err.status === 422 ? StudyUploadReportSchema.safeParse(err.problem) : null;
+    // the report's schema is read only when a workbook is refused, so that zod is not part of the page's first load
+    const report = err.status === 422 ? (await import('@/lib/studies/contract')).StudyUploadReportSchema.safeParse(err.problem) : null;
     // the API keeps the reference's sentence ('… the errors in the manifest'); the page says it in its own words
     if (report?.success) return { state: 'invalid', file: file.name, errors: report.data.errors, warnings: report.data.warnings };
     return { state: 'failed', file: file.name, detail: err.message };
@@ -153,7 +154,8 @@ export function StudiesTab({
             id={ids.schema}
             value={schema}
             onChange={(e) => {
-              const picked = SchemaNameSchema.parse(e.target.value);
+              const picked = e.target.value;
+              if (!isSchemaName(picked)) return;
               setSchema(picked);
               setPicked(null);
               setUpload({ state: 'idle' });

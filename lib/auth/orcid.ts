@@ -1,8 +1,8 @@
 import type { Account, User } from 'next-auth';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import type { Db } from '@/db/client';
-import type { OrcidRefusal } from '@/lib/users/contract';
 import { signInWithOrcid } from '@/lib/users/orcid';
+import type { OrcidRefusal } from '@/lib/users/orcid-words';
 
 /** next-auth's id of the provider: the redirect URI to register at ORCID is {NEXTAUTH_URL}/api/auth/callback/orcid */
 export const ORCID_PROVIDER = 'orcid';

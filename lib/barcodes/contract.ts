@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { UuidSchema } from '../identifiers/contract';
+import { ENA_STUDY_ACCESSION, ENA_STUDY_ACCESSION_WORDS } from '../identifiers/patterns';
+import { BARCODE_CHECKLISTS } from './checklists';
 
 /**
  * DNA barcodes of a Tree of Life profile's specimens (tagged sequences: COI under ENA's sequence checklist ERT000020,
@@ -17,8 +19,7 @@ export const BARCODE_STATUSES = ['pending', 'waiting', 'processing', 'accepted',
 export const BarcodeStatusSchema = z.enum(BARCODE_STATUSES).meta({ description: 'where a barcode stands on its way to ENA' });
 export type BarcodeStatus = z.infer<typeof BarcodeStatusSchema>;
 
-/** The sequence checklists barcodes are sent under: COI barcodes and rRNA genes. */
-export const BARCODE_CHECKLISTS = ['ERT000020', 'ERT000002'] as const;
+export { BARCODE_CHECKLISTS } from './checklists';
 export const BarcodeChecklistSchema = z.enum(BARCODE_CHECKLISTS).meta({ description: 'ERT000020 (COI) or ERT000002 (rRNA gene)' });
 export type BarcodeChecklist = z.infer<typeof BarcodeChecklistSchema>;
 
@@ -27,10 +28,7 @@ export const BarcodeFieldsSchema = z.record(z.string(), z.string());
 export type BarcodeFields = z.infer<typeof BarcodeFieldsSchema>;
 
 /** An ENA study (project) accession, which Webin-CLI's STUDY takes. */
-export const StudyAccessionSchema = z
-  .string()
-  .regex(/^(PRJEB|ERP)[0-9]+$/, 'an ENA study accession: PRJEB… or ERP…')
-  .meta({ example: 'PRJEB76543' });
+export const StudyAccessionSchema = z.string().regex(ENA_STUDY_ACCESSION, ENA_STUDY_ACCESSION_WORDS).meta({ example: 'PRJEB76543' });
 
 export const BarcodeSchema = z
   .object({

@@ -7,7 +7,7 @@ import { SCHEMA_NAMES } from './labels';
  * from them (the checklist listing and the term and component pages the JSON-LD IRIs resolve to).
  */
 
-export { SCHEMA_LABELS, SCHEMA_NAMES } from './labels';
+export { SCHEMA_NAMES } from './labels';
 
 export const SchemaNameSchema = z.enum(SCHEMA_NAMES).meta({ description: 'a study schema', example: 'svc_single_cell' });
 export type SchemaName = z.infer<typeof SchemaNameSchema>;

@@ -12,6 +12,8 @@ export const PATTERNS = {
   taxonId: '[1-9][0-9]{0,9}',
   /** a BioSamples accession: SAMEA…, SAMN…, SAMD… */
   biosampleAccession: 'SAM[EDN][A-Z]?[0-9]+',
+  /** an ENA study (project) accession, which Webin-CLI's STUDY takes: PRJEB…, ERP… */
+  enaStudyAccession: '(PRJEB|ERP)[0-9]+',
 } as const;
 
 const whole = (pattern: string) => new RegExp(`^${pattern}$`);
@@ -20,6 +22,9 @@ const whole = (pattern: string) => new RegExp(`^${pattern}$`);
 export const UUID = whole(PATTERNS.uuid);
 export const OBJECT_ID = whole(PATTERNS.objectId);
 export const BIOSAMPLE_ACCESSION = whole(PATTERNS.biosampleAccession);
+export const ENA_STUDY_ACCESSION = whole(PATTERNS.enaStudyAccession);
+/** What an ENA study accession is, in the words a refusal uses. */
+export const ENA_STUDY_ACCESSION_WORDS = 'an ENA study accession: PRJEB… or ERP…';
 
 export const isUuid = (v: string): boolean => UUID.test(v);
 export const isSvcId = (v: string): boolean => OBJECT_ID.test(v);

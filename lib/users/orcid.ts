@@ -3,7 +3,8 @@ import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/errors';
 import { users } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { OrcidIdSchema, type OrcidRefusal, UsernameSchema } from './contract';
+import { OrcidIdSchema, UsernameSchema } from './contract';
+import type { OrcidRefusal } from './orcid-words';
 import { NO_PASSWORD } from './passwords';
 import { getUser, type UserRecord } from './users';
 

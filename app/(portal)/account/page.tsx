@@ -4,7 +4,7 @@ import { OrcidLink } from '@/components/account/orcid-link';
 import { SignOutEverywhere } from '@/components/account/sign-out-everywhere';
 import { OrcidButton } from '@/components/auth/orcid-button';
 import { orcidSignInOffered, signedInOrRedirect } from '@/lib/server/auth-options';
-import { orcidRefusalText } from '@/lib/users/contract';
+import { orcidRefusalText } from '@/lib/users/orcid-words';
 
 export const metadata: Metadata = { title: 'Your account' };
 
