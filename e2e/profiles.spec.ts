@@ -131,3 +131,36 @@ test('the lists of profiles and of submissions come with their pages, nothing as
   await page.waitForLoadState('networkidle');
   expect(asked).toEqual([]);
 });
+
+test('a form fetches its rule when first checked, and without it the API’s answer stands beside the field', async ({ page }, testInfo) => {
+  const user = await createUser(page.request, testInfo, { memberOf: ['erga'] });
+  await signIn(page, user);
+
+  // the page's first load carries no schema library: the rule comes when a field is first left
+  const scripts: string[] = [];
+  page.on('response', async (r) => {
+    if (r.request().resourceType() === 'script' && (await r.text().catch(() => '')).includes('$ZodType')) scripts.push(r.url());
+  });
+  await page.goto('/profiles/new');
+  const form = page.getByRole('form', { name: 'Create profile' });
+  await expect(form.getByLabel('Title')).toBeEditable();
+  await page.waitForLoadState('networkidle');
+  expect(scripts).toEqual([]);
+  await form.getByLabel('Title').focus();
+  await form.getByLabel('Description').focus();
+  await expect(form.getByText('A title is required.')).toBeVisible();
+  expect(scripts).toHaveLength(1);
+
+  // the connection drops before the rule arrives: the form is sent as typed, and the API's refusal is put beside the
+  // field it names
+  await page.goto('/profiles/new');
+  await expect(form.getByLabel('Title')).toBeEditable();
+  await page.waitForLoadState('networkidle');
+  await page.route('**/_next/static/**', (route) => route.abort());
+  const refused = page.waitForResponse((r) => r.url().endsWith('/api/profiles') && r.request().method() === 'POST');
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(form.getByText('A title is required.')).toBeVisible();
+  await expect(form.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByRole('alert').filter({ hasText: 'Please correct the fields marked above.' })).toBeVisible();
+});

@@ -9,9 +9,10 @@ import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { usePagedList } from '@/components/ui/use-paged-list';
 import { When } from '@/components/ui/when';
 import { api, apiPage } from '@/lib/client/api';
-import { type ApiKeyInfo, type NewApiKey, NewApiKeyBodySchema } from '@/lib/users/contract';
+import type { ApiKeyInfo, NewApiKey } from '@/lib/users/contract';
 import styles from './api-keys-manager.module.css';
 
+const newKeyRule = () => import('@/lib/users/contract').then((c) => c.NewApiKeyBodySchema);
 const PAGE = 50;
 
 const keyName = (k: { name: string; prefix: string }) => (k.name ? `“${k.name}” (${k.prefix}…)` : `${k.prefix}…`);
@@ -26,7 +27,7 @@ export function ApiKeysManager({ baseUrl }: { baseUrl: string }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const [asking, setAsking] = useState<ApiKeyInfo | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useZodForm(NewApiKeyBodySchema, { name: '' });
+  const form = useZodForm(newKeyRule, { name: '' });
 
   const create = useMutation({
     mutationFn: (name: string) => api.POST('/api/account/keys', { body: { name } }),

@@ -5,9 +5,11 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { api, type Schema } from '@/lib/client/api';
-import { type NewUserBody, NewUserBodySchema, type User } from '@/lib/users/contract';
+import type { NewUserBody, User } from '@/lib/users/contract';
 import { ApproverTypes, ProjectRoles } from './user-projects';
 import styles from './users-admin.module.css';
+
+const newUserRule = () => import('@/lib/users/contract').then((c) => c.NewUserBodySchema);
 
 /** The add form: the server's own schema checks it first; an administrator is only made after a yes. */
 export function AddUser({
@@ -21,7 +23,7 @@ export function AddUser({
   pendingAdmin: NewUserBody | null;
   onSettled: () => void;
 }) {
-  const form = useZodForm(NewUserBodySchema, {
+  const form = useZodForm(newUserRule, {
     username: '',
     email: '',
     password: '',

@@ -4,12 +4,7 @@ import { FormOutcome, SubmitButton, TextAreaField, TextField, useZodForm } from 
 import type { Said } from '@/components/ui/mutation-outcome';
 import { useFormSend } from '@/components/ui/use-form-send';
 import { api, type Schema } from '@/lib/client/api';
-import {
-  type AssociatedTypeJson,
-  type AssociatedTypePatchBody,
-  AssociatedTypePatchBodySchema,
-  NewAssociatedTypeBodySchema,
-} from '@/lib/reference/contract';
+import type { AssociatedTypeJson, AssociatedTypePatchBody } from '@/lib/reference/contract';
 import { AcceptancePreview } from './acceptance-preview';
 import { Flags, messageOf, useAddForm } from './reference-fields';
 import { ASSOCIATED_TYPES_KEY } from './reference-query';
@@ -24,10 +19,13 @@ const FLAGS = {
 } as const;
 const ACCEPTANCE_HINT = 'Optional. What the email telling an uploader their samples of this type were accepted says.';
 
+const newTypeRule = () => import('@/lib/reference/contract').then((c) => c.NewAssociatedTypeBodySchema);
+const typePatchRule = () => import('@/lib/reference/contract').then((c) => c.AssociatedTypePatchBodySchema);
+
 /** The add form: the route's own schema checks it before it is sent. */
 function AddAssociatedType({ onAdded }: { onAdded: () => void }) {
   const blank = { name: '', label: '', approval_required: true, approval_required_on_update: true, selectable: true, acceptance_text: '' };
-  const form = useZodForm(NewAssociatedTypeBodySchema, blank);
+  const form = useZodForm(newTypeRule, blank);
   const { error, added, busy, onSubmit } = useAddForm(
     form,
     blank,
@@ -60,7 +58,7 @@ function AddAssociatedType({ onAdded }: { onAdded: () => void }) {
 
 /** The edit form under a type's row: every field but the name. */
 function EditAssociatedType({ type, onDone }: { type: AssociatedTypeJson; onDone: (said: Said | null) => void }) {
-  const form = useZodForm(AssociatedTypePatchBodySchema, {
+  const form = useZodForm(typePatchRule, {
     label: type.label,
     approval_required: type.approval_required,
     approval_required_on_update: type.approval_required_on_update,

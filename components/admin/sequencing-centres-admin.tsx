@@ -1,18 +1,14 @@
 'use client';
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FormOutcome, SubmitButton, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
 import type { Said } from '@/components/ui/mutation-outcome';
 import { useFormSend } from '@/components/ui/use-form-send';
 import { api, type Schema } from '@/lib/client/api';
-import {
-  type CentreContact,
-  CentreContactSchema,
-  NewSequencingCentreBodySchema,
-  type SequencingCentreJson,
-} from '@/lib/reference/contract';
+import type { CentreContact, SequencingCentreJson } from '@/lib/reference/contract';
 import { Flags, messageOf, useAddForm } from './reference-fields';
 import { type Initial, muted, ReferenceTable, RowEditor, savedReference } from './reference-table';
+import type { AddCentreSchema } from './sequencing-centre-forms';
 
 const CENTRES_KEY = ['admin-sequencing-centres'];
 
@@ -26,32 +22,12 @@ const FLAGS = {
 const contactsText = (contacts: readonly CentreContact[]) =>
   contacts.map((c) => [c.name, c.email, c.role].filter(Boolean).join('; ')).join('\n');
 
-/** The contacts' lines as the API's list, checked by the API's own rules; a refusal names its line. */
-const ContactsText = z.string().transform((text, ctx) => {
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const [name = '', email = '', ...role] = line.split(';').map((p) => p.trim());
-      return { name, email, role: role.join('; ') };
-    });
-  const checked = z.array(CentreContactSchema).max(50, 'at most 50 contacts').safeParse(lines);
-  if (checked.success) return checked.data;
-  const issue = checked.error.issues[0];
-  const line = typeof issue?.path[0] === 'number' ? `Line ${issue.path[0] + 1}: ` : '';
-  ctx.addIssue({ code: 'custom', message: `${line}${issue?.message ?? 'not a list of contacts'}` });
-  return z.NEVER;
-});
-
-const AddCentreSchema = NewSequencingCentreBodySchema.omit({ contacts: true }).extend({ contacts: ContactsText });
-const EditCentreSchema = NewSequencingCentreBodySchema.pick({ label: true, approval_required: true, selectable: true }).extend({
-  contacts: ContactsText,
-});
+const addCentreRule = () => import('./sequencing-centre-forms').then((m) => m.AddCentreSchema);
+const editCentreRule = () => import('./sequencing-centre-forms').then((m) => m.EditCentreSchema);
 
 function AddSequencingCentre({ onAdded }: { onAdded: () => void }) {
   const blank = { name: '', label: '', approval_required: false, selectable: true, contacts: '' };
-  const form = useZodForm(AddCentreSchema, blank);
+  const form = useZodForm(addCentreRule, blank);
   const { error, added, busy, onSubmit } = useAddForm(
     form,
     blank,
@@ -90,7 +66,7 @@ function AddSequencingCentre({ onAdded }: { onAdded: () => void }) {
 }
 
 function EditSequencingCentre({ centre, onDone }: { centre: SequencingCentreJson; onDone: (said: Said | null) => void }) {
-  const form = useZodForm(EditCentreSchema, {
+  const form = useZodForm(editCentreRule, {
     label: centre.label,
     approval_required: centre.approval_required,
     selectable: centre.selectable,

@@ -2,11 +2,11 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { NewPasswordFields } from '@/components/auth/new-password-fields';
+import { NewPasswordFields, newPasswordRule } from '@/components/auth/new-password-fields';
 import styles from '@/components/ui/confirm-dialog.module.css';
 import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
 import { api } from '@/lib/client/api';
-import { NewPasswordFormSchema, type User } from '@/lib/users/contract';
+import type { User } from '@/lib/users/contract';
 
 /**
  * The admin's "Set password" for one user: a modal dialog with the new password twice, checked with the API's own
@@ -15,7 +15,7 @@ import { NewPasswordFormSchema, type User } from '@/lib/users/contract';
 export function SetPasswordDialog({ user, onClose, onSet }: { user: User | null; onClose: () => void; onSet: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const form = useZodForm(NewPasswordFormSchema, { new_password: '', confirm_password: '' });
+  const form = useZodForm(newPasswordRule, { new_password: '', confirm_password: '' });
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const set = useMutation({

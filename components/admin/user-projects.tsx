@@ -8,7 +8,7 @@ import { useFormSend } from '@/components/ui/use-form-send';
 import { api } from '@/lib/client/api';
 import type { TolProject } from '@/lib/projects/contract';
 import { TOL_PROJECTS } from '@/lib/projects/lists';
-import { type User, UserPatchBodySchema } from '@/lib/users/contract';
+import type { User } from '@/lib/users/contract';
 import { ASSOCIATED_TYPES_KEY } from './reference-query';
 import { RowEditor } from './reference-table';
 import styles from './users-admin.module.css';
@@ -17,11 +17,12 @@ const PROJECT_ROLES = { member_of: 'Member of', manager_of: 'Sample manager of' 
 
 export const upper = (projects: readonly string[]) => projects.map((p) => p.toUpperCase()).join(', ');
 
-const ProjectsSchema = UserPatchBodySchema.pick({ member_of: true, manager_of: true, approver_of: true });
+const projectsRule = () =>
+  import('@/lib/users/contract').then((c) => c.UserPatchBodySchema.pick({ member_of: true, manager_of: true, approver_of: true }));
 
 /** A user's memberships, manager roles and approver types, changed under their row. */
 export function ProjectsEditor({ user, onDone }: { user: User; onDone: (said: ReactNode | null) => void }) {
-  const form = useZodForm(ProjectsSchema, { member_of: user.member_of, manager_of: user.manager_of, approver_of: user.approver_of });
+  const form = useZodForm(projectsRule, { member_of: user.member_of, manager_of: user.manager_of, approver_of: user.approver_of });
   const { error, busy, onSubmit } = useFormSend(
     form,
     (body: { member_of?: TolProject[]; manager_of?: TolProject[]; approver_of?: string[] }) =>

@@ -4,11 +4,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { api } from '@/lib/client/api';
-import { type PasswordResetRequest, PasswordResetRequestSchema } from '@/lib/users/contract';
+import type { PasswordResetRequest } from '@/lib/users/contract';
+
+const resetRequestRule = () => import('@/lib/users/contract').then((c) => c.PasswordResetRequestSchema);
 
 /** Asks for a reset email; the answer is the server's, the same whoever is named. */
 export function ForgotPasswordForm() {
-  const form = useZodForm(PasswordResetRequestSchema, { login: '' });
+  const form = useZodForm(resetRequestRule, { login: '' });
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const ask = useMutation({

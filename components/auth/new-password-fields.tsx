@@ -7,6 +7,9 @@ import type { NewPasswordFormSchema } from '@/lib/users/contract';
 
 type NewPasswordForm = z.infer<typeof NewPasswordFormSchema>;
 
+/** The rule of a new password typed twice, for useZodForm. */
+export const newPasswordRule = () => import('@/lib/users/contract').then((c) => c.NewPasswordFormSchema);
+
 /** A new password typed twice, checked by NewPasswordFormSchema: the admin's "Set password" and the reset page. */
 export function NewPasswordFields({ form }: { form: UseFormReturn<NewPasswordForm, unknown, NewPasswordForm> }) {
   return (

@@ -3,14 +3,13 @@
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { NewPasswordFields } from '@/components/auth/new-password-fields';
+import { NewPasswordFields, newPasswordRule } from '@/components/auth/new-password-fields';
 import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
 import { api } from '@/lib/client/api';
-import { NewPasswordFormSchema } from '@/lib/users/contract';
 
 /** The new password, twice, for the account of a reset link; once set, the link is spent and the way leads to sign-in. */
 export function ResetPasswordForm({ token, username }: { token: string; username: string }) {
-  const form = useZodForm(NewPasswordFormSchema, { new_password: '', confirm_password: '' });
+  const form = useZodForm(newPasswordRule, { new_password: '', confirm_password: '' });
   const [error, setError] = useState<string | null>(null);
   const set = useMutation({
     mutationFn: (password: string) => api.POST('/api/password-reset/confirm', { body: { token, password } }),

@@ -6,8 +6,10 @@ import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } fr
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { plural } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
-import { type Group, type NewMember, NewMemberSchema } from '@/lib/groups/contract';
+import type { Group, NewMember } from '@/lib/groups/contract';
 import styles from './groups.module.css';
+
+const newMemberRule = () => import('@/lib/groups/contract').then((c) => c.NewMemberSchema);
 
 /**
  * One group: its members, with a form to add one and a button to remove each (its owner, an admin), or to leave
@@ -15,7 +17,7 @@ import styles from './groups.module.css';
  */
 export function GroupCard({ group, me, onChange, onDelete }: { group: Group; me: string; onChange: () => void; onDelete: () => void }) {
   const manages = group.role !== 'member';
-  const form = useZodForm(NewMemberSchema, { username: '' });
+  const form = useZodForm(newMemberRule, { username: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const add = useMutation({
     mutationFn: (body: NewMember) => api.POST('/api/groups/{group_id}/members', { params: { path: { group_id: group.id } }, body }),

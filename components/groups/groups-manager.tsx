@@ -8,8 +8,10 @@ import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { QueryState } from '@/components/ui/query-state';
 import { useFormSend } from '@/components/ui/use-form-send';
 import { api } from '@/lib/client/api';
-import { type Group, type NewGroup, NewGroupSchema } from '@/lib/groups/contract';
+import type { Group, NewGroup } from '@/lib/groups/contract';
 import { GroupCard } from './group-card';
+
+const newGroupRule = () => import('@/lib/groups/contract').then((c) => c.NewGroupSchema);
 
 /**
  * The Groups page: the caller's groups (those they own or are in), a form to make one, and for each its members.
@@ -19,7 +21,7 @@ export function GroupsManager({ me }: { me: string }) {
   const client = useQueryClient();
   const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.GET('/api/groups') });
   const refresh = () => void client.invalidateQueries({ queryKey: ['groups'] });
-  const form = useZodForm(NewGroupSchema, { name: '' });
+  const form = useZodForm(newGroupRule, { name: '' });
   const [deleting, setDeleting] = useState<Group | null>(null);
 
   const {

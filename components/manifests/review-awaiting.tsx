@@ -3,21 +3,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { z } from 'zod';
 import { FormOutcome, SubmitButton, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
 import { QueryState } from '@/components/ui/query-state';
 import { plural, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
-import { type Decision, type DecisionRequest, DecisionRequestSchema } from '@/lib/samples/contract';
+import type { Decision, DecisionRequest } from '@/lib/samples/contract';
 import { Group, GroupPager, useReview } from './review-group';
 import { OFFSET_PARAM, offsetOf } from './review-query';
 import styles from './review-queue.module.css';
 
-// the reason goes to the uploader: a rejection must say why
-const RejectSchema = DecisionRequestSchema.pick({ reason: true }).extend({
-  reason: z.string().trim().min(1, 'Say why the samples are rejected; the uploader reads it.').max(2000),
-});
+const rejectRule = () => import('./reject-form').then((m) => m.RejectSchema);
 
 /** The samples awaiting the reader's decision, by manifest, with the bar that accepts or rejects the ticked ones. */
 export function AwaitingSamples() {
@@ -28,7 +24,7 @@ export function AwaitingSamples() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [step, setStep] = useState<Decision | null>(null);
   const [outcome, setOutcome] = useState<{ error?: string; success?: string }>({});
-  const form = useZodForm(RejectSchema, { reason: '' });
+  const form = useZodForm(rejectRule, { reason: '' });
 
   const decide = useMutation({
     mutationFn: (body: DecisionRequest) => api.POST('/api/sample/decision', { body }),

@@ -3,13 +3,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { saveFile } from '@/components/ui/csv-export';
 import { FormOutcome, SubmitButton, TextField, useZodForm } from '@/components/ui/form';
 import { plural } from '@/components/ui/words';
 import { ApiError, api } from '@/lib/client/api';
-import { PREFILL_DEFAULT_ROWS, PREFILL_MAX_ROWS } from '@/lib/manifests/contract';
+import { PREFILL_DEFAULT_ROWS, PREFILL_MAX_ROWS } from '@/lib/manifests/template-limits';
 import type { CommonValues } from '@/lib/samples/contract';
+import type { PrefillFormSchema } from './prefill-form';
 import styles from './prefilled-template.module.css';
 
 /**
@@ -20,11 +21,7 @@ import styles from './prefilled-template.module.css';
 
 type CommonField = CommonValues['fields'][number];
 
-const ROWS = `Enter a whole number of rows from 1 to ${PREFILL_MAX_ROWS}.`;
-const PrefillFormSchema = z.object({
-  rows: z.coerce.number<string>(ROWS).int(ROWS).min(1, ROWS).max(PREFILL_MAX_ROWS, ROWS),
-  values: z.record(z.string(), z.string()),
-});
+const prefillRule = () => import('./prefill-form').then((m) => m.PrefillFormSchema);
 
 const usedWords = (n: number) => `used for ${plural(n, 'sample')}`;
 
@@ -53,7 +50,7 @@ export function PrefilledTemplate({ profileId }: { profileId: string }) {
 function PrefillForm({ profileId, common }: { profileId: string; common: CommonValues }) {
   const id = useId();
   const headingId = `${id}-heading`;
-  const form = useZodForm(PrefillFormSchema, {
+  const form = useZodForm(prefillRule, {
     rows: String(PREFILL_DEFAULT_ROWS),
     values: Object.fromEntries(common.fields.map((f) => [f.field, f.profile_value ?? ''])),
   });

@@ -3,7 +3,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { z } from 'zod';
 import {
   CheckboxGroupField,
   FormOutcome,
@@ -15,7 +14,7 @@ import {
   useZodForm,
 } from '@/components/ui/form';
 import { api } from '@/lib/client/api';
-import { type Profile, type ProfileInput, ProfileInputSchema, type ProfileOptions, type ProfileTypeOption } from '@/lib/profiles/contract';
+import type { Profile, ProfileInput, ProfileOptions, ProfileTypeOption } from '@/lib/profiles/contract';
 
 interface Props {
   options: { types: ProfileTypeOption[]; choices: ProfileOptions };
@@ -25,22 +24,13 @@ interface Props {
   initialType?: string;
 }
 
-// a checkbox group gives a list, one ticked box a string, none false or undefined
-const list = z.preprocess((v) => (Array.isArray(v) ? v : typeof v === 'string' && v ? [v] : []), z.array(z.string()));
-
-// the API's input, with what the form can check before sending (the server checks the rest, and says where)
-const ProfileFormSchema = ProfileInputSchema.extend({
-  title: z.string().trim().min(1, 'A title is required.').max(255, 'At most 255 characters.'),
-  description: z.string().trim().max(10_000, 'At most 10,000 characters.'),
-  type: z.string().min(1, 'Choose a type.'),
-  associated_type: list,
-  sequencing_centre: list,
-  ena_locus_tags: z.string().trim().max(500, 'At most 500 characters.'),
-});
+const profileRule = () => import('./profile-form-schema').then((m) => m.ProfileFormSchema);
 
 // the API's messages are the reference system's ("Missing required field: … associated_type"); beside the field the
 // form says what to do instead
 const missing: Record<string, string> = {
+  title: 'A title is required.',
+  type: 'Choose a type.',
   associated_type: 'Choose at least one associated project.',
   sequencing_centre: 'Choose at least one sequencing centre.',
 };
@@ -57,7 +47,7 @@ export function ProfileForm({ options, profile, initialType }: Props) {
   const centres = offered(options.choices.sequencing_centres, profile?.sequencing_centre);
   // a centre that needs its own approval brings the associated project of its name; the form shows it as added
   const addedBy = (picked: readonly string[]) => centres.filter((c) => c.approval_required && picked.includes(c.name));
-  const form = useZodForm(ProfileFormSchema, {
+  const form = useZodForm(profileRule, {
     title: profile?.title ?? '',
     description: profile?.description ?? '',
     type: profile?.type ?? usable.find((t) => t.type === initialType)?.type ?? usable[0]?.type ?? '',

@@ -3,14 +3,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { FormOutcome, SelectField, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { Section } from '@/components/ui/section';
 import { When } from '@/components/ui/when';
 import { api } from '@/lib/client/api';
-import { type ProfileRole, type ProfileShare, ShareRoleSchema } from '@/lib/profiles/contract';
+import type { ProfileRole, ProfileShare } from '@/lib/profiles/contract';
+import { PERSON } from './share-choice';
+import type { ShareFormSchema } from './share-form';
 import { TransferOwnership } from './transfer-ownership';
 
 /** What each role lets a person do, in the words the sharing form offers them. */
@@ -19,14 +21,7 @@ export const ROLE_WORDS = {
   contributor: 'Contributor: also uploads and confirms manifests, uploads studies and data files, submits studies',
 } as const;
 
-const PERSON = 'person';
-
-// the API takes a person or a group (lib/profiles/contract.ts NewShareSchema); the form picks one of them first
-const ShareFormSchema = z
-  .object({ with: z.string().min(1), username: z.string().trim().max(150), role: ShareRoleSchema })
-  .superRefine((v, ctx) => {
-    if (v.with === PERSON && !v.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'Enter the username of the person' });
-  });
+const shareRule = () => import('./share-form').then((m) => m.ShareFormSchema);
 
 const grantee = (s: ProfileShare) => (s.group ? `the group ${s.group.name}` : (s.username ?? 'someone'));
 
@@ -44,7 +39,7 @@ export function Sharing({ profileId, role, me }: { profileId: string; role: Prof
     queryFn: () => api.GET('/api/profiles/{profile_id}/shares', { params: { path: { profile_id: profileId } } }),
   });
   const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.GET('/api/groups'), enabled: manages });
-  const form = useZodForm(ShareFormSchema, { with: PERSON, username: '', role: 'viewer' });
+  const form = useZodForm(shareRule, { with: PERSON, username: '', role: 'viewer' });
   const [formError, setFormError] = useState<string | null>(null);
   const refresh = () => void client.invalidateQueries({ queryKey: ['shares', profileId] });
 

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FormOutcome, SelectField, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
 import { api } from '@/lib/client/api';
-import { type Transfer, TransferSchema } from '@/lib/profiles/contract';
+import type { Transfer } from '@/lib/profiles/contract';
 
 const KEEPS = [
   { name: 'contributor', label: 'stays a contributor' },
@@ -14,13 +14,15 @@ const KEEPS = [
   { name: 'none', label: 'keeps no access' },
 ] as const;
 
+const transferRule = () => import('@/lib/profiles/contract').then((c) => c.TransferSchema);
+
 /**
  * Giving the profile to another owner (its owner, an admin): asked twice, since only the new owner may undo it. The
  * page reloads after, to show the new owner and the caller's new role.
  */
 export function TransferOwnership({ profileId }: { profileId: string }) {
   const router = useRouter();
-  const form = useZodForm(TransferSchema, { username: '', former_owner_role: 'contributor' });
+  const form = useZodForm(transferRule, { username: '', former_owner_role: 'contributor' });
   const [asking, setAsking] = useState<Transfer | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const transfer = useMutation({

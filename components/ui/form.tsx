@@ -1,8 +1,7 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
-import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId, useMemo } from 'react';
+import { type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/client/api';
 import styles from './form.module.css';
@@ -11,13 +10,38 @@ import styles from './form.module.css';
  * The portal's one way to make a form: react-hook-form driven by the same zod schema the API validates with (from
  * the domain's contract), so a field is checked in the browser by the rule the server applies, and what the server
  * still refuses comes back beside the field it names.
+ *
+ * The schema comes as a function that imports it (`() => import('@/lib/…/contract').then((c) => c.SomeSchema)`, made
+ * once beside the form), so zod is fetched when a form is first checked, not with every page that draws one: most
+ * people open a page to read it, and zod is the largest script a form would add to the page's first load.
  */
+export type FormRule<Input extends FieldValues, Output extends FieldValues> = () => Promise<z.ZodType<Output, Input>>;
 
 export function useZodForm<Input extends FieldValues, Output extends FieldValues>(
-  schema: z.ZodType<Output, Input>,
+  rule: FormRule<Input, Output>,
   defaultValues?: DefaultValues<Input>,
 ): UseFormReturn<Input, unknown, Output> {
-  return useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues, mode: 'onTouched' });
+  const resolver = useMemo(() => resolverOf(rule), [rule]);
+  return useForm<Input, unknown, Output>({ resolver, defaultValues, mode: 'onTouched' });
+}
+
+function resolverOf<Input extends FieldValues, Output extends FieldValues>(
+  rule: FormRule<Input, Output>,
+): Resolver<Input, unknown, Output> {
+  let loading: Promise<Resolver<Input, unknown, Output>> | undefined;
+  return async (values, context, options) => {
+    loading ??= Promise.all([import('@hookform/resolvers/zod'), rule()]).then(([{ zodResolver }, schema]) => zodResolver(schema));
+    let resolve: Resolver<Input, unknown, Output>;
+    try {
+      resolve = await loading;
+    } catch {
+      // the connection dropped before the rule arrived: the form is sent as typed and the API, which applies the same
+      // rule, answers with the fields it refuses (showServerErrors); the next check asks for the rule again
+      loading = undefined;
+      return { values: values as unknown as Output, errors: {} };
+    }
+    return resolve(values, context, options);
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProfileIdSchema } from '../identifiers/contract';
 import { TOL_PROJECTS, type TolProject, TolProjectSchema } from '../projects/contract';
+import { PREFILL_DEFAULT_ROWS, PREFILL_MAX_ROWS } from './template-limits';
 
 /**
  * Tree of Life manifests at the boundary: the stored definitions, what validating one finds (issues, changes, the rows
@@ -201,9 +202,7 @@ export type StoredReportRows = z.infer<typeof StoredReportRowsSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 // The blank template, and uploads that cannot be read as a manifest
 
-/** A pre-filled template has at most as many rows as a manifest may hold, and this many unless asked. */
-export const PREFILL_MAX_ROWS = 1000;
-export const PREFILL_DEFAULT_ROWS = 10;
+export { PREFILL_DEFAULT_ROWS, PREFILL_MAX_ROWS } from './template-limits';
 
 export const TemplateQuerySchema = z.object({
   project: z.string().optional().meta({
