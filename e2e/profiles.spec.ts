@@ -136,7 +136,7 @@ test('a form fetches its rule when first checked, and without it the API’s ans
   const user = await createUser(page.request, testInfo, { memberOf: ['erga'] });
   await signIn(page, user);
 
-  // the page's first load carries no schema library: the rule comes when a field is first left
+  // the page's first load carries no schema library: the rule is asked for when a field is first entered
   const scripts: string[] = [];
   page.on('response', async (r) => {
     if (r.request().resourceType() === 'script' && (await r.text().catch(() => '')).includes('$ZodType')) scripts.push(r.url());

@@ -1,6 +1,14 @@
 'use client';
 
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId, useMemo } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useEffect,
+  useId,
+  useMemo,
+} from 'react';
 import { type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/client/api';
@@ -12,7 +20,7 @@ import styles from './form.module.css';
  * still refuses comes back beside the field it names.
  *
  * The schema comes as a function that imports it (`() => import('@/lib/…/contract').then((c) => c.SomeSchema)`, made
- * once beside the form), so zod is fetched when a form is first checked, not with every page that draws one: most
+ * once beside the form), so zod is fetched when someone first enters a field, not with every page that draws a form: most
  * people open a page to read it, and zod is the largest script a form would add to the page's first load.
  */
 export type FormRule<Input extends FieldValues, Output extends FieldValues> = () => Promise<z.ZodType<Output, Input>>;
@@ -21,26 +29,48 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
   rule: FormRule<Input, Output>,
   defaultValues?: DefaultValues<Input>,
 ): UseFormReturn<Input, unknown, Output> {
-  const resolver = useMemo(() => resolverOf(rule), [rule]);
+  const load = useMemo(() => loaderOf(rule), [rule]);
+  const resolver = useMemo(() => resolverOf(load), [load]);
+  useEffect(() => {
+    // the rule is asked for as soon as the person enters a field of the page, so that it has come by the time they leave it
+    const warm = () => void load().catch(() => undefined);
+    document.addEventListener('focusin', warm, { once: true });
+    return () => document.removeEventListener('focusin', warm);
+  }, [load]);
   return useForm<Input, unknown, Output>({ resolver, defaultValues, mode: 'onTouched' });
 }
 
-function resolverOf<Input extends FieldValues, Output extends FieldValues>(
+type Check<Input extends FieldValues, Output extends FieldValues> = Resolver<Input, unknown, Output>;
+
+/** The rule with its resolver, fetched once; a failed fetch is asked for again the next time. */
+function loaderOf<Input extends FieldValues, Output extends FieldValues>(
   rule: FormRule<Input, Output>,
-): Resolver<Input, unknown, Output> {
-  let loading: Promise<Resolver<Input, unknown, Output>> | undefined;
+): () => Promise<Check<Input, Output>> {
+  let loading: Promise<Check<Input, Output>> | undefined;
+  return () => {
+    loading ??= Promise.all([import('@hookform/resolvers/zod'), rule()])
+      .then(([{ zodResolver }, schema]) => zodResolver(schema))
+      .catch((err: unknown) => {
+        loading = undefined;
+        throw err;
+      });
+    return loading;
+  };
+}
+
+function resolverOf<Input extends FieldValues, Output extends FieldValues>(
+  load: () => Promise<Check<Input, Output>>,
+): Check<Input, Output> {
   return async (values, context, options) => {
-    loading ??= Promise.all([import('@hookform/resolvers/zod'), rule()]).then(([{ zodResolver }, schema]) => zodResolver(schema));
-    let resolve: Resolver<Input, unknown, Output>;
+    let check: Check<Input, Output>;
     try {
-      resolve = await loading;
+      check = await load();
     } catch {
       // the connection dropped before the rule arrived: the form is sent as typed and the API, which applies the same
-      // rule, answers with the fields it refuses (showServerErrors); the next check asks for the rule again
-      loading = undefined;
+      // rule, answers with the fields it refuses (showServerErrors)
       return { values: values as unknown as Output, errors: {} };
     }
-    return resolve(values, context, options);
+    return check(values, context, options);
   };
 }
 
