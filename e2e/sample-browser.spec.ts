@@ -80,3 +80,44 @@ test('a researcher browses their own samples first, by tube, and reads a sample�
   await expectAccessible(page, 'a sample’s page');
   await expectNoSidewaysScroll(page);
 });
+
+test('a filter is checked by the API’s rule: a wrong link says so beside its field, a wrong value typed changes nothing', async ({
+  page,
+  request,
+}, testInfo) => {
+  const manager = await createUser(request, testInfo, { managerOf: ['dtol'] });
+  await signIn(page, manager);
+  const asked: string[] = [];
+  const zod: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/samples/browse') asked.push(r.url());
+  });
+  page.on('response', async (r) => {
+    if (r.request().resourceType() === 'script' && (await r.text().catch(() => '')).includes('$ZodType')) zod.push(r.url());
+  });
+
+  // a link whose filter the API would refuse: the page's server checked it, the field says why, nothing is asked
+  await page.goto('/samples?taxon_id=moth&limit=20');
+  const filters = page.getByRole('form', { name: 'Filter samples' });
+  await expect(filters.getByLabel('Taxon id')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('This link’s filter is not valid; correct the fields marked above.')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
+  // nor was the schema sent with the page: the browser fetches it once a field is entered
+  expect(zod).toEqual([]);
+  await expectAccessible(page, 'the sample browser with a wrong link');
+
+  // a wrong value typed is said beside its field, and the address keeps the filter it had
+  await filters.getByLabel('Taxon id').fill('7227');
+  await filters.getByRole('button', { name: 'Apply filter' }).click();
+  await expect(page).toHaveURL(/taxon_id=7227/);
+  // a valid filter folds away on a phone, as it was before the wrong link opened it
+  if (testInfo.project.name === 'phone') await page.getByText(/^Filters/).click();
+  await expect(filters.getByLabel('Taxon id')).not.toHaveAttribute('aria-invalid', 'true');
+  const url = page.url();
+  await filters.getByLabel('Manifest id').fill('not-a-uuid');
+  await filters.getByRole('button', { name: 'Apply filter' }).click();
+  await expect(filters.getByLabel('Manifest id')).toHaveAttribute('aria-invalid', 'true');
+  expect(page.url()).toBe(url);
+  expect(zod).toHaveLength(1);
+});

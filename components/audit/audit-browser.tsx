@@ -11,10 +11,12 @@ import { UpdateTypeBadge } from '@/components/ui/update-type';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { When } from '@/components/ui/when';
 import { formatNumber } from '@/components/ui/words';
-import { AuditBrowseQuerySchema, BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/contract';
+import { BROWSE_PROJECTS, DEFAULT_PAGE } from '@/lib/browse/lists';
 import { api } from '@/lib/client/api';
 import type { AuditRecord } from '@/lib/query/contract';
 import { AUDIT_PARAMS, AUDIT_QUERY_KEY } from './audit-query';
+
+const auditRule = () => import('@/lib/browse/contract').then((c) => c.AuditBrowseQuerySchema);
 
 const FORM = ['svc_id', 'tube', 'specimen', 'from', 'to', 'update_type', 'project', 'field', 'limit'] as const;
 
@@ -68,7 +70,7 @@ export function AuditBrowser({ fieldNames }: { fieldNames: string[] }) {
     queryKey: AUDIT_QUERY_KEY,
     params: AUDIT_PARAMS,
     form: FORM,
-    schema: AuditBrowseQuerySchema,
+    rule: auditRule,
     idPrefix: 'audit',
   });
   const offsetError = errorFor('offset');

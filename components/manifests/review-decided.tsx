@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { QueryState } from '@/components/ui/query-state';
 import { withParams } from '@/lib/client/search';
-import { DECIDED_DAYS } from '@/lib/samples/review-contract';
+import { DECIDED_DAYS } from '@/lib/samples/review-lists';
 import { Group, GroupPager, useReview, useReviewFilter } from './review-group';
 import { OFFSET_PARAM, offsetOf } from './review-query';
 import styles from './review-queue.module.css';

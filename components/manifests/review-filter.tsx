@@ -5,7 +5,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import type { FormEvent } from 'react';
 import { FilterFold } from '@/components/ui/filter-fold';
 import { formValues, withParams } from '@/lib/client/search';
-import { REVIEW_SORTS } from '@/lib/samples/review-contract';
+import { REVIEW_SORTS } from '@/lib/samples/review-lists';
 import { fileOf, useReview, useReviewFilter } from './review-group';
 import { OFFSET_PARAM, offsetOf } from './review-query';
 import styles from './review-queue.module.css';

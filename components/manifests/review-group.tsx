@@ -11,11 +11,14 @@ import { Accession, SampleState, UNSETTLED } from '@/components/samples/sample-s
 import { tubeColumn } from '@/components/samples/tube-column';
 import { DataTable, type TableDefinition } from '@/components/ui/data-table';
 import { Pager } from '@/components/ui/pager';
+import { useUrlCheck } from '@/components/ui/url-check';
 import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
+import { paramsObject } from '@/lib/client/search';
 import type { ReviewGroup, ReviewSample } from '@/lib/samples/review-contract';
-import { GROUPS, type ReviewState, ROWS, reviewFilter, reviewKey, reviewQuery } from './review-query';
+import { REVIEW_FILTERS } from '@/lib/samples/review-lists';
+import { GROUPS, type ReviewFilterValues, type ReviewState, ROWS, reviewKey, reviewQuery } from './review-query';
 import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
@@ -24,11 +27,11 @@ const nameOf = sampleName;
 export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_id}`;
 
 /**
- * The page URL's order and filters (sort, profile, uploader, manifest), checked as the API checks them, so that a
- * reload or a shared link shows the same queue. Both lists of the page follow them.
+ * The page URL's order and filters (sort, profile, uploader, manifest), as the page's server checked them with the
+ * API's schema (UrlChecked), so that a reload or a shared link shows the same queue. Both lists of the page follow them.
  */
 export function useReviewFilter() {
-  return reviewFilter(useSearchParams());
+  return { input: paramsObject(useSearchParams(), REVIEW_FILTERS), parsed: useUrlCheck<ReviewFilterValues>() };
 }
 
 /** A page of manifests of the queue: awaiting the reader's decision, or decided lately, in the URL's order and filter. */
@@ -40,9 +43,7 @@ export function useReview(state: ReviewState, offset: number) {
     queryFn: () =>
       parsed.success
         ? api.GET('/api/sample/review', { params: { query: reviewQuery(parsed.data, state, offset) } })
-        : Promise.reject(
-            new Error(`this link’s ${[...new Set(parsed.error.issues.map((i) => String(i.path[0])))].join(' and ')} is not valid`),
-          ),
+        : Promise.reject(new Error(`this link’s ${Object.keys(parsed.errors).join(' and ')} is not valid`)),
     retry: parsed.success ? undefined : false,
     refetchInterval: (q) => followed(state, q.state.data?.data ?? []),
   });

@@ -1,6 +1,4 @@
-import type { z } from 'zod';
-import { paramsObject } from '@/lib/client/search';
-import { REVIEW_FILTERS, type ReviewQuery, ReviewQuerySchema } from '@/lib/samples/review-contract';
+import type { ReviewQuery } from '@/lib/samples/review-contract';
 
 /**
  * What the review queue asks the API for, said once for the page's client lists (review-group.tsx) and for the
@@ -20,13 +18,8 @@ export const OFFSET_PARAM: Record<ReviewState, string> = { awaiting: 'offset', d
 
 export const offsetOf = (search: URLSearchParams, name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
 
-const FilterSchema = ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true });
-
-/** The page URL's order and filters (sort, profile, uploader, manifest), checked as the API checks them. */
-export function reviewFilter(search: URLSearchParams) {
-  const input = paramsObject(search, REVIEW_FILTERS);
-  return { input, parsed: FilterSchema.safeParse(input) };
-}
+/** The page URL's order and filters (sort, profile, uploader, manifest, lib/samples/review-lists.ts), as the API reads them. */
+export type ReviewFilterValues = Pick<ReviewQuery, 'sort' | 'profile' | 'uploader' | 'manifest'>;
 
 /** The private samples waiting for their rights (private-samples.tsx): a page of them, its offset in the page URL. */
 export const PRIVATE_PAGE = 50;
@@ -36,7 +29,7 @@ export const privateSamplesKey = (offset: number) => ['private-samples', offset]
 export const reviewKey = (state: ReviewState, offset: number, input: Partial<Record<string, string>>) => ['review', state, offset, input];
 
 /** The API's query of one list's page, for a valid filter. */
-export const reviewQuery = (filter: z.infer<typeof FilterSchema>, state: ReviewState, offset: number): ReviewQuery => ({
+export const reviewQuery = (filter: ReviewFilterValues, state: ReviewState, offset: number): ReviewQuery => ({
   ...filter,
   state,
   limit: GROUPS,

@@ -1,7 +1,7 @@
 'use client';
 
 import { useSearchParams } from 'next/navigation';
-import { REVIEW_FILTERS } from '@/lib/samples/review-contract';
+import { REVIEW_FILTERS } from '@/lib/samples/review-lists';
 import { PrivateSamples } from './private-samples';
 import { AwaitingSamples } from './review-awaiting';
 import { DecidedSamples } from './review-decided';

@@ -9,21 +9,16 @@ import { CheckGroup, FieldNamePicker, FilterActions, InvalidFilter, RowsPerPage 
 import { FilterFold, filtersSet } from '@/components/ui/filter-fold';
 import { useUrlFilter } from '@/components/ui/use-url-filter';
 import { formatNumber } from '@/components/ui/words';
-import {
-  BROWSE_PROJECTS,
-  BROWSE_STANDARDS,
-  BROWSE_STATUSES,
-  DEFAULT_PAGE,
-  type SampleBrowsePage,
-  SampleBrowseQuerySchema,
-  type SampleSort,
-} from '@/lib/browse/contract';
+import type { SampleBrowsePage, SampleSort } from '@/lib/browse/contract';
+import { BROWSE_PROJECTS, BROWSE_STANDARDS, BROWSE_STATUSES, DEFAULT_PAGE } from '@/lib/browse/lists';
 import { api } from '@/lib/client/api';
 import type { SampleRecord } from '@/lib/standards/contract';
 import { SAMPLE_BROWSE_KEY, SAMPLE_BROWSE_PARAMS } from './sample-browse-query';
 import styles from './sample-browser.module.css';
 import { Cell, ON_PHONES, rank } from './sample-browser-cells';
 import { statusWords } from './sample-state';
+
+const browseRule = () => import('@/lib/browse/contract').then((c) => c.SampleBrowseQuerySchema);
 
 /** What the filter form sets (sort, order and offset come from the table and the pager). */
 const FORM = SAMPLE_BROWSE_PARAMS.filter(
@@ -55,7 +50,7 @@ export function SampleBrowser({ fieldNames, centres }: { fieldNames: string[]; c
     queryKey: SAMPLE_BROWSE_KEY,
     params: SAMPLE_BROWSE_PARAMS,
     form: FORM,
-    schema: SampleBrowseQuerySchema,
+    rule: browseRule,
   });
 
   // a page of samples that arrives after the loading line is drawn in the background, in slices the browser can

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { DEFAULT_PAGE } from '@/lib/browse/contract';
+import { DEFAULT_PAGE } from '@/lib/browse/lists';
 import type { FilterControl } from './use-url-filter';
 
 /** A group of checkboxes sending one comma list (project=dtol,erga), with its error under the group. */

@@ -1,17 +1,10 @@
 'use client';
 
-import {
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-  useEffect,
-  useId,
-  useMemo,
-} from 'react';
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId, useMemo } from 'react';
 import { type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/client/api';
+import { fetchedOnce, useFetchedOnFocus } from './fetched-once';
 import styles from './form.module.css';
 
 /**
@@ -29,34 +22,17 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
   rule: FormRule<Input, Output>,
   defaultValues?: DefaultValues<Input>,
 ): UseFormReturn<Input, unknown, Output> {
-  const load = useMemo(() => loaderOf(rule), [rule]);
+  const load = useMemo(
+    () =>
+      fetchedOnce(() => Promise.all([import('@hookform/resolvers/zod'), rule()]).then(([{ zodResolver }, schema]) => zodResolver(schema))),
+    [rule],
+  );
   const resolver = useMemo(() => resolverOf(load), [load]);
-  useEffect(() => {
-    // the rule is asked for as soon as the person enters a field of the page, so that it has come by the time they leave it
-    const warm = () => void load().catch(() => undefined);
-    document.addEventListener('focusin', warm, { once: true });
-    return () => document.removeEventListener('focusin', warm);
-  }, [load]);
+  useFetchedOnFocus(load);
   return useForm<Input, unknown, Output>({ resolver, defaultValues, mode: 'onTouched' });
 }
 
 type Check<Input extends FieldValues, Output extends FieldValues> = Resolver<Input, unknown, Output>;
-
-/** The rule with its resolver, fetched once; a failed fetch is asked for again the next time. */
-function loaderOf<Input extends FieldValues, Output extends FieldValues>(
-  rule: FormRule<Input, Output>,
-): () => Promise<Check<Input, Output>> {
-  let loading: Promise<Check<Input, Output>> | undefined;
-  return () => {
-    loading ??= Promise.all([import('@hookform/resolvers/zod'), rule()])
-      .then(([{ zodResolver }, schema]) => zodResolver(schema))
-      .catch((err: unknown) => {
-        loading = undefined;
-        throw err;
-      });
-    return loading;
-  };
-}
 
 function resolverOf<Input extends FieldValues, Output extends FieldValues>(
   load: () => Promise<Check<Input, Output>>,

@@ -2,11 +2,13 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import type { z } from 'zod';
-import { issuesByField } from '@/lib/browse/params';
+import { issuesByField } from '@/lib/browse/url-check';
 import { ApiError } from '@/lib/client/api';
 import { formValues, paramsObject, withParams } from '@/lib/client/search';
+import { fetchedOnce, useFetchedOnFocus } from './fetched-once';
+import { useUrlCheck } from './url-check';
 import { urlFilterKey } from './url-filter-key';
 
 /** The attributes of a form control of one parameter: its name, and its error wired for screen readers. */
@@ -26,8 +28,9 @@ export interface FilterControl {
 
 /**
  * A browser whose filter lives in the page URL: the URL's parameters are checked with the same zod schema as the
- * API endpoint, the page of results is fetched from that endpoint, and the filter form writes back to the URL.
- * Errors from the URL, the form and the server's problem body are shown next to their field.
+ * API endpoint (by the page's server, UrlChecked), the page of results is fetched from that endpoint, and the filter
+ * form writes back to the URL once the schema, fetched when the person first enters a field, accepts it. Errors from
+ * the URL, the form and the server's problem body are shown next to their field.
  */
 export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
   /**
@@ -39,7 +42,8 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
   params: readonly P[];
   /** the parameters the filter form sets (the others come from table headers and the pager) */
   form: readonly P[];
-  schema: S;
+  /** the endpoint's schema, imported when first needed: `() => import('@/lib/browse/contract').then((c) => c.…Schema)` */
+  rule: () => Promise<S>;
   idPrefix?: string;
 }) {
   const router = useRouter();
@@ -47,8 +51,10 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
   const search = useSearchParams();
   const qs = search.toString();
   const input = paramsObject(search, opts.params);
-  const parsed = opts.schema.safeParse(input) as z.ZodSafeParseResult<z.output<S>>;
+  const parsed = useUrlCheck<z.output<S>>();
   const [formErrors, setFormErrors] = useState<Record<string, string>>({});
+  const rule = useMemo(() => fetchedOnce(opts.rule), [opts.rule]);
+  useFetchedOnFocus(rule);
 
   const q = useQuery({
     queryKey: urlFilterKey(opts.queryKey, qs),
@@ -57,7 +63,7 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
     placeholderData: keepPreviousData,
   });
 
-  const urlErrors = parsed.success ? {} : issuesByField(parsed.error);
+  const urlErrors = parsed.success ? {} : parsed.errors;
   const serverError = q.error instanceof ApiError ? q.error : null;
   const errorFor = (p: string): string | undefined => formErrors[p] ?? urlErrors[p] ?? serverError?.forField(p);
   const href = (changes: Record<string, string | undefined>) => withParams(pathname, search, changes);
@@ -76,11 +82,15 @@ export function useUrlFilter<P extends string, T, S extends z.ZodType>(opts: {
 
   const control = (name: P): FilterControl => ({ props: fieldProps(name), value: input[name], problem: problem(name) });
 
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const values = formValues(e.currentTarget, opts.form);
-    const check = opts.schema.safeParse(values);
-    if (!check.success) {
+    // without the schema (the connection dropped) the address is changed as typed, and the page's server says what is wrong in it
+    const check = await rule().then(
+      (schema) => schema.safeParse(values),
+      () => null,
+    );
+    if (check && !check.success) {
       setFormErrors(issuesByField(check.error));
       return;
     }

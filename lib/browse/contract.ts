@@ -1,19 +1,16 @@
 import { z } from 'zod';
 import { PATTERNS } from '../identifiers/contract';
-import { TOL_PROJECTS } from '../projects/contract';
 import { AuditRecordSchema, parseDate, SampleRecordSchema, UPDATE_TYPES, wrapped } from '../query/contract';
-import { SAMPLE_STATUSES } from '../samples/contract';
+import { BROWSE_PROJECTS, BROWSE_STANDARDS, BROWSE_STATUSES, DEFAULT_PAGE, MAX_PAGE } from './lists';
 
 /**
  * The portal's browsers (GET /api/samples/browse, GET /api/audit/browse): their query parameters, which the routes
  * validate requests with and the portal's filter forms validate with before they send, and their answers.
  */
 
-export const BROWSE_PROJECTS = TOL_PROJECTS;
-export const BROWSE_STATUSES = SAMPLE_STATUSES;
+export { BROWSE_STATUSES, DEFAULT_PAGE } from './lists';
+
 export const BROWSE_UPDATE_TYPES = UPDATE_TYPES;
-/** the portal offers the service's own names first */
-export const BROWSE_STANDARDS = ['tol', 'dwc', 'ena', 'mixs'] as const;
 /** whose samples: those of the reader's own and shared profiles, or every sample the broker shows */
 const BROWSE_WHOSE = ['mine', 'all'] as const;
 
@@ -24,9 +21,6 @@ export type SampleSort = z.infer<typeof SampleSortSchema>;
 
 // one or more taxon ids, commas between them (a trailing one is forgiven)
 const TAXON_ID_LIST = new RegExp(`^\\s*${PATTERNS.taxonId}(?:\\s*,\\s*${PATTERNS.taxonId})*\\s*,?\\s*$`);
-
-export const MAX_PAGE = 500;
-export const DEFAULT_PAGE = 50;
 
 // An empty form field arrives as `name=`: it means "no filter", not "match the empty string".
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : Array.isArray(v) ? v.join(',') : v);

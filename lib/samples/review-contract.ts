@@ -12,6 +12,7 @@ import {
   StatusCountSchema,
   SvcIdAnyCaseSchema,
 } from './contract';
+import { DECIDED_DAYS, REVIEW_SORTS, REVIEW_STATES } from './review-lists';
 
 /**
  * A sample manager's review queue at the boundary (lib/samples/review*.ts, lib/samples/rights.ts): the samples awaiting
@@ -22,10 +23,7 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // The review queue: samples grouped by the manifest that brought them, awaiting a decision or decided lately
 
-export const REVIEW_STATES = ['awaiting', 'decided'] as const;
-export const REVIEW_SORTS = ['newest', 'oldest'] as const;
-/** How long decided samples stay in the queue's second list, so their registration can be followed there. */
-export const DECIDED_DAYS = 14;
+export { DECIDED_DAYS, REVIEW_FILTERS, REVIEW_SORTS } from './review-lists';
 
 export const ReviewQuerySchema = z.object({
   state: z
@@ -60,8 +58,6 @@ export const ReviewQuerySchema = z.object({
     }),
 });
 export type ReviewQuery = z.output<typeof ReviewQuerySchema>;
-/** The parameters the portal keeps in the review page's URL and sends on as they are. */
-export const REVIEW_FILTERS = ['sort', 'profile', 'uploader', 'manifest'] as const;
 
 /** An ERGA permit a sample names, and where to download it once it has arrived. */
 export const ReviewPermitSchema = z

@@ -3,9 +3,11 @@ import { redirect } from 'next/navigation';
 import { SAMPLE_BROWSE_KEY, SAMPLE_BROWSE_PARAMS } from '@/components/samples/sample-browse-query';
 import { SampleBrowser } from '@/components/samples/sample-browser';
 import { asSent, Prefetched } from '@/components/ui/prefetched';
+import { UrlChecked } from '@/components/ui/url-check';
 import { urlFilterKey } from '@/components/ui/url-filter-key';
 import { SampleBrowseQuerySchema } from '@/lib/browse/contract';
 import { sampleBrowsePage } from '@/lib/browse/samples';
+import { checkUrl } from '@/lib/browse/url-check';
 import { paramsObject, searchOf } from '@/lib/client/search';
 import { sequencingCentres } from '@/lib/reference/read';
 import { pageData, unlessRefused } from '@/lib/server/page-data';
@@ -15,7 +17,7 @@ export const metadata: Metadata = { title: 'Samples' };
 
 export default async function SamplesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const search = searchOf(await searchParams);
-  const parsed = SampleBrowseQuerySchema.safeParse(paramsObject(search, SAMPLE_BROWSE_PARAMS));
+  const parsed = checkUrl(SampleBrowseQuerySchema, paramsObject(search, SAMPLE_BROWSE_PARAMS));
   const { centres, first } = await pageData(async (db, user) => {
     // a researcher looks for their own samples first; who manages or approves samples, or administers, for everyone's
     const researcher = !user.isAdmin && user.managerOf.length === 0 && user.approverOf.length === 0;
@@ -38,7 +40,9 @@ export default async function SamplesPage({ searchParams }: { searchParams: Prom
         page’s address, so a filtered page can be bookmarked or shared.
       </p>
       <Prefetched answers={first ? [[urlFilterKey(SAMPLE_BROWSE_KEY, search.toString()), asSent(first)]] : []}>
-        <SampleBrowser fieldNames={fieldNames} centres={centres} />
+        <UrlChecked check={parsed}>
+          <SampleBrowser fieldNames={fieldNames} centres={centres} />
+        </UrlChecked>
       </Prefetched>
     </>
   );

@@ -8,7 +8,6 @@ import {
   PRIVATE_PAGE,
   privateSamplesKey,
   type ReviewState,
-  reviewFilter,
   reviewKey,
   reviewQuery,
 } from '@/components/manifests/review-query';
@@ -16,12 +15,15 @@ import { ReviewQueue } from '@/components/manifests/review-queue';
 import { EnaRefusals } from '@/components/submissions/ena-refusals';
 import { REFUSALS_KEY, REFUSALS_PAGE } from '@/components/submissions/refusals-query';
 import { asSent, Prefetched } from '@/components/ui/prefetched';
-import { searchOf } from '@/lib/client/search';
+import { UrlChecked } from '@/components/ui/url-check';
+import { checkUrl } from '@/lib/browse/url-check';
+import { paramsObject, searchOf } from '@/lib/client/search';
 import { config } from '@/lib/config';
 import { manifestImagesAnswer } from '@/lib/images/read';
 import { localContextsProjectPage } from '@/lib/repositories/local-contexts';
 import { privateForManager } from '@/lib/samples/private';
 import { reviewQueue } from '@/lib/samples/review';
+import { REVIEW_FILTERS, ReviewQuerySchema } from '@/lib/samples/review-contract';
 import { pageData } from '@/lib/server/page-data';
 import { enaRefusals } from '@/lib/submissions/refusals';
 
@@ -31,7 +33,9 @@ type Search = Record<string, string | string[] | undefined>;
 
 export default async function ReviewPage({ searchParams }: { searchParams: Promise<Search> }) {
   const search = searchOf(await searchParams);
-  const { input, parsed } = reviewFilter(search);
+  const input = paramsObject(search, REVIEW_FILTERS);
+  // the URL's order and filters checked as the API checks them, for the lists below (useReviewFilter)
+  const parsed = checkUrl(ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true }), input);
   // both lists' first pages come with the page (the filter's choices are read from both), and the thumbnails of their
   // manifests' images, the registrations ENA refused and the private samples, so that it is drawn whole and nothing
   // is pushed down once loaded; a link whose filter is not valid is said by the lists themselves
@@ -69,7 +73,9 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
       </p>
       <Prefetched answers={answers}>
         <EnaRefusals />
-        <ReviewQueue />
+        <UrlChecked check={parsed}>
+          <ReviewQueue />
+        </UrlChecked>
       </Prefetched>
     </>
   );
