@@ -3,7 +3,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, TextField } from '@/components/ui/form';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api, type Schema } from '@/lib/client/api';
 import type { NewUserBody, User } from '@/lib/users/contract';
 import { ApproverTypes, ProjectRoles } from './user-projects';

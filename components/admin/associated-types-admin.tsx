@@ -1,8 +1,9 @@
 'use client';
 
-import { FormOutcome, SubmitButton, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, TextAreaField, TextField } from '@/components/ui/form';
 import type { Said } from '@/components/ui/mutation-outcome';
 import { useFormSend } from '@/components/ui/use-form-send';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api, type Schema } from '@/lib/client/api';
 import type { AssociatedTypeJson, AssociatedTypePatchBody } from '@/lib/reference/contract';
 import { AcceptancePreview } from './acceptance-preview';

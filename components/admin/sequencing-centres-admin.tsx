@@ -1,9 +1,10 @@
 'use client';
 
 import type { z } from 'zod';
-import { FormOutcome, SubmitButton, TextAreaField, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, TextAreaField, TextField } from '@/components/ui/form';
 import type { Said } from '@/components/ui/mutation-outcome';
 import { useFormSend } from '@/components/ui/use-form-send';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api, type Schema } from '@/lib/client/api';
 import type { CentreContact, SequencingCentreJson } from '@/lib/reference/contract';
 import { Flags, messageOf, useAddForm } from './reference-fields';

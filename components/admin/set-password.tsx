@@ -4,7 +4,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { NewPasswordFields, newPasswordRule } from '@/components/auth/new-password-fields';
 import styles from '@/components/ui/confirm-dialog.module.css';
-import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors } from '@/components/ui/form';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import type { User } from '@/lib/users/contract';
 

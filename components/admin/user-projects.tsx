@@ -3,8 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { useZodForm } from '@/components/ui/form';
 import { useFormSend } from '@/components/ui/use-form-send';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import type { TolProject } from '@/lib/projects/contract';
 import { TOL_PROJECTS } from '@/lib/projects/lists';

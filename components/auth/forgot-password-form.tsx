@@ -2,7 +2,8 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, TextField } from '@/components/ui/form';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import type { PasswordResetRequest } from '@/lib/users/contract';
 

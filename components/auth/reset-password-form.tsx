@@ -4,7 +4,8 @@ import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { NewPasswordFields, newPasswordRule } from '@/components/auth/new-password-fields';
-import { FormOutcome, SubmitButton, showServerErrors, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors } from '@/components/ui/form';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 
 /** The new password, twice, for the account of a reset link; once set, the link is spent and the way leads to sign-in. */

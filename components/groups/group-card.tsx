@@ -2,9 +2,10 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormOutcome, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, TextField } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { plural } from '@/components/ui/words';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import type { Group, NewMember } from '@/lib/groups/contract';
 import styles from './groups.module.css';

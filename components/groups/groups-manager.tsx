@@ -3,10 +3,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FormOutcome, SubmitButton, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, TextField } from '@/components/ui/form';
 import { MutationOutcome } from '@/components/ui/mutation-outcome';
 import { QueryState } from '@/components/ui/query-state';
 import { useFormSend } from '@/components/ui/use-form-send';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import type { Group, NewGroup } from '@/lib/groups/contract';
 import { GroupCard } from './group-card';

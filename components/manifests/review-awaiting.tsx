@@ -3,9 +3,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { FormOutcome, SubmitButton, showServerErrors, TextAreaField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SubmitButton, showServerErrors, TextAreaField } from '@/components/ui/form';
 import { QueryState } from '@/components/ui/query-state';
 import { plural, samplesWord } from '@/components/ui/words';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import { withParams } from '@/lib/client/search';
 import type { Decision, DecisionRequest } from '@/lib/samples/contract';

@@ -11,8 +11,8 @@ import {
   showServerErrors,
   TextAreaField,
   TextField,
-  useZodForm,
 } from '@/components/ui/form';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import type { Profile, ProfileInput, ProfileOptions, ProfileTypeOption } from '@/lib/profiles/contract';
 

@@ -4,7 +4,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FormOutcome, SelectField, SubmitButton, showServerErrors, TextField, useZodForm } from '@/components/ui/form';
+import { FormOutcome, SelectField, SubmitButton, showServerErrors, TextField } from '@/components/ui/form';
+import { useZodForm } from '@/components/ui/zod-form';
 import { api } from '@/lib/client/api';
 import type { Transfer } from '@/lib/profiles/contract';
 
