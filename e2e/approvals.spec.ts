@@ -59,6 +59,10 @@ test('an admin names a user approver of an associated type on the Users page', a
   const user = await createUser(page.request, testInfo, { memberOf: ['erga'] });
   await signIn(page);
   await navigateTo(page, 'Users');
+  // the list is paged, and the suite's users are many by now: the admin looks the user up
+  const search = page.getByRole('search');
+  await search.getByLabel('Search users').fill(user.username);
+  await search.getByRole('button', { name: 'Search' }).click();
   const row = page.getByRole('row', { name: new RegExp(user.username) });
   await row.getByRole('button', { name: `Projects of ${user.username}` }).click();
   const editor = page.getByRole('form', { name: `Projects of ${user.username}` });
