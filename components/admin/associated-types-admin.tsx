@@ -11,8 +11,6 @@ import { Flags, messageOf, useAddForm } from './reference-fields';
 import { ASSOCIATED_TYPES_KEY } from './reference-query';
 import { type Initial, muted, ReferenceTable, RowEditor, savedReference } from './reference-table';
 
-/** The key every list of the associated types is cached under (the Users page's approver choices read it too). */
-
 const FLAGS = {
   approval_required: 'Samples wait for an approval of this type',
   approval_required_on_update: 'A changed re-upload asks for this approval again',

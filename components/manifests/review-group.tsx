@@ -16,9 +16,9 @@ import { When } from '@/components/ui/when';
 import { sampleName, samplesWord } from '@/components/ui/words';
 import { api } from '@/lib/client/api';
 import { paramsObject } from '@/lib/client/search';
-import type { ReviewGroup, ReviewSample } from '@/lib/samples/review-contract';
+import type { ReviewFilter, ReviewGroup, ReviewSample } from '@/lib/samples/review-contract';
 import { REVIEW_FILTERS } from '@/lib/samples/review-lists';
-import { GROUPS, type ReviewFilterValues, type ReviewState, ROWS, reviewKey, reviewQuery } from './review-query';
+import { GROUPS, type ReviewState, ROWS, reviewKey, reviewQuery } from './review-query';
 import styles from './review-queue.module.css';
 
 /** The review queue's lists are pages of manifests, each with its samples: one manifest's group, its columns, the pager. */
@@ -31,7 +31,7 @@ export const fileOf = (g: ReviewGroup) => g.file_name || `manifest ${g.manifest_
  * API's schema (UrlChecked), so that a reload or a shared link shows the same queue. Both lists of the page follow them.
  */
 export function useReviewFilter() {
-  return { input: paramsObject(useSearchParams(), REVIEW_FILTERS), parsed: useUrlCheck<ReviewFilterValues>() };
+  return { input: paramsObject(useSearchParams(), REVIEW_FILTERS), parsed: useUrlCheck<ReviewFilter>() };
 }
 
 /** A page of manifests of the queue: awaiting the reader's decision, or decided lately, in the URL's order and filter. */

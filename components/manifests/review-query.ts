@@ -1,4 +1,4 @@
-import type { ReviewQuery } from '@/lib/samples/review-contract';
+import type { ReviewFilter, ReviewQuery } from '@/lib/samples/review-contract';
 
 /**
  * What the review queue asks the API for, said once for the page's client lists (review-group.tsx) and for the
@@ -18,9 +18,6 @@ export const OFFSET_PARAM: Record<ReviewState, string> = { awaiting: 'offset', d
 
 export const offsetOf = (search: URLSearchParams, name: string) => Math.max(0, Number.parseInt(search.get(name) ?? '0', 10) || 0);
 
-/** The page URL's order and filters (sort, profile, uploader, manifest, lib/samples/review-lists.ts), as the API reads them. */
-export type ReviewFilterValues = Pick<ReviewQuery, 'sort' | 'profile' | 'uploader' | 'manifest'>;
-
 /** The private samples waiting for their rights (private-samples.tsx): a page of them, its offset in the page URL. */
 export const PRIVATE_PAGE = 50;
 export const PRIVATE_OFFSET = 'private_offset';
@@ -29,7 +26,7 @@ export const privateSamplesKey = (offset: number) => ['private-samples', offset]
 export const reviewKey = (state: ReviewState, offset: number, input: Partial<Record<string, string>>) => ['review', state, offset, input];
 
 /** The API's query of one list's page, for a valid filter. */
-export const reviewQuery = (filter: ReviewFilterValues, state: ReviewState, offset: number): ReviewQuery => ({
+export const reviewQuery = (filter: ReviewFilter, state: ReviewState, offset: number): ReviewQuery => ({
   ...filter,
   state,
   limit: GROUPS,

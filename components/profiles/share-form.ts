@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ShareRoleSchema } from '@/lib/profiles/contract';
-
 import { PERSON } from './share-choice';
 
 // the API takes a person or a group (lib/profiles/contract.ts NewShareSchema); the form picks one of them first

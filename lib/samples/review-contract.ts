@@ -58,6 +58,9 @@ export const ReviewQuerySchema = z.object({
     }),
 });
 export type ReviewQuery = z.output<typeof ReviewQuerySchema>;
+/** The order and filters the review page keeps in its URL (REVIEW_FILTERS), checked as the API checks them. */
+export const ReviewFilterSchema = ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true });
+export type ReviewFilter = z.output<typeof ReviewFilterSchema>;
 
 /** An ERGA permit a sample names, and where to download it once it has arrived. */
 export const ReviewPermitSchema = z

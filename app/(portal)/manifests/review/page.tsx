@@ -23,7 +23,7 @@ import { manifestImagesAnswer } from '@/lib/images/read';
 import { localContextsProjectPage } from '@/lib/repositories/local-contexts';
 import { privateForManager } from '@/lib/samples/private';
 import { reviewQueue } from '@/lib/samples/review';
-import { REVIEW_FILTERS, ReviewQuerySchema } from '@/lib/samples/review-contract';
+import { REVIEW_FILTERS, ReviewFilterSchema } from '@/lib/samples/review-contract';
 import { pageData } from '@/lib/server/page-data';
 import { enaRefusals } from '@/lib/submissions/refusals';
 
@@ -35,7 +35,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   const search = searchOf(await searchParams);
   const input = paramsObject(search, REVIEW_FILTERS);
   // the URL's order and filters checked as the API checks them, for the lists below (useReviewFilter)
-  const parsed = checkUrl(ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true }), input);
+  const parsed = checkUrl(ReviewFilterSchema, input);
   // both lists' first pages come with the page (the filter's choices are read from both), and the thumbnails of their
   // manifests' images, the registrations ENA refused and the private samples, so that it is drawn whole and nothing
   // is pushed down once loaded; a link whose filter is not valid is said by the lists themselves
