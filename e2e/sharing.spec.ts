@@ -57,9 +57,16 @@ test('the owner shares a profile with a group; a member signs in and uploads a m
   await signIn(page, member);
   await navigateTo(page, 'Profiles');
   await expect(page.getByText(`${owner.username} (you: contributor)`).first()).toBeVisible();
+  // the profile's page asks for its own profile, not for every profile the member may use
+  const listsOfProfiles: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/profiles') listsOfProfiles.push(r.url());
+  });
   await page.getByRole('link', { name: title }).click();
   await expect(page).toHaveURL(profileUrl);
   await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+  await expect(page.getByTestId('manifest-dropzone')).toBeVisible();
+  expect(listsOfProfiles).toEqual([]);
   const base = 100_000 + Math.floor(Math.random() * 800_000);
   const rows = [validRow(dtol, base), validRow(dtol, base + 1)];
   const bytes = Buffer.from(

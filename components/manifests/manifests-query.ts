@@ -13,3 +13,5 @@ export const reportsKey = (profileId?: string) => ['validations', profileId ?? '
 /** the caller's profiles, to upload to and to name the reports' profiles: every one of them, as people have few */
 export const PROFILES_KEY = ['profiles'];
 export const PROFILES_LIMIT = 1000;
+/** one profile, where the page names it (a profile's page, a report's corrected upload) */
+export const profileKey = (profileId: string) => ['profiles', 'one', profileId];

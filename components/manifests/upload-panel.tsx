@@ -9,7 +9,7 @@ import { SheetDrop } from '@/components/ui/sheet-drop';
 import { api, formData } from '@/lib/client/api';
 import { TOL_PROJECTS } from '@/lib/projects/lists';
 import styles from './manifests.module.css';
-import { PROFILES_KEY, PROFILES_LIMIT } from './manifests-query';
+import { PROFILES_KEY, PROFILES_LIMIT, profileKey } from './manifests-query';
 
 const TOL = new Set<string>(TOL_PROJECTS);
 /** Why a dropped file is refused, in the words of what to do instead. */
@@ -31,9 +31,14 @@ function refusal(rejections: FileRejection[]): string {
  */
 export function UploadPanel({ profileId }: { profileId?: string }) {
   const search = useSearchParams();
+  // a page that names the profile asks for that one: every profile the caller may use, up to a thousand, was most of
+  // what a profile's page fetched, for nothing
   const profiles = useQuery({
-    queryKey: PROFILES_KEY,
-    queryFn: () => api.GET('/api/profiles', { params: { query: { limit: PROFILES_LIMIT } } }),
+    queryKey: profileId ? profileKey(profileId) : PROFILES_KEY,
+    queryFn: async () =>
+      profileId
+        ? [await api.GET('/api/profiles/{profile_id}', { params: { path: { profile_id: profileId } } })]
+        : api.GET('/api/profiles', { params: { query: { limit: PROFILES_LIMIT } } }),
   });
   const tolProfiles = (profiles.data ?? []).filter((p) => TOL.has(p.type));
   const [picked, setPicked] = useState(search.get('profile') ?? '');
