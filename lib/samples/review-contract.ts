@@ -12,7 +12,7 @@ import {
   StatusCountSchema,
   SvcIdAnyCaseSchema,
 } from './contract';
-import { DECIDED_DAYS, REVIEW_SORTS, REVIEW_STATES } from './review-lists';
+import { DECIDED_DAYS, type REVIEW_FILTERS, REVIEW_SORTS, REVIEW_STATES } from './review-lists';
 
 /**
  * A sample manager's review queue at the boundary (lib/samples/review*.ts, lib/samples/rights.ts): the samples awaiting
@@ -59,7 +59,12 @@ export const ReviewQuerySchema = z.object({
 });
 export type ReviewQuery = z.output<typeof ReviewQuerySchema>;
 /** The order and filters the review page keeps in its URL (REVIEW_FILTERS), checked as the API checks them. */
-export const ReviewFilterSchema = ReviewQuerySchema.pick({ sort: true, profile: true, uploader: true, manifest: true });
+export const ReviewFilterSchema = ReviewQuerySchema.pick({
+  sort: true,
+  profile: true,
+  uploader: true,
+  manifest: true,
+} satisfies Record<(typeof REVIEW_FILTERS)[number], true>);
 export type ReviewFilter = z.output<typeof ReviewFilterSchema>;
 
 /** An ERGA permit a sample names, and where to download it once it has arrived. */
