@@ -23,6 +23,8 @@
  *   SAMPLES             samples to seed (default 100,000; 500 a manifest, so 200 manifests)
  *   PAGES               only the pages whose name or path contains one of these comma-separated words
  *   BENCH_PAGES_REPORTS a directory: each page's whole Lighthouse result is written there as JSON
+ *   BENCH_PAGES_TRACES  a directory: each run's Chromium trace is written there (`<page>-<run>.trace.json`, for
+ *                       DevTools' Performance panel): what a long task ran, which Lighthouse's result does not say
  *   CHROME_PATH         the browser (default /usr/bin/chromium), started headless by chrome-launcher
  *   BENCH_PAGES_RUNS    Lighthouse runs of each page (default 3); the run nearest the median (Lighthouse's own
  *                       choice, core/lib/median-run.js) is the one reported, since one run's TBT moves with the machine
@@ -67,6 +69,7 @@ const REPORT_ROWS = 500;
 const REPORT_ERROR_EVERY = 25;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const REPORTS_DIR = process.env.BENCH_PAGES_REPORTS;
+const TRACES_DIR = process.env.BENCH_PAGES_TRACES;
 const RUNS = Math.max(1, Number(process.env.BENCH_PAGES_RUNS ?? 3));
 const BUILD = process.env.BENCH_PAGES_BUILD ?? 'auto';
 const ONLY = (process.env.PAGES ?? '')
@@ -568,7 +571,9 @@ async function warm(url: string, cookie: string | null): Promise<void> {
   }
 }
 
-async function runLighthouse(url: string, port: number, cookie: string | null): Promise<Result> {
+const fileName = (pageName: string) => pageName.replace(/[^a-z0-9]+/gi, '-');
+
+async function runLighthouse(url: string, port: number, cookie: string | null, traceFile: string | null): Promise<Result> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -577,6 +582,7 @@ async function runLighthouse(url: string, port: number, cookie: string | null): 
     ...(cookie && { extraHeaders: { Cookie: cookie } }),
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  if (traceFile) writeFileSync(traceFile, JSON.stringify(result.artifacts.Trace));
   return result.lhr;
 }
 
@@ -584,11 +590,16 @@ async function runLighthouse(url: string, port: number, cookie: string | null): 
  * RUNS runs of the page, and the one nearest their median. A run that could not record its trace (Lighthouse's
  * NO_NAVSTART and the like: "please run Lighthouse again") is run again, twice at the most.
  */
-async function medianRun(url: string, port: number, cookie: string | null): Promise<LighthouseResult> {
+async function medianRun(url: string, port: number, cookie: string | null, name: string): Promise<LighthouseResult> {
   const runs: Result[] = [];
   let failed: Result | undefined;
   for (let tries = 0; runs.length < RUNS && tries < RUNS + 2; tries++) {
-    const lhr = await runLighthouse(url, port, cookie);
+    const lhr = await runLighthouse(
+      url,
+      port,
+      cookie,
+      TRACES_DIR ? path.join(TRACES_DIR, `${fileName(name)}-${tries + 1}.trace.json`) : null,
+    );
     if (lhr.runtimeError) failed = lhr;
     else runs.push(lhr);
   }
@@ -720,7 +731,7 @@ async function main(): Promise<number> {
         (v) => v.Browser ?? '?',
         () => '?',
       );
-    if (REPORTS_DIR) mkdirSync(REPORTS_DIR, { recursive: true });
+    for (const dir of [REPORTS_DIR, TRACES_DIR]) if (dir) mkdirSync(dir, { recursive: true });
 
     const results: PageResult[] = [];
     let lighthouseVersion = '?';
@@ -730,9 +741,9 @@ async function main(): Promise<number> {
       progress(`${page.name}: ${page.path} as ${page.as ?? 'nobody'}`);
       try {
         await warm(url, cookie);
-        const lhr = await medianRun(url, chrome.port, cookie);
+        const lhr = await medianRun(url, chrome.port, cookie, page.name);
         lighthouseVersion = lhr.lighthouseVersion;
-        if (REPORTS_DIR) writeFileSync(path.join(REPORTS_DIR, `${page.name.replace(/[^a-z0-9]+/gi, '-')}.json`), JSON.stringify(lhr));
+        if (REPORTS_DIR) writeFileSync(path.join(REPORTS_DIR, `${fileName(page.name)}.json`), JSON.stringify(lhr));
         results.push(resultOf(page, lhr, await scriptNamer(lhr, base)));
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
