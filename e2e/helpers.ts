@@ -173,7 +173,8 @@ export async function expectAccessible(page: Page, what = 'this page', { report 
 
 /**
  * Opens the review queue's page that lists the manifest and answers its group: the queue lists the newest manifests
- * first, GROUPS a page, so manifests other tests confirmed since may come before this one.
+ * first, GROUPS a page, so manifests other tests confirmed since may come before this one. A group the server sent
+ * after the rest of the page is shown a moment after the page has loaded: its place is busy until then.
  */
 export async function reviewGroupOf(page: Page, fileName: string): Promise<Locator> {
   const group = page.getByRole('region', { name: fileName });

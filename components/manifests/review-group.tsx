@@ -220,9 +220,9 @@ function GroupOfSamples({
   // slices a phone can interrupt, rather than the whole queue in one long task. React's server sends a large boundary
   // after the rest of the page and shows it a moment later; until then a fifth of a screen holds its place, so that
   // what follows a page of groups (the decision bar, the pager) is first drawn out of view, not in view and then
-  // pushed away (docs/benchmarks.md, "The review queue's groups held in place")
+  // pushed away (docs/benchmarks.md, "The review queue's groups held in place"); the place says it is being filled
   return (
-    <Suspense fallback={<div className={styles.held} />}>
+    <Suspense fallback={<div className={styles.held} aria-busy="true" />}>
       <section aria-labelledby={headingId} className={styles.group}>
         <h3 id={headingId} className={styles.groupHeading}>
           <Link href={`/manifests/${group.manifest_id}`}>{file}</Link>
