@@ -7,8 +7,9 @@ import { confirmedManifest, validatedManifest } from './manifests';
 /**
  * Removing a mistaken upload, at both widths: a validation report that was never confirmed, deleted from its page
  * through the confirmation that names it, and a pending sample deleted from its page through the confirmation that
- * names its tube, specimen and profile; each lands on the profile with a notice, and is gone from the API. A
- * confirmed report's page says why it cannot be deleted. The pages and the open dialogs pass axe.
+ * names its tube, specimen and profile; each lands on the profile with a notice, and is gone from the API; then the
+ * profile itself, from the last section of its page. A confirmed report's page says why it cannot be deleted. The
+ * pages and the open dialogs pass axe.
  */
 
 const dtol = currentDefinition('dtol');
@@ -88,4 +89,18 @@ test('a mistaken upload removed: a report and a sample, each through a confirmat
   await shot(page, testInfo, '03-profile-notice');
   const after = await page.request.get(`/api/samples/browse?manifest_id=${confirmed.manifestId}`);
   expect(((await after.json()) as { data: { svc_id: string }[] }).data.map((r) => r.svc_id)).toEqual([listed[1]]);
+
+  // the profile itself, from the last section of its page: nothing is said of deleting it under its title
+  await expect(page.getByText(`Profile ${title} cannot be deleted`)).toHaveCount(0);
+  const deletion = page.getByRole('region', { name: 'Delete this profile' });
+  await deletion.getByRole('button', { name: `Delete profile ${title}` }).click();
+  const profileDialog = page.getByRole('dialog', { name: `Delete profile ${title}?` });
+  await expect(profileDialog).toContainText(`Profile ${title} will be deleted with everything it holds`);
+  await expectAccessible(page, 'the profile’s confirmation');
+  await expectNoSidewaysScroll(page);
+  await shot(page, testInfo, '04-profile-confirmation');
+  await profileDialog.getByRole('button', { name: 'Delete profile' }).click();
+  await expect(page).toHaveURL(/\/profiles\?deleted=/, { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: `Profile ${title} was deleted.` })).toBeVisible();
+  expect((await page.request.get(`/api/profiles/${profileId}`)).status()).toBe(404);
 });

@@ -62,24 +62,15 @@ export default async function ProfilePage({
       </p>
       <div className={styles.head}>
         <h1>{profile.title}</h1>
-        <span className="inline" style={{ gap: '0.5rem' }}>
-          {manages && (
-            <Link className="button" href={`/profiles/${profile.id}/edit`}>
-              Edit
-            </Link>
-          )}
-          {removal && !removal.refusal && (
-            <DeleteAction noun="profile" name={profile.title} url={`/api/profiles/${profile.id}`} refusal={null} redirectTo="/profiles">
-              Profile {profile.title} will be deleted with everything it holds: its samples and their history, manifests, validation
-              reports, permits, studies and data files.
-            </DeleteAction>
-          )}
-        </span>
+        {manages && (
+          <Link className="button" href={`/profiles/${profile.id}/edit`}>
+            Edit
+          </Link>
+        )}
       </div>
       <Suspense>
         <DeletedNotice />
       </Suspense>
-      {removal?.refusal && <p className="muted">{removal.refusal}</p>}
       <dl className={styles.facts}>
         <div>
           <dt className="muted">Type</dt>
@@ -130,6 +121,23 @@ export default async function ProfilePage({
       <WhenIdle placeholder={<LaterSection id="sharing" title="Sharing" />}>
         <Sharing profileId={profile.id} role={profile.role} me={me} />
       </WhenIdle>
+      {/* last, as on a report's page: whether and why not is read where the person would delete, not as the first
+          words under the title of a profile they came to work in */}
+      {removal && (
+        <section aria-labelledby="delete-profile">
+          <h2 id="delete-profile">Delete this profile</h2>
+          <DeleteAction
+            noun="profile"
+            name={profile.title}
+            url={`/api/profiles/${profile.id}`}
+            refusal={removal.refusal}
+            redirectTo="/profiles"
+          >
+            Profile {profile.title} will be deleted with everything it holds: its samples and their history, manifests, validation reports,
+            permits, studies and data files.
+          </DeleteAction>
+        </section>
+      )}
     </>
   );
 }
