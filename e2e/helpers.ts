@@ -26,10 +26,13 @@ export async function openMenu(page: Page) {
 /** Goes to a page through the main navigation, as a person would at either width. */
 export async function navigateTo(page: Page, label: string | RegExp) {
   await openMenu(page);
-  await page
+  const link = page
     .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: typeof label === 'string' ? new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) : label })
-    .click();
+    .getByRole('link', { name: typeof label === 'string' ? new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) : label });
+  const href = await link.getAttribute('href');
+  await link.click();
+  // the page left is still shown until the router has the new one: what the caller looks for next is on the new page
+  if (href) await page.waitForURL((url) => url.pathname === new URL(href, url).pathname);
 }
 
 export { E2E_ADMIN };
