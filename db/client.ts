@@ -70,6 +70,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dataDir: opts.pgliteDir,
     loadDataDir: opts.pgliteFrom,
     extensions: { pg_trgm },
+    // PGlite runs without fsync (its default -F), so filling each new WAL segment with zeros before use buys nothing:
+    // a big confirm wrote each new segment twice (docs/benchmarks.md, "Big sheets")
+    startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'],
     ...byteaCodec,
   });
   const db = drizzlePglite(pglite, { schema });

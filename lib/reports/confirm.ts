@@ -122,6 +122,9 @@ export async function confirmReport(
       status: initialStatus(project, r.values),
       ...typedColumns(r.values),
     }));
+    // the statement below sorts the built samples by row and reads the stored rows through a function scan: at the
+    // default work_mem a big manifest took both through temporary files (docs/benchmarks.md, "Big sheets")
+    await tx.execute(sql`set local work_mem = '64MB'`);
     const inserted = await tx.execute(sql`
       with written as (insert into ${samples} (id, manifest_id, profile_id, project, manifest_version, status, fields, specimen_id,
         rack_or_plate_id, tube_or_well_id, taxon_id, scientific_name, symbiont, sequencing_centres, associated_tol_projects,

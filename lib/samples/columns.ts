@@ -2,8 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { samples, type TolProject, type UpdateType } from '@/db/schema';
 import type { SampleLabels } from './contract';
 
+// ids are cut from a pool of random bytes, as node's randomUUID does: one request to the system's generator for each
+// id was a measurable part of confirming a big manifest (docs/benchmarks.md, "Big sheets")
+const ID_BYTES = 12;
+let pool = Buffer.alloc(0);
+let taken = 0;
+
 /** svc_id: 24 lower-case hex, the reference system's ObjectId shape */
-export const newSampleId = () => randomBytes(12).toString('hex');
+export function newSampleId(): string {
+  if (taken + ID_BYTES > pool.length) {
+    pool = randomBytes(ID_BYTES * 512);
+    taken = 0;
+  }
+  taken += ID_BYTES;
+  return pool.toString('hex', taken - ID_BYTES, taken);
+}
 
 const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 
