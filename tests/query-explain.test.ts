@@ -212,6 +212,8 @@ describe('query plans', () => {
     ['time_created range', () => createdCondition('2020-01-02T00:00:00+00:00', '2020-01-03T00:00:00+00:00'), 'newest'],
     ['field substring (trigram)', () => fieldCondition('SCIENTIFIC_NAME', 'species17'), 'id'],
     ['field substring on a typed column', () => fieldCondition('SPECIMEN_ID', 'SAN0000012'), 'id'],
+    ['accession substring (trigram)', () => fieldCondition('biosampleAccession', info.probe.biosampleAccession.slice(0, -1)), 'id'],
+    ['public name substring (trigram)', () => fieldCondition('public_name', 'ilXxx'), 'id'],
     ['sequencing centre', () => sequencingCentreCondition('SANGER INSTITUTE', [{ name: 'SANGER', label: 'SANGER INSTITUTE' }]), 'id'],
   ];
 
