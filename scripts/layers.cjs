@@ -39,6 +39,7 @@ const domains = {
 /** The infrastructure: knows no domain (a domain's contract at most). */
 const base = {
   jobs: 'the job queue (pg-boss), the sweep, heartbeats, dead letters, retries',
+  maintenance: "the database's upkeep where the server does not do it: vacuum and analyse on the embedded database",
   repositories: "clients of ENA, Zenodo, the ToLID service, the Local Contexts Hub, EBI's OLS, the BioImage Archive, Webin-CLI",
   files: 'file storage on disk or S3, signed upload URLs',
   spreadsheets: 'reading workbooks as a stream, after their zip is checked',

@@ -11968,6 +11968,32 @@ export interface components {
             /** Format: date-time */
             retried: string | null;
             /** @enum {string} */
+            job: "database.vacuum";
+            data: Record<string, never>;
+        } | {
+            /**
+             * @description a UUID
+             * @example 3f2504e0-4f89-41d3-9a0c-0305e82c3301
+             */
+            id: string;
+            /**
+             * @description the job of the queue, when there was one
+             * @example 3f2504e0-4f89-41d3-9a0c-0305e82c3301
+             */
+            job_id: string | null;
+            /**
+             * @description what the job does, in words
+             * @example Submission of a study
+             */
+            label: string;
+            reason: string;
+            /** @description runs of the job before it was given up */
+            attempts: number;
+            /** Format: date-time */
+            failed: string;
+            /** Format: date-time */
+            retried: string | null;
+            /** @enum {string} */
             job: "jobs.sweep";
             data: Record<string, never>;
         };
@@ -12413,6 +12439,37 @@ export interface components {
             retried: string | null;
             /** @enum {string} */
             job: "study.archive-status";
+            data: Record<string, never>;
+            /**
+             * @description what was queued again
+             * @example report 3f2504e0-4f89-41d3-9a0c-0305e82c3301
+             */
+            queued: string;
+        } | {
+            /**
+             * @description a UUID
+             * @example 3f2504e0-4f89-41d3-9a0c-0305e82c3301
+             */
+            id: string;
+            /**
+             * @description the job of the queue, when there was one
+             * @example 3f2504e0-4f89-41d3-9a0c-0305e82c3301
+             */
+            job_id: string | null;
+            /**
+             * @description what the job does, in words
+             * @example Submission of a study
+             */
+            label: string;
+            reason: string;
+            /** @description runs of the job before it was given up */
+            attempts: number;
+            /** Format: date-time */
+            failed: string;
+            /** Format: date-time */
+            retried: string | null;
+            /** @enum {string} */
+            job: "database.vacuum";
             data: Record<string, never>;
             /**
              * @description what was queued again

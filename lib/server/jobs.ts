@@ -10,6 +10,7 @@ import type { JobDefinitions, JobQueue } from '@/lib/jobs/queue';
 import { type AnyJobSpec, bindJobs, FIRST_RUN, type JobRun } from '@/lib/jobs/spec';
 import { mailContext } from '@/lib/mail/outbox';
 import { sendEmailJob } from '@/lib/mail/send';
+import { vacuumJob } from '@/lib/maintenance/vacuum';
 import type { TaxonomyLookup } from '@/lib/manifests';
 import { validateManifestJob } from '@/lib/reports/job';
 import {
@@ -106,6 +107,7 @@ const JOBS = [
   registerBiodataSamplesJob,
   submitBarcodesJob,
   archiveStatusJob,
+  vacuumJob,
 ] as const satisfies readonly AnyJobSpec<JobContext>[];
 
 /** The jobs bound to one context made from the settings. */
