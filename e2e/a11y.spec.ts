@@ -72,7 +72,8 @@ async function checkPage(page: Page, testInfo: TestInfo, path: string, heading: 
 
 /** The element is laid out within the window's width (not cut off by a table that scrolls sideways). */
 async function expectAcross(page: Page, target: Locator, what: string) {
-  await expect(target, what).toBeAttached();
+  // visible, not only attached: a review group streamed after the page is in it, hidden, until React reveals it
+  await expect(target, what).toBeVisible();
   const box = await target.boundingBox();
   const width = page.viewportSize()!.width;
   expect(box, `${what} is shown`).not.toBeNull();
