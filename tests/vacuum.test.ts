@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '@/db/rows';
-import { vacuumWhereNeeded } from '@/lib/maintenance/vacuum';
+import { autovacuumRuns, vacuumWhereNeeded } from '@/lib/maintenance/vacuum';
 import { createHarness, type Harness } from './support/harness';
 
 /**
@@ -24,23 +24,20 @@ async function churn(): Promise<void> {
   await exec(sql`insert into service_checks (service, ok, detail)
     select 'churn-' || g, true, repeat('x', 500) from generate_series(1, 2000) g`);
   await exec(sql`delete from service_checks where service like 'churn-%'`);
-  // the statistics the rule reads are sent by each statement at most once a second: this one's are sent now
+  await flushStatistics();
+}
+
+/** The statistics the rule reads are sent by each statement at most once a second: the last ones are sent now. */
+async function flushStatistics(): Promise<void> {
   await exec(sql`select pg_stat_force_next_flush()`);
   await exec(sql`select 1`);
 }
 
 const pages = async () => Number((await exec<{ n: string }>(sql`select pg_relation_size('service_checks') / 8192 as n`))[0]?.n);
 
-const autovacuumRuns = async () =>
-  (
-    await exec<{ running: boolean }>(
-      sql`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`,
-    )
-  )[0]?.running === true;
-
 describe('database.vacuum', () => {
   it('vacuums a table autovacuum would, where none runs, so that its deleted rows’ space is used again', async () => {
-    if (await autovacuumRuns()) {
+    if (await autovacuumRuns(h.database.db)) {
       await churn();
       expect(await vacuumWhereNeeded(h.database.db)).toEqual({ vacuumed: [], analysed: [] });
       return;
@@ -68,8 +65,7 @@ describe('database.vacuum', () => {
 
     // nothing is due until the table changes again: a second run leaves it alone
     await vacuumWhereNeeded(h.database.db);
-    await exec(sql`select pg_stat_force_next_flush()`);
-    await exec(sql`select 1`);
+    await flushStatistics();
     const again = await vacuumWhereNeeded(h.database.db);
     expect(again.vacuumed).not.toContain('public.service_checks');
   });

@@ -5,6 +5,14 @@ import type { Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { jobSpec } from '@/lib/jobs/spec';
 
+/** Whether the server's autovacuum launcher is running: then the server vacuums its tables itself. */
+export async function autovacuumRuns(db: Db): Promise<boolean> {
+  const [row] = rowsOf<{ running: boolean }>(
+    await db.execute(sql`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`),
+  );
+  return row?.running === true;
+}
+
 /**
  * PostgreSQL's autovacuum, done by the service where no autovacuum runs: the embedded database (PGlite) is PostgreSQL
  * in single-user mode, which starts no background workers. Unvacuumed, a table never reuses the space of the rows it
@@ -17,10 +25,7 @@ import { jobSpec } from '@/lib/jobs/spec';
  * one statement per table: on the embedded database every other query waits for the one running.
  */
 export async function vacuumWhereNeeded(db: Db): Promise<{ vacuumed: string[]; analysed: string[] }> {
-  const launcher = rowsOf<{ running: boolean }>(
-    await db.execute(sql`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`),
-  );
-  if (launcher[0]?.running) return { vacuumed: [], analysed: [] };
+  if (await autovacuumRuns(db)) return { vacuumed: [], analysed: [] };
 
   const due = rowsOf<{ name: string; vacuum: boolean; analyse: boolean }>(
     await db.execute(sql`
