@@ -11,17 +11,27 @@ import type { JobQueue } from '@/lib/jobs/queue';
 import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
 import type { FieldChange, ReportRows } from '@/lib/manifests/contract';
-import { storedFields, storedRowsOf } from '@/lib/manifests/stored-rows';
+import { type StoredRowValues, storedFieldsOf, storedRowsOf } from '@/lib/manifests/stored-rows';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
 import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
 import { approvalsKeptOnUpdate } from '@/lib/reference/read';
 import { CLEARS_PUBLIC_NAME } from '@/lib/samples/changes';
-import { changeOf, newSampleId, typedColumns } from '@/lib/samples/columns';
+import { changeOf, newSampleId, TYPED_COLUMN_FIELDS, typedColumns } from '@/lib/samples/columns';
 import { samplesFingerprint } from '@/lib/samples/existing';
-import { rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
+import { RIGHTS_APPLICABLE, RIGHTS_PROJECT_ID, rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
 import type { UserRecord } from '@/lib/users/users';
 import type { ManifestConfirmed } from './contract';
-import { getReport, reportRows } from './read';
+import { getReport, reportRows, reportRowValues } from './read';
+
+/** The fields of a new manifest's row that its sample's typed columns and first state are made of. */
+const ROW_STATE_FIELDS = [...TYPED_COLUMN_FIELDS, RIGHTS_APPLICABLE, RIGHTS_PROJECT_ID];
+
+/** What a report kept of its rows, or 409 when it kept none. */
+async function keptRows<T>(read: Promise<T | null>): Promise<T> {
+  const rows = await read;
+  if (!rows) throw Conflict('The report holds no rows to confirm: validate the manifest again.');
+  return rows;
+}
 
 /**
  * An ERGA sample naming a traditional-knowledge project waits, private, until its rights are cleared
@@ -49,10 +59,14 @@ export async function confirmReport(
   if (report.status !== 'complete') throw Conflict(`The report is ${report.status}: only a complete report can be confirmed.`);
   if (report.errors.length) throw Conflict('The report has errors: fix the manifest and validate it again.');
   if (report.confirmedManifestId) throw Conflict(`This report was already confirmed (manifest ${report.confirmedManifestId}).`);
-  const stored = await reportRows(db, report.id);
-  if (!stored) throw Conflict('The report holds no rows to confirm: validate the manifest again.');
   const project = report.project;
-  if (project === 'biodata') return confirmSampleSheet(db, user, report, stored, deps.jobs);
+  if (project === 'biodata') return confirmSampleSheet(db, user, report, await keptRows(reportRows(db, report.id)), deps.jobs);
+  // a re-upload's changes name the samples they change; a new manifest's rows are read for the fields its samples'
+  // typed columns and first state are made of, and copied whole within the database below
+  const read: { update: ReportRows } | { create: StoredRowValues } =
+    report.mode === 'update'
+      ? { update: await keptRows(reportRows(db, report.id)) }
+      : { create: await keptRows(reportRowValues(db, report.id, ROW_STATE_FIELDS)) };
   const missing = await missingPermits(db, report);
   if (missing.length) {
     throw Conflict(`Upload the permit files this manifest names before confirming it: ${missing.join(', ')}.`);
@@ -71,7 +85,7 @@ export async function confirmReport(
     if ((await samplesFingerprint(tx, report.profileId)) !== report.samplesFingerprint) {
       throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
     }
-    const manifestId = report.mode === 'update' ? await manifestOfUpdate(tx, stored.matches) : randomUUID();
+    const manifestId = 'update' in read ? await manifestOfUpdate(tx, read.update.matches) : randomUUID();
     const [won] = await tx
       .update(validationReports)
       .set({ confirmedManifestId: manifestId, confirmedAt: sql`now()` })
@@ -96,7 +110,7 @@ export async function confirmReport(
       uploader: user.username,
       associatedTypes: profile.associatedTypes,
     };
-    if (report.mode === 'update') {
+    if ('update' in read) {
       const updated = await applyChanges(tx, user, report.changes, context, kept);
       await tx.update(manifests).set({ updatedAt: sql`now()` }).where(eq(manifests.id, manifestId));
       if (updated) await tellManagersOfManifest(tx, mail, { ...event, created: 0, updated });
@@ -116,8 +130,9 @@ export async function confirmReport(
     // What differs from row to row, made here; each sample's fields are the report's stored row itself, taken in the
     // database. Sent back as parameters, 10,000 rows' fields were parsed again there as 20 batches of JSON, which cost
     // more than reading the sheet (docs/benchmarks.md, "Big sheets").
-    const perRow = stored.normalised.map((r, i) => ({
-      n: i + 1,
+    const { fieldCount, rows } = read.create;
+    const perRow = rows.map((r) => ({
+      n: r.n,
       id: newSampleId(),
       status: initialStatus(project, r.values),
       ...typedColumns(r.values),
@@ -129,7 +144,7 @@ export async function confirmReport(
       with written as (insert into ${samples} (id, manifest_id, profile_id, project, manifest_version, status, fields, specimen_id,
         rack_or_plate_id, tube_or_well_id, taxon_id, scientific_name, symbiont, sequencing_centres, associated_tol_projects,
         created_by)
-      select s.id, ${manifestId}::uuid, ${profile.id}, ${project}, ${report.version}, s.status, ${storedFields},
+      select s.id, ${manifestId}::uuid, ${profile.id}, ${project}, ${report.version}, s.status, ${storedFieldsOf(fieldCount)},
         s."specimenId", s."rackOrPlateId", s."tubeOrWellId", s."taxonId", s."scientificName", s.symbiont,
         ${sql.param(context.sequencingCentres)}::text[], ${sql.param(context.associatedTolProjects)}::text[], ${user.id}::int
       from ${validationReports} v ${storedRowsOf(sql`v.rows`)}

@@ -38,6 +38,16 @@ export const changeOf = (sample: { id: string; manifestId: string; project: TolP
   updateType,
 });
 
+/** The manifest fields typedColumns reads: all of a row it needs to make the row's typed columns. */
+export const TYPED_COLUMN_FIELDS = [
+  'SPECIMEN_ID',
+  'RACK_OR_PLATE_ID',
+  'TUBE_OR_WELL_ID',
+  'TAXON_ID',
+  'SCIENTIFIC_NAME',
+  'SYMBIONT',
+] as const;
+
 /** The typed, indexed copies of the manifest fields the query API filters on; always derived from `fields`. */
 export function typedColumns(fields: Record<string, string>) {
   return {
