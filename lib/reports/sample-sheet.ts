@@ -5,7 +5,7 @@ import { biodataFingerprint, storedSamplesOf } from '@/lib/biodata-samples/store
 import { validateSampleSheet } from '@/lib/biodata-samples/validate';
 import { AppError } from '@/lib/errors';
 import { parseManifest, type TaxonomyLookup } from '@/lib/manifests';
-import { storedRows } from '@/lib/manifests/stored-rows';
+import { storedRowsValue } from '@/lib/manifests/stored-rows';
 import { findChecklist } from '@/lib/sample-checklists/store';
 import { MANIFEST_MAX_ROWS } from './create';
 
@@ -42,7 +42,7 @@ export async function validateSampleSheetReport(
       summary: { rows: result.rows, errors: result.errors.length, warnings: result.warnings.length },
       errors: result.errors,
       warnings: result.warnings,
-      rows: result.errors.length ? null : storedRows({ normalised: result.normalised, matches: result.matches }),
+      rows: result.errors.length ? null : storedRowsValue({ normalised: result.normalised, matches: result.matches }),
       mode: result.matches.length ? 'update' : 'create',
       changes: result.changes,
       samplesFingerprint: fingerprint,

@@ -11,7 +11,7 @@ import {
   TaxonomyUnavailableError,
   validateManifest,
 } from '@/lib/manifests';
-import { storedRows } from '@/lib/manifests/stored-rows';
+import { storedRowsValue } from '@/lib/manifests/stored-rows';
 import { requiredPermits } from '@/lib/permits/required';
 import { getProfile } from '@/lib/profiles/profiles';
 import { findUpdateChanges } from '@/lib/samples/changes';
@@ -87,7 +87,7 @@ export async function runValidation(deps: ValidationDeps, reportId: string): Pro
         summary: { rows: result.rows, errors: errors.length, warnings: result.warnings.length },
         errors,
         warnings: result.warnings,
-        rows: errors.length ? null : storedRows({ normalised: result.normalised, matches: result.matches }),
+        rows: errors.length ? null : storedRowsValue({ normalised: result.normalised, matches: result.matches }),
         mode: result.mode,
         changes: update.changes,
         permits,
