@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, samples, sampleUpdates, validationReports } from '@/db/schema';
 import { currentDefinition, parseManifest } from '@/lib/manifests';
-import { reportRows } from '@/lib/reports/read';
+import { rowsOfStored } from '@/lib/manifests/stored-rows';
+import { reportStoredRows } from '@/lib/reports/read';
 import { typedColumns } from '@/lib/samples/columns';
 import { validRows } from './fixtures/manifests/generate';
 import { fakeTaxonomy } from './fixtures/manifests/taxa';
@@ -102,10 +103,10 @@ describe('manifest upload, validation report and confirmation', () => {
     // the typed columns, made from the few fields confirm reads of each row, are those of the sample's whole fields
     for (const s of stored) expect(s).toMatchObject(typedColumns(s.fields));
     // each sample's fields are its row's values as validation kept them, copied within the database
-    const kept = await reportRows(h.database.db, report.report_id);
+    const kept = await reportStoredRows(h.database.db, report.report_id);
     const byTube = new Map(stored.map((s) => [s.tubeOrWellId, s.fields]));
     expect(kept?.normalised).toHaveLength(3);
-    for (const row of kept?.normalised ?? []) expect(byTube.get(row.values.TUBE_OR_WELL_ID ?? '')).toEqual(row.values);
+    for (const row of kept ? rowsOfStored(kept).normalised : []) expect(byTube.get(row.values.TUBE_OR_WELL_ID ?? '')).toEqual(row.values);
     const [m] = await h.database.db.select().from(manifests).where(eq(manifests.id, manifestId));
     expect(m).toMatchObject({ project: 'dtol', version: dtol.version, profileId });
   });

@@ -10,8 +10,8 @@ import { Conflict } from '@/lib/errors';
 import type { JobQueue } from '@/lib/jobs/queue';
 import { tellManagersOfManifest } from '@/lib/mail/messages';
 import type { MailContext } from '@/lib/mail/outbox';
-import type { FieldChange, ReportRows } from '@/lib/manifests/contract';
-import { type StoredRowValues, storedFieldsOf, storedRowsOf } from '@/lib/manifests/stored-rows';
+import type { FieldChange, ReportRows, StoredReportRows } from '@/lib/manifests/contract';
+import { rowsOfStored, type StoredRowValues, storedFieldsOf, storedRowsOf, storedRowValues } from '@/lib/manifests/stored-rows';
 import { attachPermits, missingPermits } from '@/lib/permits/permits';
 import { checkProfileAccess, getProfile } from '@/lib/profiles/profiles';
 import { approvalsKeptOnUpdate } from '@/lib/reference/read';
@@ -21,17 +21,10 @@ import { samplesFingerprint } from '@/lib/samples/existing';
 import { RIGHTS_APPLICABLE, RIGHTS_PROJECT_ID, rightsProjectField, traditionalKnowledgeProject } from '@/lib/samples/rights-hold';
 import type { UserRecord } from '@/lib/users/users';
 import type { ManifestConfirmed } from './contract';
-import { getReport, reportRows, reportRowValues } from './read';
+import { getReport, reportStoredRows } from './read';
 
 /** The fields of a new manifest's row that its sample's typed columns and first state are made of. */
 const ROW_STATE_FIELDS = [...TYPED_COLUMN_FIELDS, RIGHTS_APPLICABLE, RIGHTS_PROJECT_ID];
-
-/** What a report kept of its rows, or 409 when it kept none. */
-async function keptRows<T>(read: Promise<T | null>): Promise<T> {
-  const rows = await read;
-  if (!rows) throw Conflict('The report holds no rows to confirm: validate the manifest again.');
-  return rows;
-}
 
 /**
  * An ERGA sample naming a traditional-knowledge project waits, private, until its rights are cleared
@@ -59,14 +52,14 @@ export async function confirmReport(
   if (report.status !== 'complete') throw Conflict(`The report is ${report.status}: only a complete report can be confirmed.`);
   if (report.errors.length) throw Conflict('The report has errors: fix the manifest and validate it again.');
   if (report.confirmedManifestId) throw Conflict(`This report was already confirmed (manifest ${report.confirmedManifestId}).`);
+  const stored = await reportStoredRows(db, report.id);
+  if (!stored) throw Conflict('The report holds no rows to confirm: validate the manifest again.');
   const project = report.project;
-  if (project === 'biodata') return confirmSampleSheet(db, user, report, await keptRows(reportRows(db, report.id)), deps.jobs);
-  // a re-upload's changes name the samples they change; a new manifest's rows are read for the fields its samples'
-  // typed columns and first state are made of, and copied whole within the database below
-  const read: { update: ReportRows } | { create: StoredRowValues } =
-    report.mode === 'update'
-      ? { update: await keptRows(reportRows(db, report.id)) }
-      : { create: await keptRows(reportRowValues(db, report.id, ROW_STATE_FIELDS)) };
+  if (project === 'biodata') return confirmSampleSheet(db, user, report, rowsOfStored(stored), deps.jobs);
+  // a re-upload's rows name the samples they change; of a new manifest's rows only the fields its samples' typed
+  // columns and first state are made of are taken here, and each row is copied whole within the database below
+  const read: { update: StoredReportRows['matches'] } | { create: StoredRowValues } =
+    report.mode === 'update' ? { update: stored.matches } : { create: storedRowValues(stored, ROW_STATE_FIELDS) };
   const missing = await missingPermits(db, report);
   if (missing.length) {
     throw Conflict(`Upload the permit files this manifest names before confirming it: ${missing.join(', ')}.`);
@@ -85,7 +78,7 @@ export async function confirmReport(
     if ((await samplesFingerprint(tx, report.profileId)) !== report.samplesFingerprint) {
       throw Conflict("The profile's samples changed since this report was made: validate the manifest again.");
     }
-    const manifestId = 'update' in read ? await manifestOfUpdate(tx, read.update.matches) : randomUUID();
+    const manifestId = 'update' in read ? await manifestOfUpdate(tx, read.update) : randomUUID();
     const [won] = await tx
       .update(validationReports)
       .set({ confirmedManifestId: manifestId, confirmedAt: sql`now()` })

@@ -4,8 +4,7 @@ import { pageWithTotal } from '@/db/rows';
 import { profiles, users, validationReports } from '@/db/schema';
 import { NotFound } from '@/lib/errors';
 import { isUuid } from '@/lib/identifiers/contract';
-import type { ReportRows } from '@/lib/manifests/contract';
-import { rowsOfStored, type StoredRowValues, storedRowValues } from '@/lib/manifests/stored-rows';
+import type { StoredReportRows } from '@/lib/manifests/contract';
 import { profilesWhere } from '@/lib/profiles/access';
 import type { UserRecord } from '@/lib/users/users';
 
@@ -58,21 +57,15 @@ export async function getReportSummary(db: Db, user: UserRecord, id: string): Pr
   return row;
 }
 
-/** The rows a complete report holds for its confirmation (the only read of them). */
-export async function reportRows(db: Db, id: string): Promise<ReportRows | null> {
-  const [row] = await db.select({ rows: validationReports.rows }).from(validationReports).where(eq(validationReports.id, id));
-  return row?.rows ? rowsOfStored(row.rows) : null;
-}
-
 /**
- * Of each row a report kept, in order: its place among them (from 1) and its values of the fields `names` alone; null
- * when it kept none. Confirming a new manifest needs no more of its rows in the service, the rest being copied within
- * the database (lib/reports/confirm.ts): a big sheet's every row made an object was a part of its confirmation worth
- * sparing (docs/benchmarks.md, "Big sheets").
+ * The rows a complete report holds for its confirmation (the only read of them), as its table keeps them
+ * (lib/manifests/stored-rows.ts), or null when it kept none. Confirming a new manifest takes only a few fields of each (storedRowValues), the rest being copied within the database
+ * (lib/reports/confirm.ts): a big sheet's every row made an object was a part of its confirmation worth sparing
+ * (docs/benchmarks.md, "Big sheets").
  */
-export async function reportRowValues(db: Db, id: string, names: readonly string[]): Promise<StoredRowValues | null> {
+export async function reportStoredRows(db: Db, id: string): Promise<StoredReportRows | null> {
   const [row] = await db.select({ rows: validationReports.rows }).from(validationReports).where(eq(validationReports.id, id));
-  return row?.rows ? storedRowValues(row.rows, names) : null;
+  return row?.rows ?? null;
 }
 
 /**
