@@ -30,7 +30,7 @@ export function storedRows(rows: ReportRows): StoredReportRows {
 /**
  * The rows a report keeps, as the value its `rows` column is set to: their JSON sent as UTF-8 bytes, which both drivers
  * hand over as they are, and made jsonb by the database. As text, PGlite's protocol writer measured the parameter's
- * UTF-8 length in a loop over its characters, a tenth of a second for a 10,000-row sheet (docs/benchmarks.md, "Big
+ * UTF-8 length in a loop over its characters, a measurable part of a big sheet's validation (docs/benchmarks.md, "Big
  * sheets").
  */
 export const storedRowsValue = (rows: ReportRows): SQL =>
@@ -93,7 +93,7 @@ export const storedRowNumber: SQL = sql`(r.value ->> 0)::int`;
 /**
  * A stored row's fields as one JSON object, the sample's `fields` (the names it has a value for), for a report of
  * `count` field names. Each value is taken at its place: the same values as text from a set-returning function over the
- * row took half as long again, the larger part of confirming a big manifest (docs/benchmarks.md, "Big sheets").
+ * row were slower, in the larger part of confirming a big manifest (docs/benchmarks.md, "Big sheets").
  */
 export const storedFieldsOf = (count: number): SQL =>
   sql`jsonb_strip_nulls(jsonb_object(k.names, array[${sql.raw(Array.from({ length: count }, (_, i) => `r.value ->> ${i + 1}`).join(', '))}]::text[]))`;
